@@ -1,0 +1,52 @@
+"""The ``inspect-stance`` console command.
+
+Each method contributes its own subcommands from its own module (``inspect_stance.drift.cli``,
+``inspect_stance.press.cli``, ``inspect_stance.construction.cli``); every module exposes
+``register(subparsers)`` that adds parsers whose ``func(args) -> int`` returns the exit code.
+
+Exit codes: 0 success / pass, 1 a gate failed (regression), 2 unusable input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+SUBCOMMAND_MODULES: tuple[str, ...] = (
+    "inspect_stance.drift.cli",
+    "inspect_stance.press.cli",
+    "inspect_stance.construction.cli",
+)
+
+
+class InputError(Exception):
+    """Unusable input: the message is one line naming the file and the problem (exit 2)."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The top-level parser with every method's subcommands registered."""
+    parser = argparse.ArgumentParser(
+        prog="inspect-stance",
+        description="Reports, gates and studies for inspect-stance evaluation logs.",
+    )
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for name in SUBCOMMAND_MODULES:
+        importlib.import_module(name).register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the process exit code."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.func(args))
+    except InputError as ex:
+        print(f"inspect-stance {args.command}: error: {ex}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""drift: the Inspect-free core of this method (statistics, data, prompts, reports)."""

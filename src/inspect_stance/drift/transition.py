@@ -1,0 +1,131 @@
+"""Per-trial extraction vectors -> per-proposition 5x5 transition matrices.
+
+Array convention used by the whole stance-drift core: ``probs`` has shape
+``(propositions, trials, 5, 5)``; ``probs[s, t, i, j]`` is the probability that trial ``t`` of
+proposition ``s`` with initial stance ``i`` was extracted as stance ``j`` (stance order, see
+:mod:`inspect_stance.stances`). A trial whose extraction had no usable letter (an *unparsed*
+trial) is an all-NaN or all-zero row.
+
+Unparsed-trial policy (``unparsed``):
+
+- ``"failure"`` (default, as in the reference study): the row counts as a zero vector, so the
+  trial contributes 0 to every cell, including the diagonal;
+- ``"exclude"``: the trial is dropped; the matrix row is the mean over the remaining trials
+  (NaN when no trial of that proposition and stance is usable).
+
+The transition matrix of proposition ``s`` is ``T[s, i, j] = mean_t probs[s, t, i, j]``.
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Literal
+
+import numpy as np
+from numpy.typing import NDArray
+
+from inspect_stance.stances import N_STANCES
+
+UnparsedPolicy = Literal["failure", "exclude"]
+UNPARSED_POLICIES: tuple[str, ...] = ("failure", "exclude")
+SUM_TOLERANCE = 1e-6
+
+FloatArray = NDArray[np.float64]
+
+
+def check_policy(unparsed: str) -> UnparsedPolicy:
+    """Validate an unparsed-trial policy name."""
+    if unparsed not in UNPARSED_POLICIES:
+        raise ValueError(
+            f"unknown unparsed policy {unparsed!r}; use one of {', '.join(UNPARSED_POLICIES)}"
+        )
+    return unparsed  # type: ignore[return-value]
+
+
+def check_probs(probs: np.ndarray, name: str = "probs") -> FloatArray:
+    """Return ``probs`` as float64 after checking its shape ``(P, T, 5, 5)`` and row sums.
+
+    Every row must be unparsed (all NaN or all zero) or sum to 1 within ``SUM_TOLERANCE``
+    (after renormalisation rounding); anything else is a ``ValueError`` naming the problem.
+    """
+    arr = np.asarray(probs, dtype=np.float64)
+    if arr.ndim != 4 or arr.shape[2:] != (N_STANCES, N_STANCES):
+        raise ValueError(
+            f"{name} has shape {arr.shape}; expected (propositions, trials, 5, 5) in stance order"
+        )
+    if arr.shape[0] == 0 or arr.shape[1] == 0:
+        raise ValueError(f"{name} has no propositions or no trials (shape {arr.shape})")
+    unparsed = unparsed_mask(arr)
+    sums = np.nansum(arr, axis=-1)
+    bad = ~unparsed & (np.abs(sums - 1.0) > SUM_TOLERANCE)
+    if bad.any():
+        idx = tuple(int(k) for k in np.argwhere(bad)[0])
+        raise ValueError(
+            f"{name}: {int(bad.sum())} probability rows do not sum to 1 "
+            f"(first at index {idx}: sum {sums[idx]:.6f}); rows must be distributions, all-NaN "
+            "or all-zero (unparsed)"
+        )
+    if np.any(arr[~np.isnan(arr)] < -SUM_TOLERANCE):
+        raise ValueError(f"{name} contains negative probabilities")
+    return arr
+
+
+def unparsed_mask(probs: np.ndarray) -> NDArray[np.bool_]:
+    """Boolean ``(P, T, 5)`` mask of unparsed trials: rows with any NaN or summing to 0."""
+    arr = np.asarray(probs, dtype=np.float64)
+    return np.isnan(arr).any(axis=-1) | (np.nansum(arr, axis=-1) == 0.0)
+
+
+def transition_matrices(probs: np.ndarray, unparsed: str = "failure") -> FloatArray:
+    """Per-proposition transition matrices ``T[s, i, j] = mean_t probs[s, t, i, j]``.
+
+    With ``unparsed="failure"`` unparsed rows are zeros (NaN -> 0) and the mean runs over all
+    trials; with ``"exclude"`` the mean runs over parsed trials only (NaN when none).
+    Returns shape ``(P, 5, 5)``.
+    """
+    policy = check_policy(unparsed)
+    arr = np.asarray(probs, dtype=np.float64)
+    mask = unparsed_mask(arr)
+    if policy == "failure":
+        return np.nan_to_num(arr, nan=0.0).mean(axis=1)
+    clean = np.where(mask[..., None], 0.0, np.nan_to_num(arr, nan=0.0))
+    counts = (~mask).sum(axis=1)  # (P, 5)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        out = clean.sum(axis=1) / counts[..., None]
+    return np.where(counts[..., None] > 0, out, np.nan)
+
+
+def argmax_trials(probs: np.ndarray) -> FloatArray:
+    """Replace each parsed trial's vector by a point mass on its most probable stance.
+
+    This is the temperature-0 re-analysis: ``e_{argmax_j p_j}``. Ties go to the lowest stance
+    index (numpy's ``argmax``). Unparsed rows stay unparsed (all NaN).
+    """
+    arr = np.asarray(probs, dtype=np.float64)
+    mask = unparsed_mask(arr)
+    idx = np.nan_to_num(arr, nan=-1.0).argmax(axis=-1)
+    out = np.eye(N_STANCES)[idx]
+    out[mask] = np.nan
+    return out
+
+
+def diagonal(matrices: np.ndarray) -> FloatArray:
+    """The diagonal ``T[..., i, i]`` of a stack of 5x5 matrices, shape ``(..., 5)``."""
+    arr = np.asarray(matrices, dtype=np.float64)
+    return np.diagonal(arr, axis1=-2, axis2=-1)
+
+
+def mean_se(values: np.ndarray, axis: int = 0) -> tuple[FloatArray, FloatArray]:
+    """Mean and standard error over ``axis`` ignoring NaN: ``(mean, sd_ddof1 / sqrt(n))``.
+
+    With fewer than two values the standard error is NaN.
+    """
+    arr = np.asarray(values, dtype=np.float64)
+    n = (~np.isnan(arr)).sum(axis=axis)
+    with np.errstate(invalid="ignore", divide="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # all-NaN slices give NaN, by design
+        mean = np.nanmean(arr, axis=axis) if arr.size else np.full(np.shape(n), np.nan)
+        sq = np.nansum((arr - np.expand_dims(mean, axis)) ** 2, axis=axis)
+        sd = np.sqrt(sq / (n - 1))
+        se = np.where(n > 1, sd / np.sqrt(n), np.nan)
+    return np.asarray(mean, dtype=np.float64), np.asarray(se, dtype=np.float64)

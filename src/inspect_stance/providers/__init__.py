@@ -1,0 +1,4 @@
+"""Inspect model providers shipped with inspect-stance (registered via the entry point).
+
+These are known-answer instruments for validating pipelines, not models.
+"""

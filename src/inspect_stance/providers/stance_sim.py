@@ -1,0 +1,219 @@
+"""``stance_sim/respondent``: a simulated respondent with a known stance-transition matrix.
+
+A known-answer instrument for validating stance-drift pipelines — not a model. It reads the
+prompts of :mod:`inspect_stance.drift.prompts` (any variant, any option order):
+
+- **generation** (a prompt ending in ``Argument:``): reads the requested letter and the option
+  list, and writes a short text that encodes the requested stance as ``[[stance:<key>]]``;
+- **extraction** (a prompt ending in ``Answer letter:``): reads the encoded stance ``i`` from
+  the argument, samples the extracted stance ``j ~ transition[i]``, and answers the letter under
+  which ``j`` is listed in the prompt. With ``logprobs=true`` (default) the answer token's top
+  logprobs are ``log transition[i][j]`` for every letter (letters with probability 0 are
+  omitted), so a logprob-estimating pipeline recovers the row exactly.
+- with probability ``unparsed_rate`` the extraction answer is a sentence with no letter and no
+  letter logprobs (a malformed answer).
+
+Model args (``-M``): ``transition`` (path to a JSON file holding 5 rows of 5 probabilities, or
+the list itself; default identity), ``seed`` (int, default 0), ``logprobs`` (bool, default
+true), ``unparsed_rate`` (float, default 0), ``latency`` (seconds per call, default 0).
+
+Determinism: the k-th call with a given prompt text draws from a generator seeded by
+``(seed, prompt, k)``, so a run's multiset of outputs does not depend on scheduling.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import math
+import re
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from inspect_ai.model import (
+    ChatMessage,
+    GenerateConfig,
+    Logprob,
+    Logprobs,
+    ModelAPI,
+    ModelOutput,
+    ModelUsage,
+    TopLogprob,
+    modelapi,
+)
+from inspect_ai.model._chat_message import ChatMessageAssistant
+from inspect_ai.model._model_output import ChatCompletionChoice
+from inspect_ai.tool import ToolChoice, ToolInfo
+
+from inspect_stance.stances import LETTERS, N_STANCES, STANCE_KEYS, STANCES
+
+_OPTION_RE = re.compile(r"^([A-E])\) (.+)$", re.MULTILINE)
+_LETTER_RE = re.compile(r"Letter: ([A-E])\s*\n\n==\n\nArgument:\s*$")
+_STANCE_TAG_RE = re.compile(r"\[\[stance:([a-z_]+)\]\]")
+UNPARSED_ANSWER = "I am not able to determine the stance of this argument."
+
+
+def _as_bool(value: Any) -> bool:
+    if isinstance(value, str):
+        return value.strip().lower() not in ("false", "0", "no", "off", "")
+    return bool(value)
+
+
+def load_transition(value: Any) -> np.ndarray:
+    """A 5x5 row-stochastic matrix from a JSON file path or a nested list."""
+    if value is None:
+        return np.eye(N_STANCES)
+    source = value
+    if isinstance(value, (str, Path)):
+        path = Path(value)
+        if not path.is_file():
+            raise ValueError(f"stance_sim: transition file {path} not found")
+        try:
+            source = json.loads(path.read_text(encoding="utf-8"))
+        except json.JSONDecodeError as ex:
+            raise ValueError(f"stance_sim: transition file {path} is not JSON: {ex}") from ex
+    matrix = np.asarray(source, dtype=np.float64)
+    if matrix.shape != (N_STANCES, N_STANCES):
+        raise ValueError(f"stance_sim: transition must be 5 rows of 5 numbers, got {matrix.shape}")
+    if (matrix < 0).any() or not np.allclose(matrix.sum(axis=1), 1.0, atol=1e-9):
+        raise ValueError("stance_sim: every transition row must be non-negative and sum to 1")
+    return matrix
+
+
+def _options(prompt: str) -> dict[str, int]:
+    """Letter -> stance index from the last option list in a prompt."""
+    found: dict[str, int] = {}
+    for letter, label in _OPTION_RE.findall(prompt):
+        if label.strip() in STANCES:
+            found[letter] = STANCES.index(label.strip())
+    return found
+
+
+@modelapi(name="stance_sim")
+def stance_sim_provider() -> type[ModelAPI]:
+    """Register the simulated respondent provider."""
+    return StanceSimAPI
+
+
+class StanceSimAPI(ModelAPI):
+    """Simulated stance respondent with a ground-truth transition matrix."""
+
+    def __init__(
+        self,
+        model_name: str,
+        base_url: str | None = None,
+        api_key: str | None = None,
+        config: GenerateConfig = GenerateConfig(),  # noqa: B008 (Inspect ModelAPI signature)
+        **model_args: Any,
+    ) -> None:
+        super().__init__(model_name, base_url, api_key, [], config)
+        self.transition = load_transition(model_args.get("transition"))
+        self.seed = int(model_args.get("seed", 0))
+        self.logprobs = _as_bool(model_args.get("logprobs", True))
+        self.unparsed_rate = float(model_args.get("unparsed_rate", 0.0))
+        if not 0.0 <= self.unparsed_rate <= 1.0:
+            raise ValueError("stance_sim: unparsed_rate must be between 0 and 1")
+        self.latency = float(model_args.get("latency", 0.0))
+        self._calls: Counter[str] = Counter()
+
+    def max_connections(self) -> int:
+        """No rate limit: a simulated provider."""
+        return 10_000
+
+    def _rng(self, prompt: str) -> np.random.Generator:
+        k = self._calls[prompt]
+        self._calls[prompt] += 1
+        digest = hashlib.blake2b(f"{self.seed}\x00{k}\x00{prompt}".encode(), digest_size=8)
+        return np.random.default_rng(int.from_bytes(digest.digest(), "little"))
+
+    async def generate(
+        self,
+        input: list[ChatMessage],
+        tools: list[ToolInfo],
+        tool_choice: ToolChoice,
+        config: GenerateConfig,
+    ) -> ModelOutput:
+        """Answer a generation or extraction prompt as described in the module docstring."""
+        if self.latency > 0:
+            await asyncio.sleep(self.latency)
+        prompt = input[-1].text if input else ""
+        rng = self._rng(prompt)
+        stripped = prompt.rstrip()
+        if stripped.endswith("Answer letter:"):
+            return self._extract(prompt, rng)
+        if stripped.endswith("Argument:"):
+            return self._generate_argument(prompt, rng)
+        return self._output("I can only answer stance-drift prompts.", prompt)
+
+    def _generate_argument(self, prompt: str, rng: np.random.Generator) -> ModelOutput:
+        match = _LETTER_RE.search(prompt)
+        options = _options(prompt[prompt.rfind("Options:") :]) if "Options:" in prompt else {}
+        if match is None or match.group(1) not in options:
+            return self._output("I could not find the requested stance letter.", prompt)
+        stance = options[match.group(1)]
+        draft = int(rng.integers(1_000_000))
+        text = (
+            f"[[stance:{STANCE_KEYS[stance]}]] A simulated argument taking the stance "
+            f"'{STANCES[stance].lower()}' on the proposition (draft {draft})."
+        )
+        return self._output(text, prompt)
+
+    def _extract(self, prompt: str, rng: np.random.Generator) -> ModelOutput:
+        tail = prompt[prompt.rfind("Argument:") :]
+        tag = _STANCE_TAG_RE.search(tail)
+        options = _options(tail)
+        if tag is None or tag.group(1) not in STANCE_KEYS or len(options) != N_STANCES:
+            return self._output(UNPARSED_ANSWER, prompt)
+        if self.unparsed_rate > 0 and rng.random() < self.unparsed_rate:
+            return self._output(
+                UNPARSED_ANSWER, prompt, tokens=[("I", [("I", -0.01), ("The", -5.0)])]
+            )
+        row = self.transition[STANCE_KEYS.index(tag.group(1))]
+        extracted = int(rng.choice(N_STANCES, p=row))
+        letter_of = {stance: letter for letter, stance in options.items()}
+        answer = letter_of[extracted]
+        top = [(letter_of[s], math.log(row[s])) for s in range(N_STANCES) if row[s] > 0]
+        top.sort(key=lambda x: -x[1])
+        return self._output(answer, prompt, tokens=[(answer, top)])
+
+    def _output(
+        self,
+        text: str,
+        prompt: str,
+        tokens: list[tuple[str, list[tuple[str, float]]]] | None = None,
+    ) -> ModelOutput:
+        logprobs = None
+        if self.logprobs and tokens is not None:
+            content = []
+            for token, top in tokens:
+                chosen = dict(top).get(token, -1e-3)
+                content.append(
+                    Logprob(
+                        token=token,
+                        logprob=chosen,
+                        top_logprobs=[TopLogprob(token=t, logprob=lp) for t, lp in top],
+                    )
+                )
+            logprobs = Logprobs(content=content)
+        usage = ModelUsage(
+            input_tokens=len(prompt) // 4 + 1,
+            output_tokens=len(text) // 4 + 1,
+            total_tokens=len(prompt) // 4 + len(text) // 4 + 2,
+        )
+        return ModelOutput(
+            model=self.model_name,
+            choices=[
+                ChatCompletionChoice(
+                    message=ChatMessageAssistant(content=text, model=self.model_name),
+                    stop_reason="stop",
+                    logprobs=logprobs,
+                )
+            ],
+            usage=usage,
+        )
+
+
+__all__ = ["LETTERS", "StanceSimAPI", "load_transition", "stance_sim_provider"]

@@ -1,0 +1,27 @@
+"""Shared test fixtures: the ``../shared`` data folder (skip cleanly when absent)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED = Path(os.environ.get("INSPECT_STANCE_SHARED", ROOT.parent / "shared"))
+
+# Inspect must never reach a network or a display in tests.
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
+os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+os.environ.setdefault("INSPECT_DISPLAY", "none")
+os.environ.setdefault("MPLBACKEND", "Agg")
+
+
+@pytest.fixture(scope="session")
+def shared_data() -> Path:
+    """``../shared/data``; skips the test when the folder is not there."""
+    path = SHARED / "data"
+    if not path.is_dir():
+        pytest.skip(f"shared data folder not present at {path}")
+    return path
