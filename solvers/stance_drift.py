@@ -95,11 +95,16 @@ def stance_drift_trials(
         trials: trials per (proposition, initial stance).
         variant: prompt variant (see :data:`inspect_stance.drift.prompts.VARIANTS`).
         words_limit: maximum words of a generated argument.
-        seed: seed of the option shuffles of ``multiple_extraction``.
+        seed: names the replicate: seeds the option shuffles of ``multiple_extraction`` and
+            scopes the per-trial cache, so a run with another seed draws fresh responses.
         arguments: reused arguments keyed by sample id (from ``arguments_from``); when given,
             no generation calls are made.
-        cache: cache every call per trial (scoped to the sample, trial and stage), so that
-            ``inspect eval-retry`` of an interrupted run re-pays no finished call.
+        cache: cache every call per trial for a week, keyed by Inspect's usual cache key (model,
+            generation config, prompt) plus sample, trial, stage and ``seed``. An interrupted run
+            finished with ``inspect eval-retry`` (or simply re-run) therefore re-pays no
+            finished call and loses no finished trial. Re-running the same configuration with
+            the same seed returns the cached responses; use another ``seed`` (or
+            ``cache=False``) for an independent replicate.
     """
     check_variant(variant)
     if trials < 1:
@@ -112,7 +117,6 @@ def stance_drift_trials(
         proposition: str = state.metadata["proposition"]
         stance: int = int(state.metadata["initial_stance"])
         sample_key = str(state.sample_id)
-        run_key = str(state.metadata.get("run_key", ""))
         reused = arguments.get(sample_key) if arguments is not None else None
         top_n = max(MIN_TOP_LOGPROBS, model.config.top_logprobs or 0)
         extract_config = GenerateConfig(logprobs=True, top_logprobs=top_n)
@@ -125,7 +129,13 @@ def stance_drift_trials(
             return CachePolicy(
                 expiry="1W",
                 per_epoch=True,
-                scopes={"sample": sample_key, "trial": str(trial), "stage": stage, "run": run_key},
+                scopes={
+                    "method": "stance_drift",
+                    "sample": sample_key,
+                    "trial": str(trial),
+                    "stage": stage,
+                    "seed": str(seed),
+                },
             )
 
         async def run_trial(t: int) -> None:

@@ -84,9 +84,11 @@ def stance_drift(
             "exclude" (left out of the means); they are counted either way.
         arguments_from: an earlier stance_drift log whose arguments are reused (extraction-only
             variants: default, reversed, multiple_extraction, assertion); no generation calls.
-        seed: seed of the option shuffles of multiple_extraction.
-        cache: cache each trial's calls (scoped per sample, trial and stage) so that
-            ``inspect eval-retry`` re-pays no finished call.
+        seed: names the replicate: seeds multiple_extraction's option shuffles and scopes the
+            per-trial cache (another seed = fresh responses).
+        cache: cache each trial's calls for a week (scoped per sample, trial, stage and seed) so
+            that ``inspect eval-retry`` of an interrupted run loses and re-pays no finished
+            trial; identical re-runs with the same seed return cached responses.
     """
     check_variant(variant)
     check_policy(unparsed)

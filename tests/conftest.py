@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -16,6 +17,8 @@ os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 os.environ.setdefault("INSPECT_DISPLAY", "none")
 os.environ.setdefault("MPLBACKEND", "Agg")
+# keep Inspect's response cache of test runs out of the user's cache
+os.environ.setdefault("INSPECT_CACHE_DIR", tempfile.mkdtemp(prefix="inspect-stance-cache-"))
 
 
 @pytest.fixture(scope="session")

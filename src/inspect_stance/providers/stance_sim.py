@@ -15,10 +15,15 @@ prompts of :mod:`inspect_stance.drift.prompts` (any variant, any option order):
 
 Model args (``-M``): ``transition`` (path to a JSON file holding 5 rows of 5 probabilities, or
 the list itself; default identity), ``seed`` (int, default 0), ``logprobs`` (bool, default
-true), ``unparsed_rate`` (float, default 0), ``latency`` (seconds per call, default 0).
+true), ``unparsed_rate`` (float, default 0), ``latency`` (seconds per call, default 0),
+``fail_after`` (raise an error on every call after the first N — simulates an API outage, for
+testing interruption and ``inspect eval-retry``; default -1 = never), ``fail_while`` (a file
+path: ``fail_after`` applies only while that file exists, so a retry can succeed).
 
 Determinism: the k-th call with a given prompt text draws from a generator seeded by
-``(seed, prompt, k)``, so a run's multiset of outputs does not depend on scheduling.
+``(seed, prompt, k)``, so a run's multiset of outputs does not depend on scheduling. Inspect
+reuses one provider instance per process for identical model args, so two evals in one Python
+process continue the same streams (each CLI run starts afresh).
 """
 
 from __future__ import annotations
@@ -117,6 +122,9 @@ class StanceSimAPI(ModelAPI):
         if not 0.0 <= self.unparsed_rate <= 1.0:
             raise ValueError("stance_sim: unparsed_rate must be between 0 and 1")
         self.latency = float(model_args.get("latency", 0.0))
+        self.fail_after = int(model_args.get("fail_after", -1))
+        self.fail_while = model_args.get("fail_while")
+        self._n_calls = 0
         self._calls: Counter[str] = Counter()
 
     def max_connections(self) -> int:
@@ -139,6 +147,11 @@ class StanceSimAPI(ModelAPI):
         """Answer a generation or extraction prompt as described in the module docstring."""
         if self.latency > 0:
             await asyncio.sleep(self.latency)
+        self._n_calls += 1
+        if 0 <= self.fail_after < self._n_calls and (
+            self.fail_while is None or Path(str(self.fail_while)).exists()
+        ):
+            raise RuntimeError(f"stance_sim: simulated API failure after {self.fail_after} calls")
         prompt = input[-1].text if input else ""
         rng = self._rng(prompt)
         stripped = prompt.rstrip()

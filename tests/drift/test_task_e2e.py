@@ -1,0 +1,223 @@
+"""The stance-drift task end to end on the simulated respondent (known ground truth)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from inspect_ai import eval as inspect_eval
+from inspect_ai import eval_retry, score
+from inspect_ai.log import read_eval_log
+from inspect_stance.tasks.stance_drift import stance_drift
+
+from inspect_stance.drift.logs import read_drift_log
+from inspect_stance.drift.patterns import PATTERN_CELLS
+from inspect_stance.drift.run import load_run
+
+TRUTH = np.array(
+    [
+        [0.85, 0.10, 0.05, 0.00, 0.00],
+        [0.30, 0.50, 0.10, 0.10, 0.00],
+        [0.00, 0.15, 0.70, 0.10, 0.05],
+        [0.00, 0.05, 0.15, 0.60, 0.20],
+        [0.00, 0.00, 0.00, 0.10, 0.90],
+    ]
+)
+TRUE_SPR = float(np.mean(np.diag(TRUTH)))
+
+
+def true_pattern(name: str) -> float:
+    return sum(TRUTH[i, j] for i, j in PATTERN_CELLS[name]) / 5
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory):
+    root = tmp_path_factory.mktemp("drift")
+    (root / "T.json").write_text(json.dumps(TRUTH.tolist()))
+    (root / "props.txt").write_text("\n".join(f"We should adopt policy {k}" for k in range(20)))
+    return root
+
+
+def run(files: Path, log_dir: Path, model_args: dict | None = None, **task_args):
+    task_args.setdefault("propositions", str(files / "props.txt"))
+    task_args.setdefault("cache", False)
+    args = {"transition": str(files / "T.json"), **(model_args or {})}
+    [log] = inspect_eval(
+        stance_drift(**task_args),
+        model="stance_sim/respondent",
+        model_args=args,
+        log_dir=str(log_dir),
+        display="none",
+    )
+    return log
+
+
+def metrics(log) -> dict[str, float]:
+    [scorer] = log.results.scores
+    return {k: v.value for k, v in scorer.metrics.items()}
+
+
+def test_frequency_estimator_recovers_truth_20x100(files, tmp_path):
+    """Done-when: 20 propositions x 100 trials recover SPR and each pattern within 0.01."""
+    log = run(files, tmp_path, {"logprobs": "false", "seed": 3}, trials=100)
+    m = metrics(log)
+    assert m["trials"] == 20 * 5 * 100
+    assert m["frequency_estimated"] == m["trials"] and m["logprob_estimated"] == 0
+    assert abs(m["spr"] - TRUE_SPR) < 0.01
+    for name in PATTERN_CELLS:
+        assert abs(m[name] - true_pattern(name)) < 0.01, name
+    assert m["sdr"] == pytest.approx(1 - m["spr"])
+    for k, key in enumerate(
+        ["agree_strongly", "agree", "neutral", "disagree", "disagree_strongly"]
+    ):
+        assert abs(m[f"success_{key}"] - TRUTH[k, k]) < 0.03
+
+
+def test_logprob_estimator_is_exact_and_flagged(files, tmp_path):
+    log = run(files, tmp_path, trials=3, limit_propositions=4)
+    m = metrics(log)
+    assert m["logprob_estimated"] == m["trials"] == 60
+    assert m["spr"] == pytest.approx(TRUE_SPR)
+    assert m["polarization"] == pytest.approx(true_pattern("polarization"))
+    run_ = read_drift_log(log.location)
+    assert run_.probs.shape == (4, 3, 5, 5)
+    np.testing.assert_allclose(run_.probs[0, 0], TRUTH)
+    full = read_eval_log(log.location)
+    rec = full.samples[0].store["trials"][0]
+    assert rec["estimator"] == "logprobs" and rec["argument"] and rec["answers"]
+
+
+def test_two_calls_per_trial_and_six_with_multiple_extraction(files, tmp_path):
+    for variant, calls in [("default", 2), ("multiple_extraction", 6)]:
+        log = run(files, tmp_path / variant, trials=2, limit_propositions=2, variant=variant)
+        full = read_eval_log(log.location)
+        n_model_events = sum(1 for s in full.samples for e in s.events if e.event == "model")
+        assert n_model_events == calls * 2 * 5 * 2
+        assert log.eval.metadata["model_calls_per_trial"] == calls
+
+
+def test_unparsed_rate_counted_under_both_policies(files, tmp_path):
+    log = run(files, tmp_path, {"unparsed_rate": 0.1, "seed": 1}, trials=40, limit_propositions=5)
+    m = metrics(log)
+    share = m["unparsed"] / m["trials"]
+    assert 0.07 < share < 0.13
+    # failure policy: unparsed mass missing from the diagonal
+    assert m["spr"] == pytest.approx(TRUE_SPR * (1 - share), abs=0.01)
+    from inspect_stance.scorers.stance_drift import stance_drift_scorer
+
+    excl = score(
+        read_eval_log(log.location),
+        stance_drift_scorer(unparsed="exclude"),
+        action="overwrite",
+        display="none",
+    )
+    me = metrics(excl)
+    assert me["unparsed"] == m["unparsed"]
+    assert me["spr"] == pytest.approx(TRUE_SPR, abs=1e-9)
+
+
+@pytest.mark.parametrize(
+    "variant",
+    [
+        "reversed",
+        "multiple_extraction",
+        "in_context",
+        "assertion",
+        "reflection",
+        "third_person_reflection",
+    ],
+)
+def test_every_variant_recovers_truth_in_stance_order(files, tmp_path, variant):
+    log = run(files, tmp_path, trials=2, limit_propositions=2, variant=variant)
+    run_ = read_drift_log(log.location)
+    assert run_.variant == variant
+    np.testing.assert_allclose(np.nanmean(run_.probs, axis=(0, 1)), TRUTH, atol=1e-9)
+
+
+def test_arguments_from_reuses_arguments_without_generation(files, tmp_path):
+    first = run(files, tmp_path / "a", trials=3, limit_propositions=2)
+    second = run(
+        files,
+        tmp_path / "b",
+        trials=3,
+        limit_propositions=2,
+        variant="assertion",
+        arguments_from=first.location,
+    )
+    a = read_eval_log(first.location)
+    b = read_eval_log(second.location)
+    gen_calls = sum(
+        1
+        for s in b.samples
+        for e in s.events
+        if e.event == "model" and "write an argument" in str(e.input)
+    )
+    assert gen_calls == 0
+    args_a = {s.id: [r["argument"] for r in s.store["trials"]] for s in a.samples}
+    args_b = {s.id: [r["argument"] for r in s.store["trials"]] for s in b.samples}
+    assert args_a == args_b
+    with pytest.raises(ValueError, match="does not cover"):
+        stance_drift(
+            propositions=str(files / "props.txt"),
+            trials=5,
+            arguments_from=first.location,
+            limit_propositions=2,
+        )
+
+
+def test_argmax_rescoring_makes_no_calls(files, tmp_path):
+    log = run(files, tmp_path, {"logprobs": "false"}, trials=4, limit_propositions=3)
+    full = read_eval_log(log.location)
+    before = sum(1 for s in full.samples for e in s.events if e.event == "model")
+    from inspect_stance.scorers.stance_drift import stance_drift_argmax
+
+    rescored = score(full, stance_drift_argmax(), action="overwrite", display="none")
+    after = sum(1 for s in rescored.samples for e in s.events if e.event == "model")
+    assert after == before
+    # with one-hot (frequency) vectors the argmax analysis equals the original
+    assert metrics(rescored)["spr"] == pytest.approx(metrics(log)["spr"])
+    # with logprob vectors it is the hand-computed point-mass analysis
+    lp = run(files, tmp_path / "lp", trials=2, limit_propositions=2)
+    lp_full = read_eval_log(lp.location)
+    rescored_lp = score(lp_full, stance_drift_argmax(), action="overwrite", display="none")
+    expected = float(np.mean([TRUTH[i].argmax() == i for i in range(5)]))
+    assert metrics(rescored_lp)["spr"] == pytest.approx(expected)
+
+
+def test_interrupted_run_resumes_with_eval_retry_from_cache(files, tmp_path):
+    flag = tmp_path / "outage"
+    flag.write_text("down")
+    [log] = inspect_eval(
+        stance_drift(
+            propositions=str(files / "props.txt"), trials=3, limit_propositions=3, seed=11
+        ),
+        model="stance_sim/respondent",
+        model_args={"transition": str(files / "T.json"), "fail_after": 25, "fail_while": str(flag)},
+        log_dir=str(tmp_path),
+        display="none",
+        max_connections=1,
+    )
+    assert log.status == "error"
+    done = [s for s in read_eval_log(log.location).samples if s.error is None]
+    assert done, "finished samples must be kept in the log"
+    flag.unlink()
+    [retried] = eval_retry(log.location, log_dir=str(tmp_path), display="none")
+    assert retried.status == "success"
+    full = read_eval_log(retried.location)
+    assert len(full.samples) == 15 and all(len(s.store["trials"]) == 3 for s in full.samples)
+    cache_reads = sum(
+        1 for s in full.samples for e in s.events if e.event == "model" and e.cache == "read"
+    )
+    assert cache_reads > 0, "calls finished before the outage are not paid again"
+    assert metrics(retried)["spr"] == pytest.approx(TRUE_SPR)
+
+
+def test_report_reader_rejects_other_logs(tmp_path):
+    bogus = tmp_path / "x.npz"
+    np.savez(bogus, probs=np.ones((2, 3, 5)))
+    with pytest.raises(ValueError, match="shape"):
+        load_run(bogus)
+    with pytest.raises(ValueError, match="not found"):
+        load_run(tmp_path / "absent.eval")
