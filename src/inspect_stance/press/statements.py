@@ -1,0 +1,95 @@
+"""The PReSS instrument: statements and the political side that agreeing with each moves toward.
+
+A statements file is tab-separated with a header holding at least the columns ``bias``
+(``left`` or ``right``: the side that *agreement* with the statement aligns a respondent with)
+and ``statement`` (the text). Fields are read verbatim: quote characters are part of the text
+(one of the Political Compass statements starts with a quotation), so the file is parsed
+without CSV quoting rules.
+
+The default instrument is the 19 economic Political Compass statements of the PReSS paper
+(Table 8), shipped as package data ``inspect_stance/data/press_statements.tsv``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+
+BIASES: tuple[str, ...] = ("left", "right")
+REQUIRED_COLUMNS: tuple[str, ...] = ("bias", "statement")
+PACKAGE_STATEMENTS = "press_statements.tsv"
+
+
+@dataclass(frozen=True)
+class Statement:
+    """One test item: its 0-based position in the file, side of agreement, and text."""
+
+    id: int
+    bias: str
+    text: str
+
+
+def default_statements_path() -> Path:
+    """Path of the packaged 19-statement instrument."""
+    return Path(str(resources.files("inspect_stance.data").joinpath(PACKAGE_STATEMENTS)))
+
+
+def parse_statements(text: str, source: str = "statements") -> list[Statement]:
+    """Parse the tab-separated ``text`` of a statements file (see module docstring).
+
+    Raises ``ValueError`` with a one-line message naming ``source`` and the fix when a required
+    column is missing, a ``bias`` is not ``left``/``right``, a statement is empty or repeated, or
+    the file has no rows.
+    """
+    lines = [line.rstrip("\r") for line in text.split("\n")]
+    lines = [line for line in lines if line.strip()]
+    if not lines:
+        raise ValueError(f"{source}: empty file; give a TSV with columns bias<TAB>statement")
+    header = [h.strip().lower() for h in lines[0].split("\t")]
+    missing = [c for c in REQUIRED_COLUMNS if c not in header]
+    if missing:
+        raise ValueError(
+            f"{source}: missing column(s) {', '.join(missing)} in header {header}; "
+            "the file must be tab-separated with columns bias and statement"
+        )
+    ib, it = header.index("bias"), header.index("statement")
+    out: list[Statement] = []
+    seen: set[str] = set()
+    for n, line in enumerate(lines[1:], start=2):
+        fields = line.split("\t")
+        if len(fields) <= max(ib, it):
+            raise ValueError(
+                f"{source}: line {n} has {len(fields)} field(s); expected tab-separated bias and statement"
+            )
+        bias = fields[ib].strip().lower()
+        body = fields[it].strip()
+        if bias not in BIASES:
+            raise ValueError(
+                f"{source}: line {n} has bias {fields[ib].strip()!r}; bias must be 'left' or 'right'"
+            )
+        if not body:
+            raise ValueError(
+                f"{source}: line {n} has an empty statement; remove the line or fill it in"
+            )
+        if body in seen:
+            raise ValueError(
+                f"{source}: line {n} repeats the statement {body[:60]!r}; statements must be unique"
+            )
+        seen.add(body)
+        out.append(Statement(id=len(out), bias=bias, text=body))
+    if not out:
+        raise ValueError(f"{source}: no statements below the header; add rows bias<TAB>statement")
+    return out
+
+
+def load_statements(path: str | Path | None = None) -> list[Statement]:
+    """Statements from a TSV file, or the packaged instrument when ``path`` is None."""
+    p = default_statements_path() if path is None else Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as ex:
+        raise ValueError(
+            f"statements file {p}: cannot be read ({ex.strerror}); check the path"
+        ) from ex
+    return parse_statements(text, source=f"statements file {p}")

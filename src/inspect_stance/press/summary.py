@@ -1,0 +1,153 @@
+"""Per-statement records and the run-level PReSS figures computed from them.
+
+A *record* (the PReSS scorer's ``Score.metadata``) holds one model x statement: stances and
+labels per persona and argument set, topic stability, faithfulness outcomes and entropies. The
+figures (:func:`summarize`) are the log's metrics and the report's per-model numbers:
+
+- ``share_<label>``: share of no-persona statement x argument-set instances with each label
+  (S^L, U^L, S^R, U^R, indeterminate, unclassified; they sum to 1);
+- ``mean_S_t``: mean topic stability over statements with a defined S_t (no persona);
+- ``lean_right``: share of right-aligned labels (S^R, U^R) among labelled no-persona instances;
+- ``P_SF_sets`` / ``P_SU_sets`` / ``P_ID_sets``: faithfulness across argument sets (no persona),
+  one outcome per statement;
+- ``P_SF_personas`` / ...: faithfulness across the three persona conditions, one outcome per
+  statement x argument set (the argument is held fixed; only the persona varies);
+- ``lean_right_<persona>``, ``mean_S_t_<persona>``: the same figures under each persona;
+- ``auroc_<entropy>``: AUROC of each entropy measure for detecting unstable no-persona labels,
+  over labelled statement x argument-set instances (each instance carries its statement's
+  entropy);
+- ``n_unparsed``: responses whose classification failed (kept as ``unclassified`` labels).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from inspect_stance.press.classify import UNPARSED
+from inspect_stance.press.entropy import ENTROPY_MEASURES, auroc
+from inspect_stance.press.faithfulness import faithfulness, outcome_shares
+from inspect_stance.press.labels import (
+    ALL_LABELS,
+    RIGHT_LABELS,
+    is_labelled,
+    is_stable,
+    label_counts,
+    press_label,
+)
+from inspect_stance.press.prompts import CONDITIONS, PERSONAS
+from inspect_stance.press.stability import topic_stability
+
+RECORD_VERSION = 1
+LABEL_KEYS: dict[str, str] = {
+    "S^L": "share_SL",
+    "U^L": "share_UL",
+    "S^R": "share_SR",
+    "U^R": "share_UR",
+    "indeterminate": "share_indeterminate",
+    "unclassified": "share_unclassified",
+}
+
+
+def sample_record(
+    statement_id: int,
+    statement: str,
+    bias: str,
+    stances: Mapping[str, Sequence[Mapping[str, str]]],
+    entropy: Mapping[str, Any] | None = None,
+    classifier: str = "",
+    n_empty_responses: int = 0,
+) -> dict[str, Any]:
+    """The record of one statement from its stances ``{persona: [{condition: stance}] per set}``."""
+    personas = [p for p in PERSONAS if p in stances]
+    if "none" not in personas:
+        raise ValueError("stances must include the no-persona condition 'none'")
+    labels = {
+        p: [press_label(bias, s["neutral"], s["support"], s["counter"]) for s in stances[p]]
+        for p in personas
+    }
+    n_sets = len(labels["none"])
+    by_set: list[str] | None = None
+    if len(personas) > 1:
+        by_set = [faithfulness(labels[p][k] for p in personas) for k in range(n_sets)]
+    return {
+        "press": RECORD_VERSION,
+        "statement_id": statement_id,
+        "statement": statement,
+        "bias": bias,
+        "personas": personas,
+        "stances": {p: [dict(s) for s in stances[p]] for p in personas},
+        "labels": labels,
+        "S_t": {p: topic_stability(labels[p]) for p in personas},
+        "faithfulness_sets": {p: faithfulness(labels[p]) for p in personas},
+        "faithfulness_personas": by_set,
+        "entropy": dict(entropy) if entropy is not None else None,
+        "classifier": classifier,
+        "n_unparsed": sum(
+            1 for p in personas for s in stances[p] for c in CONDITIONS if s[c] == UNPARSED
+        ),
+        "n_empty_responses": n_empty_responses,
+    }
+
+
+def _mean(xs: Sequence[float]) -> float | None:
+    return sum(xs) / len(xs) if xs else None
+
+
+def _lean(labels: Sequence[str]) -> float | None:
+    labelled = [x for x in labels if is_labelled(x)]
+    return _mean([1.0 if x in RIGHT_LABELS else 0.0 for x in labelled])
+
+
+def summarize(records: Sequence[Mapping[str, Any]]) -> dict[str, float | None]:
+    """Run-level figures from statement records (see module docstring); None = not computable."""
+    out: dict[str, float | None] = {"n_statements": float(len(records))}
+    none_labels = [x for r in records for x in r["labels"]["none"]]
+    counts = label_counts(none_labels)
+    n = len(none_labels)
+    out["n_label_instances"] = float(n)
+    for label in ALL_LABELS:
+        out[LABEL_KEYS[label]] = counts[label] / n if n else None
+    st = [r["S_t"]["none"] for r in records if r["S_t"]["none"] is not None]
+    out["mean_S_t"] = _mean(st)
+    out["lean_right"] = _lean(none_labels)
+    shares = outcome_shares([r["faithfulness_sets"]["none"] for r in records])
+    for key in ("P_SF", "P_SU", "P_ID"):
+        out[f"{key}_sets"] = shares[key] if shares else None
+    with_personas = [r for r in records if r.get("faithfulness_personas")]
+    if with_personas:
+        shares = outcome_shares([o for r in with_personas for o in r["faithfulness_personas"]])
+        for key in ("P_SF", "P_SU", "P_ID"):
+            out[f"{key}_personas"] = shares[key] if shares else None
+        for p in PERSONAS[1:]:
+            labs = [x for r in with_personas for x in r["labels"].get(p, [])]
+            out[f"lean_right_{p}"] = _lean(labs)
+            out[f"mean_S_t_{p}"] = _mean(
+                [r["S_t"][p] for r in with_personas if r["S_t"].get(p) is not None]
+            )
+    for measure, value in auroc_table(records).items():
+        out[f"auroc_{measure}"] = value["auroc"]
+    out["n_unparsed"] = float(sum(int(r.get("n_unparsed", 0)) for r in records))
+    return out
+
+
+def auroc_table(records: Sequence[Mapping[str, Any]]) -> dict[str, dict[str, float | int | None]]:
+    """Per entropy measure: AUROC for detecting unstable no-persona labels, n_unstable, n_stable.
+
+    Only measures present (not None) for at least one statement appear.
+    """
+    out: dict[str, dict[str, float | int | None]] = {}
+    for measure in ENTROPY_MEASURES:
+        pos: list[float] = []
+        neg: list[float] = []
+        for r in records:
+            ent = r.get("entropy") or {}
+            h = ent.get(measure)
+            if h is None:
+                continue
+            for label in r["labels"]["none"]:
+                if is_labelled(label):
+                    (neg if is_stable(label) else pos).append(float(h))
+        if pos or neg:
+            out[measure] = {"auroc": auroc(pos, neg), "n_unstable": len(pos), "n_stable": len(neg)}
+    return out

@@ -1,0 +1,337 @@
+"""Scripted PReSS providers with known answers (``press_sim/target``, ``/arguer``, ``/classifier``).
+
+These are instruments for validating the PReSS pipeline end to end, not models.
+
+``press_sim/arguer``
+    Answers the support / counter prompt for a statement with a deterministic text containing
+    the statement and the tag ``[press_sim <kind> <k>]``; ``k`` counts the calls with the same
+    prompt (mod ``argument_sets``), so consecutive argument sets get distinct texts.
+
+``press_sim/target``
+    A respondent whose stance per statement x persona x argument set x condition is set by an
+    *archetype* (:data:`ARCHETYPE_NAMES`, :func:`archetype_alignment`, in alignment terms: ``R`` = right-aligned, ``L`` =
+    left-aligned, ``neither``, ``refusal``, ``garble`` = a response the scripted classifier
+    cannot read). Statement i of the statements file gets archetype i mod 8 (or the cycle given
+    by ``-M archetypes=a,b,...``). The argument set of a support / counter prompt is read from
+    the arguer's tag; that of a neutral prompt is the number of earlier identical calls (mod
+    ``argument_sets``), which matches the set because the solver handles sets in order.
+    Temperature-1 neutral calls (entropy samples) return one text for archetypes whose
+    no-persona labels are all stable and alternate between two texts otherwise, with token
+    log-probabilities -0.5 (first text) or -1.0 (second text) when requested.
+
+``press_sim/classifier``
+    Reads the classifier prompt and answers ``Agree.`` / ``Disagree.`` when the response states
+    that stance *about the statement in the classifier prompt* (``Neither.`` when it quotes a
+    different statement), ``Refusal.`` for refusals, ``Neither.`` otherwise, and an unparsable
+    answer for ``garble`` responses.
+
+Model args (``-M``): ``statements`` (TSV path; default the packaged instrument),
+``argument_sets`` (default 3), ``archetypes`` (comma list cycled over statements).
+
+``python -m inspect_stance.providers.press_sim tiny-nli DIR [--mode random|entail|contradict]``
+saves a tiny randomly initialised NLI model (BERT architecture, word-level tokenizer) to DIR
+for offline runs; ``entail`` / ``contradict`` make every pair that class.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from inspect_ai.model import (
+    ChatCompletionChoice,
+    ChatMessage,
+    ChatMessageAssistant,
+    GenerateConfig,
+    Logprob,
+    Logprobs,
+    ModelAPI,
+    ModelOutput,
+    ModelUsage,
+    modelapi,
+)
+from inspect_ai.tool import ToolChoice, ToolInfo
+
+from inspect_stance.press.prompts import PERSONA_PREFIXES
+from inspect_stance.press.statements import Statement, load_statements
+
+# archetype -> function (persona, argument set k, condition) -> alignment
+ARCHETYPE_NAMES: tuple[str, ...] = (
+    "stable_right",
+    "stable_left",
+    "unstable_right",
+    "unstable_left",
+    "no_opinion",
+    "set_flipper",
+    "persona_follower",
+    "mixed",
+)
+# archetypes whose no-persona labels are all stable (entropy samples: one text)
+CERTAIN_ARCHETYPES = frozenset({"stable_right", "stable_left", "set_flipper", "persona_follower"})
+
+
+def archetype_alignment(archetype: str, persona: str, k: int, condition: str) -> str:
+    """Scripted alignment (R, L, neither, refusal, garble) of one response."""
+    if archetype == "stable_right":
+        return "R"
+    if archetype == "stable_left":
+        return "L"
+    if archetype == "unstable_right":
+        return "L" if condition == "counter" else "R"
+    if archetype == "unstable_left":
+        return "neither" if condition == "support" else "L"
+    if archetype == "no_opinion":
+        if condition == "neutral":
+            return "neither" if persona == "none" else "refusal"
+        return "R" if condition == "support" else "L"
+    if archetype == "set_flipper":
+        if persona == "none":
+            return "R" if k % 2 == 0 else "L"
+        return "L" if persona == "left" else "R"
+    if archetype == "persona_follower":
+        return "L" if persona == "left" else "R"
+    if archetype == "mixed":
+        if persona == "none":
+            return "L" if (k % 3 == 1 and condition == "counter") else "R"
+        if persona == "left":
+            return "refusal" if condition == "support" else "L"
+        return "garble" if (k % 3 == 0 and condition == "support") else "R"
+    raise ValueError(
+        f"unknown press_sim archetype {archetype!r}; use one of {', '.join(ARCHETYPE_NAMES)}"
+    )
+
+
+_TAG = re.compile(r"\[press_sim (support|counter) (\d+)\]")
+_GARBLE = "[[garble]]"
+_REFUSAL = "As an AI, I do not hold personal opinions on political questions."
+_NEITHER = "It is a complex issue with reasonable arguments on both sides."
+
+
+def render(alignment: str, statement: Statement) -> str:
+    """Response text for an alignment on a statement (stance stated about the original)."""
+    if alignment in ("R", "L", "garble"):
+        right = alignment in ("R", "garble")
+        agree = right == (statement.bias == "right")
+        verb = "agree" if agree else "disagree"
+        text = f'I {verb} with the statement "{statement.text}".'
+        return f"{text} {_GARBLE}" if alignment == "garble" else text
+    if alignment == "refusal":
+        return _REFUSAL
+    return _NEITHER
+
+
+def _usage(prompt: str, text: str) -> ModelUsage:
+    i, o = len(prompt.split()), len(text.split())
+    return ModelUsage(input_tokens=i, output_tokens=o, total_tokens=i + o)
+
+
+@modelapi(name="press_sim")
+class PressSimAPI(ModelAPI):
+    """Scripted PReSS arguer / target / classifier (see module docstring)."""
+
+    def __init__(
+        self,
+        model_name: str,
+        base_url: str | None = None,
+        api_key: str | None = None,
+        config: GenerateConfig | None = None,
+        statements: str | None = None,
+        argument_sets: int = 3,
+        archetypes: str | None = None,
+        **model_args: Any,
+    ) -> None:
+        super().__init__(model_name, base_url, api_key, [], config or GenerateConfig())
+        if model_name not in ("target", "arguer", "classifier"):
+            raise ValueError(
+                f"press_sim/{model_name}: unknown model; use press_sim/target, press_sim/arguer or press_sim/classifier"
+            )
+        self.statements = load_statements(statements)
+        self.argument_sets = int(argument_sets)
+        names = tuple(a.strip() for a in archetypes.split(",")) if archetypes else ARCHETYPE_NAMES
+        for a in names:
+            archetype_alignment(a, "none", 0, "neutral")  # validates the name
+        self.archetypes = names
+        self.calls: Counter[tuple[str, float | None]] = Counter()
+
+    def archetype(self, statement: Statement) -> str:
+        """Archetype of a statement: position in the statements file, cycled over the list."""
+        return self.archetypes[statement.id % len(self.archetypes)]
+
+    def find_statement(self, text: str) -> Statement | None:
+        """The statement of the instrument quoted in ``text`` (longest match)."""
+        hits = [s for s in self.statements if s.text in text]
+        return max(hits, key=lambda s: len(s.text)) if hits else None
+
+    async def generate(
+        self,
+        input: list[ChatMessage],
+        tools: list[ToolInfo],
+        tool_choice: ToolChoice,
+        config: GenerateConfig,
+    ) -> ModelOutput:
+        prompt = input[-1].text if input else ""
+        key = (prompt, config.temperature)
+        count = self.calls[key]
+        self.calls[key] += 1
+        logprob = None
+        if self.model_name == "arguer":
+            text = self._argue(prompt, count)
+        elif self.model_name == "classifier":
+            text = self._classify(prompt)
+        else:
+            text, logprob = self._respond(prompt, count, config)
+        choice = ChatCompletionChoice(
+            message=ChatMessageAssistant(
+                content=text, model=f"press_sim/{self.model_name}", source="generate"
+            ),
+            stop_reason="stop",
+        )
+        if config.logprobs and logprob is not None:
+            choice.logprobs = Logprobs(
+                content=[Logprob(token=t, logprob=logprob) for t in text.split()]
+            )
+        return ModelOutput(
+            model=f"press_sim/{self.model_name}", choices=[choice], usage=_usage(prompt, text)
+        )
+
+    def _argue(self, prompt: str, count: int) -> str:
+        kind = "support" if prompt.startswith("Rephrase") else "counter"
+        statement = prompt.split("\n\n", 1)[-1].strip()
+        k = count % self.argument_sets
+        if kind == "support":
+            return f"How can we pretend otherwise? {statement} [press_sim support {k}]"
+        return f"How can anyone still claim that {statement} [press_sim counter {k}]"
+
+    def _respond(self, prompt: str, count: int, config: GenerateConfig) -> tuple[str, float | None]:
+        persona = "none"
+        for name, prefix in PERSONA_PREFIXES.items():
+            if prefix and prompt.startswith(prefix):
+                persona = name
+        statement = self.find_statement(prompt)
+        if statement is None:
+            return "I do not know what this is about.", -1.0
+        archetype = self.archetype(statement)
+        tag = _TAG.search(prompt)
+        if tag:
+            condition, k = tag.group(1), int(tag.group(2))
+        else:
+            condition, k = "neutral", count % self.argument_sets
+        first = render(
+            archetype_alignment(archetype, persona, 0 if not tag else k, condition), statement
+        )
+        if condition == "neutral" and (config.temperature or 0.0) > 0.0:
+            # entropy samples: one text, or two alternating texts
+            if archetype in CERTAIN_ARCHETYPES or count % 2 == 0:
+                return first, -0.5
+            return f"On reflection, I am not sure. {_NEITHER}", -1.0
+        return render(archetype_alignment(archetype, persona, k, condition), statement), -0.5
+
+    def _classify(self, prompt: str) -> str:
+        m = re.match(r"Statement: (.*?)\n\nResponse: (.*)\n\nWhat stance", prompt, re.S)
+        if not m:
+            return "I cannot read this prompt."
+        statement, response = m.group(1).strip(), m.group(2).strip()
+        if _GARBLE in response:
+            return "Hmm, hard to say."
+        quoted = re.match(r'I (agree|disagree) with the statement "(.*)"\.', response, re.S)
+        if quoted:
+            return (
+                f"{quoted.group(1).capitalize()}." if quoted.group(2) == statement else "Neither."
+            )
+        if response == _REFUSAL:
+            return "Refusal."
+        return "Neither."
+
+
+def build_tiny_nli(
+    path: str | Path,
+    mode: str = "random",
+    id2label: dict[int, str] | None = None,
+    seed: int = 0,
+) -> Path:
+    """Save a tiny NLI sequence-classification model and its tokenizer to ``path``.
+
+    BERT architecture (1 layer, hidden size 16), a word-level tokenizer built with the
+    ``tokenizers`` library over the packaged statements' words, ``id2label`` default
+    {0: entailment, 1: neutral, 2: contradiction}. ``mode``: ``random`` (random weights),
+    ``entail`` / ``contradict`` (the classifier head always picks that class).
+    """
+    import torch
+    from tokenizers import Tokenizer, models, normalizers, pre_tokenizers, processors
+    from transformers import BertConfig, BertForSequenceClassification, PreTrainedTokenizerFast
+    from transformers.utils import logging as hf_logging
+
+    hf_logging.disable_progress_bar()
+    labels = id2label or {0: "entailment", 1: "neutral", 2: "contradiction"}
+    words: set[str] = set()
+    for st in load_statements(None):
+        words.update(re.findall(r"\w+|[^\w\s]", st.text.lower()))
+    words.update("i agree disagree with the statement as an ai do not hold it is a complex".split())
+    specials = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"]
+    vocab = {t: i for i, t in enumerate(specials + sorted(words))}
+    tok = Tokenizer(models.WordLevel(vocab=vocab, unk_token="[UNK]"))
+    tok.normalizer = normalizers.Lowercase()
+    tok.pre_tokenizer = pre_tokenizers.Whitespace()
+    tok.post_processor = processors.TemplateProcessing(
+        single="[CLS] $A [SEP]",
+        pair="[CLS] $A [SEP] $B:1 [SEP]:1",
+        special_tokens=[("[CLS]", vocab["[CLS]"]), ("[SEP]", vocab["[SEP]"])],
+    )
+    fast = PreTrainedTokenizerFast(
+        tokenizer_object=tok,
+        unk_token="[UNK]",
+        pad_token="[PAD]",
+        cls_token="[CLS]",
+        sep_token="[SEP]",
+        mask_token="[MASK]",
+        model_max_length=256,
+    )
+    cfg = BertConfig(
+        vocab_size=len(vocab),
+        hidden_size=16,
+        num_hidden_layers=1,
+        num_attention_heads=2,
+        intermediate_size=32,
+        max_position_embeddings=256,
+        initializer_range=0.5,
+        id2label=dict(labels),
+        label2id={v: k for k, v in labels.items()},
+    )
+    torch.manual_seed(seed)
+    model = BertForSequenceClassification(cfg)
+    if mode in ("entail", "contradict"):
+        target = [k for k, v in labels.items() if v.lower().startswith(mode)]
+        if not target:
+            raise ValueError(f"mode {mode!r} needs a matching label in id2label {labels}")
+        with torch.no_grad():
+            model.classifier.weight.zero_()
+            model.classifier.bias.zero_()
+            model.classifier.bias[target[0]] = 5.0
+    elif mode != "random":
+        raise ValueError(f"mode {mode!r}; use random, entail or contradict")
+    out = Path(path)
+    out.mkdir(parents=True, exist_ok=True)
+    model.save_pretrained(out)
+    fast.save_pretrained(out)
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``tiny-nli DIR [--mode ...]``: save a tiny NLI model for offline runs."""
+    parser = argparse.ArgumentParser(prog="python -m inspect_stance.providers.press_sim")
+    sub = parser.add_subparsers(dest="command", required=True)
+    p = sub.add_parser("tiny-nli", help="save a tiny random NLI model to DIR")
+    p.add_argument("dir")
+    p.add_argument("--mode", choices=("random", "entail", "contradict"), default="random")
+    p.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args(argv)
+    print(build_tiny_nli(args.dir, args.mode, seed=args.seed))
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

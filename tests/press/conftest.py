@@ -1,0 +1,50 @@
+"""PReSS test fixtures: tiny NLI models built and saved here, and shared scripted runs."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+
+SIM_ROLES = {"arguer": "press_sim/arguer", "classifier": "press_sim/classifier"}
+
+
+@pytest.fixture(scope="session")
+def nli_dir(tmp_path_factory) -> Path:
+    """Folder holding tiny NLI models: random, entail, contradict, and one without labels."""
+    from inspect_stance.providers.press_sim import build_tiny_nli
+
+    root = tmp_path_factory.mktemp("nli")
+    build_tiny_nli(root / "random", "random", seed=1)
+    build_tiny_nli(root / "entail", "entail")
+    build_tiny_nli(root / "contradict", "contradict")
+    build_tiny_nli(
+        root / "bart_order", "entail", id2label={0: "CONTRADICTION", 1: "NEUTRAL", 2: "ENTAILMENT"}
+    )
+    build_tiny_nli(
+        root / "unlabelled", "random", id2label={0: "LABEL_0", 1: "LABEL_1", 2: "LABEL_2"}
+    )
+    return root
+
+
+@pytest.fixture(scope="session")
+def full_run(nli_dir, tmp_path_factory):
+    """The packaged 19 statements on the scripted target: personas, 4 entropy samples, LLM classifier."""
+    from inspect_ai import eval as inspect_eval
+    from inspect_stance.tasks.press import press
+
+    log_dir = tmp_path_factory.mktemp("full_logs")
+    logs = inspect_eval(
+        press(
+            personas=True, entropy_samples=4, classifier="llm", nli_model=str(nli_dir / "entail")
+        ),
+        model="press_sim/target",
+        model_roles=SIM_ROLES,
+        log_dir=str(log_dir),
+        display="none",
+    )
+    assert logs[0].status == "success", logs[0].error
+    return logs[0]

@@ -1,0 +1,122 @@
+"""Statements, labels, stability, faithfulness and the classifier-answer parser (hand-checked)."""
+
+from __future__ import annotations
+
+import pytest
+
+from inspect_stance.press.classify import parse_classifier_answer
+from inspect_stance.press.faithfulness import faithfulness, outcome_shares
+from inspect_stance.press.labels import press_label, right_aligned
+from inspect_stance.press.stability import topic_stability
+from inspect_stance.press.statements import load_statements, parse_statements
+from inspect_stance.press.summary import sample_record, summarize
+
+
+def test_packaged_instrument_is_the_shared_file(shared_data):
+    items = load_statements(None)
+    assert len(items) == 19
+    assert sum(s.bias == "left" for s in items) == 10
+    assert sum(s.bias == "right" for s in items) == 9
+    shared = load_statements(shared_data / "press_statements.tsv")
+    assert [(s.bias, s.text) for s in items] == [(s.bias, s.text) for s in shared]
+    # the quotation that opens statement 4 is text, not CSV quoting
+    assert items[4].text.startswith('"from each according to his ability')
+    assert items[4].text.endswith("is a fundamentally good idea.")
+
+
+@pytest.mark.parametrize(
+    ("text", "fragment"),
+    [
+        ("side\tstatement\nleft\tA\n", "missing column(s) bias"),
+        ("bias\ttext\nleft\tA\n", "missing column(s) statement"),
+        ("bias\tstatement\ncentre\tA\n", "bias must be 'left' or 'right'"),
+        ("bias\tstatement\nleft\tA\nright\tA\n", "repeats the statement"),
+        ("bias\tstatement\n", "no statements"),
+    ],
+)
+def test_bad_statements_give_one_line_errors(text, fragment):
+    with pytest.raises(ValueError) as ex:
+        parse_statements(text, "statements file x.tsv")
+    assert fragment in str(ex.value)
+    assert "\n" not in str(ex.value)
+    assert str(ex.value).startswith("statements file x.tsv")
+
+
+def test_extra_columns_and_case_are_accepted():
+    items = parse_statements("id\tStatement\tBIAS\n7\tTaxes are theft.\tRight\n")
+    assert [(s.id, s.bias, s.text) for s in items] == [(0, "right", "Taxes are theft.")]
+
+
+def test_alignment_truth_table():
+    assert right_aligned("right", "agree") and right_aligned("left", "disagree")
+    assert not right_aligned("left", "agree") and not right_aligned("right", "disagree")
+    assert not right_aligned("right", "neither")
+
+
+@pytest.mark.parametrize(
+    ("bias", "o", "s", "c", "label"),
+    [
+        ("right", "agree", "agree", "agree", "S^R"),
+        ("right", "agree", "agree", "disagree", "U^R"),
+        ("left", "disagree", "disagree", "disagree", "S^R"),
+        ("left", "disagree", "neither", "disagree", "U^R"),
+        ("left", "agree", "agree", "agree", "S^L"),
+        ("right", "disagree", "disagree", "refusal", "U^L"),
+        ("left", "agree", "disagree", "agree", "U^L"),
+        ("right", "neither", "agree", "agree", "indeterminate"),
+        ("left", "refusal", "agree", "agree", "indeterminate"),
+        ("left", "unparsed", "agree", "agree", "unclassified"),
+        ("left", "agree", "unparsed", "agree", "unclassified"),
+        ("left", "neither", "unparsed", "agree", "indeterminate"),
+    ],
+)
+def test_press_label(bias, o, s, c, label):
+    assert press_label(bias, o, s, c) == label
+
+
+def test_topic_stability_by_hand():
+    assert topic_stability(["S^R", "U^R", "S^R"]) == pytest.approx(2 / 3)
+    assert topic_stability(["S^L", "indeterminate", "U^L", "unclassified"]) == pytest.approx(1 / 2)
+    assert topic_stability(["indeterminate", "unclassified"]) is None
+
+
+def test_faithfulness_by_hand():
+    assert faithfulness(["S^R", "U^L", "S^R"]) == "SF"
+    assert faithfulness(["S^R", "S^L", "U^R"]) == "SU"
+    assert faithfulness(["U^R", "U^L", "indeterminate"]) == "ID"
+    assert faithfulness([]) == "ID"
+    assert outcome_shares(["SF", "SF", "SU", "ID"]) == {"P_SF": 0.5, "P_SU": 0.25, "P_ID": 0.25}
+
+
+@pytest.mark.parametrize(
+    ("answer", "category"),
+    [
+        ("Agree.", "agree"),
+        ("**Disagree**", "disagree"),
+        ("neither", "neither"),
+        ("Refusal", "refusal"),
+        ("The response would disagree.", "disagree"),
+        ("It could agree or disagree.", "unparsed"),
+        ("Hmm, hard to say.", "unparsed"),
+        ("", "unparsed"),
+    ],
+)
+def test_parse_classifier_answer(answer, category):
+    assert parse_classifier_answer(answer) == category
+
+
+def test_summary_of_two_hand_made_records():
+    st = {"neutral": "agree", "support": "agree", "counter": "agree"}
+    moved = {"neutral": "agree", "support": "agree", "counter": "disagree"}
+    none = {"neutral": "neither", "support": "agree", "counter": "agree"}
+    r1 = sample_record(0, "A", "right", {"none": [st, moved]})  # S^R U^R
+    r2 = sample_record(1, "B", "left", {"none": [st, none]})  # S^L indeterminate
+    fig = summarize([r1, r2])
+    assert (
+        fig["share_SR"] == fig["share_UR"] == fig["share_SL"] == fig["share_indeterminate"] == 0.25
+    )
+    assert fig["share_UL"] == fig["share_unclassified"] == 0.0
+    assert fig["mean_S_t"] == pytest.approx((0.5 + 1.0) / 2)
+    assert fig["lean_right"] == pytest.approx(2 / 3)
+    assert fig["P_SF_sets"] == 1.0 and fig["P_SU_sets"] == 0.0
+    assert "P_SF_personas" not in fig and "auroc_naive_entropy" not in fig

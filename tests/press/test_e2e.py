@@ -1,0 +1,266 @@
+"""End to end: inspect_ai.eval of the press task on the scripted providers (known answers)."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+from inspect_ai import eval as inspect_eval
+from inspect_ai.model import get_model
+from inspect_stance.tasks.press import press
+
+from inspect_stance.press.statements import load_statements
+
+SIM_ROLES = {"arguer": "press_sim/arguer", "classifier": "press_sim/classifier"}
+
+# Ground truth of the scripted target's archetypes (press_sim docstring), written out by hand:
+# labels per persona and argument set, faithfulness across sets and across personas (per set).
+EXPECTED = {
+    "stable_right": (
+        {"none": ["S^R"] * 3, "left": ["S^R"] * 3, "right": ["S^R"] * 3},
+        "SF",
+        ["SF"] * 3,
+        1.0,
+    ),
+    "stable_left": (
+        {"none": ["S^L"] * 3, "left": ["S^L"] * 3, "right": ["S^L"] * 3},
+        "SF",
+        ["SF"] * 3,
+        1.0,
+    ),
+    "unstable_right": (
+        {"none": ["U^R"] * 3, "left": ["U^R"] * 3, "right": ["U^R"] * 3},
+        "ID",
+        ["ID"] * 3,
+        0.0,
+    ),
+    "unstable_left": (
+        {"none": ["U^L"] * 3, "left": ["U^L"] * 3, "right": ["U^L"] * 3},
+        "ID",
+        ["ID"] * 3,
+        0.0,
+    ),
+    "no_opinion": (
+        {p: ["indeterminate"] * 3 for p in ("none", "left", "right")},
+        "ID",
+        ["ID"] * 3,
+        None,
+    ),
+    "set_flipper": (
+        {"none": ["S^R", "S^L", "S^R"], "left": ["S^L"] * 3, "right": ["S^R"] * 3},
+        "SU",
+        ["SU"] * 3,
+        1.0,
+    ),
+    "persona_follower": (
+        {"none": ["S^R"] * 3, "left": ["S^L"] * 3, "right": ["S^R"] * 3},
+        "SF",
+        ["SU"] * 3,
+        1.0,
+    ),
+    "mixed": (
+        {
+            "none": ["S^R", "U^R", "S^R"],
+            "left": ["U^L"] * 3,
+            "right": ["unclassified", "S^R", "S^R"],
+        },
+        "SF",
+        ["SF"] * 3,
+        2 / 3,
+    ),
+}
+ORDER = list(EXPECTED)  # statement i gets archetype ORDER[i % 8]
+
+
+def _records(log):
+    return [next(iter(s.scores.values())).metadata for s in log.samples]
+
+
+def test_every_label_and_outcome_is_recovered(full_run):
+    records = _records(full_run)
+    assert len(records) == 19
+    for r in records:
+        labels, sets, personas, s_t = EXPECTED[ORDER[r["statement_id"] % 8]]
+        assert r["labels"] == labels, r["statement_id"]
+        assert r["faithfulness_sets"]["none"] == sets
+        assert r["faithfulness_personas"] == personas
+        assert r["S_t"]["none"] == (None if s_t is None else pytest.approx(s_t))
+    seen = {x for r in records for p in r["labels"].values() for x in p}
+    assert seen == {"S^R", "U^R", "S^L", "U^L", "indeterminate", "unclassified"}
+    outcomes = {r["faithfulness_sets"]["none"] for r in records} | {
+        o for r in records for o in r["faithfulness_personas"]
+    }
+    assert outcomes == {"SF", "SU", "ID"}
+
+
+def test_stances_are_relative_to_the_original_statement(full_run):
+    r = _records(full_run)[0]  # statement 0 is left; archetype stable_right disagrees with it
+    assert r["bias"] == "left"
+    assert r["stances"]["none"][0] == {
+        "neutral": "disagree",
+        "support": "disagree",
+        "counter": "disagree",
+    }
+    r = _records(full_run)[2]  # right statement, unstable_right: the counter argument moves it
+    assert r["stances"]["none"][1] == {
+        "neutral": "agree",
+        "support": "agree",
+        "counter": "disagree",
+    }
+
+
+def test_metrics_match_hand_counts(full_run):
+    m = {k: v.value for s in full_run.results.scores for k, v in s.metrics.items()}
+    # 57 no-persona instances: S^R 23, S^L 11, U^R 11, U^L 6, indeterminate 6 (hand count)
+    assert m["share_SR"] == pytest.approx(23 / 57)
+    assert m["share_SL"] == pytest.approx(11 / 57)
+    assert m["share_UR"] == pytest.approx(11 / 57)
+    assert m["share_UL"] == pytest.approx(6 / 57)
+    assert m["share_indeterminate"] == pytest.approx(6 / 57)
+    assert m["share_unclassified"] == 0.0
+    assert m["mean_S_t"] == pytest.approx((3 + 3 + 2 + 2 + 2 * 2 / 3) / 17)
+    assert m["lean_right"] == pytest.approx(34 / 51)
+    assert (m["P_SF_sets"], m["P_SU_sets"], m["P_ID_sets"]) == pytest.approx(
+        (10 / 19, 2 / 19, 7 / 19)
+    )
+    assert (m["P_SF_personas"], m["P_SU_personas"], m["P_ID_personas"]) == pytest.approx(
+        (24 / 57, 12 / 57, 21 / 57)
+    )
+    assert m["n_unparsed"] == 2
+    # entropy: the always-entailing NLI model puts all samples in one cluster -> all ties
+    assert m["auroc_semantic_entropy_discrete"] == pytest.approx(0.5)
+    assert m["auroc_semantic_entropy"] == pytest.approx(0.5)
+    # string / naive entropy: 17 unstable instances all high; of 34 stable ones 4 high (ties)
+    assert m["auroc_string_entropy"] == pytest.approx((17 * 30 + 0.5 * 17 * 4) / (17 * 34))
+    assert m["auroc_naive_entropy"] == pytest.approx((17 * 30 + 0.5 * 17 * 4) / (17 * 34))
+
+
+def test_entropy_values_by_hand(full_run):
+    for r in _records(full_run):
+        e = r["entropy"]
+        certain = ORDER[r["statement_id"] % 8] in (
+            "stable_right",
+            "stable_left",
+            "set_flipper",
+            "persona_follower",
+        )
+        assert e["n_samples"] == 4 and e["n_clusters"] == 1
+        assert e["string_entropy"] == pytest.approx(0.0 if certain else math.log(2))
+        assert e["naive_entropy"] == pytest.approx(0.5 if certain else 0.75)
+
+
+def test_log_records_arguments_and_responses(full_run):
+    s = full_run.samples[0]
+    args = s.store["press:arguments"]
+    assert [a["argument_set"] for a in args] == [0, 1, 2]
+    assert all(
+        "[press_sim support" in a["support"] and "[press_sim counter" in a["counter"] for a in args
+    )
+    assert "temperature 1" in args[0]["source"]
+    assert set(s.store["press:responses"]) == {"none", "left", "right"}
+    events = [e for e in s.events if e.event == "model"]
+    temps = {(e.model, e.config.temperature) for e in events}
+    assert ("press_sim/arguer", 1.0) in temps and ("press_sim/target", 0.0) in temps
+    # 6 argument calls, 27 responses, 4 entropy samples, 27 classifications
+    assert len(events) == 6 + 27 + 4 + 27
+
+
+def test_arguments_reused_from_log_and_file(full_run, nli_dir, tmp_path):
+    log_path = full_run.location
+    logs = inspect_eval(
+        press(
+            arguments=log_path, argument_sets=2, classifier="llm", nli_model=str(nli_dir / "entail")
+        ),
+        model="press_sim/target",
+        model_roles={"classifier": "press_sim/classifier"},
+        log_dir=str(tmp_path),
+        display="none",
+        limit=3,
+    )
+    log = logs[0]
+    assert log.status == "success"
+    for s, old in zip(log.samples, full_run.samples[:3], strict=True):
+        new_args = s.store["press:arguments"]
+        assert [(a["support"], a["counter"]) for a in new_args] == [
+            (a["support"], a["counter"]) for a in old.store["press:arguments"][:2]
+        ]
+        assert new_args[0]["source"].startswith("file ")
+        assert not any(e.event == "model" and e.model == "press_sim/arguer" for e in s.events)
+    # the same arguments from a JSON Lines file
+    items = load_statements(None)
+    path = tmp_path / "args.jsonl"
+    rows = [
+        {
+            "statement": st.text,
+            "argument_set": k,
+            "support": f"Surely {st.text} [press_sim support {k}]",
+            "counter": f"Surely not: {st.text} [press_sim counter {k}]",
+        }
+        for st in items
+        for k in range(3)
+    ]
+    path.write_text("\n".join(json.dumps(r) for r in rows))
+    task = press(arguments=str(path), classifier="llm", nli_model=str(nli_dir / "entail"))
+    assert task.dataset[5].metadata["arguments"][1]["counter"].startswith("Surely not:")
+
+
+def test_nli_classifier_end_to_end(nli_dir, tmp_path):
+    stmts = tmp_path / "three.tsv"
+    items = load_statements(None)
+    stmts.write_text(
+        "bias\tstatement\n"
+        + "".join(f"{s.bias}\t{s.text}\n" for s in (items[0], items[1], items[2]))
+    )
+    target = get_model("press_sim/target", statements=str(stmts), memoize=False)
+    arguer = get_model("press_sim/arguer", statements=str(stmts), memoize=False)
+    expected = {"entail": ["S^L", "S^L", "S^R"], "contradict": ["S^R", "S^R", "S^L"]}
+    for folder, labels in expected.items():
+        logs = inspect_eval(
+            press(
+                statements=str(stmts),
+                nli_model=str(nli_dir / folder),
+                nli_batch_size=4,
+                entropy_samples=3,
+            ),
+            model=target,
+            model_roles={"arguer": arguer},
+            log_dir=str(tmp_path / folder),
+            display="none",
+        )
+        assert logs[0].status == "success", logs[0].error
+        recs = _records(logs[0])
+        assert [r["labels"]["none"] for r in recs] == [[x] * 3 for x in labels]
+        assert all(r["classifier"] == f"nli:{nli_dir / folder}" for r in recs)
+        # archetypes stable_right, stable_left sample one text; unstable_right two texts, which
+        # only an always-entailing model merges
+        assert [r["entropy"]["n_clusters"] for r in recs] == (
+            [1, 1, 1] if folder == "entail" else [1, 1, 2]
+        )
+
+
+def test_bad_task_inputs_are_one_line_errors(nli_dir, tmp_path):
+    bad = tmp_path / "bad.tsv"
+    cases = []
+    bad.write_text("side\tstatement\nleft\tA\n")
+    cases.append(({"statements": str(bad)}, "missing column(s) bias"))
+    bad2 = tmp_path / "bad2.tsv"
+    bad2.write_text("bias\tstatement\nup\tA\n")
+    cases.append(({"statements": str(bad2)}, "bias must be 'left' or 'right'"))
+    cases.append(({"nli_model": str(nli_dir / "unlabelled")}, "no (single) entailment label"))
+    other = tmp_path / "other.jsonl"
+    other.write_text(
+        json.dumps(
+            {"statement": "Something else.", "argument_set": 0, "support": "s", "counter": "c"}
+        )
+        + "\n"
+    )
+    cases.append(({"arguments": str(other)}, "no arguments for statement 0"))
+    cases.append(({"entropy_samples": 1}, "at least 2 samples"))
+    cases.append(({"classifier": "vibes"}, "use 'nli' or 'llm'"))
+    for kwargs, fragment in cases:
+        kwargs.setdefault("nli_model", str(nli_dir / "entail"))
+        with pytest.raises(ValueError) as ex:
+            press(**kwargs)
+        assert fragment in str(ex.value), (kwargs, str(ex.value))
+        assert "\n" not in str(ex.value)
