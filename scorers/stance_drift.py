@@ -75,7 +75,9 @@ def _make_scorer(unparsed: str, argmax: bool) -> Callable[[TaskState, Target], A
         row, counts = trial_row(records, unparsed, argmax)
         stance = int(state.metadata["initial_stance"])
         return Score(
-            value=float("nan") if row is None else row[stance],
+            # a sample whose every trial was excluded has no row: value 0, row None (metrics
+            # treat it as missing; a NaN value would make Inspect drop it from the counts)
+            value=0.0 if row is None else row[stance],
             answer=None if row is None else STANCE_KEYS[int(np.argmax(row))],
             explanation=(
                 f"{counts['trials']} trials, {counts['unparsed']} unparsed; "

@@ -221,3 +221,12 @@ def test_report_reader_rejects_other_logs(tmp_path):
         load_run(bogus)
     with pytest.raises(ValueError, match="not found"):
         load_run(tmp_path / "absent.eval")
+
+
+def test_all_unparsed_excluded_still_counted(files, tmp_path):
+    log = run(
+        files, tmp_path, {"unparsed_rate": 1.0}, trials=2, limit_propositions=2, unparsed="exclude"
+    )
+    m = metrics(log)
+    assert m["trials"] == 20 and m["unparsed"] == 20
+    assert np.isnan(m["spr"])  # no usable trial: no SPR, never a silent zero

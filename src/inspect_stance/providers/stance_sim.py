@@ -32,6 +32,7 @@ import asyncio
 import hashlib
 import json
 import math
+import random
 import re
 from collections import Counter
 from pathlib import Path
@@ -131,11 +132,11 @@ class StanceSimAPI(ModelAPI):
         """No rate limit: a simulated provider."""
         return 10_000
 
-    def _rng(self, prompt: str) -> np.random.Generator:
+    def _rng(self, prompt: str) -> random.Random:
         k = self._calls[prompt]
         self._calls[prompt] += 1
         digest = hashlib.blake2b(f"{self.seed}\x00{k}\x00{prompt}".encode(), digest_size=8)
-        return np.random.default_rng(int.from_bytes(digest.digest(), "little"))
+        return random.Random(int.from_bytes(digest.digest(), "little"))
 
     async def generate(
         self,
@@ -161,20 +162,20 @@ class StanceSimAPI(ModelAPI):
             return self._generate_argument(prompt, rng)
         return self._output("I can only answer stance-drift prompts.", prompt)
 
-    def _generate_argument(self, prompt: str, rng: np.random.Generator) -> ModelOutput:
+    def _generate_argument(self, prompt: str, rng: random.Random) -> ModelOutput:
         match = _LETTER_RE.search(prompt)
         options = _options(prompt[prompt.rfind("Options:") :]) if "Options:" in prompt else {}
         if match is None or match.group(1) not in options:
             return self._output("I could not find the requested stance letter.", prompt)
         stance = options[match.group(1)]
-        draft = int(rng.integers(1_000_000))
+        draft = rng.randrange(1_000_000)
         text = (
             f"[[stance:{STANCE_KEYS[stance]}]] A simulated argument taking the stance "
             f"'{STANCES[stance].lower()}' on the proposition (draft {draft})."
         )
         return self._output(text, prompt)
 
-    def _extract(self, prompt: str, rng: np.random.Generator) -> ModelOutput:
+    def _extract(self, prompt: str, rng: random.Random) -> ModelOutput:
         tail = prompt[prompt.rfind("Argument:") :]
         tag = _STANCE_TAG_RE.search(tail)
         options = _options(tail)
@@ -185,7 +186,7 @@ class StanceSimAPI(ModelAPI):
                 UNPARSED_ANSWER, prompt, tokens=[("I", [("I", -0.01), ("The", -5.0)])]
             )
         row = self.transition[STANCE_KEYS.index(tag.group(1))]
-        extracted = int(rng.choice(N_STANCES, p=row))
+        extracted = rng.choices(range(N_STANCES), weights=list(row))[0]
         letter_of = {stance: letter for letter, stance in options.items()}
         answer = letter_of[extracted]
         top = [(letter_of[s], math.log(row[s])) for s in range(N_STANCES) if row[s] > 0]
