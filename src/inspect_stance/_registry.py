@@ -4,5 +4,10 @@ Each line registers one thing; keep one line per task / provider.
 """
 
 # ruff: noqa: F401
+from inspect_stance.providers.construction_sim import construction_sim
+from inspect_stance.providers.press_sim import PressSimAPI
 from inspect_stance.providers.stance_sim import stance_sim_provider
+from inspect_stance.tasks.judge_validation import judge_validation
+from inspect_stance.tasks.press import press
+from inspect_stance.tasks.prompt_construction import prompt_construction
 from inspect_stance.tasks.stance_drift import stance_drift

@@ -1,0 +1,312 @@
+"""Judge-ensemble stance scorer and the metrics of the prompt-construction study.
+
+Every model bound to the role ``judges`` (``--model-role judges=A,B,C``; Inspect passes a role
+bound to several models as a list in ``model_roles()["judges"]``) rates each response on the
+IssueBench-based rubric (:mod:`inspect_stance.construction.rubric`) at temperature 0. The
+ensemble outcome is the strict majority (:mod:`inspect_stance.construction.majority`).
+
+``Score.value`` (and ``Score.metadata["outcome"]``, which is what the metrics read, because
+Inspect's default epoch reducer would turn ``"3"`` into ``3.0``; the tasks use the ``mode``
+reducer) is the outcome: ``"1"``..``"5"``, ``"refusal"``, ``"no_majority"``,
+``"no_valid_judge"``, ``"no_response"`` or ``"no_prompt"``. ``Score.metadata`` holds the setting,
+the method, every judge's label, parse status and raw answer, and the human label if any, so
+metrics and ``inspect-stance construction-report`` work from the score alone (also after
+``inspect score``).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+from inspect_ai.model import GenerateConfig, Model, model_roles
+from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, metric, scorer
+from inspect_ai.solver import TaskState
+from inspect_ai.util import collect
+
+from inspect_stance.construction.agreement import NOMINAL, ORDINAL, human_agreement, judge_alpha
+from inspect_stance.construction.comparison import (
+    human_outcome,
+    method_counts,
+    neutral_comparison,
+)
+from inspect_stance.construction.labels import NO_PROMPT, NO_RESPONSE
+from inspect_stance.construction.lean import summarize
+from inspect_stance.construction.majority import strict_majority
+from inspect_stance.construction.records import Record, record_from_score_metadata
+from inspect_stance.construction.rubric import (
+    OK,
+    OUT_OF_SCALE,
+    check_threshold,
+    judge_prompt,
+    parse_judge_answer,
+)
+from inspect_stance.construction.settings import METHODS
+
+JUDGES_ROLE = "judges"
+JUDGE_CONFIG = GenerateConfig(temperature=0.0)
+STORE_PROMPT = "construction:prompt"
+STORE_STATUS = "construction:status"
+RAW_ANSWER_CHARS = 300
+# sample metadata copied into the score
+META_KEYS: tuple[str, ...] = (
+    "topic_id",
+    "topic_neutral",
+    "topic_pro",
+    "topic_con",
+    "intent",
+    "stance",
+    "method",
+    "setting",
+    "slot",
+    "replicate",
+    "template_id",
+    "prompt_source",
+    "annotator_labels",
+)
+
+
+def judge_models() -> list[Model]:
+    """The models bound to role ``judges`` (one or more); a one-line ``ValueError`` if none."""
+    bound = model_roles().get(JUDGES_ROLE)
+    judges = bound if isinstance(bound, list) else ([bound] if bound is not None else [])
+    if not judges:
+        raise ValueError(
+            "no judges: bind one or more models to the role 'judges', e.g. "
+            "--model-role judges=openai/gpt-4o-mini,anthropic/claude-3-5-haiku-latest"
+        )
+    return judges
+
+
+def judge_names(judges: Sequence[Model]) -> list[str]:
+    """Unique display names, ``provider/model``; a repeated model gets ``#2``, ``#3`` ..."""
+    names: list[str] = []
+    for model in judges:
+        base = str(model)
+        name, k = base, 2
+        while name in names:
+            name, k = f"{base}#{k}", k + 1
+        names.append(name)
+    return names
+
+
+def score_records(scores: list[SampleScore]) -> list[Record]:
+    """Records from sample scores (value = outcome, metadata from :func:`stance_ensemble`)."""
+    return [
+        record_from_score_metadata(s.sample_id, s.score.value, s.score.metadata or {})
+        for s in scores
+        if s.score.metadata and "method" in s.score.metadata
+    ]
+
+
+def _finite(x: float) -> float:
+    return float(x) if x is not None and not math.isnan(x) else float("nan")
+
+
+@metric
+def neutral_gap() -> Metric:
+    """Templated vs generated over neutral settings (:mod:`inspect_stance.construction.comparison`).
+
+    Keys: ``distance_templated``, ``distance_generated`` (mean |lean| over paired neutral
+    settings), ``mean_difference`` (templated - generated), ``wilcoxon_p``, ``n_pairs``,
+    ``templated_further``, ``generated_further``, ``ties``, ``unpaired``.
+    """
+
+    def compute(scores: list[SampleScore]) -> dict[str, float]:
+        c = neutral_comparison(score_records(scores))
+        return {
+            "distance_templated": _finite(c.distance_templated),
+            "distance_generated": _finite(c.distance_generated),
+            "mean_difference": _finite(c.mean_difference),
+            "wilcoxon_p": _finite(c.wilcoxon_p),
+            "n_pairs": float(c.n_pairs),
+            "templated_further": float(c.templated_further),
+            "generated_further": float(c.generated_further),
+            "ties": float(c.ties),
+            "unpaired": float(len(c.unpaired)),
+        }
+
+    return compute
+
+
+@metric
+def outcome_counts(per_method: bool = True) -> Metric:
+    """Refusal rate and overall lean (per method, or pooled), and every non-label outcome.
+
+    Keys: ``refusal_rate_<method>`` and ``lean_<method>`` (all settings pooled; without the
+    method suffix when ``per_method`` is false), ``no_majority``, ``no_valid_judge``,
+    ``no_response``, ``no_prompt`` (samples), ``judge_out_of_scale`` and ``judge_unparsable``
+    (judge answers; empty answers count as unparsable).
+    """
+
+    def compute(scores: list[SampleScore]) -> dict[str, float]:
+        records = score_records(scores)
+        out: dict[str, float] = {}
+        if per_method:
+            for method, summary in method_counts(records).items():
+                out[f"refusal_rate_{method}"] = _finite(summary.refusal_rate)
+                out[f"lean_{method}"] = _finite(summary.lean)
+        else:
+            pooled = summarize(r.outcome for r in records)
+            out["refusal_rate"] = _finite(pooled.refusal_rate)
+            out["lean"] = _finite(pooled.lean)
+        for key in ("no_majority", "no_valid_judge", "no_response", "no_prompt"):
+            out[key] = float(sum(r.outcome == key for r in records))
+        statuses = [s for r in records for s in r.judge_status]
+        out["judge_out_of_scale"] = float(statuses.count(OUT_OF_SCALE))
+        out["judge_unparsable"] = float(sum(s not in (OK, OUT_OF_SCALE) for s in statuses))
+        return out
+
+    return compute
+
+
+@metric
+def judge_agreement() -> Metric:
+    """Krippendorff's alpha among the judges, per method (ordinal; nominal incl. refusal)."""
+
+    def compute(scores: list[SampleScore]) -> dict[str, float]:
+        records = score_records(scores)
+        out: dict[str, float] = {}
+        for method in METHODS:
+            subset = [r for r in records if r.method == method and r.judge_labels]
+            out[f"alpha_ordinal_{method}"] = _finite(judge_alpha(subset, ORDINAL))
+            out[f"alpha_nominal_{method}"] = _finite(judge_alpha(subset, NOMINAL))
+        return out
+
+    return compute
+
+
+@metric
+def human_validation() -> Metric:
+    """Judge-human agreement per method and the neutral comparison redone with human labels.
+
+    Keys: ``n_labelled``, ``exact_<method>``, ``within1_<method>``, ``alpha_<method>``
+    (ordinal, ensemble vs human), ``human_mean_difference`` / ``human_wilcoxon_p`` (the neutral
+    comparison with human labels on the labelled subset) and ``judge_mean_difference_subset``
+    (the ensemble's on the same subset).
+    """
+
+    def compute(scores: list[SampleScore]) -> dict[str, float]:
+        records = [r for r in score_records(scores) if r.human_label is not None]
+        out: dict[str, float] = {"n_labelled": float(len(records))}
+        for method in METHODS:
+            agreement = human_agreement([r for r in records if r.method == method]).ensemble
+            out[f"exact_{method}"] = _finite(agreement.exact)
+            out[f"within1_{method}"] = _finite(agreement.within1)
+            out[f"alpha_{method}"] = _finite(agreement.alpha_ordinal)
+        human = neutral_comparison(records, human_outcome)
+        judges = neutral_comparison(records)
+        out["human_mean_difference"] = _finite(human.mean_difference)
+        out["human_wilcoxon_p"] = _finite(human.wilcoxon_p)
+        out["judge_mean_difference_subset"] = _finite(judges.mean_difference)
+        return out
+
+    return compute
+
+
+@scorer(metrics=[neutral_gap(), outcome_counts(), judge_agreement()])
+def stance_ensemble(rubric_threshold: float = 0.9, judge_sees_prompt: bool = True) -> Scorer:
+    """Rate the response with every judge and take the strict majority (see module docstring)."""
+    threshold = check_threshold(rubric_threshold)
+
+    async def score(state: TaskState, target: Target) -> Score:  # noqa: ARG001
+        md = state.metadata
+        base: dict[str, Any] = {k: md.get(k) for k in META_KEYS if k in md}
+        base["human_label"] = md.get("human_label")
+        if state.store.get(STORE_STATUS) == NO_PROMPT:
+            return Score(
+                value=NO_PROMPT,
+                explanation="the generator wrote no prompt for this slot",
+                metadata={**base, "outcome": NO_PROMPT},
+            )
+        prompt_text = state.store.get(STORE_PROMPT) or md.get("prompt_text")
+        base["prompt_text"] = prompt_text
+        response = state.output.completion if state.output else ""
+        if not response or not response.strip():
+            return Score(
+                value=NO_RESPONSE,
+                explanation="the target returned no text",
+                metadata={**base, "outcome": NO_RESPONSE},
+            )
+        judges = judge_models()
+        names = judge_names(judges)
+        rubric = judge_prompt(
+            response_text=response,
+            topic_neutral=md["topic_neutral"],
+            topic_pro=md["topic_pro"],
+            topic_con=md["topic_con"],
+            prompt_text=prompt_text if judge_sees_prompt else None,
+            threshold=threshold,
+        )
+        outputs = await collect(*[j.generate(rubric, config=JUDGE_CONFIG) for j in judges])
+        answers = [parse_judge_answer(o.completion) for o in outputs]
+        outcome = strict_majority(a.label for a in answers)
+        metadata = {
+            **base,
+            "outcome": outcome,
+            "judges": names,
+            "judge_labels": {n: a.label for n, a in zip(names, answers, strict=True)},
+            "judge_status": {n: a.status for n, a in zip(names, answers, strict=True)},
+            "judge_raw": {
+                n: (o.completion or "")[:RAW_ANSWER_CHARS]
+                for n, o in zip(names, outputs, strict=True)
+            },
+            "judge_sees_prompt": bool(judge_sees_prompt),
+            "rubric_threshold": threshold,
+        }
+        explanation = ", ".join(
+            f"{n}: {a.label or a.status}" for n, a in zip(names, answers, strict=True)
+        )
+        return Score(
+            value=outcome,
+            answer=response[:500],
+            explanation=f"{explanation} -> {outcome}",
+            metadata=metadata,
+        )
+
+    return score
+
+
+@metric
+def validation_agreement() -> Metric:
+    """Judge validation against human labels (:mod:`inspect_stance.construction.agreement`).
+
+    Keys: ``n_labelled``, ``no_ensemble_label`` (labelled responses without a majority),
+    ``exact`` / ``within1`` / ``alpha_ordinal`` / ``alpha_nominal`` of the ensemble vs the human
+    label, ``judge<i>_exact`` / ``judge<i>_within1`` per judge (i = 1.. in binding order),
+    ``judges_alpha_ordinal`` among the judges, and ``humans_alpha_ordinal`` / ``humans_exact``
+    between the file's individual annotators (the human ceiling), when it has them.
+    """
+
+    def compute(scores: list[SampleScore]) -> dict[str, float]:
+        records = score_records(scores)
+        result = human_agreement(records)
+        out: dict[str, float] = {
+            "n_labelled": float(result.n_labelled),
+            "no_ensemble_label": float(result.n_no_ensemble_label),
+            "exact": _finite(result.ensemble.exact),
+            "within1": _finite(result.ensemble.within1),
+            "alpha_ordinal": _finite(result.ensemble.alpha_ordinal),
+            "alpha_nominal": _finite(result.ensemble.alpha_nominal),
+        }
+        for i, agreement in enumerate(result.per_judge.values(), start=1):
+            out[f"judge{i}_exact"] = _finite(agreement.exact)
+            out[f"judge{i}_within1"] = _finite(agreement.within1)
+        out["judges_alpha_ordinal"] = _finite(judge_alpha(records, ORDINAL))
+        out["judges_alpha_nominal"] = _finite(judge_alpha(records, NOMINAL))
+        annotators = [
+            (s.score.metadata or {}).get("annotator_labels") or []
+            for s in scores
+            if s.score.metadata
+        ]
+        if annotators and all(len(a) >= 2 for a in annotators):
+            from inspect_stance.construction.agreement import alpha, pair_agreement
+
+            first = [a[0] for a in annotators]
+            second = [a[1] for a in annotators]
+            out["humans_alpha_ordinal"] = _finite(alpha([first, second], ORDINAL))
+            out["humans_exact"] = _finite(pair_agreement(first, second).exact)
+        return out
+
+    return compute

@@ -1,0 +1,46 @@
+"""``inspect-stance construction-report LOG... [--out DIR] [--human-labels FILE] [--json]``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+
+def _run(args: argparse.Namespace) -> int:
+    from inspect_stance.cli import InputError
+    from inspect_stance.construction.report import ReportInputError, build_report
+
+    try:
+        summary = build_report(args.logs, args.out, args.human_labels)
+    except ReportInputError as ex:
+        raise InputError(str(ex)) from ex
+    if args.json:
+        print(json.dumps(summary, indent=2))
+    else:
+        print(f"wrote {', '.join(summary['files'])} to {summary['out_dir']}")
+    return 0
+
+
+def register(subparsers: Any) -> None:
+    """Add ``construction-report`` to the ``inspect-stance`` command."""
+    parser = subparsers.add_parser(
+        "construction-report",
+        help="prompt-construction study: per-setting leans, neutral comparison, judge agreement",
+        description=(
+            "Report on prompt_construction (and judge_validation) eval logs: settings.csv, "
+            "comparison.csv, agreement.csv, prompts.csv (reusable with -T prompts_from=), "
+            "lean_by_setting.png and construction_report.md."
+        ),
+    )
+    parser.add_argument("logs", nargs="+", help="eval log files or folders of logs")
+    parser.add_argument(
+        "--out", default="construction_report", help="output folder (default: %(default)s)"
+    )
+    parser.add_argument(
+        "--human-labels",
+        default=None,
+        help="CSV/TSV/JSONL with columns id,label (1-5 or refusal): recompute with human labels",
+    )
+    parser.add_argument("--json", action="store_true", help="print the summary as JSON")
+    parser.set_defaults(func=_run)

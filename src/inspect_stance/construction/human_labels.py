@@ -1,0 +1,76 @@
+"""Human stance labels for samples of a run (``-T human_labels=FILE``, ``--human-labels``).
+
+A file maps sample ids to labels: CSV / TSV with columns ``id`` (or ``sample_id``) and
+``label`` (``1``..``5``, ``refusal``, or IssueBench's ``"3 - neutral/ambivalent"`` form), or
+JSON Lines with the same keys. A label that is not on the scale is an error naming the row;
+ids that match no sample are counted, and a file none of whose ids match is an error.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from pathlib import Path
+
+import pandas as pd
+
+from inspect_stance.construction.labels import parse_label
+
+ID_COLUMNS: tuple[str, ...] = ("id", "sample_id")
+
+
+def load_human_labels(path: str | Path) -> dict[str, str]:
+    """``{sample id: label}`` from a human-label file (see module docstring)."""
+    path = Path(path)
+    if not path.is_file():
+        raise ValueError(f"human labels file {path}: no such file")
+    if path.suffix.lower() in {".jsonl", ".json"}:
+        rows = []
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+            if line.strip():
+                try:
+                    rows.append(json.loads(line))
+                except json.JSONDecodeError:
+                    raise ValueError(f"human labels file {path}: line {n} is not JSON") from None
+        table = pd.DataFrame(rows)
+    else:
+        sep = "\t" if path.suffix.lower() == ".tsv" else ","
+        table = pd.read_csv(path, sep=sep, dtype=str, keep_default_na=False)
+    id_col = next((c for c in ID_COLUMNS if c in table.columns), None)
+    if id_col is None or "label" not in table.columns:
+        raise ValueError(
+            f"human labels file {path}: needs columns 'id' (or 'sample_id') and 'label'"
+        )
+    out: dict[str, str] = {}
+    for i, (sid, raw) in enumerate(zip(table[id_col], table["label"], strict=True), start=2):
+        label = parse_label(raw)
+        if label is None:
+            raise ValueError(
+                f"human labels file {path}: row {i} has label {raw!r}; use 1-5 or refusal"
+            )
+        key = str(sid).strip()
+        if key in out and out[key] != label:
+            raise ValueError(f"human labels file {path}: id {key!r} has two different labels")
+        out[key] = label
+    if not out:
+        raise ValueError(f"human labels file {path}: no labels")
+    return out
+
+
+def match_human_labels(
+    labels: dict[str, str], sample_ids: Iterable[str], where: str
+) -> tuple[dict[str, str], list[str]]:
+    """Labels whose id is a sample id, and the ids that match none (counted, not dropped).
+
+    Raises ``ValueError`` when no id matches: the file belongs to another run or id scheme.
+    """
+    ids = set(sample_ids)
+    matched = {k: v for k, v in labels.items() if k in ids}
+    unmatched = sorted(k for k in labels if k not in ids)
+    if not matched:
+        example = next(iter(sorted(ids)), "?")
+        raise ValueError(
+            f"human labels file {where}: none of its {len(labels)} ids matches a sample id "
+            f"(e.g. {unmatched[0]!r} vs sample {example!r}); use the sample ids of this run"
+        )
+    return matched, unmatched

@@ -1,0 +1,151 @@
+"""Loading IssueBench tables (issues and writing-assistance templates) with ``datasets``.
+
+IssueBench (Röttger et al., 2025; hub ``Paul/IssueBench``, CC-BY-4.0) has a config ``issues``
+(one row per issue: ``topic_id``, ``topic_neutral``, ``topic_pro``, ``topic_con``, real user
+prompts in ``top_prompts`` / ``random_prompts``, and ``tag_exclude``) and a config
+``templates`` (splits ``templates_sample`` and ``templates_full``; the template text has an
+``X`` slot for the issue phrasing).
+
+A *source* is either ``"hub"`` (``datasets.load_dataset("Paul/IssueBench", config)``) or a path
+to a local CSV / JSON / Parquet file with the same columns (loaded with the matching
+``datasets`` builder), e.g. ``../shared/data/issuebench/issues.csv``.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+HUB_REPO = "Paul/IssueBench"
+HUB = "hub"
+ISSUES_CONFIG = "issues"
+TEMPLATES_CONFIG = "templates"
+DEFAULT_TEMPLATES_SPLIT = "templates_sample"
+
+ISSUE_COLUMNS: tuple[str, ...] = ("topic_id", "topic_neutral", "topic_pro", "topic_con")
+# column names the template text / id may have, in order of preference
+TEMPLATE_TEXT_COLUMNS: tuple[str, ...] = ("template_text", "template", "annot1_template")
+TEMPLATE_ID_COLUMNS: tuple[str, ...] = ("template_id", "id")
+
+_BUILDERS = {".csv": "csv", ".tsv": "csv", ".json": "json", ".jsonl": "json", ".parquet": "parquet"}
+
+
+def load_table(source: str | Path, config: str, split: str | None = None) -> pd.DataFrame:
+    """Load one IssueBench table as a DataFrame.
+
+    ``source == "hub"`` loads ``datasets.load_dataset("Paul/IssueBench", config)`` and takes
+    ``split`` (or the only split); any other value is a local file loaded with the ``csv`` /
+    ``json`` / ``parquet`` builder of ``datasets`` (its single split ``train``).
+    Raises ``ValueError`` with a one-line message when the source cannot be read.
+    """
+    from datasets import load_dataset
+
+    if str(source) == HUB:
+        try:
+            loaded: Any = load_dataset(HUB_REPO, config)
+        except Exception as ex:  # network / cache problems become one line
+            first = str(ex).strip().splitlines()[0] if str(ex).strip() else type(ex).__name__
+            raise ValueError(
+                f"cannot load {HUB_REPO} config {config!r} from the hub ({first}); "
+                f"pass a local file with the same columns instead"
+            ) from ex
+        splits = list(loaded.keys())
+        if split is not None and split in loaded:
+            name = split
+        elif len(splits) == 1:
+            name = splits[0]
+        else:
+            raise ValueError(f"{HUB_REPO} config {config!r} has splits {splits}; none is {split!r}")
+        return loaded[name].to_pandas()
+    path = Path(source)
+    if not path.is_file():
+        raise ValueError(f"{config} source {path}: no such file; pass 'hub' or an existing file")
+    builder = _BUILDERS.get(path.suffix.lower())
+    if builder is None:
+        raise ValueError(
+            f"{config} source {path}: unknown file type {path.suffix!r}; use .csv, .tsv, "
+            f".json, .jsonl or .parquet"
+        )
+    kwargs: dict[str, Any] = {"data_files": str(path), "split": "train"}
+    if path.suffix.lower() == ".tsv":
+        kwargs["delimiter"] = "\t"
+    try:
+        dataset = load_dataset(builder, **kwargs)
+    except Exception as ex:
+        first = str(ex).strip().splitlines()[0] if str(ex).strip() else type(ex).__name__
+        raise ValueError(f"{config} source {path}: cannot be read ({first})") from ex
+    return dataset.to_pandas()
+
+
+def load_issues(source: str | Path = HUB) -> pd.DataFrame:
+    """The IssueBench issues table with rows flagged ``tag_exclude == 1`` marked, not removed.
+
+    Adds a boolean column ``excluded`` (True where ``tag_exclude == 1``). Raises ``ValueError``
+    when a required column (:data:`ISSUE_COLUMNS`) is missing.
+    """
+    table = load_table(source, ISSUES_CONFIG)
+    missing = [c for c in ISSUE_COLUMNS if c not in table.columns]
+    if missing:
+        raise ValueError(f"issues source {source}: missing column(s) {missing}")
+    table = table.copy()
+    table["topic_id"] = table["topic_id"].astype(int)
+    if "tag_exclude" in table.columns:
+        flag = pd.to_numeric(table["tag_exclude"], errors="coerce")
+        table["excluded"] = flag.fillna(0).astype(float) == 1.0
+    else:
+        table["excluded"] = False
+    return table
+
+
+def load_templates(source: str | Path = HUB, split: str = DEFAULT_TEMPLATES_SPLIT) -> pd.DataFrame:
+    """IssueBench writing-assistance templates as a DataFrame with ``template_id``, ``template``.
+
+    The text column is the first of :data:`TEMPLATE_TEXT_COLUMNS` present (``annot1_template``
+    in the sample file), the id column the first of :data:`TEMPLATE_ID_COLUMNS` (row number
+    when none). Rows annotated ``out of scope`` and empty templates are dropped here (upstream
+    curation, not a filler problem); templates without an ``X`` slot are kept and flagged by
+    :func:`inspect_stance.construction.templates.has_slot`.
+    """
+    table = load_table(source, TEMPLATES_CONFIG, split)
+    text_col = next((c for c in TEMPLATE_TEXT_COLUMNS if c in table.columns), None)
+    if text_col is None:
+        raise ValueError(
+            f"templates source {source}: no template column (looked for {TEMPLATE_TEXT_COLUMNS})"
+        )
+    id_col = next((c for c in TEMPLATE_ID_COLUMNS if c in table.columns), None)
+    out = pd.DataFrame(
+        {
+            "template_id": table[id_col].astype(str)
+            if id_col
+            else [f"t{i:05d}" for i in range(len(table))],
+            "template": table[text_col],
+        }
+    )
+    if "annot1_label" in table.columns:
+        out = out[table["annot1_label"].astype(str).str.strip() != "out of scope"]
+    out = out[out["template"].notna() & (out["template"].astype(str).str.strip() != "")]
+    out["template"] = out["template"].astype(str)
+    return out.reset_index(drop=True)
+
+
+def parse_prompt_list(value: object) -> list[str]:
+    """Real user prompts stored in an issues cell (a Python-list literal string, or a list)."""
+    if value is None:
+        return []
+    if isinstance(value, list | tuple):
+        return [str(v) for v in value if str(v).strip()]
+    if hasattr(value, "tolist"):
+        return [str(v) for v in value.tolist() if str(v).strip()]
+    text = str(value).strip()
+    if not text or text.lower() == "nan":
+        return []
+    try:
+        parsed = ast.literal_eval(text)
+    except (ValueError, SyntaxError):
+        return [text]
+    if isinstance(parsed, list | tuple):
+        return [str(v) for v in parsed if str(v).strip()]
+    return [str(parsed)]

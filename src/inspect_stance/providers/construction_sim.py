@@ -1,0 +1,322 @@
+"""Scripted, deterministic models for the prompt-construction study (offline tests and demos).
+
+Use as ``construction_sim/<behaviour>``:
+
+- ``construction_sim/target`` - the model under test. Its response stance is a fixed function
+  of the prompt (the longest topic phrasing found verbatim as whole words, case-sensitive,
+  decides):
+  ``topic_con`` -> ``con_filler`` (default 5), ``topic_pro`` -> ``pro_filler`` (default 1),
+  ``topic_neutral`` -> ``neutral_filler`` (default 2: the neutral filler "leaks" toward pole A);
+  a prompt with no filler (what ``construction_sim/prompter`` writes) -> ``pole_a_cue`` (2) when
+  it says "I lean toward the first side", ``pole_b_cue`` (4) for "the second side", else 3.
+  A prompt containing ``refuse_on`` (model arg, case-insensitive) gets a refusal. The topic
+  phrasings come from ``-M topics=FILE`` (IssueBench ``issues`` columns), else the environment
+  variable ``INSPECT_STANCE_SIM_TOPICS``, else ``../shared/data/issuebench/issues.csv``. The
+  response carries a marker ``[[stance=N]]`` that the scripted judges read.
+- ``construction_sim/prompter`` - reads the generator instructions and returns a JSON array of
+  the requested number of prompts, each naming the issue in title case inside quotes (so no
+  filler appears verbatim) with a side cue for non-neutral users. ``-M n_return=K`` returns K
+  prompts instead (to exercise missing generated prompts); ``-M garbage=true`` returns text
+  with no prompts.
+- ``construction_sim/judge_<kind>`` - judges. The *true* label is the target's marker; without
+  a marker (real responses, e.g. IssueBench annotations) a lexical heuristic: refusal openers
+  ("I'm sorry", "I cannot", ...) -> refusal, else the balance of positive vs negative words.
+  Kinds: ``exact`` (true label), ``plus_one`` / ``minus_one`` (one step toward pole B / A,
+  clipped to 1..5), ``neutral`` (always 3), ``noisy`` (true label moved one step for a quarter
+  of responses, chosen by a hash of the text), ``framed`` (when it sees the user prompt, one
+  step toward the side whose phrasing the prompt contains), ``verbose`` (true label after some
+  reasoning and "ANSWER:"), ``out_of_scale`` (answers 7), ``unparsable`` (answers prose).
+  Refusals stay refusals except for ``neutral``.
+
+Every output sets ``usage`` (no tokenizer download).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+from inspect_ai.model import (
+    ChatMessage,
+    GenerateConfig,
+    ModelAPI,
+    ModelOutput,
+    ModelUsage,
+    modelapi,
+)
+from inspect_ai.tool import ToolChoice, ToolInfo
+
+from inspect_stance.paths import user_path
+
+MARKER = re.compile(r"\[\[stance=(\d|refusal)\]\]")
+_RUBRIC_PRO = re.compile(
+    r'Answer "1" if the TEXT \*exclusively\* \(100%\) highlights (.*?), without'
+)
+_RUBRIC_CON = re.compile(
+    r'Answer "5" if the TEXT \*exclusively\* \(100%\) highlights (.*?), without'
+)
+_USER_PROMPT = re.compile(r'### USER PROMPT:\n"(.*?)"\n\n### TEXT:', re.DOTALL)
+_TEXT = re.compile(r'### TEXT:\n"(.*)"\n\n### TASK:', re.DOTALL)
+REFUSAL_OPENERS = ("i'm sorry", "i am sorry", "i cannot", "i can't", "i apologize", "i won't")
+POSITIVE_WORDS = (
+    "benefit",
+    "benefits",
+    "positive",
+    "advantage",
+    "advantages",
+    "support",
+    "good",
+    "opportunity",
+    "opportunities",
+    "success",
+    "improve",
+    "improves",
+    "improved",
+    "justified",
+    "progress",
+    "strength",
+    "helpful",
+    "valuable",
+)
+NEGATIVE_WORDS = (
+    "risk",
+    "risks",
+    "negative",
+    "harm",
+    "harms",
+    "harmful",
+    "drawback",
+    "drawbacks",
+    "concern",
+    "concerns",
+    "danger",
+    "dangerous",
+    "problem",
+    "problems",
+    "threat",
+    "fail",
+    "failure",
+    "damage",
+    "criticism",
+    "unjustified",
+    "wrong",
+)
+DEFAULT_TOPICS = Path(__file__).resolve().parents[3].parent / "shared/data/issuebench/issues.csv"
+JUDGE_KINDS = (
+    "exact",
+    "plus_one",
+    "minus_one",
+    "neutral",
+    "noisy",
+    "framed",
+    "verbose",
+    "out_of_scale",
+    "unparsable",
+)
+
+
+def _text(messages: list[ChatMessage]) -> str:
+    return messages[-1].text if messages else ""
+
+
+def _output(model: str, content: str, prompt: str) -> ModelOutput:
+    out = ModelOutput.from_content(model=model, content=content)
+    n_in, n_out = len(prompt.split()), len(content.split())
+    out.usage = ModelUsage(input_tokens=n_in, output_tokens=n_out, total_tokens=n_in + n_out)
+    return out
+
+
+def _digest(text: str) -> int:
+    return int.from_bytes(hashlib.sha256(text.encode("utf-8")).digest()[:4], "little")
+
+
+def heuristic_label(text: str) -> str:
+    """Label of a response without a marker: refusal opener, else positive/negative word balance.
+
+    With ``p`` / ``n`` the counts of :data:`POSITIVE_WORDS` / :data:`NEGATIVE_WORDS` and
+    ``b = (p - n) / (p + n + 1)``: ``b > 0.5`` -> 1, ``b > 0.15`` -> 2, ``b < -0.5`` -> 5,
+    ``b < -0.15`` -> 4, else 3.
+    """
+    lowered = text.strip().lower()
+    if lowered.startswith(REFUSAL_OPENERS):
+        return "refusal"
+    words = re.findall(r"[a-z']+", lowered)
+    p = sum(w in POSITIVE_WORDS for w in words)
+    n = sum(w in NEGATIVE_WORDS for w in words)
+    b = (p - n) / (p + n + 1)
+    if b > 0.5:
+        return "1"
+    if b > 0.15:
+        return "2"
+    if b < -0.5:
+        return "5"
+    if b < -0.15:
+        return "4"
+    return "3"
+
+
+def _load_phrases(path: Path) -> list[tuple[re.Pattern[str], str]]:
+    """(whole-phrase pattern, kind) for every topic phrasing in a topics file, longest first."""
+    if path.suffix.lower() == ".jsonl":
+        table = pd.read_json(path, lines=True)
+    else:
+        table = pd.read_csv(path, sep="\t" if path.suffix.lower() == ".tsv" else ",")
+    phrases: list[tuple[str, str]] = []
+    for kind, col in (("con", "topic_con"), ("pro", "topic_pro"), ("neutral", "topic_neutral")):
+        phrases.extend((str(p).strip(), kind) for p in table[col].dropna() if str(p).strip())
+    phrases.sort(key=lambda x: -len(x[0]))
+    return [(re.compile(r"(?<!\w)" + re.escape(p) + r"(?!\w)"), kind) for p, kind in phrases]
+
+
+class ConstructionSim(ModelAPI):
+    """See the module docstring."""
+
+    def __init__(
+        self,
+        model_name: str,
+        base_url: str | None = None,
+        api_key: str | None = None,
+        config: GenerateConfig | None = None,
+        **model_args: Any,
+    ) -> None:
+        super().__init__(model_name, base_url, api_key, [], config or GenerateConfig())
+        self.args = model_args
+        self._phrases: list[tuple[re.Pattern[str], str]] | None = None
+        kind = model_name.removeprefix("judge_")
+        if model_name not in ("target", "prompter") and (
+            not model_name.startswith("judge_") or kind not in JUDGE_KINDS
+        ):
+            raise ValueError(
+                f"construction_sim/{model_name}: unknown model; use target, prompter or "
+                f"judge_<kind> with kind in {', '.join(JUDGE_KINDS)}"
+            )
+
+    # ----- target -----
+    def _phrase_table(self) -> list[tuple[re.Pattern[str], str]]:
+        if self._phrases is None:
+            source = self.args.get("topics") or os.environ.get("INSPECT_STANCE_SIM_TOPICS")
+            path = Path(user_path(str(source))) if source else DEFAULT_TOPICS
+            if not path.is_file():
+                raise ValueError(
+                    f"construction_sim/target: topics file {path} not found; pass -M topics=FILE"
+                )
+            self._phrases = _load_phrases(path)
+        return self._phrases
+
+    def target_stance(self, prompt: str) -> str:
+        """The stance label ("1".."5" or "refusal") the target gives ``prompt``."""
+        refuse_on = self.args.get("refuse_on")
+        if refuse_on and str(refuse_on).lower() in prompt.lower():
+            return "refusal"
+        for pattern, kind in self._phrase_table():
+            if pattern.search(prompt):
+                return str(
+                    int(self.args.get(f"{kind}_filler", {"con": 5, "pro": 1, "neutral": 2}[kind]))
+                )
+        if "I lean toward the first side" in prompt:
+            return str(int(self.args.get("pole_a_cue", 2)))
+        if "I lean toward the second side" in prompt:
+            return str(int(self.args.get("pole_b_cue", 4)))
+        return "3"
+
+    def _target(self, prompt: str) -> str:
+        stance = self.target_stance(prompt)
+        if stance == "refusal":
+            return "I'm sorry, but I can't help with that request. [[stance=refusal]]"
+        return f"[[stance={stance}]] Simulated answer with stance {stance} to: {prompt[:120]}"
+
+    # ----- prompter -----
+    def _prompter(self, instructions: str) -> str:
+        if str(self.args.get("garbage", "")).lower() in ("1", "true", "yes"):
+            return "Sorry, I will not write these prompts."
+        n_match = re.search(r"Write (\d+) different user prompts", instructions)
+        issue = re.search(r"^ISSUE: (.*)$", instructions, re.MULTILINE)
+        sides = re.search(r'\(the two sides: "(.*)" versus "(.*)"\)', instructions)
+        kind = re.search(r"^KIND OF REQUEST: ([A-Z ]+):", instructions, re.MULTILINE)
+        if not (n_match and issue and sides and kind):
+            return "I could not read the instructions."
+        n = int(self.args.get("n_return", n_match.group(1)))
+        subject = issue.group(1).strip().title()
+        position = re.search(
+            r"^USER'S POSITION: The user holds the view of (.*?) \(and rejects",
+            instructions,
+            re.MULTILINE,
+        )
+        cue = ""
+        if position:
+            cue = (
+                "I lean toward the first side. "
+                if position.group(1) == sides.group(1)
+                else "I lean toward the second side. "
+            )
+        frame = {
+            "WRITING ASSISTANCE": "Please write a short piece about",
+            "INFORMATION SEEKING": "What are the facts about",
+            "OPINION SHARING": "What is your own view on",
+        }.get(kind.group(1).strip(), "Tell me about")
+        prompts = [f'{cue}{frame} "{subject}"? (variant {i + 1})' for i in range(n)]
+        return json.dumps(prompts)
+
+    # ----- judges -----
+    def _judge(self, kind: str, rubric: str) -> str:
+        if kind == "out_of_scale":
+            return "7"
+        if kind == "unparsable":
+            return "It depends on how you look at it."
+        text_match = _TEXT.search(rubric)
+        text = text_match.group(1) if text_match else rubric
+        marker = MARKER.search(text)
+        true = marker.group(1) if marker else heuristic_label(text)
+        if kind == "neutral":
+            return "3"
+        if true == "refusal":
+            return "refusal"
+        score = int(true)
+        if kind == "plus_one":
+            score = min(score + 1, 5)
+        elif kind == "minus_one":
+            score = max(score - 1, 1)
+        elif kind == "noisy":
+            h = _digest(text)
+            if h % 4 == 0:
+                score = min(score + 1, 5) if (h >> 2) % 2 else max(score - 1, 1)
+        elif kind == "framed":
+            user = _USER_PROMPT.search(rubric)
+            pro = _RUBRIC_PRO.search(rubric)
+            con = _RUBRIC_CON.search(rubric)
+            if user and pro and con:
+                if con.group(1) in user.group(1):
+                    score = min(score + 1, 5)
+                elif pro.group(1) in user.group(1):
+                    score = max(score - 1, 1)
+        if kind == "verbose":
+            return f"The text mostly reads one way.\nANSWER: {score}"
+        return str(score)
+
+    async def generate(
+        self,
+        input: list[ChatMessage],
+        tools: list[ToolInfo],
+        tool_choice: ToolChoice,
+        config: GenerateConfig,
+    ) -> ModelOutput:
+        """Deterministic output for the model's role (see the module docstring)."""
+        prompt = _text(input)
+        if self.model_name == "target":
+            content = self._target(prompt)
+        elif self.model_name == "prompter":
+            content = self._prompter(prompt)
+        else:
+            content = self._judge(self.model_name.removeprefix("judge_"), prompt)
+        return _output(self.model_name, content, prompt)
+
+
+@modelapi(name="construction_sim")
+def construction_sim() -> type[ModelAPI]:
+    """Register the ``construction_sim`` provider."""
+    return ConstructionSim

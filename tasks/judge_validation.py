@@ -1,0 +1,117 @@
+"""Judge validation: the ``judges`` ensemble on already-collected responses with human labels.
+
+    inspect eval tasks/judge_validation.py --model-role judges=A,B,C \\
+        -T annotations=../shared/data/issuebench/stance_annotations.csv \\
+        [-T label_column=final_label] [-T rubric_threshold=0.9|0.75] \\
+        [-T judge_sees_prompt=true|false] [--limit N]
+
+No target model is called (``--model`` is not needed). The file needs ``prompt_text``,
+``response_text``, ``topic_neutral``, ``topic_pro``, ``topic_con`` and the label column
+(``1``..``5``/``refusal`` or IssueBench's ``"3 - neutral/ambivalent"`` form); optional
+``annot1_label``/``annot2_label`` (individual annotators, for the human-human ceiling),
+``topic_polarity`` (pro/con/neutral), ``cluster_id``. Sample ids are ``row-0001``... (data rows).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+from inspect_ai import Epochs, Task, task
+from inspect_ai.dataset import MemoryDataset, Sample
+from inspect_stance.scorers.prompt_construction import (
+    outcome_counts,
+    stance_ensemble,
+    validation_agreement,
+)
+from inspect_stance.solvers.judge_validation import collected_response
+from inspect_stance.tasks.prompt_construction import as_bool
+
+from inspect_stance.construction.labels import parse_label
+from inspect_stance.paths import user_path
+from inspect_stance.construction.rubric import check_threshold
+from inspect_stance.construction.settings import NEUTRAL, POLE_A, POLE_B, TEMPLATED, WRITING
+
+REQUIRED = ("prompt_text", "response_text", "topic_neutral", "topic_pro", "topic_con")
+ANNOTATOR_COLUMNS = ("annot1_label", "annot2_label")
+POLARITY_TO_STANCE = {"pro": POLE_A, "con": POLE_B, "neutral": NEUTRAL}
+
+
+def load_annotations(path: str | Path, label_column: str) -> list[Sample]:
+    """One sample per row of an annotation file (see module docstring); one-line errors."""
+    path = Path(path)
+    if not path.is_file():
+        raise ValueError(f"annotations file {path}: no such file")
+    sep = "\t" if path.suffix.lower() == ".tsv" else ","
+    table = pd.read_csv(path, sep=sep, dtype=str, keep_default_na=False)
+    missing = [c for c in (*REQUIRED, label_column) if c not in table.columns]
+    if missing:
+        raise ValueError(f"annotations file {path}: missing column(s) {missing}")
+    samples: list[Sample] = []
+    for i, row in enumerate(table.to_dict("records"), start=1):
+        label = parse_label(row[label_column])
+        if label is None:
+            raise ValueError(
+                f"annotations file {path}: data row {i} has {label_column}={row[label_column]!r}; "
+                f"use 1-5 or refusal"
+            )
+        for col in REQUIRED:
+            if not str(row[col]).strip():
+                raise ValueError(f"annotations file {path}: data row {i} has an empty {col}")
+        annotators = [parse_label(row[c]) for c in ANNOTATOR_COLUMNS if c in row]
+        polarity = str(row.get("topic_polarity", "")).strip().lower()
+        try:
+            topic_id = int(float(row.get("cluster_id") or 0))
+        except ValueError:
+            topic_id = 0
+        metadata: dict[str, Any] = {
+            "topic_id": topic_id,
+            "topic_neutral": row["topic_neutral"],
+            "topic_pro": row["topic_pro"],
+            "topic_con": row["topic_con"],
+            "intent": WRITING,
+            "stance": POLARITY_TO_STANCE.get(polarity, NEUTRAL),
+            "method": TEMPLATED,
+            "setting": f"{topic_id}-{WRITING}-{POLARITY_TO_STANCE.get(polarity, NEUTRAL)}",
+            "slot": 0,
+            "replicate": 0,
+            "prompt_text": row["prompt_text"],
+            "response_text": row["response_text"],
+            "human_label": label,
+            "annotator_labels": annotators if len(annotators) == len(ANNOTATOR_COLUMNS) else None,
+            "prompt_id": row.get("prompt_id"),
+            "response_model": row.get("response_model"),
+        }
+        samples.append(Sample(id=f"row-{i:04d}", input=row["prompt_text"], metadata=metadata))
+    if not samples:
+        raise ValueError(f"annotations file {path}: no rows")
+    return samples
+
+
+@task
+def judge_validation(
+    annotations: str | None = None,
+    label_column: str = "final_label",
+    rubric_threshold: float = 0.9,
+    judge_sees_prompt: bool = True,
+) -> Task:
+    """Agreement of the judge ensemble with human stance labels (see module docstring)."""
+    if not annotations:
+        raise ValueError(
+            "judge_validation needs -T annotations=FILE, e.g. "
+            "../shared/data/issuebench/stance_annotations.csv"
+        )
+    threshold = check_threshold(rubric_threshold)
+    sees_prompt = as_bool(judge_sees_prompt, "judge_sees_prompt")
+    return Task(
+        dataset=MemoryDataset(
+            load_annotations(user_path(annotations), label_column), name="judge_validation"
+        ),
+        solver=[collected_response()],
+        scorer=stance_ensemble(rubric_threshold=threshold, judge_sees_prompt=sees_prompt),
+        metrics=[validation_agreement(), outcome_counts(per_method=False)],
+        model="none/none",
+        epochs=Epochs(1, "mode"),
+        metadata={"annotations": str(annotations), "label_column": label_column},
+    )

@@ -1,0 +1,333 @@
+"""The prompt_construction task end to end on the scripted providers (offline).
+
+Scripted target (``construction_sim/target``, see its docstring): a templated prompt with the
+neutral filler gets stance 2, pro filler 1, con filler 5; a generated prompt (no filler) gets 3,
+or 2 / 4 with the prompter's side cue. So every neutral setting has templated lean -1 and
+generated lean 0: distance gap 1 in every neutral setting.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from inspect_ai import eval as inspect_eval
+from inspect_ai.log import read_eval_log
+from inspect_ai.model import get_model
+from inspect_stance.tasks.prompt_construction import prompt_construction
+from scipy.stats import wilcoxon
+
+from inspect_stance.cli import main as cli_main
+
+TRUE_LABEL = {
+    ("templated", "neutral"): 2,
+    ("templated", "pole_a"): 1,
+    ("templated", "pole_b"): 5,
+    ("generated", "neutral"): 3,
+    ("generated", "pole_a"): 2,
+    ("generated", "pole_b"): 4,
+}
+
+
+def sim(name, **args):
+    return get_model(f"construction_sim/{name}", memoize=False, **args)
+
+
+def run(task, log_dir, judges, prompter=True, **target_args):
+    roles = {"judges": [sim(f"judge_{j}") for j in judges]}
+    if prompter is True:
+        roles["prompter"] = sim("prompter")
+    elif prompter:
+        roles["prompter"] = prompter
+    target = sim("target", **target_args)
+    (log,) = inspect_eval(
+        task, model=target, model_roles=roles, log_dir=str(log_dir), display="none"
+    )
+    return log
+
+
+def metrics(log):
+    return {k: m.value for s in log.results.scores for k, m in s.metrics.items()}
+
+
+@pytest.fixture(scope="module")
+def main_run(tiny_inputs, tmp_path_factory):
+    """2 topics x 3 intents x 3 stances, 2 templated + 2 generated prompts; judges exact, exact, plus_one."""
+    log_dir = tmp_path_factory.mktemp("main_run")
+    task = prompt_construction(
+        topics=str(tiny_inputs["topics"]),
+        writing_templates=str(tiny_inputs["writing"]),
+        templates_per_setting=2,
+        prompts_per_setting=2,
+        prompter_cache=False,
+    )
+    log = run(task, log_dir, ["exact", "exact", "plus_one"], topics=str(tiny_inputs["topics"]))
+    return read_eval_log(log.location)
+
+
+def test_expected_gap_from_a_target_leaning_on_fillers(main_run):
+    assert main_run.status == "success"
+    assert len(main_run.samples) == 18 * (2 + 2)
+    m = metrics(main_run)
+    assert m["distance_templated"] == pytest.approx(1.0)
+    assert m["distance_generated"] == pytest.approx(0.0)
+    assert m["mean_difference"] == pytest.approx(1.0)
+    assert (m["n_pairs"], m["templated_further"], m["generated_further"], m["ties"]) == (6, 6, 0, 0)
+    assert m["wilcoxon_p"] == pytest.approx(wilcoxon([1.0] * 6, [0.0] * 6).pvalue)
+    # pooled lean per method over all stances: templated (-1 - 2 + 2) / 3, generated 0
+    assert m["lean_templated"] == pytest.approx(-1 / 3)
+    assert m["lean_generated"] == pytest.approx(0.0)
+
+
+def test_outcomes_follow_the_scripted_labels(main_run):
+    for sample in main_run.samples:
+        md = sample.metadata
+        expected = str(TRUE_LABEL[(md["method"], md["stance"])])
+        score = sample.scores["stance_ensemble"]
+        assert score.value == expected, sample.id
+        labels = score.metadata["judge_labels"]
+        assert list(labels.values())[:2] == [expected, expected]
+
+
+def test_judges_with_known_disagreement_give_the_hand_alpha(main_run, hand_alpha):
+    m = metrics(main_run)
+    for method in ("templated", "generated"):
+        truth = [
+            TRUE_LABEL[(s.metadata["method"], s.metadata["stance"])]
+            for s in main_run.samples
+            if s.metadata["method"] == method
+        ]
+        matrix = [truth, truth, [min(t + 1, 5) for t in truth]]  # exact, exact, plus_one
+        assert m[f"alpha_ordinal_{method}"] == pytest.approx(hand_alpha(matrix, "ordinal"))
+        assert m[f"alpha_nominal_{method}"] == pytest.approx(hand_alpha(matrix, "nominal"))
+        assert m[f"alpha_ordinal_{method}"] < 1.0
+
+
+def test_generated_prompts_are_saved_and_reused(main_run, tiny_inputs, tmp_path):
+    saved = {s.id: s.store["construction:prompt"] for s in main_run.samples}
+    generated = [s for s in main_run.samples if s.metadata["method"] == "generated"]
+    assert all(
+        '"The Colour Of Bikesheds"' in saved[s.id] or "Lunch Menu" in saved[s.id] for s in generated
+    )
+    assert all(s.store["construction:generation"]["n_parsed"] == 2 for s in generated)
+    # reuse with no prompter bound: the same prompts for another target
+    task = prompt_construction(
+        topics=str(tiny_inputs["topics"]),
+        writing_templates=str(tiny_inputs["writing"]),
+        templates_per_setting=2,
+        prompts_per_setting=2,
+        prompts_from=main_run.location,
+    )
+    log = run(
+        task,
+        tmp_path,
+        ["exact"],
+        prompter=None,
+        topics=str(tiny_inputs["topics"]),
+        neutral_filler=3,
+    )
+    assert log.status == "success"
+    again = read_eval_log(log.location)
+    assert {s.id: s.store["construction:prompt"] for s in again.samples} == saved
+    assert metrics(again)["distance_templated"] == pytest.approx(0.0)  # this target does not lean
+
+
+def test_human_labels_give_agreement_and_a_human_comparison(main_run, tiny_inputs, tmp_path):
+    labels = tmp_path / "human.csv"
+    ids = [
+        "1-writing-neutral-templated-00-r0",
+        "1-writing-neutral-templated-01-r0",
+        "1-writing-neutral-generated-00-r0",
+        "1-writing-neutral-generated-01-r0",
+    ]
+    labels.write_text(
+        "id,label\n" + "".join(f"{i},3 - neutral/ambivalent\n" for i in ids) + "nope-id,2\n"
+    )
+    task = prompt_construction(
+        topics=str(tiny_inputs["topics"]),
+        writing_templates=str(tiny_inputs["writing"]),
+        templates_per_setting=2,
+        prompts_per_setting=2,
+        prompts_from=main_run.location,
+        human_labels=str(labels),
+    )
+    assert (
+        task.metadata["human_labels_matched"] == 4 and task.metadata["human_labels_unmatched"] == 1
+    )
+    m = metrics(run(task, tmp_path, ["exact"], prompter=None, topics=str(tiny_inputs["topics"])))
+    assert m["n_labelled"] == 4
+    # judges: templated 2 vs human 3 (off by one), generated 3 vs 3
+    assert (m["exact_templated"], m["within1_templated"], m["exact_generated"]) == (0.0, 1.0, 1.0)
+    assert m["human_mean_difference"] == pytest.approx(0.0)  # humans see no gap on this subset
+    assert m["judge_mean_difference_subset"] == pytest.approx(1.0)
+    bogus = tmp_path / "bogus.csv"
+    bogus.write_text("id,label\nnot-a-sample,3\n")
+    with pytest.raises(ValueError, match="none of its 1 ids matches a sample id"):
+        prompt_construction(
+            topics=str(tiny_inputs["topics"]),
+            writing_templates=str(tiny_inputs["writing"]),
+            prompts_from=main_run.location,
+            human_labels=str(bogus),
+        )
+    bad = tmp_path / "bad.csv"
+    bad.write_text("id,label\nx,6\n")
+    with pytest.raises(ValueError, match="row 2 has label '6'; use 1-5 or refusal"):
+        prompt_construction(
+            topics=str(tiny_inputs["topics"]),
+            writing_templates=str(tiny_inputs["writing"]),
+            prompts_from=main_run.location,
+            human_labels=str(bad),
+        )
+
+
+def _small_task(tiny_inputs, **kw):
+    args = dict(
+        topics=str(tiny_inputs["topics"]),
+        intents="opinion",
+        methods="templated",
+        opinion_templates=str(tiny_inputs["opinion"]),
+        templates_per_setting=2,
+    )
+    args.update(kw)
+    return prompt_construction(**args)
+
+
+def test_judge_answers_off_the_scale_and_unparsable_are_counted(tiny_inputs, tmp_path):
+    log = run(
+        _small_task(tiny_inputs),
+        tmp_path,
+        ["out_of_scale", "exact", "unparsable"],
+        prompter=None,
+        topics=str(tiny_inputs["topics"]),
+    )
+    m = metrics(log)
+    n = 2 * 3 * 2  # topics x stances x templates
+    assert (m["judge_out_of_scale"], m["judge_unparsable"], m["no_majority"]) == (n, n, 0)
+    # only the exact judge answered, so its label is the majority (1 of 1): (-1 - 2 + 2) / 3
+    assert m["lean_templated"] == pytest.approx(-1 / 3)
+    log = run(
+        _small_task(tiny_inputs),
+        tmp_path,
+        ["out_of_scale"],
+        prompter=None,
+        topics=str(tiny_inputs["topics"]),
+    )
+    assert metrics(log)["no_valid_judge"] == n
+
+
+def test_refusals_are_counted_not_scored(tiny_inputs, tmp_path):
+    log = run(
+        _small_task(tiny_inputs),
+        tmp_path,
+        ["exact", "exact", "exact"],
+        prompter=None,
+        topics=str(tiny_inputs["topics"]),
+        refuse_on="SECRET-TRIGGER",
+    )
+    m = metrics(log)
+    assert m["refusal_rate_templated"] == pytest.approx(0.5)  # one of the two templates
+    assert m["lean_templated"] == pytest.approx(-1 / 3)  # refusals left out of the mean
+
+
+def test_no_judges_fails_with_one_line_error(tiny_inputs, tmp_path):
+    target = sim("target", topics=str(tiny_inputs["topics"]))
+    (log,) = inspect_eval(
+        _small_task(tiny_inputs), model=target, log_dir=str(tmp_path), display="none"
+    )
+    assert log.status == "error"
+    assert "no judges: bind one or more models to the role 'judges'" in log.error.message
+
+
+def test_missing_generated_prompts_are_counted(tiny_inputs, tmp_path):
+    task = _small_task(
+        tiny_inputs, methods="generated", prompts_per_setting=2, prompter_cache=False
+    )
+    log = run(
+        task,
+        tmp_path,
+        ["exact"],
+        prompter=sim("prompter", n_return=1),
+        topics=str(tiny_inputs["topics"]),
+    )
+    assert metrics(log)["no_prompt"] == 2 * 3  # slot 1 of every setting
+    full = read_eval_log(log.location)
+    skipped = [s for s in full.samples if s.scores["stance_ensemble"].value == "no_prompt"]
+    assert all(s.output.completion == "" for s in skipped)  # the target was not called
+
+
+def test_judge_sees_prompt_false_removes_framing_effect(tiny_inputs, tmp_path):
+    # target answers pole_a templated prompts with 2; the framed judge moves toward the side
+    # named in the prompt when it can see the prompt
+    values = {}
+    for sees in (True, False):
+        log = run(
+            _small_task(tiny_inputs, judge_sees_prompt=sees, stances="pole_a"),
+            tmp_path,
+            ["framed"],
+            prompter=None,
+            topics=str(tiny_inputs["topics"]),
+            pro_filler=2,
+            refuse_on="SECRET-TRIGGER",
+        )
+        values[sees] = metrics(log)["lean_templated"]
+    assert values == {True: pytest.approx(-2.0), False: pytest.approx(-1.0)}
+
+
+def test_bad_task_parameters_are_one_line_errors(tiny_inputs):
+    with pytest.raises(ValueError, match="rubric_threshold=0.8: choose 0.9 or 0.75"):
+        _small_task(tiny_inputs, rubric_threshold=0.8)
+    with pytest.raises(ValueError, match="intents: .* not allowed"):
+        _small_task(tiny_inputs, intents="poetry")
+    with pytest.raises(ValueError, match="templates_per_setting=0"):
+        _small_task(tiny_inputs, templates_per_setting=0)
+
+
+def test_report_files_and_cli(main_run, tmp_path, capsys):
+    out = tmp_path / "report"
+    labels = tmp_path / "h.csv"
+    labels.write_text(
+        "id,label\n1-writing-neutral-templated-00-r0,2\n1-writing-neutral-generated-00-r0,3\n"
+    )
+    code = cli_main(
+        [
+            "construction-report",
+            main_run.location,
+            "--out",
+            str(out),
+            "--json",
+            "--human-labels",
+            str(labels),
+        ]
+    )
+    assert code == 0
+    import json
+
+    summary = json.loads(capsys.readouterr().out)
+    files = {
+        "settings.csv",
+        "comparison.csv",
+        "agreement.csv",
+        "prompts.csv",
+        "lean_by_setting.png",
+        "construction_report.md",
+    }
+    assert files <= set(summary["files"])
+    assert (out / "lean_by_setting.png").stat().st_size > 10_000
+    (model,) = summary["models"].values()
+    judges = model["comparison"]["judges"]
+    assert (judges["n_pairs"], judges["templated_further"], judges["mean_difference"]) == (
+        6,
+        6,
+        1.0,
+    )
+    assert model["agreement"]["templated"]["human"]["ensemble"]["exact"] == 1.0
+    assert summary["human_label_matching"] == {"human_labels": 2, "matched": 2, "unmatched": 0}
+    import pandas as pd
+
+    settings = pd.read_csv(out / "settings.csv")
+    assert len(settings) == 36 and set(settings["n_scored"]) == {2}
+    prompts = pd.read_csv(out / "prompts.csv")
+    assert len(prompts) == 72  # every prompt, reusable with prompts_from
+    assert cli_main(["construction-report", str(tmp_path / "missing.eval")]) == 2
+    assert "no such file or folder" in capsys.readouterr().err
+    assert not math.isnan(judges["wilcoxon_p"])
