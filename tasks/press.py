@@ -16,6 +16,7 @@ from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_stance.scorers.press import CLASSIFIERS, press_scorer
 from inspect_stance.solvers.press import press_generate
 
+from inspect_stance.paths import user_path
 from inspect_stance.press.arguments import load_arguments
 from inspect_stance.press.nli import (
     DEFAULT_BATCH_SIZE,
@@ -77,6 +78,10 @@ def press(
         nli_batch_size: NLI pairs per forward pass.
         nli_hypothesis: NLI hypothesis template with {statement} (the original statement).
     """
+    # -T paths are relative to the shell's directory, not tasks/ (see inspect_stance.paths)
+    statements = user_path(statements) if statements else None
+    arguments = user_path(arguments) if arguments else None
+    nli_model = user_path(nli_model)
     items = load_statements(statements)
     if int(argument_sets) < 1:
         raise ValueError(f"argument_sets {argument_sets}; use an integer >= 1")

@@ -27,6 +27,7 @@ from inspect_stance.drift.propositions import (
     read_propositions_file,
 )
 from inspect_stance.drift.transition import check_policy
+from inspect_stance.paths import user_path
 from inspect_stance.stances import N_STANCES, STANCE_KEYS, STANCES
 
 
@@ -97,7 +98,8 @@ def stance_drift(
     if words_limit is not None and int(words_limit) < 1:
         raise ValueError(f"words_limit must be at least 1 (got {words_limit})")
     if propositions:
-        props = read_propositions_file(propositions)
+        # relative to the shell's directory, not tasks/ (see inspect_stance.paths)
+        props = read_propositions_file(user_path(propositions))
     else:
         props, _ = load_debate_topics()
     if variant == "in_context":
@@ -118,7 +120,7 @@ def stance_drift(
                 f"arguments; arguments_from works with {', '.join(EXTRACTION_ONLY_VARIANTS)}"
             )
         arguments = arguments_from_log(
-            Path(arguments_from), [str(s.id) for s in samples], int(trials)
+            Path(user_path(arguments_from)), [str(s.id) for s in samples], int(trials)
         )
 
     calls_per_trial = (0 if arguments else 1) + (

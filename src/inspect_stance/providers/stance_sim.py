@@ -54,6 +54,7 @@ from inspect_ai.model._chat_message import ChatMessageAssistant
 from inspect_ai.model._model_output import ChatCompletionChoice
 from inspect_ai.tool import ToolChoice, ToolInfo
 
+from inspect_stance.paths import user_path
 from inspect_stance.stances import LETTERS, N_STANCES, STANCE_KEYS, STANCES
 
 _OPTION_RE = re.compile(r"^([A-E])\) (.+)$", re.MULTILINE)
@@ -74,7 +75,7 @@ def load_transition(value: Any) -> np.ndarray:
         return np.eye(N_STANCES)
     source = value
     if isinstance(value, (str, Path)):
-        path = Path(value)
+        path = Path(user_path(value))
         if not path.is_file():
             raise ValueError(f"stance_sim: transition file {path} not found")
         try:
