@@ -18,6 +18,7 @@ extracted``. ``probs`` is the stance-order vector (mean of the parsed extraction
 from __future__ import annotations
 
 import hashlib
+import json
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -100,7 +101,8 @@ def stance_drift_trials(
         arguments: reused arguments keyed by sample id (from ``arguments_from``); when given,
             no generation calls are made.
         cache: cache every call per trial for a week, keyed by Inspect's usual cache key (model,
-            generation config, prompt) plus sample, trial, stage and ``seed``. An interrupted run
+            generation config, prompt) plus sample, trial, stage, ``seed`` and the model's
+            ``-M`` args. An interrupted run
             finished with ``inspect eval-retry`` (or simply re-run) therefore re-pays no
             finished call and loses no finished trial. Re-running the same configuration with
             the same seed returns the cached responses; use another ``seed`` (or
@@ -114,6 +116,11 @@ def stance_drift_trials(
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:  # noqa: ARG001
         model: Model = get_model()
+        # Inspect's cache key has the model name but not its -M args (two local models served
+        # as hf/local would collide), so the args are part of our scope.
+        model_key = hashlib.blake2b(
+            json.dumps(model.model_args, sort_keys=True, default=str).encode(), digest_size=8
+        ).hexdigest()
         proposition: str = state.metadata["proposition"]
         stance: int = int(state.metadata["initial_stance"])
         sample_key = str(state.sample_id)
@@ -135,6 +142,7 @@ def stance_drift_trials(
                     "trial": str(trial),
                     "stage": stage,
                     "seed": str(seed),
+                    "model_args": model_key,
                 },
             )
 

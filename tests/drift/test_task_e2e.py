@@ -230,3 +230,18 @@ def test_all_unparsed_excluded_still_counted(files, tmp_path):
     m = metrics(log)
     assert m["trials"] == 20 and m["unparsed"] == 20
     assert np.isnan(m["spr"])  # no usable trial: no SPR, never a silent zero
+
+
+def test_cache_is_scoped_by_model_args(files, tmp_path):
+    """Two models differing only in -M args must not share cached responses."""
+    other = tmp_path / "identity.json"
+    other.write_text(json.dumps(np.eye(5).tolist()))
+    kwargs = dict(trials=2, limit_propositions=2, seed=99, cache=True)
+    first = run(files, tmp_path / "a", **kwargs)
+    second = run(files, tmp_path / "b", {"transition": str(other)}, **kwargs)
+    assert metrics(first)["spr"] == pytest.approx(TRUE_SPR)
+    assert metrics(second)["spr"] == pytest.approx(1.0)
+    # the same model args and seed do come back from the cache
+    third = run(files, tmp_path / "c", **kwargs)
+    full = read_eval_log(third.location)
+    assert all(e.cache == "read" for s in full.samples for e in s.events if e.event == "model")
