@@ -1,0 +1,194 @@
+"""Stance-drift subcommands of ``inspect-stance``: ``report``, ``human-study`` and ``gate``.
+
+- ``inspect-stance report PATH... [--out DIR] [--json] [--threshold 0.95] [--confidence 0.99]
+  [--exclude-unparsed] [--hops K] [--per-proposition-heatmaps]`` — see :mod:`.report`;
+- ``inspect-stance human-study FILE [--json]`` — see :mod:`.human_study`;
+- ``inspect-stance gate RUN [--min-spr X] [--baseline RUN --max-drop D] [--alpha 0.05]
+  [--exclude-unparsed] [--json]`` — see :mod:`.gate`.
+
+Unusable input becomes :class:`inspect_stance.cli.InputError` (one line, exit 2).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from inspect_stance.drift.run import DriftRun, load_run
+
+
+def _input_error(message: str) -> Exception:
+    from inspect_stance.cli import InputError
+
+    return InputError(" ".join(str(message).split()))
+
+
+def load_input(path: str) -> DriftRun:
+    """Load a log or ``.npz`` run; unusable input -> ``InputError`` naming the file."""
+    try:
+        return load_run(path)
+    except ValueError as ex:
+        raise _input_error(str(ex)) from ex
+    except Exception as ex:  # a corrupt log: inspect's reader raises many exception types
+        first = str(ex).splitlines()[0] if str(ex) else ""
+        raise _input_error(f"{path}: cannot read ({type(ex).__name__}: {first})") from ex
+
+
+def _fraction(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError as ex:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from ex
+    return value
+
+
+def _dump(obj: Any) -> str:
+    return json.dumps(obj, indent=2, allow_nan=False)
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    """``inspect-stance report``: compute, print (or ``--json``), and write ``--out``."""
+    from inspect_stance.drift.report import build_report, run_json, terminal_summary, unique_names
+
+    if not 0.0 < args.confidence < 1.0:
+        raise _input_error(f"--confidence {args.confidence} must be strictly between 0 and 1")
+    if args.hops < 1:
+        raise _input_error(f"--hops {args.hops} must be at least 1")
+    policy = "exclude" if args.exclude_unparsed else "failure"
+    runs = [load_input(p) for p in args.paths]
+    reports = [build_report(r, args.threshold, args.confidence, policy, args.hops) for r in runs]
+    unique_names(reports)
+    if args.out:
+        from inspect_stance.drift.report import write_outputs
+
+        written = write_outputs(reports, args.out, args.per_proposition_heatmaps)
+    if args.json:
+        print(_dump({"runs": [run_json(r) for r in reports]}))
+    else:
+        print(terminal_summary(reports))
+        if args.out:
+            print(f"\nwrote {len(written)} files to {args.out} (report.md, CSVs, PNGs)")
+    return 0
+
+
+def cmd_human_study(args: argparse.Namespace) -> int:
+    """``inspect-stance human-study``: the reference study's human-extraction analysis."""
+    from inspect_stance.drift.human_study import analyse_study, load_study, study_text
+
+    try:
+        data = load_study(args.file)
+    except ValueError as ex:
+        raise _input_error(str(ex)) from ex
+    result = analyse_study(data)
+    print(_dump(result) if args.json else study_text(result))
+    return 0
+
+
+def cmd_gate(args: argparse.Namespace) -> int:
+    """``inspect-stance gate``: exit 0 pass, 1 regression, 2 unusable input."""
+    from inspect_stance.drift.gate import evaluate_gate
+
+    try:
+        if args.min_spr is None and args.baseline is None:
+            raise _input_error("nothing to check: give --min-spr X and/or --baseline RUN")
+        run = load_input(args.run)
+        baseline = load_input(args.baseline) if args.baseline else None
+        try:
+            result = evaluate_gate(
+                run,
+                min_spr=args.min_spr,
+                baseline=baseline,
+                max_drop=args.max_drop,
+                alpha=args.alpha,
+                unparsed="exclude" if args.exclude_unparsed else "failure",
+            )
+        except ValueError as ex:
+            raise _input_error(str(ex)) from ex
+    except Exception as ex:
+        from inspect_stance.cli import InputError
+
+        if args.json and isinstance(ex, InputError):
+            print(_dump({"status": "error", "exit_code": 2, "reason": str(ex)}))
+        raise
+    if args.json:
+        print(_dump(result.to_json()))
+    else:
+        print(result.reason)
+    return result.exit_code
+
+
+def register(subparsers: Any) -> None:
+    """Add ``report``, ``human-study`` and ``gate`` to ``subparsers``."""
+    p = subparsers.add_parser(
+        "report",
+        help="full stance-drift analysis of runs (logs or .npz)",
+        description="Stance-drift report of one or more runs: Inspect logs of the stance_drift "
+        "task (.eval/.json) or raw .npz arrays with probs shaped (propositions, trials, 5, 5).",
+    )
+    p.add_argument("paths", nargs="+", metavar="PATH", help="stance_drift logs or .npz files")
+    p.add_argument("--out", metavar="DIR", help="write CSVs, report.md and PNG heatmaps here")
+    p.add_argument("--json", action="store_true", help="print one JSON object instead of tables")
+    p.add_argument(
+        "--threshold",
+        type=_fraction,
+        default=0.95,
+        help="success-rate threshold of the pass rate (default 0.95)",
+    )
+    p.add_argument(
+        "--confidence",
+        type=_fraction,
+        default=0.99,
+        help="one-sided confidence level of the upper bounds (default 0.99)",
+    )
+    p.add_argument(
+        "--exclude-unparsed",
+        action="store_true",
+        help="drop unparsed/missing trials instead of counting them as failures",
+    )
+    p.add_argument(
+        "--hops", type=int, default=1, metavar="K", help="report T^K and SPR after K hops"
+    )
+    p.add_argument(
+        "--per-proposition-heatmaps",
+        action="store_true",
+        help="with --out, also write one heatmap per proposition",
+    )
+    p.set_defaults(func=cmd_report)
+
+    h = subparsers.add_parser(
+        "human-study",
+        help="human-extraction study: human vs model stance labels of generated arguments",
+        description="Analyse a table with initial_stance, rater_* labels (A-E) and optional "
+        "ai_votes_A..ai_votes_E counts.",
+    )
+    h.add_argument("file", metavar="FILE", help=".tsv / .csv study table")
+    h.add_argument("--json", action="store_true", help="print one JSON object")
+    h.set_defaults(func=cmd_human_study)
+
+    g = subparsers.add_parser(
+        "gate",
+        help="CI gate on SPR (exit 0 pass, 1 regression, 2 unusable input)",
+        description="Fail a run whose SPR is below --min-spr, or whose SPR drop versus "
+        "--baseline exceeds --max-drop and is significant (paired one-sided t-test).",
+    )
+    g.add_argument("run", metavar="LOG", help="stance_drift log (or .npz) to check")
+    g.add_argument("--min-spr", type=_fraction, metavar="X", help="fail when SPR < X")
+    g.add_argument("--baseline", metavar="LOG_OR_NPZ", help="baseline run to compare with")
+    g.add_argument(
+        "--max-drop",
+        type=_fraction,
+        default=0.0,
+        metavar="D",
+        help="largest tolerated SPR drop versus the baseline (default 0)",
+    )
+    g.add_argument(
+        "--alpha", type=_fraction, default=0.05, help="significance level (default 0.05)"
+    )
+    g.add_argument(
+        "--exclude-unparsed",
+        action="store_true",
+        help="drop unparsed/missing trials instead of counting them as failures",
+    )
+    g.add_argument("--json", action="store_true", help="print one JSON object")
+    g.set_defaults(func=cmd_gate)

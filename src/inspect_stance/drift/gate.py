@@ -1,0 +1,217 @@
+"""CI gate on the stance preservation rate (``inspect-stance gate``).
+
+Two checks, either or both:
+
+- ``--min-spr X``: the run fails when its SPR (see :mod:`.spr`) is below ``X``;
+- ``--baseline RUN --max-drop D``: the run fails when its SPR *drop* versus the baseline exceeds
+  ``D`` **and** the drop is statistically significant.
+
+The comparison is paired over the propositions the two runs share, matched by proposition text.
+For each shared proposition ``s`` the difference is ``d_s = SPR_s(baseline) - SPR_s(run)`` with
+``SPR_s = mean_i T[s, i, i]``; the drop is ``mean_s d_s``. Significance is the **paired one-sided
+t-test** ``scipy.stats.ttest_rel(baseline, run, alternative="greater")`` (H0: mean difference
+<= 0, H1: the baseline's SPR is higher), compared with ``alpha`` (default 0.05). Per-proposition
+SPRs average 5 x trials vectors, so their differences are close to normal by the CLT and the
+t-test is the natural paired test here (the report's bounds use the same Student-t reasoning).
+When every difference is identical the t statistic is undefined; the test then returns
+``p = 0`` for a positive constant drop and ``p = 1`` otherwise (a deterministic difference).
+
+Proposition sets: one run's propositions must contain the other's (a run on
+``limit_propositions=N`` against a full baseline compares over its ``N`` propositions); sets
+where each run has propositions the other lacks ("mixed" sets), or fewer than two shared
+propositions, are unusable input.
+
+Exit codes: 0 pass, 1 regression, 2 unusable input (raised as ``ValueError`` here; the CLI
+converts it).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+import numpy as np
+from scipy import stats
+
+from inspect_stance.drift.run import DriftRun
+from inspect_stance.drift.spr import per_proposition_spr, stance_preservation_rate
+from inspect_stance.drift.transition import transition_matrices
+
+PAIRED_TEST = "paired one-sided t-test (scipy.stats.ttest_rel, alternative='greater')"
+
+
+@dataclass
+class PairedDrop:
+    """Result of the paired comparison of a run with its baseline."""
+
+    n_shared: int
+    baseline_spr: float
+    run_spr: float
+    drop: float
+    drop_se: float
+    t_statistic: float
+    p_value: float
+    test: str = PAIRED_TEST
+
+
+@dataclass
+class GateResult:
+    """Outcome of the gate; ``exit_code`` 0 pass / 1 regression."""
+
+    status: str
+    exit_code: int
+    reason: str
+    run: str
+    source: str
+    spr: float
+    spr_se: float
+    n_propositions: int
+    min_spr: float | None = None
+    baseline: str | None = None
+    max_drop: float | None = None
+    alpha: float | None = None
+    comparison: PairedDrop | None = None
+    failures: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-safe dict (NaN -> None)."""
+        return _clean(asdict(self))
+
+
+def _clean(obj: Any) -> Any:
+    if isinstance(obj, dict):
+        return {k: _clean(v) for k, v in obj.items()}
+    if isinstance(obj, list):
+        return [_clean(v) for v in obj]
+    if isinstance(obj, float) and not math.isfinite(obj):
+        return None
+    return obj
+
+
+def shared_propositions(run: DriftRun, baseline: DriftRun) -> tuple[np.ndarray, np.ndarray]:
+    """Indices ``(run_idx, baseline_idx)`` of the shared propositions, matched by text.
+
+    ``ValueError`` naming the files when a run repeats a proposition or when the sets are mixed
+    (each has propositions the other lacks).
+    """
+    for r in (run, baseline):
+        if len(set(r.propositions)) != len(r.propositions):
+            raise ValueError(
+                f"{r.source}: propositions repeat; cannot pair them with the other run"
+            )
+    a = {p: k for k, p in enumerate(run.propositions)}
+    b = {p: k for k, p in enumerate(baseline.propositions)}
+    only_a = set(a) - set(b)
+    only_b = set(b) - set(a)
+    if only_a and only_b:
+        raise ValueError(
+            f"{baseline.source}: proposition set differs from {run.source} "
+            f"({len(only_a)} only in the run, {len(only_b)} only in the baseline, "
+            f"{len(set(a) & set(b))} shared); compare runs on the same propositions "
+            "(or one a subset of the other)"
+        )
+    shared = [p for p in run.propositions if p in b]
+    return np.array([a[p] for p in shared], dtype=int), np.array([b[p] for p in shared], dtype=int)
+
+
+def paired_drop(baseline_spr: np.ndarray, run_spr: np.ndarray) -> PairedDrop:
+    """Paired one-sided t-test of ``mean(baseline - run) > 0`` over propositions.
+
+    NaN pairs (propositions without a usable SPR in either run) are dropped.
+    """
+    base = np.asarray(baseline_spr, dtype=np.float64)
+    cand = np.asarray(run_spr, dtype=np.float64)
+    ok = ~(np.isnan(base) | np.isnan(cand))
+    base, cand = base[ok], cand[ok]
+    n = int(base.size)
+    if n < 2:
+        raise ValueError(f"only {n} shared propositions with a usable SPR; need at least 2")
+    diff = base - cand
+    drop = float(diff.mean())
+    sd = float(diff.std(ddof=1))
+    se = sd / math.sqrt(n)
+    if sd == 0.0:
+        t_stat = math.inf if drop > 0 else (-math.inf if drop < 0 else math.nan)
+        p = 0.0 if drop > 0 else 1.0
+    else:
+        res = stats.ttest_rel(base, cand, alternative="greater")
+        t_stat, p = float(res.statistic), float(res.pvalue)
+    return PairedDrop(
+        n_shared=n,
+        baseline_spr=float(base.mean()),
+        run_spr=float(cand.mean()),
+        drop=drop,
+        drop_se=se,
+        t_statistic=t_stat,
+        p_value=p,
+    )
+
+
+def evaluate_gate(
+    run: DriftRun,
+    min_spr: float | None = None,
+    baseline: DriftRun | None = None,
+    max_drop: float = 0.0,
+    alpha: float = 0.05,
+    unparsed: str = "failure",
+) -> GateResult:
+    """Apply the gate's checks to ``run``; ``ValueError`` for unusable input."""
+    if min_spr is None and baseline is None:
+        raise ValueError("nothing to check: give --min-spr X and/or --baseline RUN --max-drop D")
+    if not 0.0 < alpha < 1.0:
+        raise ValueError(f"--alpha {alpha} must be strictly between 0 and 1")
+    if max_drop < 0:
+        raise ValueError(f"--max-drop {max_drop} must be >= 0")
+    matrices = transition_matrices(run.probs, unparsed)
+    spr, spr_se = stance_preservation_rate(matrices)
+    if not math.isfinite(spr):
+        raise ValueError(f"{run.source}: no usable trial, SPR undefined")
+    failures: list[str] = []
+    notes: list[str] = []
+    if min_spr is not None:
+        if spr < min_spr:
+            failures.append(f"SPR {spr:.3f} (SE {spr_se:.3f}) < --min-spr {min_spr:g}")
+        else:
+            notes.append(f"SPR {spr:.3f} (SE {spr_se:.3f}) >= --min-spr {min_spr:g}")
+    comparison = None
+    if baseline is not None:
+        idx_run, idx_base = shared_propositions(run, baseline)
+        if idx_run.size < 2:
+            raise ValueError(
+                f"{baseline.source}: shares {idx_run.size} propositions with {run.source}; "
+                "need at least 2 to compare"
+            )
+        base_m = transition_matrices(baseline.probs, unparsed)
+        comparison = paired_drop(
+            per_proposition_spr(base_m)[idx_base], per_proposition_spr(matrices)[idx_run]
+        )
+        c = comparison
+        what = (
+            f"SPR drop vs baseline {c.drop:.3f} ({c.baseline_spr:.3f} -> {c.run_spr:.3f} over "
+            f"{c.n_shared} shared propositions, paired one-sided t-test p = {c.p_value:.3g})"
+        )
+        if c.drop > max_drop and c.p_value < alpha:
+            failures.append(f"{what} > --max-drop {max_drop:g} and p < alpha {alpha:g}")
+        elif c.drop > max_drop:
+            notes.append(f"{what} > --max-drop {max_drop:g} but not significant at {alpha:g}")
+        else:
+            notes.append(f"{what} <= --max-drop {max_drop:g}")
+    status = "fail" if failures else "pass"
+    reason = f"{status.upper()} {run.name}: " + "; ".join(failures + notes)
+    return GateResult(
+        status=status,
+        exit_code=1 if failures else 0,
+        reason=reason,
+        run=run.name,
+        source=run.source,
+        spr=spr,
+        spr_se=spr_se,
+        n_propositions=run.n_propositions,
+        min_spr=min_spr,
+        baseline=baseline.source if baseline is not None else None,
+        max_drop=max_drop if baseline is not None else None,
+        alpha=alpha if baseline is not None else None,
+        comparison=comparison,
+        failures=failures,
+    )

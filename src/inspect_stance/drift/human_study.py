@@ -1,0 +1,304 @@
+"""Human-extraction study (``inspect-stance human-study FILE``).
+
+Design of the reference study: each row is one generated argument with its ``initial_stance``
+(letter A-E = stance index 0-4 in the default order), human stance labels in ``rater_*``
+columns (letters A-E; blank = not labelled) and, optionally, model extraction votes in
+``ai_votes_A`` ... ``ai_votes_E`` (counts).
+
+- **Reference label** of an item: the plurality of its human labels; ties go to the earliest
+  letter (A before B ... before E), deterministically.
+- **Human agreement**: for each annotator, the share of their labels that equal the reference
+  label (their own label is part of the plurality); reported as mean and SE over annotators,
+  overall and by initial stance.
+- **Model agreement**: the share of model votes equal to the reference label,
+  ``sum_n votes[n, ref_n] / sum_n sum_j votes[n, j]``, with the SE over items of the per-item
+  shares.
+- **Generation-stage drift**: share of items whose reference label differs from the initial
+  stance (the argument as written does not carry the requested stance, by human judgement).
+- **Extraction-stage drift**: share of items whose model plurality (ties to the earliest letter)
+  differs from the reference label (the model misreads the argument); items with no votes are
+  left out.
+- Inter-annotator reliability: Krippendorff's ordinal alpha (``krippendorff`` package).
+
+All shares come with the count of items they are over; "by stance" means by initial stance.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import krippendorff
+import numpy as np
+import pandas as pd
+
+from inspect_stance.drift.transition import mean_se
+from inspect_stance.stances import LETTERS, N_STANCES, STANCES
+
+VOTE_COLUMNS: tuple[str, ...] = tuple(f"ai_votes_{x}" for x in LETTERS)
+RATER_RE = re.compile(r"^rater_.+$")
+
+
+@dataclass
+class HumanStudyData:
+    """Parsed study table: stance indices, human labels (-1 = none), model votes or None."""
+
+    source: str
+    initial: np.ndarray  # (N,)
+    labels: np.ndarray  # (N, R) int, -1 missing
+    raters: list[str]
+    votes: np.ndarray | None  # (N, 5) counts
+
+
+def _letters_to_index(values: pd.Series, path: Path, column: str, allow_blank: bool) -> np.ndarray:
+    out = np.full(len(values), -1, dtype=int)
+    for row, v in enumerate(values.to_list()):
+        if v is None or (isinstance(v, float) and math.isnan(v)) or str(v).strip() == "":
+            if allow_blank:
+                continue
+            raise ValueError(f"{path}: row {row + 2}, column {column!r} is empty; expected A-E")
+        letter = str(v).strip().upper()
+        if letter not in LETTERS:
+            raise ValueError(
+                f"{path}: row {row + 2}, column {column!r} has {v!r}; expected a letter A-E"
+            )
+        out[row] = LETTERS.index(letter)
+    return out
+
+
+def load_study(path: str | Path) -> HumanStudyData:
+    """Read a study table (``.tsv``, ``.csv``, else delimiter sniffed); ``ValueError`` on bad input."""
+    path = Path(path)
+    if not path.exists():
+        raise ValueError(f"{path}: file not found")
+    sep: str | None = "\t" if path.suffix == ".tsv" else ("," if path.suffix == ".csv" else None)
+    try:
+        df = pd.read_csv(path, sep=sep, dtype=str, keep_default_na=False, engine="python")
+    except (OSError, UnicodeDecodeError, pd.errors.ParserError, pd.errors.EmptyDataError) as ex:
+        raise ValueError(f"{path}: cannot read as a table ({str(ex).splitlines()[0]})") from ex
+    if "initial_stance" not in df.columns:
+        raise ValueError(f"{path}: no 'initial_stance' column (columns: {', '.join(df.columns)})")
+    raters = [c for c in df.columns if RATER_RE.match(c)]
+    if not raters:
+        raise ValueError(f"{path}: no 'rater_*' columns with human labels")
+    if len(df) == 0:
+        raise ValueError(f"{path}: no rows")
+    initial = _letters_to_index(df["initial_stance"], path, "initial_stance", allow_blank=False)
+    labels = np.stack([_letters_to_index(df[c], path, c, allow_blank=True) for c in raters], 1)
+    empty = np.flatnonzero((labels < 0).all(axis=1))
+    if empty.size:
+        raise ValueError(
+            f"{path}: row {int(empty[0]) + 2} has no human label in any rater_* column"
+        )
+    present = [c for c in VOTE_COLUMNS if c in df.columns]
+    votes = None
+    if present:
+        if len(present) != len(VOTE_COLUMNS):
+            missing = sorted(set(VOTE_COLUMNS) - set(present))
+            raise ValueError(
+                f"{path}: model vote columns incomplete (missing {', '.join(missing)})"
+            )
+        try:
+            votes = df[list(VOTE_COLUMNS)].replace("", "0").astype(float).to_numpy()
+        except ValueError as ex:
+            raise ValueError(f"{path}: ai_votes_* columns must be counts ({ex})") from ex
+        if (votes < 0).any() or not np.all(np.isfinite(votes)):
+            raise ValueError(f"{path}: ai_votes_* columns must be non-negative counts")
+    return HumanStudyData(
+        source=str(path), initial=initial, labels=labels, raters=raters, votes=votes
+    )
+
+
+def plurality(counts: np.ndarray) -> np.ndarray:
+    """Index of the largest count per row; ties go to the earliest stance (letter A first)."""
+    return np.asarray(np.argmax(np.asarray(counts), axis=1), dtype=int)
+
+
+def label_counts(labels: np.ndarray) -> np.ndarray:
+    """``(N, 5)`` counts of each letter among an item's labels (-1 ignored)."""
+    lab = np.asarray(labels)
+    return np.stack([(lab == k).sum(axis=1) for k in range(N_STANCES)], axis=1)
+
+
+def _share(mask: np.ndarray) -> float:
+    return float(mask.mean()) if mask.size else math.nan
+
+
+def analyse_study(data: HumanStudyData) -> dict[str, Any]:
+    """Every figure of the study as a JSON-ready dict (see the module docstring)."""
+    ref = plurality(label_counts(data.labels))
+    labelled = data.labels >= 0
+    agree = np.where(labelled, data.labels == ref[:, None], False)
+
+    def rater_shares(rows: np.ndarray) -> np.ndarray:
+        n = labelled[rows].sum(axis=0)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return np.where(n > 0, agree[rows].sum(axis=0) / np.maximum(n, 1), np.nan)
+
+    all_rows = np.ones(len(ref), dtype=bool)
+    per_rater = rater_shares(all_rows)
+    h_mean, h_se = mean_se(per_rater)
+    by_stance_h = [mean_se(rater_shares(data.initial == i)) for i in range(N_STANCES)]
+
+    gen_drift = ref != data.initial
+    out: dict[str, Any] = {
+        "file": data.source,
+        "n_items": int(len(ref)),
+        "n_raters": len(data.raters),
+        "n_annotations": int(labelled.sum()),
+        "stances": list(STANCES),
+        "n_items_by_stance": [int((data.initial == i).sum()) for i in range(N_STANCES)],
+        "human_agreement": {
+            "mean": float(h_mean),
+            "se": float(h_se),
+            "by_stance": [float(m) for m, _ in by_stance_h],
+            "by_stance_se": [float(s) for _, s in by_stance_h],
+            "per_rater": {r: float(v) for r, v in zip(data.raters, per_rater, strict=True)},
+        },
+        "generation_drift": {
+            "overall": _share(gen_drift),
+            "by_stance": [_share(gen_drift[data.initial == i]) for i in range(N_STANCES)],
+        },
+        "reference_label_counts_by_stance": _confusion(data.initial, ref),
+        "has_model_votes": data.votes is not None,
+        "model_agreement": None,
+        "extraction_drift": None,
+        "model_plurality_counts_by_reference": None,
+        "krippendorff_alpha_ordinal": _alpha(data.labels),
+    }
+    if data.votes is not None:
+        votes = data.votes
+        total = votes.sum(axis=1)
+        has = total > 0
+        hit = votes[np.arange(len(ref)), ref]
+        with np.errstate(invalid="ignore", divide="ignore"):
+            item_share = np.where(has, hit / np.where(has, total, 1.0), np.nan)
+
+        def pooled(rows: np.ndarray) -> float:
+            t = total[rows].sum()
+            return float(hit[rows].sum() / t) if t > 0 else math.nan
+
+        _, m_se = mean_se(item_share)
+        model_plural = plurality(votes)
+        ext_drift = (model_plural != ref)[has]
+        init_has = data.initial[has]
+        out["model_agreement"] = {
+            "overall": pooled(all_rows),
+            "se": float(m_se),
+            "by_stance": [pooled(data.initial == i) for i in range(N_STANCES)],
+            "n_votes": int(total.sum()),
+        }
+        out["extraction_drift"] = {
+            "overall": _share(ext_drift),
+            "by_stance": [_share(ext_drift[init_has == i]) for i in range(N_STANCES)],
+            "n_items": int(has.sum()),
+        }
+        out["model_plurality_counts_by_reference"] = _confusion(ref[has], model_plural[has])
+    return _finite(out)
+
+
+def _confusion(rows: np.ndarray, cols: np.ndarray) -> list[list[int]]:
+    m = np.zeros((N_STANCES, N_STANCES), dtype=int)
+    np.add.at(m, (rows, cols), 1)
+    return m.tolist()
+
+
+def _alpha(labels: np.ndarray) -> float:
+    data = np.where(labels >= 0, labels, np.nan).T.astype(float)  # raters x items
+    if data.shape[0] < 2:
+        return math.nan
+    try:
+        return float(krippendorff.alpha(reliability_data=data, level_of_measurement="ordinal"))
+    except (ValueError, ZeroDivisionError):
+        return math.nan
+
+
+def _finite(obj: Any) -> Any:
+    if isinstance(obj, dict):
+        return {k: _finite(v) for k, v in obj.items()}
+    if isinstance(obj, list):
+        return [_finite(v) for v in obj]
+    if isinstance(obj, float) and not math.isfinite(obj):
+        return None
+    return obj
+
+
+def _fmt(x: Any, se: Any = None) -> str:
+    if x is None:
+        return "n/a"
+    return f"{x:.3f} ({se:.3f})" if se is not None else f"{x:.3f}"
+
+
+def study_table(result: dict[str, Any]) -> pd.DataFrame:
+    """Table by initial stance (plus an 'all' row): items, agreement and drift shares."""
+    h = result["human_agreement"]
+    m = result["model_agreement"]
+    g = result["generation_drift"]
+    e = result["extraction_drift"]
+    rows = []
+    for i, name in enumerate(result["stances"]):
+        rows.append(
+            {
+                "initial stance": f"{LETTERS[i]} {name}",
+                "items": result["n_items_by_stance"][i],
+                "human agreement": _fmt(h["by_stance"][i], h["by_stance_se"][i]),
+                "model agreement": _fmt(m["by_stance"][i]) if m else "n/a",
+                "generation drift": _fmt(g["by_stance"][i]),
+                "extraction drift": _fmt(e["by_stance"][i]) if e else "n/a",
+            }
+        )
+    rows.append(
+        {
+            "initial stance": "all",
+            "items": result["n_items"],
+            "human agreement": _fmt(h["mean"], h["se"]),
+            "model agreement": _fmt(m["overall"], m["se"]) if m else "n/a",
+            "generation drift": _fmt(g["overall"]),
+            "extraction drift": _fmt(e["overall"]) if e else "n/a",
+        }
+    )
+    return pd.DataFrame(rows).set_index("initial stance")
+
+
+def _matrix_frame(counts: list[list[int]], row_label: str, col_label: str) -> pd.DataFrame:
+    return pd.DataFrame(
+        counts,
+        index=pd.Index([f"{LETTERS[i]} {s}" for i, s in enumerate(STANCES)], name=row_label),
+        columns=[f"{col_label} {x}" for x in LETTERS],
+    )
+
+
+def study_text(result: dict[str, Any]) -> str:
+    """Terminal summary of the study."""
+    alpha = result["krippendorff_alpha_ordinal"]
+    lines = [
+        f"Human-extraction study: {result['file']}",
+        f"{result['n_items']} items, {result['n_raters']} annotators, "
+        f"{result['n_annotations']} annotations"
+        + (
+            f", {result['model_agreement']['n_votes']} model votes"
+            if result["has_model_votes"]
+            else ""
+        )
+        + f"; reference label = human plurality (ties -> earliest letter); "
+        f"Krippendorff's ordinal alpha = {_fmt(alpha)}",
+        "",
+        "By initial stance (human agreement: mean (SE over annotators); model agreement: share of "
+        "votes; drift: share of items)",
+        study_table(result).to_string(),
+        "",
+        "Generation stage: initial stance (rows) x reference label (columns), items",
+        _matrix_frame(result["reference_label_counts_by_stance"], "initial", "ref").to_string(),
+    ]
+    if result["has_model_votes"]:
+        lines += [
+            "",
+            "Extraction stage: reference label (rows) x model plurality (columns), items",
+            _matrix_frame(
+                result["model_plurality_counts_by_reference"], "reference", "model"
+            ).to_string(),
+        ]
+    return "\n".join(lines)
