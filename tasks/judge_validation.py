@@ -29,9 +29,9 @@ from inspect_stance.solvers.judge_validation import collected_response
 from inspect_stance.tasks.prompt_construction import as_bool
 
 from inspect_stance.construction.labels import parse_label
-from inspect_stance.paths import user_path
 from inspect_stance.construction.rubric import check_threshold
 from inspect_stance.construction.settings import NEUTRAL, POLE_A, POLE_B, TEMPLATED, WRITING
+from inspect_stance.paths import user_path
 
 REQUIRED = ("prompt_text", "response_text", "topic_neutral", "topic_pro", "topic_con")
 ANNOTATOR_COLUMNS = ("annot1_label", "annot2_label")

@@ -40,7 +40,6 @@ from inspect_stance.construction.issuebench import (
     load_issues,
     load_templates,
 )
-from inspect_stance.paths import user_path
 from inspect_stance.construction.prompts import PromptSpec, build_specs, load_prompts
 from inspect_stance.construction.rubric import check_threshold
 from inspect_stance.construction.settings import (
@@ -64,6 +63,7 @@ from inspect_stance.construction.templates import (
     templates_from_issuebench,
 )
 from inspect_stance.construction.topics import _parse_topic_ids, apply_seed_file, select_topics
+from inspect_stance.paths import user_path
 
 logger = logging.getLogger(__name__)
 
