@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from inspect_stance.drift.transition import FloatArray, mean_se
+from inspect_stance.drift.transition import FloatArray, mean_se, nanmean
 from inspect_stance.stances import N_STANCES
 
 PATTERN_CELLS: dict[str, tuple[tuple[int, int], ...]] = {
@@ -56,8 +56,7 @@ def per_proposition_patterns(matrices: np.ndarray) -> dict[str, FloatArray]:
         mask = pattern_mask(name)
         row_sums = np.where(mask, np.nan_to_num(arr, nan=0.0), 0.0).sum(axis=-1)  # (P, 5)
         row_sums = np.where(row_missing, np.nan, row_sums)
-        with np.errstate(invalid="ignore"):
-            out[name] = np.asarray(np.nanmean(row_sums, axis=-1), dtype=np.float64)
+        out[name] = nanmean(row_sums, axis=-1)
     return out
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from inspect_stance.drift.transition import FloatArray, diagonal, mean_se
+from inspect_stance.drift.transition import FloatArray, diagonal, mean_se, nanmean
 
 
 def success_by_stance(matrices: np.ndarray) -> tuple[FloatArray, FloatArray]:
@@ -26,8 +26,7 @@ def success_by_stance(matrices: np.ndarray) -> tuple[FloatArray, FloatArray]:
 def per_proposition_spr(matrices: np.ndarray) -> FloatArray:
     """``mean_i T[s, i, i]`` for every proposition ``s`` (NaN-aware), shape ``(P,)``."""
     diag = diagonal(matrices)
-    with np.errstate(invalid="ignore"):
-        return np.asarray(np.nanmean(diag, axis=-1), dtype=np.float64)
+    return nanmean(diag, axis=-1)
 
 
 def stance_preservation_rate(matrices: np.ndarray) -> tuple[float, float]:

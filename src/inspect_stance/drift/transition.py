@@ -115,6 +115,13 @@ def diagonal(matrices: np.ndarray) -> FloatArray:
     return np.diagonal(arr, axis1=-2, axis2=-1)
 
 
+def nanmean(values: np.ndarray, axis: int = -1) -> FloatArray:
+    """``numpy.nanmean`` without the warning for all-NaN slices (they give NaN, by design)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        return np.asarray(np.nanmean(values, axis=axis), dtype=np.float64)
+
+
 def mean_se(values: np.ndarray, axis: int = 0) -> tuple[FloatArray, FloatArray]:
     """Mean and standard error over ``axis`` ignoring NaN: ``(mean, sd_ddof1 / sqrt(n))``.
 
