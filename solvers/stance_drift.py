@@ -89,6 +89,7 @@ def stance_drift_trials(
     seed: int = 0,
     arguments: Mapping[str, Sequence[str]] | None = None,
     cache: bool = True,
+    logprobs: bool = True,
 ) -> Solver:
     """Run ``trials`` generation -> extraction trials for the sample's proposition and stance.
 
@@ -107,6 +108,9 @@ def stance_drift_trials(
             finished call and loses no finished trial. Re-running the same configuration with
             the same seed returns the cached responses; use another ``seed`` (or
             ``cache=False``) for an independent replicate.
+        logprobs: request top logprobs on extraction calls (the logprob estimator); turn off
+            for providers that reject the request — every trial then uses the frequency
+            estimator.
     """
     check_variant(variant)
     if trials < 1:
@@ -126,7 +130,9 @@ def stance_drift_trials(
         sample_key = str(state.sample_id)
         reused = arguments.get(sample_key) if arguments is not None else None
         top_n = max(MIN_TOP_LOGPROBS, model.config.top_logprobs or 0)
-        extract_config = GenerateConfig(logprobs=True, top_logprobs=top_n)
+        extract_config = (
+            GenerateConfig(logprobs=True, top_logprobs=top_n) if logprobs else GenerateConfig()
+        )
         gen_prompt = generation_prompt(proposition, stance, variant, words_limit, base_order)
         records: list[dict[str, Any] | None] = [None] * trials
 

@@ -70,6 +70,7 @@ def stance_drift(
     arguments_from: str | None = None,
     seed: int = 0,
     cache: bool = True,
+    logprobs: bool = True,
 ) -> Task:
     """Stance drift: generation -> fresh-context extraction, 5x5 transition matrices, SPR.
 
@@ -90,6 +91,8 @@ def stance_drift(
         cache: cache each trial's calls for a week (scoped per sample, trial, stage and seed) so
             that ``inspect eval-retry`` of an interrupted run loses and re-pays no finished
             trial; identical re-runs with the same seed return cached responses.
+        logprobs: request top logprobs on extraction calls (default); false for providers that
+            reject logprob requests (every trial then uses the frequency estimator).
     """
     check_variant(variant)
     check_policy(unparsed)
@@ -135,6 +138,7 @@ def stance_drift(
             seed=int(seed),
             arguments=arguments,
             cache=bool(cache),
+            logprobs=bool(logprobs),
         ),
         scorer=stance_drift_scorer(unparsed=unparsed),
         metadata={
@@ -146,5 +150,6 @@ def stance_drift(
             "n_propositions": len(props),
             "arguments_from": arguments_from,
             "model_calls_per_trial": calls_per_trial,
+            "logprobs_requested": bool(logprobs),
         },
     )

@@ -245,3 +245,10 @@ def test_cache_is_scoped_by_model_args(files, tmp_path):
     third = run(files, tmp_path / "c", **kwargs)
     full = read_eval_log(third.location)
     assert all(e.cache == "read" for s in full.samples for e in s.events if e.event == "model")
+
+
+def test_logprobs_not_requested_uses_frequency_estimator(files, tmp_path):
+    log = run(files, tmp_path, trials=3, limit_propositions=2, logprobs=False)
+    m = metrics(log)
+    assert m["frequency_estimated"] == m["trials"] == 30 and m["logprob_estimated"] == 0
+    assert log.eval.metadata["logprobs_requested"] is False

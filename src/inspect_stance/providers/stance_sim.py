@@ -158,7 +158,7 @@ class StanceSimAPI(ModelAPI):
         rng = self._rng(prompt)
         stripped = prompt.rstrip()
         if stripped.endswith("Answer letter:"):
-            return self._extract(prompt, rng)
+            return self._extract(prompt, rng, bool(config.logprobs))
         if stripped.endswith("Argument:"):
             return self._generate_argument(prompt, rng)
         return self._output("I can only answer stance-drift prompts.", prompt)
@@ -176,15 +176,18 @@ class StanceSimAPI(ModelAPI):
         )
         return self._output(text, prompt)
 
-    def _extract(self, prompt: str, rng: random.Random) -> ModelOutput:
+    def _extract(self, prompt: str, rng: random.Random, want_logprobs: bool) -> ModelOutput:
         tail = prompt[prompt.rfind("Argument:") :]
         tag = _STANCE_TAG_RE.search(tail)
         options = _options(tail)
         if tag is None or tag.group(1) not in STANCE_KEYS or len(options) != N_STANCES:
             return self._output(UNPARSED_ANSWER, prompt)
         if self.unparsed_rate > 0 and rng.random() < self.unparsed_rate:
+            no_letter = [("I", [("I", -0.01), ("The", -5.0)])]  # logprobs without letter mass
             return self._output(
-                UNPARSED_ANSWER, prompt, tokens=[("I", [("I", -0.01), ("The", -5.0)])]
+                UNPARSED_ANSWER,
+                prompt,
+                tokens=no_letter if self.logprobs and want_logprobs else None,
             )
         row = self.transition[STANCE_KEYS.index(tag.group(1))]
         extracted = rng.choices(range(N_STANCES), weights=list(row))[0]
@@ -192,7 +195,8 @@ class StanceSimAPI(ModelAPI):
         answer = letter_of[extracted]
         top = [(letter_of[s], math.log(row[s])) for s in range(N_STANCES) if row[s] > 0]
         top.sort(key=lambda x: -x[1])
-        return self._output(answer, prompt, tokens=[(answer, top)])
+        with_logprobs = self.logprobs and want_logprobs  # like a real API: only when asked
+        return self._output(answer, prompt, tokens=[(answer, top)] if with_logprobs else None)
 
     def _output(
         self,
@@ -201,7 +205,7 @@ class StanceSimAPI(ModelAPI):
         tokens: list[tuple[str, list[tuple[str, float]]]] | None = None,
     ) -> ModelOutput:
         logprobs = None
-        if self.logprobs and tokens is not None:
+        if tokens is not None:
             content = []
             for token, top in tokens:
                 chosen = dict(top).get(token, -1e-3)
