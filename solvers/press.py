@@ -32,6 +32,7 @@ from inspect_ai.util import collect, span
 
 from inspect_stance.press.arguments import STORE_ARGUMENTS, STORE_ENTROPY, STORE_RESPONSES
 from inspect_stance.press.entropy import mean_token_logprob
+from inspect_stance.press.params import as_bool, as_int
 from inspect_stance.press.prompts import CONDITIONS, PERSONAS, argument_prompt, opinion_prompt
 
 ARGUER_CONFIG = GenerateConfig(temperature=1.0)
@@ -48,10 +49,12 @@ def _token_logprobs(output: ModelOutput) -> list[float] | None:
 
 @solver
 def press_generate(
-    argument_sets: int = 3, personas: bool = False, entropy_samples: int = 0
+    argument_sets: int | str = 3, personas: bool | str = False, entropy_samples: int | str = 0
 ) -> Solver:
     """Generate PReSS arguments, responses and entropy samples for one statement (module doc)."""
-    persona_list = PERSONAS if personas else ("none",)
+    argument_sets = as_int("argument_sets", argument_sets)
+    entropy_samples = as_int("entropy_samples", entropy_samples, minimum=0, example=20)
+    persona_list = PERSONAS if as_bool("personas", personas) else ("none",)
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:  # noqa: ARG001
         statement: str = state.metadata["statement"]

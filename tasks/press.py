@@ -24,19 +24,24 @@ from inspect_stance.press.nli import (
     DEFAULT_NLI_MODEL,
     load_nli,
 )
+from inspect_stance.press.params import FALSE_WORDS, TRUE_WORDS, as_bool, as_int
 from inspect_stance.press.statements import load_statements
 
 DEFAULT_ENTROPY_SAMPLES = 20
 
 
 def _entropy_samples(value: int | bool | str | None) -> int:
-    """``true`` -> 20, ``false``/0/None -> 0 (off), an integer N >= 2 -> N."""
+    """``true``/``yes``/``on`` -> 20, ``false``/``no``/``off``/0/None -> 0 (off), an integer N >= 2 -> N."""
     if value is None or value is False:
         return 0
     if value is True:
         return DEFAULT_ENTROPY_SAMPLES
-    if isinstance(value, str) and value.strip().lower() in ("true", "false"):
-        return DEFAULT_ENTROPY_SAMPLES if value.strip().lower() == "true" else 0
+    if isinstance(value, str) and not value.strip().isdigit():
+        word = value.strip().lower()
+        if word in TRUE_WORDS:
+            return DEFAULT_ENTROPY_SAMPLES
+        if word in FALSE_WORDS:
+            return 0
     try:
         n = int(value)
     except (TypeError, ValueError) as ex:
@@ -51,14 +56,14 @@ def _entropy_samples(value: int | bool | str | None) -> int:
 @task
 def press(
     statements: str | None = None,
-    argument_sets: int = 3,
+    argument_sets: int | str = 3,
     arguments: str | None = None,
-    personas: bool = False,
-    entropy_samples: int | bool = False,
+    personas: bool | str = False,
+    entropy_samples: int | bool | str = False,
     classifier: str = "nli",
     nli_model: str = DEFAULT_NLI_MODEL,
     nli_device: str | None = None,
-    nli_batch_size: int = DEFAULT_BATCH_SIZE,
+    nli_batch_size: int | str = DEFAULT_BATCH_SIZE,
     nli_hypothesis: str = DEFAULT_HYPOTHESIS,
 ) -> Task:
     """PReSS task (parameters documented in the README).
@@ -66,16 +71,17 @@ def press(
     Args:
         statements: TSV with columns bias (left/right) and statement; default: the 19 economic
             Political Compass statements shipped with the package.
-        argument_sets: independent supporting/counter argument sets per statement (K).
+        argument_sets: independent supporting/counter argument sets per statement (K >= 1).
         arguments: earlier PReSS log (.eval/.json) or JSON Lines file to take the arguments
             from instead of generating them.
-        personas: add the left- and right-leaning persona conditions (3 x 3 grid).
+        personas: add the left- and right-leaning persona conditions (3 x 3 grid); strings
+            such as "false" / "0" / "no" read as False.
         entropy_samples: extra temperature-1 neutral responses for the uncertainty validation
             (true = 20; false/0 = off).
         classifier: "nli" (transformers NLI model) or "llm" (model role `classifier`).
         nli_model: hub id or local folder of a sequence-classification NLI model.
         nli_device: torch device for the NLI model (default cuda when available, else cpu).
-        nli_batch_size: NLI pairs per forward pass.
+        nli_batch_size: NLI pairs per forward pass (>= 1).
         nli_hypothesis: NLI hypothesis template with {statement} (the original statement).
     """
     # -T paths are relative to the shell's directory, not tasks/ (see inspect_stance.paths)
@@ -83,9 +89,9 @@ def press(
     arguments = user_path(arguments) if arguments else None
     nli_model = user_path(nli_model)
     items = load_statements(statements)
-    if int(argument_sets) < 1:
-        raise ValueError(f"argument_sets {argument_sets}; use an integer >= 1")
-    k = int(argument_sets)
+    k = as_int("argument_sets", argument_sets, example=3)
+    with_personas = as_bool("personas", personas)
+    batch = as_int("nli_batch_size", nli_batch_size, example=DEFAULT_BATCH_SIZE)
     n_entropy = _entropy_samples(entropy_samples)
     if classifier not in CLASSIFIERS:
         raise ValueError(f"classifier {classifier!r}; use 'nli' or 'llm'")
@@ -108,17 +114,17 @@ def press(
     ]
     return Task(
         dataset=MemoryDataset(samples, name="press"),
-        solver=press_generate(argument_sets=k, personas=bool(personas), entropy_samples=n_entropy),
+        solver=press_generate(argument_sets=k, personas=with_personas, entropy_samples=n_entropy),
         scorer=press_scorer(
             classifier=classifier,
             nli_model=nli_model,
             nli_device=nli_device,
-            nli_batch_size=nli_batch_size,
+            nli_batch_size=batch,
             nli_hypothesis=nli_hypothesis,
         ),
         metadata={
             "press_argument_sets": k,
-            "press_personas": bool(personas),
+            "press_personas": with_personas,
             "press_entropy_samples": n_entropy,
             "press_classifier": classifier,
             "press_nli_model": nli_model,

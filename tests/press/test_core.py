@@ -7,6 +7,7 @@ import pytest
 from inspect_stance.press.classify import parse_classifier_answer
 from inspect_stance.press.faithfulness import faithfulness, outcome_shares
 from inspect_stance.press.labels import press_label, right_aligned
+from inspect_stance.press.params import as_bool, as_int
 from inspect_stance.press.stability import topic_stability
 from inspect_stance.press.statements import load_statements, parse_statements
 from inspect_stance.press.summary import sample_record, summarize
@@ -44,6 +45,14 @@ def test_bad_statements_give_one_line_errors(text, fragment):
 
 def test_extra_columns_and_case_are_accepted():
     items = parse_statements("id\tStatement\tBIAS\n7\tTaxes are theft.\tRight\n")
+    assert [(s.id, s.bias, s.text) for s in items] == [(0, "right", "Taxes are theft.")]
+
+
+def test_statements_file_with_utf8_bom(tmp_path):
+    path = tmp_path / "bom.tsv"
+    path.write_bytes("bias\tstatement\nright\tTaxes are theft.\n".encode("utf-8-sig"))
+    assert path.read_bytes()[:3] == b"\xef\xbb\xbf"
+    items = load_statements(path)
     assert [(s.id, s.bias, s.text) for s in items] == [(0, "right", "Taxes are theft.")]
 
 
@@ -96,6 +105,13 @@ def test_faithfulness_by_hand():
         ("neither", "neither"),
         ("Refusal", "refusal"),
         ("The response would disagree.", "disagree"),
+        ("Answer: Disagree", "disagree"),
+        ("**Label:** agree.", "agree"),
+        ("Neither agree nor disagree.", "neither"),
+        ("The response does not agree with the statement.", "unparsed"),
+        ("Not agree", "unparsed"),
+        ("The response doesn't disagree.", "unparsed"),
+        ("Answer: not agree", "unparsed"),
         ("It could agree or disagree.", "unparsed"),
         ("Hmm, hard to say.", "unparsed"),
         ("", "unparsed"),
@@ -120,3 +136,55 @@ def test_summary_of_two_hand_made_records():
     assert fig["lean_right"] == pytest.approx(2 / 3)
     assert fig["P_SF_sets"] == 1.0 and fig["P_SU_sets"] == 0.0
     assert "P_SF_personas" not in fig and "auroc_naive_entropy" not in fig
+
+
+def test_persona_faithfulness_per_set_and_pooled_by_hand():
+    agree = {"neutral": "agree", "support": "agree", "counter": "agree"}  # right bias: S^R
+    disagree = {"neutral": "disagree", "support": "disagree", "counter": "disagree"}  # S^L
+    moved = {"neutral": "agree", "support": "agree", "counter": "disagree"}  # U^R
+    none = {"neutral": "neither", "support": "agree", "counter": "agree"}  # indeterminate
+    grids = [  # {persona: [set 0, set 1]}: per-set outcomes; pooled outcome
+        ({"none": [agree, moved], "left": [moved, disagree], "right": [agree, agree]}, "SU"),
+        ({"none": [agree, agree], "left": [moved, moved], "right": [agree, none]}, "SF"),
+        ({"none": [none, moved], "left": [moved, none], "right": [moved, moved]}, "ID"),
+        # per set SF (S^R only) and SF (S^L only), but both directions over the pool: SU
+        ({"none": [agree, moved], "left": [moved, disagree], "right": [moved, moved]}, "SU"),
+    ]
+    records = [sample_record(i, f"T{i}", "right", g) for i, (g, _) in enumerate(grids)]
+    assert [r["faithfulness_personas"] for r in records] == [
+        ["SF", "SU"],
+        ["SF", "SF"],
+        ["ID", "ID"],
+        ["SF", "SF"],
+    ]
+    assert [r["faithfulness_personas_pooled"] for r in records] == [p for _, p in grids]
+    fig = summarize(records)
+    # per statement x set: 8 outcomes, SF 5, SU 1, ID 2; pooled per statement: SF 1, SU 2, ID 1
+    assert (fig["P_SF_personas"], fig["P_SU_personas"], fig["P_ID_personas"]) == pytest.approx(
+        (5 / 8, 1 / 8, 2 / 8)
+    )
+    assert (
+        fig["P_SF_personas_pooled"],
+        fig["P_SU_personas_pooled"],
+        fig["P_ID_personas_pooled"],
+    ) == pytest.approx((1 / 4, 2 / 4, 1 / 4))
+
+
+def test_bool_and_int_parameters():
+    for v in (False, 0, "false", "0", "no", "Off", " FALSE ", None):
+        assert as_bool("personas", v) is False, v
+    for v in (True, 1, "true", "1", "yes", "On"):
+        assert as_bool("personas", v) is True, v
+    with pytest.raises(ValueError, match="personas 'maybe' is not a boolean"):
+        as_bool("personas", "maybe")
+    assert as_int("argument_sets", "3") == 3 and as_int("argument_sets", 2.0) == 2
+    cases = [
+        ("two", "argument_sets 'two' is not an integer; use e.g. -T argument_sets=3"),
+        (2.5, "argument_sets 2.5 is not an integer"),
+        (True, "argument_sets True is not an integer"),
+        (0, "argument_sets 0; use an integer >= 1"),
+    ]
+    for value, message in cases:
+        with pytest.raises(ValueError) as ex:
+            as_int("argument_sets", value)
+        assert str(ex.value).startswith(message), str(ex.value)

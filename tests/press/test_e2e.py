@@ -71,6 +71,17 @@ EXPECTED = {
     ),
 }
 ORDER = list(EXPECTED)  # statement i gets archetype ORDER[i % 8]
+# faithfulness over all 3 personas x 3 sets pooled (from the labels above, by hand)
+POOLED = {
+    "stable_right": "SF",
+    "stable_left": "SF",
+    "unstable_right": "ID",
+    "unstable_left": "ID",
+    "no_opinion": "ID",
+    "set_flipper": "SU",
+    "persona_follower": "SU",
+    "mixed": "SF",
+}
 
 
 def _records(log):
@@ -85,6 +96,7 @@ def test_every_label_and_outcome_is_recovered(full_run):
         assert r["labels"] == labels, r["statement_id"]
         assert r["faithfulness_sets"]["none"] == sets
         assert r["faithfulness_personas"] == personas
+        assert r["faithfulness_personas_pooled"] == POOLED[ORDER[r["statement_id"] % 8]]
         assert r["S_t"]["none"] == (None if s_t is None else pytest.approx(s_t))
     seen = {x for r in records for p in r["labels"].values() for x in p}
     assert seen == {"S^R", "U^R", "S^L", "U^L", "indeterminate", "unclassified"}
@@ -127,7 +139,15 @@ def test_metrics_match_hand_counts(full_run):
     assert (m["P_SF_personas"], m["P_SU_personas"], m["P_ID_personas"]) == pytest.approx(
         (24 / 57, 12 / 57, 21 / 57)
     )
+    # pooled per statement: archetypes 0-2 cover 3 statements, 3-7 two each (i mod 8, i < 19):
+    # SF = stable_right 3 + stable_left 3 + mixed 2, SU = set_flipper 2 + persona_follower 2
+    assert (
+        m["P_SF_personas_pooled"],
+        m["P_SU_personas_pooled"],
+        m["P_ID_personas_pooled"],
+    ) == pytest.approx((8 / 19, 4 / 19, 7 / 19))
     assert m["n_unparsed"] == 2
+    assert m["n_classifier_errors"] == 0
     # entropy: the always-entailing NLI model puts all samples in one cluster -> all ties
     assert m["auroc_semantic_entropy_discrete"] == pytest.approx(0.5)
     assert m["auroc_semantic_entropy"] == pytest.approx(0.5)
@@ -239,6 +259,51 @@ def test_nli_classifier_end_to_end(nli_dir, tmp_path):
         )
 
 
+def _three_statements(tmp_path):
+    stmts = tmp_path / "three.tsv"
+    items = load_statements(None)[:3]
+    stmts.write_text("bias\tstatement\n" + "".join(f"{s.bias}\t{s.text}\n" for s in items))
+    return stmts, items
+
+
+def test_failing_classifier_call_is_kept_and_counted(nli_dir, tmp_path):
+    stmts, items = _three_statements(tmp_path)
+    # the scripted classifier raises for every prompt about statement 1
+    judge = get_model("press_sim/classifier", fail_on=items[1].text, memoize=False)
+    logs = inspect_eval(
+        press(statements=str(stmts), classifier="llm", nli_model=str(nli_dir / "entail")),
+        model=get_model("press_sim/target", statements=str(stmts), memoize=False),
+        model_roles={"arguer": "press_sim/arguer", "classifier": judge},
+        log_dir=str(tmp_path / "logs"),
+        display="none",
+    )
+    log = logs[0]
+    assert log.status == "success", log.error
+    assert all(s.error is None for s in log.samples)
+    recs = _records(log)
+    # archetypes stable_right (left statement), stable_left, unstable_right
+    assert [r["labels"]["none"] for r in recs] == [["S^R"] * 3, ["unclassified"] * 3, ["U^R"] * 3]
+    assert [(r["n_unparsed"], r["n_classifier_errors"]) for r in recs] == [(0, 0), (9, 9), (0, 0)]
+    assert all(s == {c: "unparsed" for c in s} for s in recs[1]["stances"]["none"])
+    assert all(
+        d.startswith("classifier error: RuntimeError: press_sim/classifier: scripted failure")
+        for d in recs[1]["classifier_detail"].values()
+    )
+    m = {k: v.value for s in log.results.scores for k, v in s.metrics.items()}
+    assert m["n_unparsed"] == 9 and m["n_classifier_errors"] == 9
+    assert m["share_unclassified"] == pytest.approx(3 / 9)
+
+
+def test_string_parameters_are_parsed(nli_dir, tmp_path):
+    stmts, _ = _three_statements(tmp_path)
+    entail = str(nli_dir / "entail")
+    for value, expected in (("false", False), ("0", False), ("no", False), ("true", True)):
+        task = press(statements=str(stmts), personas=value, nli_model=entail)
+        assert task.metadata["press_personas"] is expected, value
+    task = press(statements=str(stmts), argument_sets="2", nli_batch_size="4", nli_model=entail)
+    assert task.metadata["press_argument_sets"] == 2
+
+
 def test_bad_task_inputs_are_one_line_errors(nli_dir, tmp_path):
     bad = tmp_path / "bad.tsv"
     cases = []
@@ -258,6 +323,16 @@ def test_bad_task_inputs_are_one_line_errors(nli_dir, tmp_path):
     cases.append(({"arguments": str(other)}, "no arguments for statement 0"))
     cases.append(({"entropy_samples": 1}, "at least 2 samples"))
     cases.append(({"classifier": "vibes"}, "use 'nli' or 'llm'"))
+    cases.append(
+        (
+            {"argument_sets": "two"},
+            "argument_sets 'two' is not an integer; use e.g. -T argument_sets=3",
+        )
+    )
+    cases.append(({"argument_sets": 0}, "argument_sets 0; use an integer >= 1"))
+    cases.append(({"nli_batch_size": 0}, "nli_batch_size 0; use an integer >= 1"))
+    cases.append(({"nli_batch_size": "big"}, "nli_batch_size 'big' is not an integer"))
+    cases.append(({"personas": "maybe"}, "personas 'maybe' is not a boolean"))
     for kwargs, fragment in cases:
         kwargs.setdefault("nli_model", str(nli_dir / "entail"))
         with pytest.raises(ValueError) as ex:

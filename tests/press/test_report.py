@@ -4,12 +4,17 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import pytest
 from inspect_ai import eval as inspect_eval
 from inspect_stance.tasks.press import press
 from scipy import stats
 
 from inspect_stance.cli import main
+from inspect_stance.press.labels import ALL_LABELS
+from inspect_stance.press.logs import PressRun
+from inspect_stance.press.report import heatmap_grid, tables, write_report
+from inspect_stance.press.summary import sample_record
 
 
 @pytest.fixture(scope="module")
@@ -75,6 +80,13 @@ def test_report_files_and_tables(full_run, all_stable_log, tmp_path, capsys):
     faith = {(r["model"], r["variation"]): r for r in data["faithfulness"]}
     assert faith[("press_sim/target", "personas")]["P_SU"] == pytest.approx(12 / 57)
     assert faith[("press_sim/target (2)", "sets")]["P_SF"] == 1.0
+    # per statement over all persona x set conditions (hand count in test_e2e): 8 / 4 / 7 of 19
+    pooled = faith[("press_sim/target", "personas_pooled")]
+    assert pooled["n"] == 19
+    assert (pooled["P_SF"], pooled["P_SU"], pooled["P_ID"]) == pytest.approx(
+        (8 / 19, 4 / 19, 7 / 19)
+    )
+    assert ("press_sim/target (2)", "personas_pooled") not in faith
     aur = {(r["model"], r["measure"]): r for r in data["auroc"]}
     assert aur[("press_sim/target", "string_entropy")]["n_unstable"] == 17
     md = (out / "report.md").read_text()
@@ -123,3 +135,35 @@ def test_unknown_group_name_is_input_error(full_run, tmp_path, capsys):
         == 2
     )
     assert "match no log's model" in capsys.readouterr().err
+
+
+def test_heatmap_rows_are_statements_not_file_positions(tmp_path):
+    """Logs run on different statement files: the same statement_id names different statements."""
+    agree = {"neutral": "agree", "support": "agree", "counter": "agree"}
+    disagree = {"neutral": "disagree", "support": "disagree", "counter": "disagree"}
+    neither = {"neutral": "neither", "support": "agree", "counter": "agree"}
+
+    def run(model, rows):
+        records = [
+            sample_record(i, text, bias, {"none": [stance]})
+            for i, (text, bias, stance) in enumerate(rows)
+        ]
+        return PressRun(f"{model}.eval", model, records, len(records), 0, "success")
+
+    a = run("A", [("Taxes are too high.", "right", agree), ("Markets fail.", "left", agree)])
+    b = run("B", [("Markets fail.", "left", disagree), ("Unions help.", "left", neither)])
+    t = tables([a, b], {"A": "left", "B": "right"})
+    stmts, grid, n_sets = heatmap_grid(t["labels"], ["A", "B"])
+    assert n_sets == 1
+    assert list(stmts["statement"]) == ["Markets fail.", "Taxes are too high.", "Unions help."]
+    assert list(stmts["statement_id"]) == [0, 0, 1]
+    code = {lab: float(i) for i, lab in enumerate(ALL_LABELS)}
+    nan = float("nan")
+    expected = [
+        [code["S^L"], code["S^R"]],  # A agrees with a left statement; B disagrees with it
+        [code["S^R"], nan],  # only A was asked
+        [nan, code["indeterminate"]],  # only B was asked
+    ]
+    np.testing.assert_array_equal(grid, np.array(expected))  # NaN == NaN here
+    write_report([a, b], tmp_path / "rep", left=["A"], right=["B"])
+    assert (tmp_path / "rep" / "heatmap.png").read_bytes()[:4] == b"\x89PNG"

@@ -5,9 +5,15 @@ set), ``statements.csv`` (per model x statement: S_t, faithfulness, entropies), 
 (per model: the log's figures, :func:`inspect_stance.press.summary.summarize`),
 ``label_distribution.csv`` (Table-2 style: mean share of each no-persona label per topic x model
 instance, by model group, with 95 % Student-t CIs over those instances), ``faithfulness.csv``
-(P_SF / P_SU / P_ID per model, across argument sets and across personas), ``auroc.csv``,
+(P_SF / P_SU / P_ID per model; variation ``sets``: per statement across argument sets, no
+persona; ``personas``: per statement x argument set across the three personas;
+``personas_pooled``: per statement across all persona x argument-set conditions), ``auroc.csv``,
 ``heatmap.png`` (statements as rows, models as columns grouped left / right / ungrouped, one
 stripe per argument set), ``stability.png`` (S_t per statement and model) and ``report.md``.
+
+Statements are matched across logs by their text (not their position in the statements file),
+so logs run on different statement files give one row per distinct statement, blank where a
+model was not asked it.
 """
 
 from __future__ import annotations
@@ -24,7 +30,7 @@ from scipy import stats
 from inspect_stance.press.faithfulness import OUTCOMES
 from inspect_stance.press.labels import ALL_LABELS
 from inspect_stance.press.logs import PressRun
-from inspect_stance.press.summary import auroc_table, summarize
+from inspect_stance.press.summary import auroc_table, pooled_persona_outcome, summarize
 
 GROUPS: tuple[str, ...] = ("left", "right", "ungrouped")
 LABEL_COLOURS: dict[str, str] = {
@@ -118,6 +124,9 @@ def tables(runs: Sequence[PressRun], groups: Mapping[str, str]) -> dict[str, pd.
                     "S_t": r["S_t"]["none"],
                     "faithfulness_sets": r["faithfulness_sets"]["none"],
                     "faithfulness_personas": " ".join(r["faithfulness_personas"] or []),
+                    "faithfulness_personas_pooled": (
+                        pooled_persona_outcome(r) if r["faithfulness_personas"] else None
+                    ),
                     **{
                         k: ent.get(k)
                         for k in (
@@ -135,14 +144,15 @@ def tables(runs: Sequence[PressRun], groups: Mapping[str, str]) -> dict[str, pd.
         summary_rows.append(
             {"model": name, "group": g, "log": run.path, "n_sample_errors": run.n_errors, **fig}
         )
-        for variation in ("sets", "personas"):
+        for variation in ("sets", "personas", "personas_pooled"):
             if fig.get(f"P_SF_{variation}") is None:
                 continue
-            n = (
-                len(run.records)
-                if variation == "sets"
-                else sum(len(r["faithfulness_personas"] or []) for r in run.records)
-            )
+            with_personas = [r for r in run.records if r["faithfulness_personas"]]
+            n = {
+                "sets": len(run.records),  # statements
+                "personas": sum(len(r["faithfulness_personas"]) for r in with_personas),
+                "personas_pooled": len(with_personas),  # statements
+            }[variation]
             faith_rows.append(
                 {
                     "model": name,
@@ -198,6 +208,42 @@ def _short(text: str, n: int = 60) -> str:
     return text if len(text) <= n else text[: n - 1] + "…"
 
 
+def statement_rows(df: pd.DataFrame) -> pd.DataFrame:
+    """One row per distinct statement (text and bias): ``statement_id``, ``bias``, ``statement``.
+
+    Logs may come from different statement files, where the same ``statement_id`` names
+    different statements: rows are keyed by the text, ordered by id then text; the id shown is
+    the smallest one the text has in any log.
+    """
+    return (
+        df.groupby(["statement", "bias"], as_index=False)["statement_id"]
+        .min()
+        .sort_values(["statement_id", "statement"])[["statement_id", "bias", "statement"]]
+        .reset_index(drop=True)
+    )
+
+
+def heatmap_grid(
+    labels: pd.DataFrame, models: Sequence[str]
+) -> tuple[pd.DataFrame, np.ndarray, int]:
+    """(statement rows, label-code grid, K) of the no-persona heatmap.
+
+    grid[i, m * K + k] = index in :data:`ALL_LABELS` of the label of statement row i (matched by
+    text, :func:`statement_rows`), model ``models[m]``, argument set k; NaN where absent.
+    """
+    df = labels[labels["persona"] == "none"]
+    stmts = statement_rows(df)
+    n_sets = int(df["argument_set"].max()) + 1
+    code = {lab: i for i, lab in enumerate(ALL_LABELS)}
+    grid = np.full((len(stmts), len(models) * n_sets), np.nan)
+    keys = zip(stmts["statement"], stmts["bias"], strict=True)
+    row_of = {key: i for i, key in enumerate(keys)}
+    for rec in df.itertuples():
+        j = list(models).index(rec.model) * n_sets + int(rec.argument_set)
+        grid[row_of[(rec.statement, rec.bias)], j] = code[rec.label]
+    return stmts, grid, n_sets
+
+
 def heatmap(labels: pd.DataFrame, groups: Mapping[str, str], path: Path) -> None:
     """Label heatmap: statements as rows; models as columns ordered by group; one stripe per set."""
     import matplotlib
@@ -207,16 +253,8 @@ def heatmap(labels: pd.DataFrame, groups: Mapping[str, str], path: Path) -> None
     from matplotlib.colors import ListedColormap
     from matplotlib.patches import Patch
 
-    df = labels[labels["persona"] == "none"]
     models = [m for g in GROUPS for m in groups if groups[m] == g]
-    stmts = df[["statement_id", "bias", "statement"]].drop_duplicates().sort_values("statement_id")
-    n_sets = int(df["argument_set"].max()) + 1
-    code = {lab: i for i, lab in enumerate(ALL_LABELS)}
-    grid = np.full((len(stmts), len(models) * n_sets), np.nan)
-    row_of = {sid: i for i, sid in enumerate(stmts["statement_id"])}
-    for rec in df.itertuples():
-        j = models.index(rec.model) * n_sets + int(rec.argument_set)
-        grid[row_of[rec.statement_id], j] = code[rec.label]
+    stmts, grid, n_sets = heatmap_grid(labels, models)
     fig_w = 6.5 + 0.9 * len(models)
     fig, ax = plt.subplots(figsize=(fig_w, 0.32 * len(stmts) + 2.2))
     cmap = ListedColormap([LABEL_COLOURS[lab] for lab in ALL_LABELS]).with_extremes(bad="white")
@@ -259,17 +297,14 @@ def stability_chart(statements: pd.DataFrame, groups: Mapping[str, str], path: P
     import matplotlib.pyplot as plt
 
     models = [m for g in GROUPS for m in groups if groups[m] == g]
-    stmts = (
-        statements[["statement_id", "bias", "statement"]]
-        .drop_duplicates()
-        .sort_values("statement_id")
-    )
+    stmts = statement_rows(statements)
     fig, ax = plt.subplots(figsize=(10, 0.25 * len(stmts) * max(1, len(models)) ** 0.5 + 2))
     height = 0.8 / max(1, len(models))
     for j, m in enumerate(models):
-        sub = statements[statements["model"] == m].set_index("statement_id")
+        sub = statements[statements["model"] == m].set_index(["statement", "bias"])["S_t"]
         ys = np.arange(len(stmts)) + (j - (len(models) - 1) / 2) * height
-        vals = [sub["S_t"].get(sid) if sid in sub.index else None for sid in stmts["statement_id"]]
+        keys = zip(stmts["statement"], stmts["bias"], strict=True)
+        vals = [sub.get(key) if key in sub.index else None for key in keys]
         xs = [
             np.nan if v is None or (isinstance(v, float) and math.isnan(v)) else float(v)
             for v in vals
@@ -349,6 +384,7 @@ def write_report(
         "mean_S_t",
         "lean_right",
         "n_unparsed",
+        "n_classifier_errors",
         "n_sample_errors",
     ]
     summary = t["summary"].reindex(columns=summary_cols)
@@ -379,6 +415,10 @@ def write_report(
         "![S_t per statement](stability.png)",
         "",
         "## Stability faithfulness (SF / SU / ID)",
+        "",
+        "`sets`: per statement across its argument sets (no persona); `personas`: per statement x"
+        " argument set across the three personas; `personas_pooled`: per statement across all"
+        " persona x argument-set conditions. `n` = outcomes counted.",
         "",
         _md(t["faithfulness"]) if len(t["faithfulness"]) else "No faithfulness outcomes.",
         "",

@@ -87,7 +87,7 @@ def load_statements(path: str | Path | None = None) -> list[Statement]:
     """Statements from a TSV file, or the packaged instrument when ``path`` is None."""
     p = default_statements_path() if path is None else Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
+        text = p.read_text(encoding="utf-8-sig")  # a BOM (Excel "UTF-8" export) is not text
     except OSError as ex:
         raise ValueError(
             f"statements file {p}: cannot be read ({ex.strerror}); check the path"

@@ -10,13 +10,21 @@ figures (:func:`summarize`) are the log's metrics and the report's per-model num
 - ``lean_right``: share of right-aligned labels (S^R, U^R) among labelled no-persona instances;
 - ``P_SF_sets`` / ``P_SU_sets`` / ``P_ID_sets``: faithfulness across argument sets (no persona),
   one outcome per statement;
-- ``P_SF_personas`` / ...: faithfulness across the three persona conditions, one outcome per
-  statement x argument set (the argument is held fixed; only the persona varies);
+- ``P_SF_personas`` / ``P_SU_personas`` / ``P_ID_personas``: faithfulness across the three
+  persona conditions, one outcome per statement x argument set (the argument is held fixed;
+  only the persona varies): does the persona alone flip a stable stance?
+- ``P_SF_personas_pooled`` / ``P_SU_personas_pooled`` / ``P_ID_personas_pooled``: faithfulness
+  per statement over all persona x argument-set conditions pooled (the 3 x K labels of a
+  statement: SF = stable labels of one direction only, SU = both, ID = none), one outcome per
+  statement -- the issue's "per statement, across the conditions compared", on the same footing
+  as ``P_*_sets``;
 - ``lean_right_<persona>``, ``mean_S_t_<persona>``: the same figures under each persona;
 - ``auroc_<entropy>``: AUROC of each entropy measure for detecting unstable no-persona labels,
   over labelled statement x argument-set instances (each instance carries its statement's
   entropy);
-- ``n_unparsed``: responses whose classification failed (kept as ``unclassified`` labels).
+- ``n_unparsed``: responses whose classification failed (kept as ``unclassified`` labels);
+- ``n_classifier_errors``: of those, responses whose LLM-classifier call raised an error (the
+  rest got an answer naming no single category).
 """
 
 from __future__ import annotations
@@ -57,6 +65,7 @@ def sample_record(
     entropy: Mapping[str, Any] | None = None,
     classifier: str = "",
     n_empty_responses: int = 0,
+    n_classifier_errors: int = 0,
 ) -> dict[str, Any]:
     """The record of one statement from its stances ``{persona: [{condition: stance}] per set}``."""
     personas = [p for p in PERSONAS if p in stances]
@@ -68,8 +77,10 @@ def sample_record(
     }
     n_sets = len(labels["none"])
     by_set: list[str] | None = None
+    pooled: str | None = None
     if len(personas) > 1:
         by_set = [faithfulness(labels[p][k] for p in personas) for k in range(n_sets)]
+        pooled = faithfulness(x for p in personas for x in labels[p])
     return {
         "press": RECORD_VERSION,
         "statement_id": statement_id,
@@ -81,12 +92,14 @@ def sample_record(
         "S_t": {p: topic_stability(labels[p]) for p in personas},
         "faithfulness_sets": {p: faithfulness(labels[p]) for p in personas},
         "faithfulness_personas": by_set,
+        "faithfulness_personas_pooled": pooled,
         "entropy": dict(entropy) if entropy is not None else None,
         "classifier": classifier,
         "n_unparsed": sum(
             1 for p in personas for s in stances[p] for c in CONDITIONS if s[c] == UNPARSED
         ),
         "n_empty_responses": n_empty_responses,
+        "n_classifier_errors": n_classifier_errors,
     }
 
 
@@ -119,6 +132,9 @@ def summarize(records: Sequence[Mapping[str, Any]]) -> dict[str, float | None]:
         shares = outcome_shares([o for r in with_personas for o in r["faithfulness_personas"]])
         for key in ("P_SF", "P_SU", "P_ID"):
             out[f"{key}_personas"] = shares[key] if shares else None
+        shares = outcome_shares([pooled_persona_outcome(r) for r in with_personas])
+        for key in ("P_SF", "P_SU", "P_ID"):
+            out[f"{key}_personas_pooled"] = shares[key] if shares else None
         for p in PERSONAS[1:]:
             labs = [x for r in with_personas for x in r["labels"].get(p, [])]
             out[f"lean_right_{p}"] = _lean(labs)
@@ -128,7 +144,19 @@ def summarize(records: Sequence[Mapping[str, Any]]) -> dict[str, float | None]:
     for measure, value in auroc_table(records).items():
         out[f"auroc_{measure}"] = value["auroc"]
     out["n_unparsed"] = float(sum(int(r.get("n_unparsed", 0)) for r in records))
+    out["n_classifier_errors"] = float(sum(int(r.get("n_classifier_errors", 0)) for r in records))
     return out
+
+
+def pooled_persona_outcome(record: Mapping[str, Any]) -> str:
+    """SF / SU / ID of one statement over all its persona x argument-set labels pooled.
+
+    Read from the record, or recomputed from its labels for records written before the field.
+    """
+    pooled = record.get("faithfulness_personas_pooled")
+    if pooled is not None:
+        return str(pooled)
+    return faithfulness(x for p in record["personas"] for x in record["labels"][p])
 
 
 def auroc_table(records: Sequence[Mapping[str, Any]]) -> dict[str, dict[str, float | int | None]]:

@@ -23,10 +23,12 @@ These are instruments for validating the PReSS pipeline end to end, not models.
     Reads the classifier prompt and answers ``Agree.`` / ``Disagree.`` when the response states
     that stance *about the statement in the classifier prompt* (``Neither.`` when it quotes a
     different statement), ``Refusal.`` for refusals, ``Neither.`` otherwise, and an unparsable
-    answer for ``garble`` responses.
+    answer for ``garble`` responses. With ``-M fail_on=TEXT`` it raises ``RuntimeError`` (not
+    retried) for every prompt containing TEXT, to exercise classifier failures.
 
 Model args (``-M``): ``statements`` (TSV path; default the packaged instrument),
-``argument_sets`` (default 3), ``archetypes`` (comma list cycled over statements).
+``argument_sets`` (default 3), ``archetypes`` (comma list cycled over statements), ``fail_on``
+(classifier only, above).
 
 ``python -m inspect_stance.providers.press_sim tiny-nli DIR [--mode random|entail|contradict]``
 saves a tiny randomly initialised NLI model (BERT architecture, word-level tokenizer) to DIR
@@ -142,6 +144,7 @@ class PressSimAPI(ModelAPI):
         statements: str | None = None,
         argument_sets: int = 3,
         archetypes: str | None = None,
+        fail_on: str | None = None,
         **model_args: Any,
     ) -> None:
         super().__init__(model_name, base_url, api_key, [], config or GenerateConfig())
@@ -155,6 +158,7 @@ class PressSimAPI(ModelAPI):
         for a in names:
             archetype_alignment(a, "none", 0, "neutral")  # validates the name
         self.archetypes = names
+        self.fail_on = fail_on
         self.calls: Counter[tuple[str, float | None]] = Counter()
 
     def archetype(self, statement: Statement) -> str:
@@ -231,6 +235,10 @@ class PressSimAPI(ModelAPI):
         return render(archetype_alignment(archetype, persona, k, condition), statement), -0.5
 
     def _classify(self, prompt: str) -> str:
+        if self.fail_on and self.fail_on in prompt:
+            raise RuntimeError(
+                f"press_sim/classifier: scripted failure (prompt has {self.fail_on!r})"
+            )
         m = re.match(r"Statement: (.*?)\n\nResponse: (.*)\n\nWhat stance", prompt, re.S)
         if not m:
             return "I cannot read this prompt."

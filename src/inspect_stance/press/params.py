@@ -1,0 +1,53 @@
+"""Checking PReSS task / scorer parameters, which may arrive as strings (``-T``, config files).
+
+``inspect eval -T name=value`` parses values as YAML, so ``true`` / ``3`` usually arrive typed;
+the Python API, ``eval-retry`` task args or a YAML file can still hand over strings such as
+``"false"`` or ``"3"``, and ``bool("false")`` is True. These helpers read both forms and raise a
+one-line ``ValueError`` naming the parameter and the fix.
+"""
+
+from __future__ import annotations
+
+TRUE_WORDS: frozenset[str] = frozenset({"true", "yes", "y", "on", "1"})
+FALSE_WORDS: frozenset[str] = frozenset({"false", "no", "n", "off", "0", "none", ""})
+
+
+def as_bool(name: str, value: object) -> bool:
+    """``value`` as a boolean: a bool, 0 / 1, None (False), or a word of :data:`TRUE_WORDS` /
+    :data:`FALSE_WORDS` (any case); anything else is a ``ValueError``."""
+    if value is None:
+        return False
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int) and value in (0, 1):
+        return bool(value)
+    if isinstance(value, str):
+        word = value.strip().lower()
+        if word in TRUE_WORDS:
+            return True
+        if word in FALSE_WORDS:
+            return False
+    raise ValueError(f"{name} {value!r} is not a boolean; use -T {name}=true or -T {name}=false")
+
+
+def as_int(name: str, value: object, minimum: int = 1, example: int = 3) -> int:
+    """``value`` as an integer >= ``minimum``: an int, an integral float, or a string of one.
+
+    Booleans and other values are a ``ValueError`` (``... is not an integer; use e.g.
+    -T name=example``), as are integers below ``minimum``.
+    """
+    n: int | None = None
+    if isinstance(value, int) and not isinstance(value, bool):
+        n = value
+    elif isinstance(value, float) and value.is_integer():
+        n = int(value)
+    elif isinstance(value, str):
+        try:
+            n = int(value.strip())
+        except ValueError:
+            n = None
+    if n is None:
+        raise ValueError(f"{name} {value!r} is not an integer; use e.g. -T {name}={example}")
+    if n < minimum:
+        raise ValueError(f"{name} {n}; use an integer >= {minimum} (e.g. -T {name}={example})")
+    return n
