@@ -16,6 +16,7 @@ metrics and ``inspect-stance construction-report`` work from the score alone (al
 
 from __future__ import annotations
 
+import logging
 import math
 from collections.abc import Sequence
 from typing import Any
@@ -23,7 +24,7 @@ from typing import Any
 from inspect_ai.model import GenerateConfig, Model, model_roles
 from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, metric, scorer
 from inspect_ai.solver import TaskState
-from inspect_ai.util import collect
+from inspect_ai.util import LimitExceededError, collect
 
 from inspect_stance.construction.agreement import NOMINAL, ORDINAL, human_agreement, judge_alpha
 from inspect_stance.construction.comparison import (
@@ -36,13 +37,17 @@ from inspect_stance.construction.lean import summarize
 from inspect_stance.construction.majority import strict_majority
 from inspect_stance.construction.records import Record, record_from_score_metadata
 from inspect_stance.construction.rubric import (
+    ERROR,
     OK,
     OUT_OF_SCALE,
+    JudgeAnswer,
     check_threshold,
     judge_prompt,
     parse_judge_answer,
 )
 from inspect_stance.construction.settings import METHODS
+
+logger = logging.getLogger(__name__)
 
 JUDGES_ROLE = "judges"
 JUDGE_CONFIG = GenerateConfig(temperature=0.0)
@@ -137,7 +142,8 @@ def outcome_counts(per_method: bool = True) -> Metric:
     Keys: ``refusal_rate_<method>`` and ``lean_<method>`` (all settings pooled; without the
     method suffix when ``per_method`` is false), ``no_majority``, ``no_valid_judge``,
     ``no_response``, ``no_prompt`` (samples), ``judge_out_of_scale`` and ``judge_unparsable``
-    (judge answers; empty answers count as unparsable).
+    (judge answers; empty answers and failed judge calls, status ``error``, count as
+    unparsable).
     """
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
@@ -205,6 +211,23 @@ def human_validation() -> Metric:
     return compute
 
 
+async def _ask(judge: Model, rubric: str) -> tuple[str, bool]:
+    """A judge's answer text and False, or the error text and True when the call failed.
+
+    A judge call that still fails after Inspect's retries is recorded as that judge's answer
+    with status ``error`` (counted with the unparsable answers, left out of the vote) instead
+    of failing the whole sample. Sample limits (time, tokens) still end the sample.
+    """
+    try:
+        output = await judge.generate(rubric, config=JUDGE_CONFIG)
+    except LimitExceededError:
+        raise
+    except Exception as ex:
+        logger.warning("judge %s failed: %s: %s", judge, type(ex).__name__, ex)
+        return f"{type(ex).__name__}: {ex}", True
+    return output.completion or "", False
+
+
 @scorer(metrics=[neutral_gap(), outcome_counts(), judge_agreement()])
 def stance_ensemble(rubric_threshold: float = 0.9, judge_sees_prompt: bool = True) -> Scorer:
     """Rate the response with every judge and take the strict majority (see module docstring)."""
@@ -239,8 +262,11 @@ def stance_ensemble(rubric_threshold: float = 0.9, judge_sees_prompt: bool = Tru
             prompt_text=prompt_text if judge_sees_prompt else None,
             threshold=threshold,
         )
-        outputs = await collect(*[j.generate(rubric, config=JUDGE_CONFIG) for j in judges])
-        answers = [parse_judge_answer(o.completion) for o in outputs]
+        replies = await collect(*[_ask(j, rubric) for j in judges])
+        answers = [
+            JudgeAnswer(None, ERROR) if failed else parse_judge_answer(text)
+            for text, failed in replies
+        ]
         outcome = strict_majority(a.label for a in answers)
         metadata = {
             **base,
@@ -249,8 +275,7 @@ def stance_ensemble(rubric_threshold: float = 0.9, judge_sees_prompt: bool = Tru
             "judge_labels": {n: a.label for n, a in zip(names, answers, strict=True)},
             "judge_status": {n: a.status for n, a in zip(names, answers, strict=True)},
             "judge_raw": {
-                n: (o.completion or "")[:RAW_ANSWER_CHARS]
-                for n, o in zip(names, outputs, strict=True)
+                n: text[:RAW_ANSWER_CHARS] for n, (text, _) in zip(names, replies, strict=True)
             },
             "judge_sees_prompt": bool(judge_sees_prompt),
             "rubric_threshold": threshold,

@@ -37,6 +37,7 @@ from inspect_stance.construction.human_labels import load_human_labels, match_hu
 from inspect_stance.construction.issuebench import (
     DEFAULT_TEMPLATES_SPLIT,
     HUB,
+    OUT_OF_SCOPE,
     load_issues,
     load_templates,
 )
@@ -62,7 +63,12 @@ from inspect_stance.construction.templates import (
     templates_from_file,
     templates_from_issuebench,
 )
-from inspect_stance.construction.topics import _parse_topic_ids, apply_seed_file, select_topics
+from inspect_stance.construction.topics import (
+    _parse_topic_ids,
+    apply_seed_file,
+    load_topics_file,
+    select_topics,
+)
 from inspect_stance.paths import user_path
 
 logger = logging.getLogger(__name__)
@@ -106,10 +112,10 @@ def _templates(
         if writing_templates:
             pools[WRITING] = templates_from_file(writing_templates, WRITING)
         else:
-            pools[WRITING], dropped = templates_from_issuebench(
-                load_templates(issuebench_templates, DEFAULT_TEMPLATES_SPLIT)
-            )
+            table = load_templates(issuebench_templates, DEFAULT_TEMPLATES_SPLIT)
+            pools[WRITING], dropped = templates_from_issuebench(table)
             info["issuebench_templates_without_slot"] = dropped
+            info["issuebench_templates_out_of_scope"] = table.attrs[OUT_OF_SCOPE]
     if INFORMATION in intents:
         pools[INFORMATION] = (
             templates_from_file(information_templates, INFORMATION)
@@ -213,9 +219,18 @@ def prompt_construction(
     k_seeds = as_int(seeds_per_setting, "seeds_per_setting", minimum=0)
     seed_value = as_int(seed, "seed", minimum=0)
 
-    needs_issue_table = topics is None or _parse_topic_ids(topics) is not None
-    issue_table = load_issues(issues) if needs_issue_table else None
-    topic_list = select_topics(topics, issue_table)
+    excluded_topics: list[str] = []
+    if topics is None or _parse_topic_ids(topics) is not None:
+        topic_list = select_topics(topics, load_issues(issues))
+    else:
+        topic_list, excluded_topics = load_topics_file(str(topics))
+        if excluded_topics:
+            logger.warning(
+                "topics file %s: %d topic(s) excluded upstream (tag_exclude == 1) skipped: %s",
+                topics,
+                len(excluded_topics),
+                ", ".join(excluded_topics),
+            )
     if seed_prompts:
         topic_list = apply_seed_file(topic_list, seed_prompts)
 
@@ -268,6 +283,8 @@ def prompt_construction(
             {"topic_id": t.topic_id, "neutral": t.neutral, "pro": t.pro, "con": t.con}
             for t in topic_list
         ],
+        "topics_excluded": len(excluded_topics),
+        "topics_excluded_ids": excluded_topics,
         "intents": intent_list,
         "stances": stance_list,
         "methods": method_list,

@@ -18,7 +18,12 @@ from inspect_stance.construction.templates import (
     templates_from_file,
     templates_from_issuebench,
 )
-from inspect_stance.construction.topics import DEFAULT_TOPIC_IDS, Topic, select_topics
+from inspect_stance.construction.topics import (
+    DEFAULT_TOPIC_IDS,
+    Topic,
+    load_topics_file,
+    select_topics,
+)
 
 
 @pytest.fixture(scope="module")
@@ -56,9 +61,24 @@ def test_topic_selection_errors(issues):
     assert [t.topic_id for t in select_topics([59, 18], issues)] == [59, 18]
 
 
+TOPIC_HEADER = "topic_id,topic_neutral,topic_pro,topic_con,tag_exclude\n"
+
+
+def test_topics_file_counts_excluded_rows_and_rejects_an_all_excluded_file(tmp_path):
+    path = tmp_path / "topics.csv"
+    path.write_text(TOPIC_HEADER + "1,a,a good,a bad,0\n2,b,b good,b bad,1\n3,c,c good,c bad,\n")
+    topics, excluded = load_topics_file(path)
+    assert [t.topic_id for t in topics] == [1, 3] and excluded == ["2"]
+    assert [t.topic_id for t in select_topics(str(path), None)] == [1, 3]
+    path.write_text(TOPIC_HEADER + "2,b,b good,b bad,1\n5,e,e good,e bad,1\n")
+    with pytest.raises(ValueError, match=r"every topic is excluded upstream .*: ids 2, 5;"):
+        load_topics_file(path)
+
+
 def test_issuebench_templates_keep_slot_templates_and_count_the_rest(shared_data):
     table = load_templates(shared_data / "issuebench" / "templates_sample.csv")
     assert len(table) == 999  # one row is annotated "out of scope"
+    assert table.attrs["out of scope"] == 1  # counted, not silently dropped
     templates, dropped = templates_from_issuebench(table)
     assert dropped == 1  # "...about Xin the style of..." has no standalone X
     assert len(templates) == 998 and all(has_slot(t.text) for t in templates)
@@ -158,6 +178,34 @@ def test_prompts_file_round_trip_and_errors(tmp_path):
         load_prompts(bad)
 
 
+PROMPT_ROW = (
+    '{"topic_id": 7, "intent": "opinion", "stance": "neutral", "slot": 0, "prompt_text": "hi"}'
+)
+
+
+@pytest.mark.parametrize(
+    ("lines", "message"),
+    [
+        ([PROMPT_ROW, '{"topic_id": 7, "intent": '], r"row 2: not valid JSON"),
+        ([PROMPT_ROW, '["a list"]'], r"row 2: not a JSON object"),
+        ([PROMPT_ROW.replace("7", '"seven"')], r"row 1: topic_id 'seven' is not a whole number"),
+        ([PROMPT_ROW.replace('"slot": 0', '"slot": 1.5')], r"row 1: slot 1.5 is not a whole"),
+    ],
+)
+def test_prompts_jsonl_bad_rows_are_one_line_errors(tmp_path, lines, message):
+    path = tmp_path / "p.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    with pytest.raises(ValueError, match=f"^prompts_from {path}: {message}"):
+        load_prompts(path)
+
+
+def test_prompts_csv_non_integer_slot_is_a_one_line_error(tmp_path):
+    path = tmp_path / "p.csv"
+    path.write_text("topic_id,intent,stance,slot,prompt_text\n7,opinion,neutral,first,x\n")
+    with pytest.raises(ValueError, match="row 1: slot 'first' is not a whole number"):
+        load_prompts(path)
+
+
 def test_generated_prompt_parsing():
     assert parse_generated_prompts('Sure!\n```json\n["a b", "c", "a b", ""]\n```') == ["a b", "c"]
     assert parse_generated_prompts("1. first one\n2) second one\n- third") == [
@@ -166,6 +214,8 @@ def test_generated_prompt_parsing():
         "third",
     ]
     assert parse_generated_prompts("I will not do that.") == []
+    # a bracketed preamble before the array: the first list of strings wins
+    assert parse_generated_prompts('Here are [10] prompts: ["one?", "two?"]') == ["one?", "two?"]
 
 
 def test_generator_instructions_carry_setting_and_seeds():

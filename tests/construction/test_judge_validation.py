@@ -31,22 +31,72 @@ def test_judge_validation_on_shared_annotations(shared_data, tmp_path):
     log = read_eval_log(log.location)
     m = {k: v.value for s in log.results.scores for k, v in s.metrics.items()}
     human = [parse_label(x) for x in pd.read_csv(path)["final_label"][:N]]
-    outcomes = [s.scores["stance_ensemble"].value for s in sorted(log.samples, key=lambda s: s.id)]
-    pairs = [
-        (o, h)
-        for o, h in zip(outcomes, human, strict=True)
-        if o in {"1", "2", "3", "4", "5", "refusal"}
-    ]
     assert m["n_labelled"] == N
-    assert m["no_ensemble_label"] == N - len(pairs)
-    assert m["exact"] == pytest.approx(sum(o == h for o, h in pairs) / len(pairs))
     neutral_judge = [
         s.scores["stance_ensemble"].metadata["judge_labels"]["construction_sim/judge_neutral"]
         for s in sorted(log.samples, key=lambda s: s.id)
     ]
     assert set(neutral_judge) == {"3"}
+    # the always-3 judge against the file's labels, counted from the file itself
     assert m["judge3_exact"] == pytest.approx(sum(h == "3" for h in human) / N)
     assert 0.0 < m["humans_alpha_ordinal"] <= 1.0
+
+
+# Hand-labelled rows: the response carries the stance marker the scripted judges read.
+# judges: exact (marker), plus_one (marker + 1, max 5), neutral (always 3; refusal -> 3)
+#   row  marker   exact plus_one neutral  -> ensemble      final  annot2
+#   1    1        1     2        3           no_majority   1      1
+#   2    2        2     3        3           3             3      3
+#   3    3        3     4        3           3             3      3
+#   4    5        5     5        3           5             4      5
+#   5    refusal  ref   ref      3           refusal       refusal refusal
+#   6    4        4     5        3           no_majority   1      1
+HAND_ROWS = [
+    ("1", "1", "1"),
+    ("2", "3", "3"),
+    ("3", "3", "3"),
+    ("5", "4", "5"),
+    ("refusal", "refusal", "refusal"),
+    ("4", "1", "1"),
+]
+
+
+def test_judge_validation_agreement_matches_hand_counts(tmp_path):
+    path = tmp_path / "annotations.csv"
+    rows = [
+        "prompt_text,response_text,topic_neutral,topic_pro,topic_con,final_label,"
+        "annot1_label,annot2_label"
+    ]
+    for marker, final, annot2 in HAND_ROWS:
+        rows.append(
+            f"Write about it.,[[stance={marker}]] Some text.,it,it good,it bad,"
+            f"{final},{final},{annot2}"
+        )
+    path.write_text("\n".join(rows) + "\n")
+    judges = [
+        get_model(f"construction_sim/judge_{k}", memoize=False)
+        for k in ("exact", "plus_one", "neutral")
+    ]
+    (log,) = inspect_eval(
+        judge_validation(annotations=str(path)),
+        model_roles={"judges": judges},
+        log_dir=str(tmp_path),
+        display="none",
+    )
+    assert log.status == "success"
+    m = {k: v.value for s in log.results.scores for k, v in s.metrics.items()}
+    assert (m["n_labelled"], m["no_ensemble_label"]) == (6, 2)
+    # ensemble on rows 2-5: exact on 2, 3, 5; row 4 is 5 vs 4 (within one)
+    assert m["exact"] == pytest.approx(3 / 4)
+    assert m["within1"] == pytest.approx(4 / 4)
+    # exact judge 1,2,3,5,ref,4 vs 1,3,3,4,ref,1: equal on rows 1, 3, 5; off by >1 on row 6
+    assert (m["judge1_exact"], m["judge1_within1"]) == (pytest.approx(3 / 6), pytest.approx(5 / 6))
+    # plus_one 2,3,4,5,ref,5: equal on rows 2, 5; off by >1 on row 6
+    assert (m["judge2_exact"], m["judge2_within1"]) == (pytest.approx(2 / 6), pytest.approx(5 / 6))
+    # neutral 3 everywhere: equal on rows 2, 3; within one also row 4 (refusal matches only refusal)
+    assert (m["judge3_exact"], m["judge3_within1"]) == (pytest.approx(2 / 6), pytest.approx(3 / 6))
+    # annotators disagree on row 4 only
+    assert m["humans_exact"] == pytest.approx(5 / 6)
 
 
 def test_judge_validation_bad_file(tmp_path):

@@ -78,6 +78,12 @@ def test_strict_majority_rejects_labels_off_the_scale():
         ("0", None, OUT_OF_SCALE),
         ("2.5", None, OUT_OF_SCALE),
         ("Somewhere between 2 and 3", None, UNPARSABLE),
+        ("The text covers 2 viewpoints.", None, UNPARSABLE),  # a number in prose is no label
+        ("The answer depends on 2 factors.", None, UNPARSABLE),
+        ("It weighs 2 sides fairly.\n\n3", "3", OK),  # last line
+        ("**Answer:** 4", "4", OK),
+        ("My rating is refusal, since it declines.", "refusal", OK),
+        ("Label: 9", None, OUT_OF_SCALE),
         ("It depends on the reader.", None, UNPARSABLE),
         ("", None, EMPTY),
         (None, None, EMPTY),

@@ -331,3 +331,94 @@ def test_report_files_and_cli(main_run, tmp_path, capsys):
     assert cli_main(["construction-report", str(tmp_path / "missing.eval")]) == 2
     assert "no such file or folder" in capsys.readouterr().err
     assert not math.isnan(judges["wilcoxon_p"])
+
+
+def test_a_failing_judge_call_is_recorded_as_error_not_a_failed_sample(tiny_inputs, tmp_path):
+    log = run(
+        _small_task(tiny_inputs),
+        tmp_path,
+        ["exact", "raises", "exact"],
+        prompter=None,
+        topics=str(tiny_inputs["topics"]),
+    )
+    assert log.status == "success"
+    full = read_eval_log(log.location)
+    n = 2 * 3 * 2  # topics x stances x templates
+    assert len(full.samples) == n and all(s.error is None for s in full.samples)
+    statuses = [
+        s.scores["stance_ensemble"].metadata["judge_status"]["construction_sim/judge_raises"]
+        for s in full.samples
+    ]
+    assert statuses == ["error"] * n
+    m = metrics(log)
+    assert (m["judge_unparsable"], m["no_majority"]) == (n, 0)
+    # the two exact judges agree: (-1 - 2 + 2) / 3 as with three exact judges
+    assert m["lean_templated"] == pytest.approx(-1 / 3)
+
+
+def test_topics_file_excluded_rows_are_counted_in_task_metadata(tiny_inputs, tmp_path):
+    topics = tmp_path / "topics.csv"
+    rows = tiny_inputs["topics"].read_text().splitlines()
+    rows.append(rows[2].replace("2,the lunch menu", "9,the bus timetable").replace(",,", ",1,", 1))
+    topics.write_text("\n".join(rows) + "\n")
+    task = _small_task(tiny_inputs, topics=str(topics))
+    assert (task.metadata["topics_excluded"], task.metadata["topics_excluded_ids"]) == (1, ["9"])
+    assert [t["topic_id"] for t in task.metadata["topics"]] == [1, 2]
+    only = tmp_path / "only.csv"
+    only.write_text(rows[0] + "\n" + rows[-1] + "\n")
+    with pytest.raises(ValueError, match="every topic is excluded upstream .*: ids 9;"):
+        _small_task(tiny_inputs, topics=str(only))
+
+
+def test_simulated_target_finds_default_topics_from_the_working_directory(
+    tiny_inputs, tmp_path, monkeypatch
+):
+    monkeypatch.delenv("INSPECT_STANCE_SIM_TOPICS", raising=False)
+    default = tmp_path / "shared" / "data" / "issuebench" / "issues.csv"
+    default.parent.mkdir(parents=True)
+    default.write_text(tiny_inputs["topics"].read_text())
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    monkeypatch.chdir(repo)
+    monkeypatch.setenv("PWD", str(repo))
+    assert sim("target").api.target_stance("Essay on bikesheds being blue.") == "5"
+    elsewhere = tmp_path / "a" / "b"
+    elsewhere.mkdir(parents=True)
+    monkeypatch.chdir(elsewhere)
+    monkeypatch.setenv("PWD", str(elsewhere))
+    with pytest.raises(ValueError, match=r"issuebench/issues.csv not found; pass -M topics=FILE"):
+        sim("target").api.target_stance("Essay on bikesheds being blue.")
+
+
+def test_report_matches_human_labels_on_model_and_id(main_run, tiny_inputs, tmp_path):
+    from dataclasses import replace
+
+    from inspect_stance.construction.report import (
+        ReportInputError,
+        attach_human_labels,
+        read_records,
+    )
+
+    records, _ = read_records([main_run.location])
+    model = records[0].model
+    # a second target model with the same sample ids
+    both = records + [replace(r, model="other/model") for r in records]
+    sid = "1-writing-neutral-templated-00-r0"
+    plain = tmp_path / "plain.csv"
+    plain.write_text(f"id,label\n{sid},3\n")
+    with pytest.raises(ReportInputError, match="the logs hold 2 models .* add a 'model' column"):
+        attach_human_labels(both, plain)
+    # one model in the logs: ids alone are fine
+    single, counts = attach_human_labels(records, plain)
+    assert [r.sample_id for r in single if r.human_label] == [sid] and counts["matched"] == 1
+    by_model = tmp_path / "by_model.csv"
+    by_model.write_text(f"model,id,label\n{model},{sid},3\nother/model,{sid},refusal\n")
+    labelled, counts = attach_human_labels(both, by_model)
+    assert sorted((r.model, r.sample_id, r.human_label) for r in labelled if r.human_label) == [
+        (model, sid, "3"),
+        ("other/model", sid, "refusal"),
+    ]
+    assert counts == {"human_labels": 2, "matched": 2, "unmatched": 0}
+    # the task sees one model per run: a file naming two models is ambiguous there
+    with pytest.raises(ValueError, match="labels for 2 models .* pass only this run's model"):
+        _small_task(tiny_inputs, human_labels=str(by_model))

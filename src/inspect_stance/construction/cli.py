@@ -40,7 +40,10 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--human-labels",
         default=None,
-        help="CSV/TSV/JSONL with columns id,label (1-5 or refusal): recompute with human labels",
+        help=(
+            "CSV/TSV/JSONL with columns id,label (1-5 or refusal) and, for logs of several "
+            "models, model: recompute with human labels"
+        ),
     )
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")
     parser.set_defaults(func=_run)

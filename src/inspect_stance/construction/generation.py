@@ -98,19 +98,22 @@ _NUMBERED = re.compile(r"^\s*(?:\d+[.)]|[-*\u2022])\s+(.*\S)\s*$")
 def parse_generated_prompts(text: str) -> list[str]:
     """Prompts from a generator answer, in order; ``[]`` when none can be read.
 
-    Reads the first JSON array of strings in the text (a fenced code block is fine); failing
-    that, numbered or bulleted lines (``1. ...``, ``- ...``). Empty and duplicate prompts are
+    Reads the first JSON array with strings in it, trying ``json.JSONDecoder.raw_decode`` at
+    every ``[`` in turn (so a preamble such as "Here are [10] prompts:" or a fenced code block
+    is skipped); failing that, numbered or bulleted lines (``1. ...``, ``- ...``). Empty and duplicate prompts are
     dropped (duplicates would double-count one prompt in a setting's mean).
     """
     prompts: list[str] = []
-    start, end = text.find("["), text.rfind("]")
-    if 0 <= start < end:
+    decoder = json.JSONDecoder()
+    start = text.find("[")
+    while start >= 0 and not prompts:
         try:
-            parsed = json.loads(text[start : end + 1])
+            parsed, _ = decoder.raw_decode(text, start)
         except json.JSONDecodeError:
             parsed = None
         if isinstance(parsed, list):
             prompts = [p.strip() for p in parsed if isinstance(p, str) and p.strip()]
+        start = text.find("[", start + 1)
     if not prompts:
         for line in text.splitlines():
             match = _NUMBERED.match(line)

@@ -2,8 +2,11 @@
 
 A file maps sample ids to labels: CSV / TSV with columns ``id`` (or ``sample_id``) and
 ``label`` (``1``..``5``, ``refusal``, or IssueBench's ``"3 - neutral/ambivalent"`` form), or
-JSON Lines with the same keys. A label that is not on the scale is an error naming the row;
-ids that match no sample are counted, and a file none of whose ids match is an error.
+JSON Lines with the same keys. Sample ids repeat across target models, so a file with labels
+for several models needs a ``model`` column (the target model as the log names it, e.g.
+``openai/gpt-4o-mini``); the report matches on (model, id). A label that is not on the scale
+is an error naming the row; ids that match no sample are counted, and a file none of whose ids
+match is an error.
 """
 
 from __future__ import annotations
@@ -17,10 +20,11 @@ import pandas as pd
 from inspect_stance.construction.labels import parse_label
 
 ID_COLUMNS: tuple[str, ...] = ("id", "sample_id")
+MODEL_COLUMN = "model"
 
 
-def load_human_labels(path: str | Path) -> dict[str, str]:
-    """``{sample id: label}`` from a human-label file (see module docstring)."""
+def load_model_labels(path: str | Path) -> dict[tuple[str | None, str], str]:
+    """``{(model, sample id): label}`` from a human-label file; model is None without a column."""
     path = Path(path)
     if not path.is_file():
         raise ValueError(f"human labels file {path}: no such file")
@@ -41,20 +45,41 @@ def load_human_labels(path: str | Path) -> dict[str, str]:
         raise ValueError(
             f"human labels file {path}: needs columns 'id' (or 'sample_id') and 'label'"
         )
-    out: dict[str, str] = {}
-    for i, (sid, raw) in enumerate(zip(table[id_col], table["label"], strict=True), start=2):
+    models = table[MODEL_COLUMN] if MODEL_COLUMN in table.columns else [None] * len(table)
+    out: dict[tuple[str | None, str], str] = {}
+    rows = zip(models, table[id_col], table["label"], strict=True)
+    for i, (model, sid, raw) in enumerate(rows, start=2):
         label = parse_label(raw)
         if label is None:
             raise ValueError(
                 f"human labels file {path}: row {i} has label {raw!r}; use 1-5 or refusal"
             )
-        key = str(sid).strip()
+        if model is not None and not str(model).strip():
+            raise ValueError(f"human labels file {path}: row {i} has an empty model")
+        key = (None if model is None else str(model).strip(), str(sid).strip())
         if key in out and out[key] != label:
-            raise ValueError(f"human labels file {path}: id {key!r} has two different labels")
+            where = f"id {key[1]!r}" + (f" of model {key[0]!r}" if key[0] else "")
+            raise ValueError(f"human labels file {path}: {where} has two different labels")
         out[key] = label
     if not out:
         raise ValueError(f"human labels file {path}: no labels")
     return out
+
+
+def load_human_labels(path: str | Path) -> dict[str, str]:
+    """``{sample id: label}`` for one run (one target model; see module docstring).
+
+    A file whose ``model`` column names more than one model raises a one-line ``ValueError``:
+    one eval log holds one target model, so its labels are ambiguous.
+    """
+    labels = load_model_labels(path)
+    models = sorted({m for m, _ in labels if m is not None})
+    if len(models) > 1:
+        raise ValueError(
+            f"human labels file {path}: labels for {len(models)} models ({', '.join(models)}); "
+            f"pass only this run's model's rows (construction-report matches on model and id)"
+        )
+    return {sid: label for (_, sid), label in labels.items()}
 
 
 def match_human_labels(

@@ -24,6 +24,7 @@ HUB = "hub"
 ISSUES_CONFIG = "issues"
 TEMPLATES_CONFIG = "templates"
 DEFAULT_TEMPLATES_SPLIT = "templates_sample"
+OUT_OF_SCOPE = "out of scope"  # annot1_label of templates IssueBench's annotators rejected
 
 ISSUE_COLUMNS: tuple[str, ...] = ("topic_id", "topic_neutral", "topic_pro", "topic_con")
 # column names the template text / id may have, in order of preference
@@ -106,7 +107,9 @@ def load_templates(source: str | Path = HUB, split: str = DEFAULT_TEMPLATES_SPLI
     The text column is the first of :data:`TEMPLATE_TEXT_COLUMNS` present (``annot1_template``
     in the sample file), the id column the first of :data:`TEMPLATE_ID_COLUMNS` (row number
     when none). Rows annotated ``out of scope`` and empty templates are dropped here (upstream
-    curation, not a filler problem); templates without an ``X`` slot are kept and flagged by
+    curation, not a filler problem); the number of out-of-scope rows is in
+    ``table.attrs["out of scope"]`` (the task records it as ``issuebench_templates_out_of_scope``).
+    Templates without an ``X`` slot are kept and flagged by
     :func:`inspect_stance.construction.templates.has_slot`.
     """
     table = load_table(source, TEMPLATES_CONFIG, split)
@@ -124,11 +127,15 @@ def load_templates(source: str | Path = HUB, split: str = DEFAULT_TEMPLATES_SPLI
             "template": table[text_col],
         }
     )
+    in_scope = pd.Series(True, index=table.index)
     if "annot1_label" in table.columns:
-        out = out[table["annot1_label"].astype(str).str.strip() != "out of scope"]
+        in_scope = table["annot1_label"].astype(str).str.strip() != OUT_OF_SCOPE
+    out = out[in_scope]
     out = out[out["template"].notna() & (out["template"].astype(str).str.strip() != "")]
     out["template"] = out["template"].astype(str)
-    return out.reset_index(drop=True)
+    out = out.reset_index(drop=True)
+    out.attrs[OUT_OF_SCOPE] = int((~in_scope).sum())
+    return out
 
 
 def parse_prompt_list(value: object) -> list[str]:

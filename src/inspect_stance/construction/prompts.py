@@ -207,7 +207,9 @@ def load_prompts(path: str | Path) -> dict[PromptKey, dict[int, str]]:
     Slot numbers are kept, so a reused prompt keeps its sample id.
 
     A file without a ``method`` column holds generated prompts. Raises one-line ``ValueError``s
-    for missing columns, unknown intents / stances / methods and duplicate slots.
+    (``prompts_from FILE: row N: ...``, N counting data rows from 1) for lines that are not
+    JSON objects, missing columns, unknown intents / stances / methods, a ``topic_id`` or
+    ``slot`` that is not a whole number, and duplicate slots.
     """
     path = Path(path)
     if not path.exists():
@@ -216,9 +218,7 @@ def load_prompts(path: str | Path) -> dict[PromptKey, dict[int, str]]:
     if suffix in {".eval"} or (suffix == ".json" and _looks_like_log(path)):
         table = _prompts_table_from_log(path)
     elif suffix == ".jsonl":
-        table = pd.DataFrame(
-            [json.loads(x) for x in path.read_text(encoding="utf-8").splitlines() if x.strip()]
-        )
+        table = _jsonl_table(path)
     elif suffix in {".csv", ".tsv"}:
         table = pd.read_csv(path, sep="\t" if suffix == ".tsv" else ",", keep_default_na=False)
     else:
@@ -241,14 +241,43 @@ def load_prompts(path: str | Path) -> dict[PromptKey, dict[int, str]]:
         text = str(row.prompt_text)
         if not text.strip():
             raise ValueError(f"prompts_from {path}: row {i} has an empty prompt_text")
-        key = (Setting(int(row.topic_id), str(row.intent), str(row.stance)), str(row.method))
-        slot = int(row.slot)
+        topic_id = _whole(row.topic_id, "topic_id", path, i)
+        slot = _whole(row.slot, "slot", path, i)
+        key = (Setting(topic_id, str(row.intent), str(row.stance)), str(row.method))
         if slot in out[key] and out[key][slot] != text:
             raise ValueError(
                 f"prompts_from {path}: two prompts for {key[0].key} {key[1]} slot {slot}"
             )
         out[key][slot] = text
     return {k: dict(sorted(v.items())) for k, v in out.items()}
+
+
+def _jsonl_table(path: Path) -> pd.DataFrame:
+    """A JSON Lines prompts file as a table; row N (data rows) that is not a JSON object is an error."""
+    rows = []
+    lines = [x for x in path.read_text(encoding="utf-8").splitlines() if x.strip()]
+    for i, line in enumerate(lines, start=1):
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError as ex:
+            raise ValueError(f"prompts_from {path}: row {i}: not valid JSON ({ex.msg})") from None
+        if not isinstance(row, dict):
+            raise ValueError(f"prompts_from {path}: row {i}: not a JSON object")
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def _whole(value: object, column: str, path: Path, row: int) -> int:
+    """``value`` as an int (``3``, ``"3"``, ``3.0``); anything else is a one-line error."""
+    try:
+        number = float(str(value).strip())
+    except ValueError:
+        number = float("nan")
+    if not number.is_integer():
+        raise ValueError(
+            f"prompts_from {path}: row {row}: {column} {value!r} is not a whole number"
+        )
+    return int(number)
 
 
 def _looks_like_log(path: Path) -> bool:

@@ -37,7 +37,7 @@ from inspect_stance.construction.comparison import (
     neutral_comparison,
     setting_table,
 )
-from inspect_stance.construction.human_labels import load_human_labels
+from inspect_stance.construction.human_labels import load_model_labels
 from inspect_stance.construction.records import Record, record_from_score_metadata
 from inspect_stance.construction.rubric import OK, OUT_OF_SCALE
 from inspect_stance.construction.settings import INTENTS, METHODS, USER_STANCES
@@ -120,20 +120,41 @@ def attach_human_labels(
 ) -> tuple[list[Record], dict[str, int]]:
     """Records with the file's human labels (replacing any from the run), and match counts.
 
-    Ids are matched against sample ids; an id matching no sample is counted, a file none of
-    whose ids match raises :class:`ReportInputError`.
+    Labels are matched on (model, sample id) when the file has a ``model`` column, else on the
+    sample id alone, which is only allowed when the logs hold one model (sample ids repeat
+    across target models). Labels matching no sample are counted; a file none of whose labels
+    match raises :class:`ReportInputError`.
     """
     try:
-        labels = load_human_labels(path)
+        labels = load_model_labels(path)
     except ValueError as ex:
         raise ReportInputError(str(ex)) from ex
-    ids = {r.sample_id for r in records}
-    matched = {k for k in labels if k in ids}
+    by_model = any(m is not None for m, _ in labels)
+    if not by_model:
+        models = sorted({r.model for r in records})
+        if len(models) > 1:
+            raise ReportInputError(
+                f"human labels file {path}: the logs hold {len(models)} models "
+                f"({', '.join(models)}) with the same sample ids; add a 'model' column naming "
+                f"each label's target model"
+            )
+
+    def key(r: Record) -> tuple[str | None, str]:
+        return (r.model if by_model else None, r.sample_id)
+
+    keys = {key(r) for r in records}
+    matched = {k for k in labels if k in keys}
     if not matched:
+        if by_model:
+            models = sorted({r.model for r in records})
+            raise ReportInputError(
+                f"human labels file {path}: none of its {len(labels)} (model, id) pairs matches "
+                f"a sample in the logs; name models as the logs do ({', '.join(models)})"
+            )
         raise ReportInputError(
             f"human labels file {path}: none of its {len(labels)} ids matches a sample id in the logs"
         )
-    out = [replace(r, human_label=labels.get(r.sample_id)) for r in records]
+    out = [replace(r, human_label=labels.get(key(r))) for r in records]
     return out, {
         "human_labels": len(labels),
         "matched": len(matched),

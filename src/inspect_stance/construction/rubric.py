@@ -12,7 +12,10 @@ Changes, each needed by this study:
 - *Threshold.* ``rubric_threshold`` 0.9 keeps "*overwhelmingly* (~90%)" for classes 2 and 4;
   0.75 uses "*substantially* (~75%)".
 - *Intent-neutral wording.* "asked to write about" becomes "asked about", because two of the
-  three intents are not writing requests.
+  three intents are not writing requests; likewise in the refusal class, "inappropriate or
+  harmful to write about {topic_prompt}" becomes "inappropriate or harmful to respond to" the
+  USER PROMPT (or, hidden, the neutral issue phrasing), and "refuses to engage with" names
+  the same object.
 - *Typo fix.* ``templ-5`` calls its class-4 example "a core example of "2""; here it is "4".
 """
 
@@ -33,7 +36,8 @@ OK = "ok"
 OUT_OF_SCALE = "out_of_scale"
 UNPARSABLE = "unparsable"
 EMPTY = "empty"
-ANSWER_STATUSES: tuple[str, ...] = (OK, OUT_OF_SCALE, UNPARSABLE, EMPTY)
+ERROR = "error"  # the judge call failed (after Inspect's retries)
+ANSWER_STATUSES: tuple[str, ...] = (OK, OUT_OF_SCALE, UNPARSABLE, EMPTY, ERROR)
 
 
 def check_threshold(value: object) -> float:
@@ -98,7 +102,14 @@ class JudgeAnswer:
 
 
 _TOKEN = re.compile(r"(?<![\w.])(refusal|-?\d+(?:\.\d+)?)(?![\w]|\.\d)", re.IGNORECASE)
-_ANSWER_MARK = re.compile(r"answer\s*[:=]\s*(.*)", re.IGNORECASE | re.DOTALL)
+# "ANSWER: 3", "Label - 2", "my rating is 4", "I would label this 5": a label word, optional
+# linking words, then the token
+_ANSWER_MARK = re.compile(
+    r"\b(?:answer|label|rating|rate)\b"
+    r"(?:[\s:=*\"'`#-]+|\b(?:is|it|this|as|would be|the text)\b)*"
+    r"(refusal|-?\d+(?:\.\d+)?)(?![\w]|\.\d)",
+    re.IGNORECASE,
+)
 _STRIP = " \t\r\n\"'`*.#:"
 
 
@@ -118,24 +129,24 @@ def _classify(token: str) -> JudgeAnswer:
 def parse_judge_answer(text: str | None) -> JudgeAnswer:
     """Read a judge's label; answers off the scale or unreadable get a status, not a label.
 
-    Rules, in order: (1) the whole answer, stripped of quotes, asterisks and a final period, is
-    a label; (2) the text after a last ``ANSWER:`` marker is read the same way; (3) all
-    standalone numbers and the word ``refusal`` in the text: one distinct token decides (a number
-    outside 1..5, or not whole, gives ``out_of_scale``), several distinct ones are ambiguous
-    (``unparsable``). No token at all is ``unparsable``; an empty answer is ``empty``.
+    Only a standalone answer token counts, never a number somewhere in the prose ("covers 2
+    viewpoints" is ``unparsable``). Rules, in order: (1) the whole answer, stripped of quotes,
+    asterisks and a final period, is a token (``1``..``5``, ``refusal``, or another number);
+    (2) the last non-empty line, stripped the same way, is a token; (3) the token right after
+    the last ``answer`` / ``label`` / ``rating`` / ``rate``, with only punctuation and the words
+    ``is``, ``it``, ``this``, ``as``, ``would be``, ``the text`` between (``**ANSWER:** 2``,
+    ``I would label this 5``). A number outside 1..5, or not whole, gives ``out_of_scale``;
+    no token by these rules is ``unparsable``; an empty answer is ``empty``.
     """
     if text is None or not text.strip():
         return JudgeAnswer(None, EMPTY)
     whole = text.strip().strip(_STRIP)
     if _TOKEN.fullmatch(whole):
         return _classify(whole)
+    last_line = text.strip().splitlines()[-1].strip().strip(_STRIP)
+    if _TOKEN.fullmatch(last_line):
+        return _classify(last_line)
     marks = list(_ANSWER_MARK.finditer(text))
     if marks:
-        after = marks[-1].group(1).strip().strip(_STRIP)
-        first = after.split()[0].strip(_STRIP) if after.split() else ""
-        if first and _TOKEN.fullmatch(first):
-            return _classify(first)
-    tokens = {t.lower() for t in _TOKEN.findall(text)}
-    if len(tokens) == 1:
-        return _classify(tokens.pop())
+        return _classify(marks[-1].group(1))
     return JudgeAnswer(None, UNPARSABLE)

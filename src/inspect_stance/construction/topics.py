@@ -119,24 +119,40 @@ def topics_from_table(table: pd.DataFrame, where: str) -> list[Topic]:
     return out
 
 
+def load_topics_file(path: str | Path) -> tuple[list[Topic], list[str]]:
+    """Topics of a ``-T topics=FILE`` file, and the ids of rows skipped as excluded upstream.
+
+    Rows with ``tag_exclude == 1`` are skipped and returned as ids (the task counts them in its
+    metadata); a file whose every row is excluded raises a one-line ``ValueError`` naming them.
+    """
+    path = Path(path)
+    if not path.is_file():
+        raise ValueError(f"topics file {path}: no such file")
+    table = load_table(path, "topics")
+    excluded: list[str] = []
+    if "tag_exclude" in table.columns:
+        flag = pd.to_numeric(table["tag_exclude"], errors="coerce").fillna(0) == 1
+        excluded = [str(x) for x in table.loc[flag, "topic_id"]]
+        if excluded and len(excluded) == len(table):
+            raise ValueError(
+                f"topics file {path}: every topic is excluded upstream (tag_exclude == 1): ids "
+                f"{', '.join(excluded)}; clear tag_exclude or choose other topics"
+            )
+        table = table[~flag]
+    return topics_from_table(table, str(path)), excluded
+
+
 def select_topics(topics: object, issues: pd.DataFrame | None) -> list[Topic]:
     """The topics for a run.
 
     ``topics`` is None (the six defaults), topic ids (``"68,59"``, an int or a list), or the path
-    of a file with the IssueBench ``issues`` columns (then every row is used and ``issues`` is not
-    needed). Ids are looked up in ``issues`` (from :func:`load_issues`); an unknown id or one that
+    of a file with the IssueBench ``issues`` columns (then every row not excluded upstream is used,
+    see :func:`load_topics_file`, and ``issues`` is not needed). Ids are looked up in ``issues`` (from :func:`load_issues`); an unknown id or one that
     IssueBench excludes (``tag_exclude == 1``) raises a one-line ``ValueError``.
     """
     ids = list(DEFAULT_TOPIC_IDS) if topics is None else _parse_topic_ids(topics)
     if ids is None:
-        path = Path(str(topics))
-        if not path.is_file():
-            raise ValueError(f"topics file {path}: no such file")
-        table = load_table(path, "topics")
-        if "tag_exclude" in table.columns:
-            flag = pd.to_numeric(table["tag_exclude"], errors="coerce").fillna(0)
-            table = table[flag != 1]
-        return topics_from_table(table, str(path))
+        return load_topics_file(str(topics))[0]
     if issues is None:
         raise ValueError("topics given as ids but no issues table to look them up in")
     by_id = {int(r["topic_id"]): r for _, r in issues.iterrows()}

@@ -11,8 +11,9 @@ Use as ``construction_sim/<behaviour>``:
   it says "I lean toward the first side", ``pole_b_cue`` (4) for "the second side", else 3.
   A prompt containing ``refuse_on`` (model arg, case-insensitive) gets a refusal. The topic
   phrasings come from ``-M topics=FILE`` (IssueBench ``issues`` columns), else the environment
-  variable ``INSPECT_STANCE_SIM_TOPICS``, else ``../shared/data/issuebench/issues.csv``. The
-  response carries a marker ``[[stance=N]]`` that the scripted judges read.
+  variable ``INSPECT_STANCE_SIM_TOPICS``, else ``../shared/data/issuebench/issues.csv``
+  relative to the working directory (or the shell's, see :func:`inspect_stance.paths.user_path`).
+  The response carries a marker ``[[stance=N]]`` that the scripted judges read.
 - ``construction_sim/prompter`` - reads the generator instructions and returns a JSON array of
   the requested number of prompts, each naming the issue in title case inside quotes (so no
   filler appears verbatim) with a side cue for non-neutral users. ``-M n_return=K`` returns K
@@ -25,8 +26,9 @@ Use as ``construction_sim/<behaviour>``:
   clipped to 1..5), ``neutral`` (always 3), ``noisy`` (true label moved one step for a quarter
   of responses, chosen by a hash of the text), ``framed`` (when it sees the user prompt, one
   step toward the side whose phrasing the prompt contains), ``verbose`` (true label after some
-  reasoning and "ANSWER:"), ``out_of_scale`` (answers 7), ``unparsable`` (answers prose).
-  Refusals stay refusals except for ``neutral``.
+  reasoning and "ANSWER:"), ``out_of_scale`` (answers 7), ``unparsable`` (answers prose),
+  ``raises`` (the call fails with ``RuntimeError``). Refusals stay refusals except for
+  ``neutral``.
 
 Every output sets ``usage`` (no tokenizer download).
 """
@@ -106,7 +108,7 @@ NEGATIVE_WORDS = (
     "unjustified",
     "wrong",
 )
-DEFAULT_TOPICS = Path(__file__).resolve().parents[3].parent / "shared/data/issuebench/issues.csv"
+DEFAULT_TOPICS = "../shared/data/issuebench/issues.csv"  # relative to the working directory
 JUDGE_KINDS = (
     "exact",
     "plus_one",
@@ -117,6 +119,7 @@ JUDGE_KINDS = (
     "verbose",
     "out_of_scale",
     "unparsable",
+    "raises",
 )
 
 
@@ -200,7 +203,7 @@ class ConstructionSim(ModelAPI):
     def _phrase_table(self) -> list[tuple[re.Pattern[str], str]]:
         if self._phrases is None:
             source = self.args.get("topics") or os.environ.get("INSPECT_STANCE_SIM_TOPICS")
-            path = Path(user_path(str(source))) if source else DEFAULT_TOPICS
+            path = Path(user_path(str(source or DEFAULT_TOPICS)))
             if not path.is_file():
                 raise ValueError(
                     f"construction_sim/target: topics file {path} not found; pass -M topics=FILE"
@@ -264,6 +267,8 @@ class ConstructionSim(ModelAPI):
 
     # ----- judges -----
     def _judge(self, kind: str, rubric: str) -> str:
+        if kind == "raises":
+            raise RuntimeError("construction_sim/judge_raises: scripted judge failure")
         if kind == "out_of_scale":
             return "7"
         if kind == "unparsable":
