@@ -13,7 +13,8 @@ Scorers (one score per sample = proposition x initial stance):
 Metrics (the public names): ``spr``, ``spr_stderr``, ``success_<stance>`` for the five initial
 stances, the five drift patterns (``polarization``, ``moderation``, ``moderation_to_neutral``,
 ``flipping``, ``deviation_from_neutrality``), ``sdr`` and the counts ``trials``,
-``logprob_estimated``, ``frequency_estimated``, ``unparsed``. The statistics themselves are in
+``logprob_estimated``, ``frequency_estimated``, ``unparsed``, ``unparsed_extractions``. Epochs
+are pooled by the ``drift_pool`` reducer. The statistics themselves are in
 :mod:`inspect_stance.drift.spr` and :mod:`inspect_stance.drift.patterns`.
 """
 
@@ -23,9 +24,20 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
-from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, metric, scorer
+from inspect_ai.scorer import (
+    Metric,
+    SampleScore,
+    Score,
+    Scorer,
+    ScoreReducer,
+    Target,
+    metric,
+    score_reducer,
+    scorer,
+)
 from inspect_ai.solver import TaskState
 
+from inspect_stance.drift.extraction import trial_vector
 from inspect_stance.drift.patterns import PATTERNS, drift_patterns, stance_drift_rate
 from inspect_stance.drift.spr import stance_preservation_rate, success_by_stance
 from inspect_stance.drift.transition import check_policy
@@ -39,16 +51,29 @@ def trial_row(
 ) -> tuple[list[float] | None, dict[str, int]]:
     """A sample's transition-matrix row from its trial records, plus trial counts.
 
-    Row ``r_j = (1/n) * sum_t p_t[j]`` over the trials ``t`` counted by the policy: all trials
-    (unparsed ones as zero vectors) under ``failure``, parsed trials only under ``exclude``
-    (``None`` when there are none). With ``argmax`` each ``p_t`` is first replaced by the point
-    mass on ``argmax_j p_t[j]``.
+    Each trial's vector ``p_t`` comes from its extraction vectors by
+    :func:`~inspect_stance.drift.extraction.trial_vector` (policy applied per extraction for
+    ``multiple_extraction``). Row ``r_j = (1/n) * sum_t p_t[j]`` over the trials counted by the
+    policy: all trials (unparsed ones as zero vectors) under ``failure``, parsed trials only
+    under ``exclude`` (``None`` when there are none). With ``argmax`` each ``p_t`` is first
+    replaced by the point mass on ``argmax_j p_t[j]`` (scaled by its total mass, which is below
+    1 only for a multiple extraction with unparsed extractions under ``failure``).
     """
     check_policy(unparsed)
     vectors: list[np.ndarray] = []
-    counts = {"trials": len(records), "unparsed": 0, "logprobs": 0, "frequency": 0}
+    counts = {
+        "trials": len(records),
+        "unparsed": 0,
+        "logprobs": 0,
+        "frequency": 0,
+        "unparsed_extractions": 0,
+    }
     for rec in records:
-        probs = rec.get("probs")
+        extractions = rec.get("vectors")
+        if extractions is None:
+            extractions = [rec.get("probs")]
+        counts["unparsed_extractions"] += sum(1 for v in extractions if v is None)
+        probs = trial_vector(extractions, unparsed)
         if probs is None:
             counts["unparsed"] += 1
             if unparsed == "failure":
@@ -56,7 +81,7 @@ def trial_row(
             continue
         vec = np.asarray(probs, dtype=np.float64)
         if argmax:
-            vec = np.eye(N_STANCES)[int(np.argmax(vec))]
+            vec = np.eye(N_STANCES)[int(np.argmax(vec))] * vec.sum()
         vectors.append(vec)
         if rec.get("estimator") == "logprobs":
             counts["logprobs"] += 1
@@ -247,6 +272,13 @@ def unparsed() -> Metric:
     return _count_metric("n_unparsed")
 
 
+@metric
+def unparsed_extractions() -> Metric:
+    """Number of extraction answers without a usable letter (differs from ``unparsed`` only
+    for ``multiple_extraction``, where a trial is unparsed when all 5 extractions are)."""
+    return _count_metric("n_unparsed_extractions")
+
+
 def drift_metrics() -> list[Metric]:
     """Every stance-drift metric, in display order."""
     return [
@@ -267,6 +299,7 @@ def drift_metrics() -> list[Metric]:
         logprob_estimated(),
         frequency_estimated(),
         unparsed(),
+        unparsed_extractions(),
     ]
 
 
@@ -283,3 +316,37 @@ def stance_drift_scorer(unparsed: str = "failure") -> Scorer:
 def stance_drift_argmax(unparsed: str = "failure") -> Scorer:
     """Argmax (temperature-0) re-analysis: each trial vector -> point mass on its argmax."""
     return _make_scorer(unparsed, argmax=True)
+
+
+@score_reducer(name="drift_pool")
+def drift_pool() -> ScoreReducer:
+    """Pool a sample's epochs: they are more trials of the same (proposition, stance).
+
+    Row = trial-weighted mean of the epochs' rows, ``r = sum_e w_e r_e / sum_e w_e`` with
+    ``w_e`` the trials the row averages (all trials under ``failure``, parsed ones under
+    ``exclude``); counts are summed. The task sets this reducer, and ``--epochs N`` keeps it.
+    """
+
+    def reduce(scores: list[Score]) -> Score:
+        metas = [s.metadata or {} for s in scores]
+        first = metas[0]
+        policy = str(first.get("unparsed_policy", "failure"))
+        total = np.zeros(N_STANCES)
+        weight = 0.0
+        for meta in metas:
+            if meta.get("row") is None:
+                continue
+            w = meta.get("n_trials", 0) - (meta.get("n_unparsed", 0) if policy == "exclude" else 0)
+            total += w * np.asarray(meta["row"], dtype=np.float64)
+            weight += w
+        row = [float(x) for x in total / weight] if weight > 0 else None
+        counts = {k: int(sum(int(m.get(k, 0)) for m in metas)) for k in first if k.startswith("n_")}
+        stance = int(first["initial_stance"])
+        return Score(
+            value=0.0 if row is None else row[stance],
+            answer=None if row is None else STANCE_KEYS[int(np.argmax(row))],
+            explanation=f"{len(scores)} epochs pooled; row = {row}",
+            metadata={**first, "row": row, **counts, "epochs": len(scores)},
+        )
+
+    return reduce

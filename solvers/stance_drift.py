@@ -12,7 +12,10 @@ in the transcript). Each trial:
 
 Per-trial records go to ``state.store["trials"]`` (plain lists, viewable in ``inspect view``):
 ``trial, argument, answers, orders, vectors, estimators, probs, estimator, unparsed,
-extracted``. ``probs`` is the stance-order vector (mean of the parsed extractions) or ``None``.
+unparsed_extractions, extracted``. ``vectors`` holds each extraction's stance-order vector
+(``None`` when unparsed); ``probs`` is the mean of the parsed ones (``None`` when none). How
+unparsed extractions enter the analysis is the scorer's ``unparsed`` policy
+(:func:`inspect_stance.drift.extraction.trial_vector`).
 """
 
 from __future__ import annotations
@@ -50,9 +53,9 @@ def _logprob_tokens(
     if choice is None or choice.logprobs is None or not choice.logprobs.content:
         return None, None
     tokens = [lp.token for lp in choice.logprobs.content]
+    # no top alternatives = no distribution to read: the estimator falls back to frequency
     tops = [
-        [(t.token, t.logprob) for t in (lp.top_logprobs or [])] or [(lp.token, lp.logprob)]
-        for lp in choice.logprobs.content
+        [(t.token, t.logprob) for t in (lp.top_logprobs or [])] for lp in choice.logprobs.content
     ]
     return tokens, tops
 
@@ -188,6 +191,7 @@ def stance_drift_trials(
                 "probs": probs,
                 "estimator": estimator,
                 "unparsed": probs is None,
+                "unparsed_extractions": sum(1 for v in vectors if v is None),
                 "extracted": None if probs is None else int(np.argmax(probs)),
             }
 

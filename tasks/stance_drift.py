@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from inspect_ai import Task, task
+from inspect_ai import Epochs, Task, task
 from inspect_ai.dataset import MemoryDataset, Sample
-from inspect_stance.scorers.stance_drift import stance_drift_scorer
+from inspect_stance.scorers.stance_drift import drift_pool, stance_drift_scorer
 from inspect_stance.solvers.stance_drift import stance_drift_trials
 
 from inspect_stance.drift.arguments import arguments_from_log
@@ -123,7 +123,14 @@ def stance_drift(
                 f"arguments; arguments_from works with {', '.join(EXTRACTION_ONLY_VARIANTS)}"
             )
         arguments = arguments_from_log(
-            Path(user_path(arguments_from)), [str(s.id) for s in samples], int(trials)
+            Path(user_path(arguments_from)),
+            [
+                (str(s.id), str(s.metadata["proposition"]), int(s.metadata["initial_stance"]))
+                for s in samples
+                if s.metadata is not None
+            ],
+            int(trials),
+            int(words_limit),
         )
 
     calls_per_trial = (0 if arguments else 1) + (
@@ -141,6 +148,8 @@ def stance_drift(
             logprobs=bool(logprobs),
         ),
         scorer=stance_drift_scorer(unparsed=unparsed),
+        # --epochs N adds trials: the reducer pools them (a bare count keeps this reducer)
+        epochs=Epochs(1, drift_pool()),
         metadata={
             "method": "stance_drift",
             "variant": variant,

@@ -4,13 +4,15 @@ Each method contributes its own subcommands from its own module (``inspect_stanc
 ``inspect_stance.press.cli``, ``inspect_stance.construction.cli``); every module exposes
 ``register(subparsers)`` that adds parsers whose ``func(args) -> int`` returns the exit code.
 
-Exit codes: 0 success / pass, 1 a gate failed (regression), 2 unusable input.
+Exit codes: 0 success / pass, 1 a gate failed (regression), 2 unusable input or any other
+error (one line on stderr; ``INSPECT_STANCE_DEBUG=1`` re-raises with a traceback).
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 
@@ -45,6 +47,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(args.func(args))
     except InputError as ex:
         print(f"inspect-stance {args.command}: error: {ex}", file=sys.stderr)
+        return 2
+    except Exception as ex:  # never exit 1 (= "regression" for the gate) on an unexpected error
+        if os.environ.get("INSPECT_STANCE_DEBUG"):
+            raise
+        first = str(ex).splitlines()[0] if str(ex) else ""
+        print(
+            f"inspect-stance {args.command}: error: {type(ex).__name__}: {first} "
+            "(set INSPECT_STANCE_DEBUG=1 for a traceback)",
+            file=sys.stderr,
+        )
         return 2
 
 

@@ -58,3 +58,34 @@ def test_frequency_fallback_and_unparsed():
 def test_reversed_order_maps_back_to_stances():
     # letter A in reversed order is Disagree strongly (stance 4)
     assert to_stance_order([1, 0, 0, 0, 0], REVERSED_ORDER) == [0, 0, 0, 0, 1]
+
+
+@pytest.mark.parametrize(
+    ("text", "letter"),
+    [
+        ("Option: B", "B"),
+        ("I choose C.", "C"),
+        ("Answer: Agree (B)", "B"),
+        ("b", "B"),
+        ("The answer is a good one", None),
+        ("answer: e", None),
+    ],
+)
+def test_parse_letter_more_forms(text, letter):
+    assert parse_letter(text) == letter
+
+
+def test_article_a_is_not_the_answer_token():
+    tokens = ["This", " is", " a", " strong", " argument", ".", " Answer", ":", " B"]
+    tops = [[("x", -1.0)] for _ in tokens]
+    tops[2] = [(" a", math.log(0.9)), (" an", math.log(0.1))]
+    tops[8] = [(" B", math.log(0.75)), (" C", math.log(0.25))]
+    result = extract("This is a strong argument. Answer: B", tokens, tops)
+    assert result.letter == "B"
+    assert result.vector == pytest.approx((0, 0.75, 0.25, 0, 0))
+
+
+def test_logprobs_without_alternatives_are_not_a_logprob_estimate():
+    # a provider that returns only the chosen token's logprob: no distribution to read
+    result = extract("C", ["C"], [[]])
+    assert result.estimator == "frequency"

@@ -155,3 +155,37 @@ def test_subset_baseline_compares_on_shared_propositions():
     mixed = DriftRun("m", probs[:2], ["a", "z"], ["1", "9"], "m.npz")
     with pytest.raises(ValueError, match="m.npz"):
         shared_propositions(run, mixed)
+
+
+def test_gate_rejects_meaningless_options_and_incomplete_runs(logs, tmp_path, capsys):
+    assert main(["gate", logs["good"], "--min-spr", "nan"]) == 2
+    assert "not a finite number" in capsys.readouterr().err
+    assert main(["gate", logs["good"], "--min-spr", "0.5", "--max-drop", "0.1"]) == 2
+    assert "--max-drop needs --baseline" in capsys.readouterr().err
+    # an interrupted run is not a regression: exit 2 with a pointer to eval-retry
+    from inspect_ai import eval as inspect_eval
+    from inspect_stance.tasks.stance_drift import stance_drift
+
+    props = tmp_path / "p.txt"
+    props.write_text("We should do A\nWe should do B\n")
+    [log] = inspect_eval(
+        stance_drift(propositions=str(props), trials=2, cache=False),
+        model="stance_sim/respondent",
+        model_args={"fail_after": 6},
+        log_dir=str(tmp_path),
+        display="none",
+        max_connections=1,
+        max_samples=1,
+    )
+    assert main(["gate", log.location, "--min-spr", "0.1"]) == 2
+    assert "eval-retry" in capsys.readouterr().err
+
+
+def test_unexpected_errors_exit_2_with_one_line(tmp_path, capsys):
+    npz = tmp_path / "r.npz"
+    np.savez(npz, probs=np.tile(np.eye(5), (2, 3, 1, 1)))
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    assert main(["report", str(npz), "--out", str(blocker / "sub")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("inspect-stance report: error:")

@@ -28,19 +28,21 @@ def test_pass_rate_by_stance():
             [0.00, 0.95, 0.97, 0.98, 0.96],
         ]
     )
-    # Counted by hand: >= 0.95 per column; NaN left out of the denominator.
-    np.testing.assert_allclose(pass_rate(succ, 0.95), [2 / 4, 3 / 4, 3 / 4, 1 / 4, 2 / 3])
+    # Counted by hand: success *exceeds* 0.95 (0.95 itself does not pass); NaN left out.
+    np.testing.assert_allclose(pass_rate(succ, 0.95), [2 / 4, 2 / 4, 2 / 4, 1 / 4, 2 / 3])
 
 
 def test_auc_hand_computed():
-    # One proposition with success 0.75: pass = 1 at 0.50..0.75, 0 at 0.80..1.00.
-    # Trapezoid: 5 full intervals (0.25) + half of 0.75->0.80 (0.025) = 0.275; / 0.5 = 0.55.
+    # One proposition with success 0.75: pass = 1 at 0.50..0.70 (0.75 does not exceed 0.75),
+    # 0 from 0.75. Trapezoid: 4 full intervals (0.20) + half of 0.70->0.75 (0.025) = 0.225;
+    # / 0.5 = 0.45.
     succ = np.array([[0.75, 1.0, 0.0, 0.5, 0.82]])
     per_stance, auc = pass_rate_auc(succ)
-    # stance 1: always passes -> 1; stance 2: never -> 0; stance 3: passes only at 0.50 -> half
-    # of the first interval = 0.025 / 0.5 = 0.05; stance 4 (0.82): 0.50..0.80 -> 0.30 + 0.025.
-    np.testing.assert_allclose(per_stance, [0.55, 1.0, 0.0, 0.05, 0.65], atol=1e-12)
-    assert auc == pytest.approx(np.mean([0.55, 1.0, 0.0, 0.05, 0.65]))
+    # stance 1 (1.0): passes at 0.50..0.95, not at 1.00 -> 9 intervals + half = 0.475 -> 0.95;
+    # stance 2 (0.0) and stance 3 (0.5, not above 0.50): never -> 0;
+    # stance 4 (0.82): 0.50..0.80 -> 6 intervals (0.30) + half (0.025) -> 0.65.
+    np.testing.assert_allclose(per_stance, [0.45, 0.95, 0.0, 0.0, 0.65], atol=1e-12)
+    assert auc == pytest.approx(np.mean([0.45, 0.95, 0.0, 0.0, 0.65]))
 
 
 def test_auc_equals_auc_of_mean_curve():

@@ -119,3 +119,23 @@ def test_reference_figures(shared_data):
     succ, _ = success_by_stance(m)
     np.testing.assert_allclose(np.round(succ, 3), [0.933, 0.108, 0.717, 0.310, 0.784])
     assert round(stance_preservation_rate(m)[0], 3) == 0.570
+
+
+def test_partly_nan_rows_are_rejected():
+    bad = np.tile(np.eye(5), (1, 2, 1, 1))
+    bad[0, 0, 0, 1] = np.nan
+    with pytest.raises(ValueError, match="partly NaN"):
+        check_probs(bad)
+
+
+def test_npz_with_wrong_length_labels_is_rejected(tmp_path):
+    from inspect_stance.drift.run import load_npz
+
+    path = tmp_path / "x.npz"
+    np.savez(path, probs=np.tile(np.eye(5), (2, 3, 1, 1)), propositions=np.array(["only one"]))
+    with pytest.raises(ValueError, match=r"x.npz: 'propositions' has 1 entries for 2"):
+        load_npz(path)
+    junk = tmp_path / "junk.npz"
+    junk.write_text("not a zip")
+    with pytest.raises(ValueError, match="junk.npz"):
+        load_npz(junk)

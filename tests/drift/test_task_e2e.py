@@ -252,3 +252,121 @@ def test_logprobs_not_requested_uses_frequency_estimator(files, tmp_path):
     m = metrics(log)
     assert m["frequency_estimated"] == m["trials"] == 30 and m["logprob_estimated"] == 0
     assert log.eval.metadata["logprobs_requested"] is False
+
+
+def test_arguments_from_matches_by_proposition_text_not_position(files, tmp_path):
+    forward = tmp_path / "forward.txt"
+    forward.write_text("We should ban school uniforms\nWe should subsidize space exploration\n")
+    backward = tmp_path / "backward.txt"
+    backward.write_text("We should subsidize space exploration\nWe should ban school uniforms\n")
+    first = run(files, tmp_path / "a", trials=2, propositions=str(forward))
+    second = run(
+        files,
+        tmp_path / "b",
+        trials=2,
+        propositions=str(backward),
+        variant="reversed",
+        arguments_from=first.location,
+    )
+
+    def args_by_text(log):
+        full = read_eval_log(log.location)
+        return {
+            (s.metadata["proposition"], s.metadata["initial_stance"]): [
+                r["argument"] for r in s.store["trials"]
+            ]
+            for s in full.samples
+        }
+
+    assert args_by_text(first) == args_by_text(second)
+
+
+def test_arguments_from_rejects_other_generation_settings(files, tmp_path):
+    src = run(files, tmp_path, trials=2, limit_propositions=1, variant="reflection")
+    with pytest.raises(ValueError, match="'reflection' run"):
+        stance_drift(
+            propositions=str(files / "props.txt"),
+            limit_propositions=1,
+            trials=2,
+            arguments_from=src.location,
+        )
+    plain = run(files, tmp_path / "p", trials=2, limit_propositions=1)
+    with pytest.raises(ValueError, match="words_limit=100"):
+        stance_drift(
+            propositions=str(files / "props.txt"),
+            limit_propositions=1,
+            trials=2,
+            words_limit=50,
+            arguments_from=plain.location,
+        )
+
+
+def test_multiple_extraction_counts_unparsed_extractions(files, tmp_path):
+    from inspect_stance.scorers.stance_drift import stance_drift_scorer
+
+    log = run(
+        files,
+        tmp_path,
+        {"unparsed_rate": 0.3, "seed": 4},
+        trials=10,
+        limit_propositions=2,
+        variant="multiple_extraction",
+    )
+    m = metrics(log)
+    full = read_eval_log(log.location)
+    n_bad = sum(r["unparsed_extractions"] for s in full.samples for r in s.store["trials"])
+    assert m["unparsed_extractions"] == n_bad and 0.2 * 500 < n_bad < 0.4 * 500
+    # failure: an unparsed extraction is a zero vector -> each cell's diagonal loses its share
+    expected = np.mean(
+        [
+            TRUTH[s.metadata["initial_stance"], s.metadata["initial_stance"]]
+            * (1 - sum(r["unparsed_extractions"] for r in s.store["trials"]) / 50)
+            for s in full.samples
+        ]
+    )
+    assert m["spr"] == pytest.approx(expected, abs=1e-9)
+    excl = score(full, stance_drift_scorer(unparsed="exclude"), action="overwrite", display="none")
+    assert metrics(excl)["spr"] == pytest.approx(TRUE_SPR, abs=1e-9)
+    # the report reader applies the same policy
+    assert np.nanmean(np.diagonal(read_drift_log(log.location).probs, axis1=2, axis2=3)) == (
+        pytest.approx(expected, abs=1e-9)
+    )
+
+
+def test_epochs_are_pooled_as_more_trials(files, tmp_path):
+    [log] = inspect_eval(
+        stance_drift(
+            propositions=str(files / "props.txt"), trials=3, limit_propositions=2, cache=False
+        ),
+        model="stance_sim/respondent",
+        model_args={"transition": str(files / "T.json"), "logprobs": "false"},
+        log_dir=str(tmp_path),
+        display="none",
+        epochs=2,
+    )
+    m = metrics(log)
+    assert m["trials"] == 2 * 3 * 5 * 2
+    run_ = read_drift_log(log.location)
+    assert run_.probs.shape[1] == 6 and run_.n_missing == 0
+    from inspect_stance.drift.spr import stance_preservation_rate
+    from inspect_stance.drift.transition import transition_matrices
+
+    assert m["spr"] == pytest.approx(stance_preservation_rate(transition_matrices(run_.probs))[0])
+
+
+def test_interrupted_log_keeps_absent_propositions(files, tmp_path):
+    [log] = inspect_eval(
+        stance_drift(
+            propositions=str(files / "props.txt"), trials=2, limit_propositions=3, cache=False
+        ),
+        model="stance_sim/respondent",
+        model_args={"transition": str(files / "T.json"), "fail_after": 8},
+        log_dir=str(tmp_path),
+        display="none",
+        max_connections=1,
+        max_samples=1,
+    )
+    assert log.status == "error"
+    run_ = read_drift_log(log.location)
+    assert run_.n_propositions == 3  # every proposition asked for, present or not
+    assert run_.n_missing >= 2 * 5 * 2

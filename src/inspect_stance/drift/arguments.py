@@ -5,28 +5,47 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+from inspect_stance.drift.prompts import EXTRACTION_ONLY_VARIANTS
 
-def arguments_from_log(path: Path, sample_ids: Sequence[str], trials: int) -> dict[str, list[str]]:
-    """Arguments of an earlier ``stance_drift`` log, keyed by sample id, ``trials`` per sample.
 
-    Trials are matched by proposition (topic id), initial stance (the sample id encodes both)
-    and trial index. A log that does not cover every requested sample and trial is an error.
+def arguments_from_log(
+    path: Path,
+    samples: Sequence[tuple[str, str, int]],
+    trials: int,
+    words_limit: int,
+) -> dict[str, list[str]]:
+    """Arguments of an earlier ``stance_drift`` log for ``samples`` = (sample id, proposition
+    text, initial stance), ``trials`` per sample, keyed by sample id.
+
+    Trials are matched by proposition text, initial stance and trial index. The source log must
+    come from a variant with the default generation prompt and the same ``words_limit``, and
+    cover every requested trial; otherwise a one-line ``ValueError``.
     """
-    from inspect_stance.drift.logs import read_trial_records
+    from inspect_stance.drift.logs import read_arguments
 
-    records = read_trial_records(path)
+    source = read_arguments(path)
+    if source.variant not in EXTRACTION_ONLY_VARIANTS:
+        raise ValueError(
+            f"arguments_from log {path} is a {source.variant!r} run, whose arguments come from "
+            f"another generation prompt; use a log of {', '.join(EXTRACTION_ONLY_VARIANTS)}"
+        )
+    if source.words_limit != words_limit:
+        raise ValueError(
+            f"arguments_from log {path} used words_limit={source.words_limit}, this run "
+            f"{words_limit}; pass -T words_limit={source.words_limit}"
+        )
     out: dict[str, list[str]] = {}
     missing: list[str] = []
-    for sid in sample_ids:
-        by_trial = {int(r["trial"]): r.get("argument") for r in records.get(sid, [])}
+    for sid, proposition, stance in samples:
+        by_trial = source.arguments.get((proposition, stance), {})
         args = [by_trial.get(t) for t in range(trials)]
         if any(a is None for a in args):
-            missing.append(sid)
+            missing.append(f"{proposition!r} / stance {stance}")
             continue
         out[sid] = [str(a) for a in args]
     if missing:
         raise ValueError(
-            f"arguments_from log {path} does not cover {len(missing)} of {len(sample_ids)} "
+            f"arguments_from log {path} does not cover {len(missing)} of {len(samples)} "
             f"(proposition, stance) samples with {trials} trials (first: {missing[0]}); use a "
             "log of the same propositions with at least as many trials"
         )

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 from typing import Any
 
 from inspect_stance.drift.run import DriftRun, load_run
@@ -24,10 +25,10 @@ def _input_error(message: str) -> Exception:
     return InputError(" ".join(str(message).split()))
 
 
-def load_input(path: str) -> DriftRun:
+def load_input(path: str, unparsed: str = "failure") -> DriftRun:
     """Load a log or ``.npz`` run; unusable input -> ``InputError`` naming the file."""
     try:
-        return load_run(path)
+        return load_run(path, unparsed)
     except ValueError as ex:
         raise _input_error(str(ex)) from ex
     except Exception as ex:  # a corrupt log: inspect's reader raises many exception types
@@ -56,7 +57,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     if args.hops < 1:
         raise _input_error(f"--hops {args.hops} must be at least 1")
     policy = "exclude" if args.exclude_unparsed else "failure"
-    runs = [load_input(p) for p in args.paths]
+    runs = [load_input(p, policy) for p in args.paths]
     reports = [build_report(r, args.threshold, args.confidence, policy, args.hops) for r in runs]
     unique_names(reports)
     if args.out:
@@ -92,14 +93,26 @@ def cmd_gate(args: argparse.Namespace) -> int:
     try:
         if args.min_spr is None and args.baseline is None:
             raise _input_error("nothing to check: give --min-spr X and/or --baseline RUN")
-        run = load_input(args.run)
-        baseline = load_input(args.baseline) if args.baseline else None
+        for flag, value in (("--min-spr", args.min_spr), ("--max-drop", args.max_drop)):
+            if value is not None and not math.isfinite(value):
+                raise _input_error(f"{flag} {value} is not a finite number")
+        if args.baseline is None and args.max_drop is not None:
+            raise _input_error("--max-drop needs --baseline RUN (the run to compare with)")
+        policy = "exclude" if args.exclude_unparsed else "failure"
+        run = load_input(args.run, policy)
+        baseline = load_input(args.baseline, policy) if args.baseline else None
+        for r in (run, baseline):
+            if r is not None and (r.n_missing or (r.status not in (None, "success"))):
+                raise _input_error(
+                    f"{r.source}: incomplete run (status {r.status}, {r.n_missing} missing "
+                    "trials); finish it with inspect eval-retry before gating"
+                )
         try:
             result = evaluate_gate(
                 run,
                 min_spr=args.min_spr,
                 baseline=baseline,
-                max_drop=args.max_drop,
+                max_drop=args.max_drop if args.max_drop is not None else 0.0,
                 alpha=args.alpha,
                 unparsed="exclude" if args.exclude_unparsed else "failure",
             )
@@ -178,7 +191,7 @@ def register(subparsers: Any) -> None:
     g.add_argument(
         "--max-drop",
         type=_fraction,
-        default=0.0,
+        default=None,
         metavar="D",
         help="largest tolerated SPR drop versus the baseline (default 0)",
     )

@@ -5,8 +5,9 @@ Two estimators, recorded per trial:
 - ``"logprobs"`` — from the answer token's top logprobs: every top token whose text, stripped of
   whitespace and tokenizer markers (``Ġ``, ``▁``, ``Ċ``, ...) and upper-cased, is one of A-E
   contributes ``exp(logprob)`` to that letter; the five letter masses are renormalised to sum 1:
-  ``p_L = m_L / sum_K m_K``. The answer token is the first generated token that is itself a
-  letter A-E after stripping; if none is, the first non-blank token.
+  ``p_L = m_L / sum_K m_K``. The answer token is the first generated token that is the letter
+  parsed from the text, else the first that is an upper-case letter A-E, else the first
+  non-blank token.
 - ``"frequency"`` — when the provider returns no logprobs (or they carry no letter mass), a
   one-hot vector on the letter parsed from the answer text.
 
@@ -27,11 +28,18 @@ from inspect_stance.stances import LETTERS, N_STANCES, check_order
 TOKEN_MARKERS = "Ġ▁Ċĉ"
 _STRIP_RE = re.compile(r"^[\s*_`'\"(\[{]+|[\s*_`'\")\]}.:,;!]+$")
 _ANSWER_PATTERNS = (
+    # a leading "B", "B)", "(B)", "B." (not "A balanced ...": checked below)
     re.compile(r"^\(?([A-E])(?:\)|\.|:|,|\s|$)"),
-    re.compile(r"answer(?:\s+letter)?(?:\s+is)?\s*[:=]?\s*\(?\**([A-E])\b", re.IGNORECASE),
-    re.compile(r"\b(?:option|letter|choice)\s*\(?([A-E])\b"),
-    re.compile(r"^([A-E])$"),
+    # "Answer: B", "The answer is B", "Answer letter: **B**" (the letter itself upper-case)
+    re.compile(r"(?i:answer(?:\s+letter)?(?:\s+is)?)\s*[:=]?\s*\(?\**([A-E])\b"),
+    # "Option: B", "option B", "I choose C", "I would select D"
+    re.compile(r"(?i:\b(?:option|letter|choice|choose|select|pick))\s*[:=]?\s*\(?([A-E])\b"),
+    # "Agree (B)"
+    re.compile(r"\(([A-E])(?:\)|$)"),
+    # a lone lower-case letter
+    re.compile(r"^([a-e])$"),
 )
+_BARE_STRIP = TOKEN_MARKERS + "*()[]{}.:,;'\"`_"
 
 TopLogprobs = Sequence[tuple[str, float]]
 
@@ -59,8 +67,9 @@ def parse_letter(text: str) -> str | None:
     """The option letter an answer text gives, or ``None``.
 
     Accepted forms: a leading ``B``, ``B)``, ``(B)``, ``B.``, ``**B**``; ``Answer: B`` /
-    ``The answer is B``; ``option B``. A leading capital that starts a word (``A balanced ...``)
-    is not a letter answer.
+    ``The answer is B``; ``Option: B`` / ``I choose B``; ``Agree (B)``; a lone ``b``. Letters
+    inside the sentence must be upper-case, and a leading capital that starts a word
+    (``A balanced ...``) is not a letter answer.
     """
     stripped = _STRIP_RE.sub("", text.strip())
     for pattern in _ANSWER_PATTERNS:
@@ -84,10 +93,25 @@ def letter_mass(top_logprobs: TopLogprobs) -> list[float]:
     return mass
 
 
-def answer_position(tokens: Sequence[str]) -> int | None:
-    """Index of the answer token: first token that is a letter A-E, else first non-blank."""
-    for k, token in enumerate(tokens):
-        if clean_token(token) in LETTERS:
+def _bare(token: str) -> str:
+    """Token text without whitespace, tokenizer markers and surrounding punctuation."""
+    return token.strip().strip(_BARE_STRIP).strip()
+
+
+def answer_position(tokens: Sequence[str], letter: str | None = None) -> int | None:
+    """Index of the answer token.
+
+    The first token that is the parsed ``letter`` (case-sensitive, punctuation stripped); else
+    the first token that is an upper-case letter A-E (so the article "a" is never taken for
+    option A); else the first non-blank token.
+    """
+    bare = [_bare(t) for t in tokens]
+    if letter is not None:
+        for k, b in enumerate(bare):
+            if b == letter:
+                return k
+    for k, b in enumerate(bare):
+        if b in LETTERS:
             return k
     for k, token in enumerate(tokens):
         if clean_token(token):
@@ -107,7 +131,7 @@ def extract(
     """
     letter = parse_letter(text)
     if tokens and top_logprobs:
-        pos = answer_position(tokens)
+        pos = answer_position(tokens, letter)
         if pos is not None and pos < len(top_logprobs):
             mass = letter_mass(top_logprobs[pos])
             total = sum(mass)
@@ -128,3 +152,19 @@ def to_stance_order(vector: Sequence[float], order: Sequence[int]) -> list[float
     for k, stance in enumerate(order):
         out[stance] = float(vector[k])
     return out
+
+
+def trial_vector(
+    vectors: Sequence[Sequence[float] | None], unparsed: str = "failure"
+) -> list[float] | None:
+    """A trial's stance-order vector from its extraction vectors (1, or 5 for multiple extraction).
+
+    ``failure``: unparsed extractions count as zero vectors, ``v = (1/n) * sum_k v_k`` (a trial
+    with some unparsed extractions has total mass below 1); ``exclude``: the mean over parsed
+    extractions. ``None`` when no extraction was parsed (an unparsed trial, either way).
+    """
+    parsed = [list(v) for v in vectors if v is not None]
+    if not parsed:
+        return None
+    n = len(vectors) if unparsed == "failure" else len(parsed)
+    return [sum(v[j] for v in parsed) / n for j in range(N_STANCES)]

@@ -3,18 +3,23 @@
 Each sample of a ``stance_drift`` log is one (proposition, initial stance) pair; its per-trial
 records are in ``sample.store["trials"]`` (see :mod:`inspect_stance.solvers.stance_drift`).
 Samples are read once with :func:`inspect_ai.log.read_eval_log`, skipping events, messages and
-attachments (streaming sample reads are quadratic in the sample count).
+attachments (streaming sample reads are quadratic in the sample count). Epochs beyond the
+first are further trials (``trial + (epoch - 1) * trials``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from inspect_stance.drift.extraction import trial_vector
 from inspect_stance.drift.run import DriftRun
-from inspect_stance.stances import N_STANCES
+from inspect_stance.drift.transition import check_policy
+from inspect_stance.stances import N_STANCES, STANCE_KEYS
 
 TASK_NAME = "stance_drift"
 TRIALS_KEY = "trials"
@@ -41,55 +46,119 @@ def _read(path: Path) -> Any:
     return read_eval_log(str(path), exclude_fields=_SKIP_FIELDS)
 
 
-def read_trial_records(path: str | Path) -> dict[str, list[dict[str, Any]]]:
-    """Per-sample trial records of a stance-drift log, keyed by sample id (all epochs)."""
-    log = _read(Path(path))
-    out: dict[str, list[dict[str, Any]]] = {}
+@dataclass(frozen=True)
+class TrialRecord:
+    """One trial as stored in a log, with the sample's identity."""
+
+    proposition: str
+    topic_id: str
+    proposition_index: int
+    stance: int
+    trial: int
+    record: dict[str, Any]
+
+
+def _task_setting(log: Any, key: str, default: Any) -> Any:
+    args = log.eval.task_args or {}
+    meta = log.eval.metadata or {}
+    return args.get(key, meta.get(key, default))
+
+
+def iter_trials(log: Any, path: Path) -> Iterator[TrialRecord]:
+    """Every trial record of a read log, epochs offset into further trial indices."""
+    n_trials = int(_task_setting(log, "trials", 0) or 0)
     for sample in log.samples or []:
-        records = (sample.store or {}).get(TRIALS_KEY) or []
-        out.setdefault(str(sample.id), []).extend(records)
-    return out
+        meta = sample.metadata or {}
+        if "topic_id" not in meta or "initial_stance" not in meta:
+            raise ValueError(f"{path}: sample {sample.id} lacks stance-drift metadata")
+        offset = (int(sample.epoch or 1) - 1) * max(n_trials, 1)
+        for rec in (sample.store or {}).get(TRIALS_KEY) or []:
+            yield TrialRecord(
+                proposition=str(meta.get("proposition", meta["topic_id"])),
+                topic_id=str(meta["topic_id"]),
+                proposition_index=int(meta.get("proposition_index", 0)),
+                stance=int(meta["initial_stance"]),
+                trial=int(rec["trial"]) + offset,
+                record=rec,
+            )
 
 
-def read_drift_log(path: str | Path) -> DriftRun:
-    """A :class:`DriftRun` from a stance-drift log.
+@dataclass
+class ArgumentSource:
+    """Arguments of an earlier run, keyed by ``(proposition text, stance)`` then trial index."""
 
-    ``probs[s, t, i]`` is trial ``t``'s stance-order vector (all-NaN when unparsed);
-    propositions are ordered by their index in the run; a trial with no record (errored or
-    absent sample) is NaN and marked in ``missing``. Epochs beyond the first append trials.
-    """
+    variant: str
+    words_limit: int
+    arguments: dict[tuple[str, int], dict[int, str]]
+
+
+def read_arguments(path: str | Path) -> ArgumentSource:
+    """The generated arguments of a stance-drift log (for ``arguments_from``)."""
     path = Path(path)
     log = _read(path)
-    meta = log.eval.task_args or {}
-    task_meta = log.eval.metadata or {}
-    n_trials_cfg = int(meta.get("trials", task_meta.get("trials", 0)) or 0)
-    variant = str(meta.get("variant", task_meta.get("variant", "default")))
+    out: dict[tuple[str, int], dict[int, str]] = {}
+    for tr in iter_trials(log, path):
+        argument = tr.record.get("argument")
+        if argument is not None:
+            out.setdefault((tr.proposition, tr.stance), {})[tr.trial] = str(argument)
+    return ArgumentSource(
+        variant=str(_task_setting(log, "variant", "default")),
+        words_limit=int(_task_setting(log, "words_limit", 100)),
+        arguments=out,
+    )
+
+
+def _dataset_topics(log: Any) -> list[str]:
+    """Topic ids of every sample the run was asked for (``<topic_id>-<stance_key>`` ids)."""
+    ids = getattr(log.eval.dataset, "sample_ids", None) or []
+    topics: list[str] = []
+    for sid in ids:
+        text = str(sid)
+        for key in STANCE_KEYS:
+            if text.endswith(f"-{key}"):
+                topic = text[: -len(key) - 1]
+                if topic not in topics:
+                    topics.append(topic)
+                break
+    return topics
+
+
+def read_drift_log(path: str | Path, unparsed: str = "failure") -> DriftRun:
+    """A :class:`DriftRun` from a stance-drift log.
+
+    ``probs[s, t, i]`` is trial ``t``'s stance-order vector (all-NaN when unparsed; for
+    ``multiple_extraction`` built from the extraction vectors by
+    :func:`~inspect_stance.drift.extraction.trial_vector` under ``unparsed``). Propositions are
+    every proposition the run was asked for, in run order — including those whose samples never
+    reached the log — and a trial with no record is NaN and marked in ``missing``.
+    """
+    check_policy(unparsed)
+    path = Path(path)
+    log = _read(path)
+    variant = str(_task_setting(log, "variant", "default"))
+    n_trials_cfg = int(_task_setting(log, "trials", 0) or 0)
+    n_epochs = int(log.eval.config.epochs or 1)
     props: dict[str, tuple[int, str]] = {}
     cells: list[tuple[str, int, int, list[float] | None]] = []
     estimators: dict[str, int] = {}
     max_trial = 0
-    for sample in log.samples or []:
-        smeta = sample.metadata or {}
-        if "topic_id" not in smeta or "initial_stance" not in smeta:
-            raise ValueError(f"{path}: sample {sample.id} lacks stance-drift metadata")
-        topic = str(smeta["topic_id"])
-        props.setdefault(
-            topic,
-            (int(smeta.get("proposition_index", len(props))), str(smeta.get("proposition", topic))),
-        )
-        stance = int(smeta["initial_stance"])
-        epoch_offset = (int(sample.epoch or 1) - 1) * max(n_trials_cfg, 1)
-        for rec in (sample.store or {}).get(TRIALS_KEY) or []:
-            t = int(rec["trial"]) + epoch_offset
-            max_trial = max(max_trial, t + 1)
-            cells.append((topic, stance, t, rec.get("probs")))
-            key = rec.get("estimator") or "unparsed"
-            estimators[key] = estimators.get(key, 0) + 1
-    if not props:
-        raise ValueError(f"{path}: the log has no samples")
-    n_epochs = int(log.eval.config.epochs or 1)
-    T = max(max_trial, n_trials_cfg * n_epochs)
+    for tr in iter_trials(log, path):
+        props.setdefault(tr.topic_id, (tr.proposition_index, tr.proposition))
+        max_trial = max(max_trial, tr.trial + 1)
+        rec = tr.record
+        vectors = rec.get("vectors")
+        vec = trial_vector(vectors if vectors is not None else [rec.get("probs")], unparsed)
+        cells.append((tr.topic_id, tr.stance, tr.trial, vec))
+        key = rec.get("estimator") or "unparsed"
+        estimators[key] = estimators.get(key, 0) + 1
     order = sorted(props, key=lambda k: props[k][0])
+    for topic in _dataset_topics(log):  # asked for but absent from the log
+        if topic not in props:
+            props[topic] = (len(props), f"(no sample in log) topic {topic}")
+            order.append(topic)
+    if not order:
+        raise ValueError(f"{path}: the log has no samples")
+    T = max(max_trial, n_trials_cfg * n_epochs, 1)
     index = {topic: k for k, topic in enumerate(order)}
     probs = np.full((len(order), T, N_STANCES, N_STANCES), np.nan)
     missing = np.ones((len(order), T, N_STANCES), dtype=bool)
@@ -109,4 +178,5 @@ def read_drift_log(path: str | Path) -> DriftRun:
         variant=variant,
         missing=missing,
         estimator_counts=estimators,
+        status=str(log.status),
     )

@@ -3,13 +3,14 @@
 For per-proposition success rates ``succ[s, i] = T[s, i, i]`` (see :mod:`.spr`):
 
 - the pass rate of initial stance ``i`` at threshold ``tau`` is the share of propositions whose
-  success rate reaches the threshold, ``pass_i(tau) = (1/P) * #{s : succ[s, i] >= tau}``.
-  The comparison is ``>=`` (float64, no tolerance) so that the top threshold 1.00 can be passed
-  by a proposition that always preserved the stance, and the AUC's maximum (below) is reachable;
+  success rate *exceeds* the threshold, ``pass_i(tau) = (1/P) * #{s : succ[s, i] > tau}``
+  (float64, no tolerance; the method's definition). Nothing exceeds 1.00, so the last
+  trapezoid is at most half a step and a run that always preserves the stance scores
+  ``0.475 / 0.5 = 0.95``, not 1;
 - the AUC integrates ``pass_i`` over the thresholds ``0.50, 0.55, ..., 1.00`` (11 points) with
   the **trapezoid rule**, ``sum_k (tau_{k+1} - tau_k) * (pass(tau_k) + pass(tau_{k+1})) / 2``,
-  and divides by the largest possible value ``0.5`` (the width of the threshold range), so a
-  run whose every proposition always preserves the stance scores 1;
+  and divides by ``0.5``, the width of the threshold range (the normalisation the method
+  names);
 - the run's single ``auc`` is the mean over the five initial stances of their AUCs (equal to the
   AUC of the stance-averaged pass-rate curve, since both operations are linear).
 
@@ -29,14 +30,14 @@ AUC_MAX = float(AUC_THRESHOLDS[-1] - AUC_THRESHOLDS[0])  # 0.5
 
 
 def pass_rate(success: np.ndarray, threshold: float) -> FloatArray:
-    """Share of propositions with ``succ[s, i] >= threshold`` per column ``i``.
+    """Share of propositions with ``succ[s, i] > threshold`` per column ``i``.
 
     ``success`` is ``(P, 5)`` (or ``(P,)``); returns shape ``(5,)`` (or a 0-d array).
     """
     arr = np.asarray(success, dtype=np.float64)
     defined = ~np.isnan(arr)
     with np.errstate(invalid="ignore", divide="ignore"):
-        hits = np.where(defined, arr >= threshold, False).sum(axis=0)
+        hits = np.where(defined, arr > threshold, False).sum(axis=0)
         return np.asarray(hits / defined.sum(axis=0), dtype=np.float64)
 
 

@@ -457,7 +457,7 @@ def per_proposition_frame(reports: list[RunReport]) -> pd.DataFrame:
         d["upper_bound_bonferroni"] = r.main.bounds_bonferroni[s_idx, i_idx]
         d["reaches_one"] = r.main.bounds[s_idx, i_idx] >= 1.0
         d["reaches_one_bonferroni"] = r.main.bounds_bonferroni[s_idx, i_idx] >= 1.0
-        d["passes_threshold"] = r.main.success_per_proposition[s_idx, i_idx] >= r.threshold
+        d["passes_threshold"] = r.main.success_per_proposition[s_idx, i_idx] > r.threshold
         d["argmax_success"] = r.argmax.success_per_proposition[s_idx, i_idx]
         d["argmax_upper_bound_bonferroni"] = r.argmax.bounds_bonferroni[s_idx, i_idx]
         d["unparsed_trials"] = r.run.unparsed_mask.sum(axis=1)[s_idx, i_idx]

@@ -8,6 +8,7 @@ study's files are of this form).
 
 from __future__ import annotations
 
+import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -34,6 +35,7 @@ class DriftRun:
     variant: str | None = None
     missing: np.ndarray | None = None
     estimator_counts: dict[str, int] = field(default_factory=dict)
+    status: str | None = None
 
     @property
     def n_propositions(self) -> int:
@@ -69,29 +71,46 @@ class DriftRun:
 
 
 def load_npz(path: str | Path) -> DriftRun:
-    """Read a raw ``.npz`` run; ``ValueError`` naming the file on a wrong shape or bad rows."""
+    """Read a raw ``.npz`` run; ``ValueError`` naming the file on any problem.
+
+    Problems: not an ``.npz``, no ``probs``, a wrong shape, rows that are not distributions (see
+    :func:`check_probs`), object arrays, or ``propositions`` / ``topic_ids`` whose length is not
+    the number of propositions.
+    """
     path = Path(path)
     try:
         with np.load(path, allow_pickle=False) as data:
             if "probs" not in data:
                 raise ValueError(f"{path}: no 'probs' array (expected shape (P, T, 5, 5))")
             probs = check_probs(data["probs"], name=f"{path} probs")
-            props = [str(x) for x in data["propositions"]] if "propositions" in data else []
-            ids = [str(x) for x in data["topic_ids"]] if "topic_ids" in data else []
-    except (OSError, EOFError) as ex:
-        raise ValueError(f"{path}: cannot read as .npz ({ex})") from ex
-    n = probs.shape[0]
-    if len(props) != n:
-        props = [f"proposition {k}" for k in range(n)]
-    if len(ids) != n:
-        ids = [str(k) for k in range(n)]
+            n = probs.shape[0]
+            labels: dict[str, list[str]] = {}
+            for key in ("propositions", "topic_ids"):
+                if key in data:
+                    values = [str(x) for x in np.asarray(data[key]).reshape(-1)]
+                    if len(values) != n:
+                        raise ValueError(
+                            f"{path}: '{key}' has {len(values)} entries for {n} propositions"
+                        )
+                    labels[key] = values
+    except (OSError, EOFError, zipfile.BadZipFile) as ex:
+        raise ValueError(f"{path}: cannot read as .npz ({type(ex).__name__}: {ex})") from ex
+    except ValueError as ex:
+        message = str(ex)
+        raise ValueError(message if message.startswith(str(path)) else f"{path}: {message}") from ex
+    props = labels.get("propositions") or [f"proposition {k}" for k in range(n)]
+    ids = labels.get("topic_ids") or [str(k) for k in range(n)]
     return DriftRun(
         name=path.stem, probs=probs, propositions=props, topic_ids=ids, source=str(path)
     )
 
 
-def load_run(path: str | Path) -> DriftRun:
-    """Load a run from an Inspect log (``.eval`` / ``.json``) or a raw ``.npz``."""
+def load_run(path: str | Path, unparsed: str = "failure") -> DriftRun:
+    """Load a run from an Inspect log (``.eval`` / ``.json``) or a raw ``.npz``.
+
+    ``unparsed`` only matters for logs of ``multiple_extraction`` runs, where it decides how a
+    trial's unparsed extractions enter its vector (see ``trial_vector``).
+    """
     path = Path(path)
     if not path.exists():
         raise ValueError(f"{path}: file not found")
@@ -100,5 +119,5 @@ def load_run(path: str | Path) -> DriftRun:
     if path.suffix in (".eval", ".json"):
         from inspect_stance.drift.logs import read_drift_log
 
-        return read_drift_log(path)
+        return read_drift_log(path, unparsed)
     raise ValueError(f"{path}: unknown input type; give an Inspect log (.eval/.json) or an .npz")

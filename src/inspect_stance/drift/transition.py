@@ -55,6 +55,13 @@ def check_probs(probs: np.ndarray, name: str = "probs") -> FloatArray:
         )
     if arr.shape[0] == 0 or arr.shape[1] == 0:
         raise ValueError(f"{name} has no propositions or no trials (shape {arr.shape})")
+    partial = np.isnan(arr).any(axis=-1) & ~np.isnan(arr).all(axis=-1)
+    if partial.any():
+        idx = tuple(int(k) for k in np.argwhere(partial)[0])
+        raise ValueError(
+            f"{name}: {int(partial.sum())} rows are partly NaN (first at index {idx}); an "
+            "unparsed trial is an all-NaN or all-zero row"
+        )
     unparsed = unparsed_mask(arr)
     sums = np.nansum(arr, axis=-1)
     bad = ~unparsed & (np.abs(sums - 1.0) > SUM_TOLERANCE)
