@@ -31,6 +31,7 @@ from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, metric
 from inspect_ai.solver import TaskState
 from inspect_ai.util import LimitExceededError, collect
 
+from inspect_stance.params import as_int
 from inspect_stance.press.arguments import STORE_ENTROPY, STORE_RESPONSES
 from inspect_stance.press.classify import NEITHER, UNPARSED, parse_classifier_answer
 from inspect_stance.press.entropy import entropy_measures
@@ -42,7 +43,6 @@ from inspect_stance.press.nli import (
     check_hypothesis_template,
     load_nli,
 )
-from inspect_stance.press.params import as_int
 from inspect_stance.press.prompts import CONDITIONS, classifier_prompt
 from inspect_stance.press.summary import sample_record, summarize
 

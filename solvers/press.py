@@ -30,9 +30,9 @@ from inspect_ai.model import (
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.util import collect, span
 
+from inspect_stance.params import as_bool, as_int
 from inspect_stance.press.arguments import STORE_ARGUMENTS, STORE_ENTROPY, STORE_RESPONSES
 from inspect_stance.press.entropy import mean_token_logprob
-from inspect_stance.press.params import as_bool, as_int
 from inspect_stance.press.prompts import CONDITIONS, PERSONAS, argument_prompt, opinion_prompt
 
 ARGUER_CONFIG = GenerateConfig(temperature=1.0)

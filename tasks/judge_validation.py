@@ -26,11 +26,11 @@ from inspect_stance.scorers.prompt_construction import (
     validation_agreement,
 )
 from inspect_stance.solvers.judge_validation import collected_response
-from inspect_stance.tasks.prompt_construction import as_bool
 
 from inspect_stance.construction.labels import parse_label
 from inspect_stance.construction.rubric import check_threshold
 from inspect_stance.construction.settings import NEUTRAL, POLE_A, POLE_B, TEMPLATED, WRITING
+from inspect_stance.params import as_bool
 from inspect_stance.paths import user_path
 
 REQUIRED = ("prompt_text", "response_text", "topic_neutral", "topic_pro", "topic_con")
@@ -103,7 +103,7 @@ def judge_validation(
             "../shared/data/issuebench/stance_annotations.csv"
         )
     threshold = check_threshold(rubric_threshold)
-    sees_prompt = as_bool(judge_sees_prompt, "judge_sees_prompt")
+    sees_prompt = as_bool("judge_sees_prompt", judge_sees_prompt)
     return Task(
         dataset=MemoryDataset(
             load_annotations(user_path(annotations), label_column), name="judge_validation"

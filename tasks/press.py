@@ -16,6 +16,7 @@ from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_stance.scorers.press import CLASSIFIERS, press_scorer
 from inspect_stance.solvers.press import press_generate
 
+from inspect_stance.params import FALSE_WORDS, TRUE_WORDS, as_bool, as_int
 from inspect_stance.paths import user_path
 from inspect_stance.press.arguments import load_arguments
 from inspect_stance.press.nli import (
@@ -24,7 +25,6 @@ from inspect_stance.press.nli import (
     DEFAULT_NLI_MODEL,
     load_nli,
 )
-from inspect_stance.press.params import FALSE_WORDS, TRUE_WORDS, as_bool, as_int
 from inspect_stance.press.statements import load_statements
 
 DEFAULT_ENTROPY_SAMPLES = 20

@@ -69,32 +69,10 @@ from inspect_stance.construction.topics import (
     load_topics_file,
     select_topics,
 )
+from inspect_stance.params import as_bool, as_int
 from inspect_stance.paths import user_path
 
 logger = logging.getLogger(__name__)
-
-
-def as_bool(value: object, name: str) -> bool:
-    """A ``-T`` boolean (bool or the strings true/false/yes/no/1/0)."""
-    if isinstance(value, bool):
-        return value
-    text = str(value).strip().lower()
-    if text in ("true", "yes", "1"):
-        return True
-    if text in ("false", "no", "0"):
-        return False
-    raise ValueError(f"{name}={value!r}: use true or false")
-
-
-def as_int(value: object, name: str, minimum: int = 1) -> int:
-    """A ``-T`` integer at least ``minimum``."""
-    try:
-        number = int(str(value))
-    except ValueError:
-        raise ValueError(f"{name}={value!r}: use a whole number >= {minimum}") from None
-    if number < minimum:
-        raise ValueError(f"{name}={value!r}: use a whole number >= {minimum}")
-    return number
 
 
 def _templates(
@@ -188,7 +166,7 @@ def prompt_construction(
 ) -> Task:
     """Templated vs LLM-generated prompts, judged by the ``judges`` ensemble (see README)."""
     threshold = check_threshold(rubric_threshold)
-    sees_prompt = as_bool(judge_sees_prompt, "judge_sees_prompt")
+    sees_prompt = as_bool("judge_sees_prompt", judge_sees_prompt)
     issues, issuebench_templates = user_path(issues), user_path(issuebench_templates)
     if isinstance(topics, str) and _parse_topic_ids(topics) is None:
         topics = user_path(topics)
@@ -213,11 +191,11 @@ def prompt_construction(
     intent_list = parse_choice(intents, INTENTS, "intents")
     stance_list = parse_choice(stances, USER_STANCES, "stances")
     method_list = parse_choice(methods, METHODS, "methods")
-    k_templates = as_int(templates_per_setting, "templates_per_setting")
-    k_prompts = as_int(prompts_per_setting, "prompts_per_setting")
-    k_responses = as_int(responses_per_prompt, "responses_per_prompt")
-    k_seeds = as_int(seeds_per_setting, "seeds_per_setting", minimum=0)
-    seed_value = as_int(seed, "seed", minimum=0)
+    k_templates = as_int("templates_per_setting", templates_per_setting)
+    k_prompts = as_int("prompts_per_setting", prompts_per_setting)
+    k_responses = as_int("responses_per_prompt", responses_per_prompt)
+    k_seeds = as_int("seeds_per_setting", seeds_per_setting, minimum=0)
+    seed_value = as_int("seed", seed, minimum=0)
 
     excluded_topics: list[str] = []
     if topics is None or _parse_topic_ids(topics) is not None:
@@ -304,7 +282,7 @@ def prompt_construction(
             [_sample(s, human, k_prompts) for s in specs], name="prompt_construction"
         ),
         solver=[
-            construction_prompt(prompter_cache=as_bool(prompter_cache, "prompter_cache")),
+            construction_prompt(prompter_cache=as_bool("prompter_cache", prompter_cache)),
             generate(),
         ],
         scorer=stance_ensemble(rubric_threshold=threshold, judge_sees_prompt=sees_prompt),

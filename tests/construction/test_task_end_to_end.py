@@ -278,7 +278,7 @@ def test_bad_task_parameters_are_one_line_errors(tiny_inputs):
         _small_task(tiny_inputs, rubric_threshold=0.8)
     with pytest.raises(ValueError, match="intents: .* not allowed"):
         _small_task(tiny_inputs, intents="poetry")
-    with pytest.raises(ValueError, match="templates_per_setting=0"):
+    with pytest.raises(ValueError, match="templates_per_setting 0; use an integer >= 1"):
         _small_task(tiny_inputs, templates_per_setting=0)
 
 

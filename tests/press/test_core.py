@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from inspect_stance.params import as_bool, as_int
 from inspect_stance.press.classify import parse_classifier_answer
 from inspect_stance.press.faithfulness import faithfulness, outcome_shares
 from inspect_stance.press.labels import press_label, right_aligned
-from inspect_stance.press.params import as_bool, as_int
 from inspect_stance.press.stability import topic_stability
 from inspect_stance.press.statements import load_statements, parse_statements
 from inspect_stance.press.summary import sample_record, summarize

@@ -1,4 +1,4 @@
-"""Checking PReSS task / scorer parameters, which may arrive as strings (``-T``, config files).
+"""Checking task / scorer parameters, which may arrive as strings (``-T``, config files).
 
 ``inspect eval -T name=value`` parses values as YAML, so ``true`` / ``3`` usually arrive typed;
 the Python API, ``eval-retry`` task args or a YAML file can still hand over strings such as
