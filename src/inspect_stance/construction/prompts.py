@@ -172,10 +172,10 @@ def _setting_specs(
 
 
 def _prompts_table_from_log(path: Path) -> pd.DataFrame:
-    from inspect_ai.log import read_eval_log
+    from inspect_stance.logfile import read_log
 
     try:
-        log = read_eval_log(str(path))
+        log = read_log(path)
     except Exception as ex:
         raise ValueError(f"prompts_from {path}: not a readable eval log ({ex})") from ex
     rows = []

@@ -1,7 +1,7 @@
 """``inspect-stance construction-report``: tables, test, agreement and plot from eval logs.
 
 Reads ``prompt_construction`` logs (files or folders of logs) in one pass each
-(``inspect_ai.log.read_eval_log``, imported lazily), turns every scored sample into a
+(:func:`inspect_stance.logfile.read_log`, one pass), turns every scored sample into a
 :class:`~inspect_stance.construction.records.Record` and reports, per target model:
 
 - ``settings.csv``: per setting x method, counts (samples, judged, scored N, refusals,
@@ -74,14 +74,14 @@ def read_records(paths: Sequence[str | Path]) -> tuple[list[Record], dict[str, A
     Raises :class:`ReportInputError` for unreadable logs, logs of other tasks, and the same
     model's sample id appearing in two logs (pass only the retried log).
     """
-    from inspect_ai.log import read_eval_log
+    from inspect_stance.logfile import read_log
 
     records: list[Record] = []
     info: dict[str, Any] = {"logs": [], "errored_samples": 0, "unscored_samples": 0}
     seen: dict[tuple[str, str], str] = {}
     for path in _log_files(paths):
         try:
-            log = read_eval_log(str(path))
+            log = read_log(path)
         except Exception as ex:
             raise ReportInputError(
                 f"log {path}: cannot be read ({type(ex).__name__}: {ex})"

@@ -2,8 +2,8 @@
 
 Each sample of a ``stance_drift`` log is one (proposition, initial stance) pair; its per-trial
 records are in ``sample.store["trials"]`` (see :mod:`inspect_stance.solvers.stance_drift`).
-Samples are read once with :func:`inspect_ai.log.read_eval_log`, skipping events, messages and
-attachments (streaming sample reads are quadratic in the sample count). Epochs beyond the
+Samples are read once with :func:`inspect_stance.logfile.read_log` (no events, messages or
+attachments). Epochs beyond the
 first are further trials (``trial + (epoch - 1) * trials``).
 """
 
@@ -23,7 +23,6 @@ from inspect_stance.stances import N_STANCES, STANCE_KEYS
 
 TASK_NAME = "stance_drift"
 TRIALS_KEY = "trials"
-_SKIP_FIELDS = {"messages", "events", "attachments"}
 
 
 def _is_drift_task(name: str | None) -> bool:
@@ -32,6 +31,8 @@ def _is_drift_task(name: str | None) -> bool:
 
 def _read(path: Path) -> Any:
     from inspect_ai.log import read_eval_log
+
+    from inspect_stance.logfile import read_log
 
     if not path.is_file():
         raise ValueError(f"{path}: file not found")
@@ -43,7 +44,7 @@ def _read(path: Path) -> Any:
         raise ValueError(
             f"{path}: a log of task {header.eval.task!r}, not of {TASK_NAME}; give a stance_drift log"
         )
-    return read_eval_log(str(path), exclude_fields=_SKIP_FIELDS)
+    return read_log(path)
 
 
 @dataclass(frozen=True)

@@ -28,10 +28,10 @@ STORE_ENTROPY = "press:entropy_samples"
 
 
 def _records_from_log(path: Path) -> list[dict[str, Any]]:
-    from inspect_ai.log import read_eval_log
+    from inspect_stance.logfile import read_log
 
     try:
-        log = read_eval_log(str(path))
+        log = read_log(path)
     except Exception as ex:  # noqa: BLE001 - any unreadable log is one input error
         raise ValueError(
             f"arguments log {path}: cannot be read as an Inspect log ({type(ex).__name__}); pass a PReSS .eval log or a .jsonl arguments file"

@@ -25,13 +25,13 @@ def read_press_log(path: str | Path) -> PressRun:
 
     ValueError (one line) when the file is not an Inspect log or holds no PReSS scores.
     """
-    from inspect_ai.log import read_eval_log
+    from inspect_stance.logfile import read_log
 
     p = Path(path)
     if not p.exists():
         raise ValueError(f"log {p}: no such file; pass the .eval log of a PReSS run")
     try:
-        log = read_eval_log(str(p))
+        log = read_log(p)
     except Exception as ex:  # noqa: BLE001 - any unreadable file is one input error
         raise ValueError(
             f"log {p}: not readable as an Inspect log ({type(ex).__name__}); pass the .eval log of a PReSS run"
