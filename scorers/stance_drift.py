@@ -38,12 +38,11 @@ from inspect_ai.scorer import (
 from inspect_ai.solver import TaskState
 
 from inspect_stance.drift.extraction import trial_vector
+from inspect_stance.drift.logs import TRIALS_KEY
 from inspect_stance.drift.patterns import PATTERNS, drift_patterns, stance_drift_rate
 from inspect_stance.drift.spr import stance_preservation_rate, success_by_stance
 from inspect_stance.drift.transition import check_policy
 from inspect_stance.stances import N_STANCES, STANCE_KEYS
-
-TRIALS_KEY = "trials"
 
 
 def trial_row(

@@ -31,7 +31,8 @@ import numpy as np
 from inspect_ai.model import CachePolicy, GenerateConfig, Model, ModelOutput, get_model
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
-from inspect_stance.drift.extraction import extract, to_stance_order
+from inspect_stance.drift.extraction import extract, to_stance_order, trial_vector
+from inspect_stance.drift.logs import TRIALS_KEY
 from inspect_stance.drift.prompts import (
     MULTIPLE_EXTRACTIONS,
     check_variant,
@@ -41,7 +42,6 @@ from inspect_stance.drift.prompts import (
 )
 from inspect_stance.stances import N_STANCES, STANCES
 
-TRIALS_KEY = "trials"
 MIN_TOP_LOGPROBS = 5
 
 
@@ -70,18 +70,17 @@ def shuffled_orders(seed: int, sample_key: str, trial: int, n: int) -> list[list
 def combine(
     vectors: Sequence[list[float] | None], estimators: Sequence[str | None]
 ) -> tuple[list[float] | None, str | None]:
-    """Average the parsed stance-order vectors of a trial's extractions.
+    """The mean of a trial's parsed extraction vectors (``trial_vector`` under ``exclude``).
 
     Returns ``(mean vector, estimator)``; ``(None, None)`` when no extraction was parsed. The
     estimator is ``logprobs`` / ``frequency`` when all parsed extractions used it, else ``mixed``.
     """
-    parsed = [(v, e) for v, e in zip(vectors, estimators, strict=True) if v is not None]
-    if not parsed:
+    probs = trial_vector(vectors, "exclude")
+    if probs is None:
         return None, None
-    mean = np.mean([v for v, _ in parsed], axis=0)
-    kinds = {e for _, e in parsed}
+    kinds = {e for v, e in zip(vectors, estimators, strict=True) if v is not None}
     estimator = kinds.pop() if len(kinds) == 1 else "mixed"
-    return [float(x) for x in mean], estimator
+    return probs, estimator
 
 
 @solver

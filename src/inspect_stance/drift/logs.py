@@ -22,6 +22,7 @@ from inspect_stance.drift.transition import check_policy
 from inspect_stance.stances import N_STANCES, STANCE_KEYS
 
 TASK_NAME = "stance_drift"
+#: the sample-store key under which the solver writes its per-trial records
 TRIALS_KEY = "trials"
 
 
