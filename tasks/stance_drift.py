@@ -27,6 +27,7 @@ from inspect_stance.drift.propositions import (
     read_propositions_file,
 )
 from inspect_stance.drift.transition import check_policy
+from inspect_stance.params import as_bool, as_int
 from inspect_stance.paths import user_path
 from inspect_stance.stances import N_STANCES, STANCE_KEYS, STANCES
 
@@ -96,10 +97,12 @@ def stance_drift(
     """
     check_variant(variant)
     check_policy(unparsed)
-    if int(trials) < 1:
-        raise ValueError(f"trials must be at least 1 (got {trials}); e.g. -T trials=100")
-    if words_limit is not None and int(words_limit) < 1:
-        raise ValueError(f"words_limit must be at least 1 (got {words_limit})")
+    # -T values may arrive as strings (Python API, eval-retry): parse them once, strictly
+    trials = as_int("trials", trials, example=100)
+    words_limit = as_int("words_limit", words_limit, example=100)
+    seed = as_int("seed", seed, minimum=0, example=0)
+    cache = as_bool("cache", cache)
+    logprobs = as_bool("logprobs", logprobs)
     if propositions:
         # relative to the shell's directory, not tasks/ (see inspect_stance.paths)
         props = read_propositions_file(user_path(propositions))
@@ -108,13 +111,11 @@ def stance_drift(
     if variant == "in_context":
         props = [p for p in props if p.text not in EXEMPLAR_PROPOSITIONS]
     if limit_propositions is not None:
-        if int(limit_propositions) < 1:
-            raise ValueError(f"limit_propositions must be at least 1 (got {limit_propositions})")
-        props = props[: int(limit_propositions)]
+        props = props[: as_int("limit_propositions", limit_propositions, example=10)]
     if not props:
         raise ValueError("no propositions left to evaluate; check -T propositions / limit")
 
-    samples = build_samples(props, variant, int(words_limit))
+    samples = build_samples(props, variant, words_limit)
     arguments = None
     if arguments_from:
         if variant not in EXTRACTION_ONLY_VARIANTS:
@@ -129,8 +130,8 @@ def stance_drift(
                 for s in samples
                 if s.metadata is not None
             ],
-            int(trials),
-            int(words_limit),
+            trials,
+            words_limit,
         )
 
     calls_per_trial = (0 if arguments else 1) + (
@@ -139,13 +140,13 @@ def stance_drift(
     return Task(
         dataset=MemoryDataset(samples, name="stance_drift"),
         solver=stance_drift_trials(
-            trials=int(trials),
+            trials=trials,
             variant=variant,
-            words_limit=int(words_limit),
-            seed=int(seed),
+            words_limit=words_limit,
+            seed=seed,
             arguments=arguments,
-            cache=bool(cache),
-            logprobs=bool(logprobs),
+            cache=cache,
+            logprobs=logprobs,
         ),
         scorer=stance_drift_scorer(unparsed=unparsed),
         # --epochs N adds trials: the reducer pools them (a bare count keeps this reducer)
@@ -153,12 +154,12 @@ def stance_drift(
         metadata={
             "method": "stance_drift",
             "variant": variant,
-            "trials": int(trials),
-            "words_limit": int(words_limit),
+            "trials": trials,
+            "words_limit": words_limit,
             "unparsed_policy": unparsed,
             "n_propositions": len(props),
             "arguments_from": arguments_from,
             "model_calls_per_trial": calls_per_trial,
-            "logprobs_requested": bool(logprobs),
+            "logprobs_requested": logprobs,
         },
     )

@@ -79,8 +79,13 @@ def test_task_parameter_errors(tmp_path):
     path.write_text("We should do A\n")
     with pytest.raises(ValueError, match="unknown variant"):
         stance_drift(variant="sideways", propositions=str(path))
-    with pytest.raises(ValueError, match="trials must be at least 1"):
+    with pytest.raises(ValueError, match=r"trials 0; use an integer >= 1"):
         stance_drift(trials=0, propositions=str(path))
+    with pytest.raises(ValueError, match="trials 'many' is not an integer"):
+        stance_drift(trials="many", propositions=str(path))
+    # string values (Python API, eval-retry task args) are parsed, not truthy-cast
+    task = stance_drift(propositions=str(path), trials="3", cache="false", logprobs="no")
+    assert task.metadata["trials"] == 3 and task.metadata["logprobs_requested"] is False
     with pytest.raises(ValueError, match="unknown unparsed policy"):
         stance_drift(unparsed="ignore", propositions=str(path))
     with pytest.raises(ValueError, match="cannot reuse arguments"):
