@@ -3,10 +3,12 @@
 ``inspect eval -T name=value`` parses values as YAML, so ``true`` / ``3`` usually arrive typed;
 the Python API, ``eval-retry`` task args or a YAML file can still hand over strings such as
 ``"false"`` or ``"3"``, and ``bool("false")`` is True. These helpers read both forms and raise a
-one-line ``ValueError`` naming the parameter and the fix.
+one-line :class:`~inspect_stance.errors.InputError` (a ``ValueError``) naming the parameter and the fix.
 """
 
 from __future__ import annotations
+
+from inspect_stance.errors import InputError
 
 TRUE_WORDS: frozenset[str] = frozenset({"true", "yes", "y", "on", "1"})
 FALSE_WORDS: frozenset[str] = frozenset({"false", "no", "n", "off", "0", "none", ""})
@@ -27,7 +29,7 @@ def as_bool(name: str, value: object) -> bool:
             return True
         if word in FALSE_WORDS:
             return False
-    raise ValueError(f"{name} {value!r} is not a boolean; use -T {name}=true or -T {name}=false")
+    raise InputError(f"{name} {value!r} is not a boolean; use -T {name}=true or -T {name}=false")
 
 
 def as_int(name: str, value: object, minimum: int = 1, example: int = 3) -> int:
@@ -47,7 +49,7 @@ def as_int(name: str, value: object, minimum: int = 1, example: int = 3) -> int:
         except ValueError:
             n = None
     if n is None:
-        raise ValueError(f"{name} {value!r} is not an integer; use e.g. -T {name}={example}")
+        raise InputError(f"{name} {value!r} is not an integer; use e.g. -T {name}={example}")
     if n < minimum:
-        raise ValueError(f"{name} {n}; use an integer >= {minimum} (e.g. -T {name}={example})")
+        raise InputError(f"{name} {n}; use an integer >= {minimum} (e.g. -T {name}={example})")
     return n

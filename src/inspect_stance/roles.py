@@ -1,0 +1,45 @@
+"""Model roles: checked before the first model call, and given a bounded generation config.
+
+Inspect applies eval-level generation settings (``--max-tokens``, ``--temperature`` …) only to
+``--model``; a role bound with ``--model-role NAME=MODEL`` gets its own config, which is empty
+unless the role is bound with Inspect's YAML/JSON form
+(``--model-role 'judges={model: openai/gpt-4o, max_tokens: 64}'``). :func:`role_config`
+fills each field the role's own config leaves unset from a task's documented defaults, so every
+role call carries a bounded ``max_tokens`` on the wire while the user's per-role settings win.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from inspect_ai.model import GenerateConfig, Model, model_roles
+
+from inspect_stance.errors import InputError
+
+
+def require_roles(task: str, roles: Iterable[str], why: str = "") -> None:
+    """Raise a one-line :class:`InputError` at task build time when a role is not bound.
+
+    Called from a ``@task`` function (Inspect initialises the eval's roles before it builds
+    tasks), so a missing role fails before the first model call.
+    """
+    bound = model_roles()
+    for role in roles:
+        if role not in bound:
+            raise InputError(
+                f"{task} needs the model role {role!r}{f' ({why})' if why else ''}; "
+                f"add --model-role {role}=PROVIDER/MODEL"
+            )
+
+
+def role_config(model: Model, defaults: GenerateConfig) -> GenerateConfig:
+    """The generation config for one role call: ``defaults`` for every field that the role
+    model's own config (``--model-role NAME={model: …, max_tokens: …}``) leaves unset.
+
+    Passed as ``model.generate(..., config=role_config(model, defaults))``; Inspect merges the
+    call's config over the model's, so only the unset fields change.
+    """
+    own = model.config.model_dump(exclude_none=True)
+    merged = defaults.model_dump(exclude_none=True)
+    merged.update(own)
+    return GenerateConfig(**merged)
