@@ -4,14 +4,23 @@ Every report, reuse (``arguments_from``, ``prompts_from``, PReSS ``arguments``) 
 sample metadata, stores and scores only, so the per-sample messages, events and attachments —
 most of a log's size — are skipped (``exclude_fields``; ``.json`` logs are read whole).
 Streaming sample reads are avoided: they are quadratic in the sample count.
+
+:func:`read_task_log` is the one reader with the one wording of its errors;
+:func:`find_task_logs` picks one task's logs out of files and folders (``logs/`` holds every
+task's logs by default) and says how many it skipped.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from inspect_stance.errors import InputError
+
 SKIP_FIELDS: frozenset[str] = frozenset({"messages", "events", "attachments"})
+LOG_SUFFIXES: tuple[str, ...] = (".eval", ".json")
 
 
 def read_log(path: str | Path) -> Any:
@@ -19,3 +28,103 @@ def read_log(path: str | Path) -> Any:
     from inspect_ai.log import read_eval_log
 
     return read_eval_log(str(path), exclude_fields=set(SKIP_FIELDS))
+
+
+def _task_name(name: str) -> str:
+    """``inspect_stance/press`` and ``press`` name the same task."""
+    return name.rsplit("/", 1)[-1]
+
+
+def read_task_log(path: str | Path, tasks: Iterable[str], what: str) -> Any:
+    """The log at ``path`` (as :func:`read_log`), checked to be a log of one of ``tasks``.
+
+    Raises a one-line :class:`~inspect_stance.errors.InputError` worded the same way for every
+    report: ``log PATH: no such file`` / ``not readable as an Inspect log`` / ``is a log of task
+    X, not T``, each ending with ``; pass the .eval log of a <what>``.
+    """
+    names = {_task_name(t) for t in tasks}
+    p = Path(path)
+    fix = f"pass the .eval log of a {what}"
+    if not p.is_file():
+        raise InputError(f"log {p}: no such file; {fix}")
+    try:
+        log = read_log(p)
+    except Exception as ex:  # noqa: BLE001 - any unreadable file is one input error
+        raise InputError(
+            f"log {p}: not readable as an Inspect log ({type(ex).__name__}); {fix}"
+        ) from ex
+    task = _task_name(str(log.eval.task))
+    if task not in names:
+        raise InputError(
+            f"log {p}: is a log of task {task!r}, not {' or '.join(sorted(names))}; {fix}"
+        )
+    return log
+
+
+@dataclass
+class FoundLogs:
+    """The logs of the wanted tasks among the given paths, and what was passed over."""
+
+    paths: list[Path] = field(default_factory=list)
+    skipped_other_task: list[Path] = field(default_factory=list)
+    skipped_unreadable: list[Path] = field(default_factory=list)
+
+    def skipped_line(self) -> str:
+        """One line for stderr, e.g. ``skipped 3 logs of other tasks and 1 unreadable file``;
+        empty when nothing was skipped."""
+        parts = []
+        if self.skipped_other_task:
+            n = len(self.skipped_other_task)
+            parts.append(f"{n} log{'s' if n != 1 else ''} of other tasks")
+        if self.skipped_unreadable:
+            n = len(self.skipped_unreadable)
+            parts.append(f"{n} unreadable file{'s' if n != 1 else ''}")
+        return f"skipped {' and '.join(parts)}" if parts else ""
+
+
+def find_task_logs(paths: Iterable[str | Path], tasks: Iterable[str], what: str) -> FoundLogs:
+    """Expand files and folders (folders: every ``*.eval`` / ``*.json`` below them, sorted) and
+    keep the logs of ``tasks``, reading only each log's header.
+
+    A file named explicitly that is not such a log is an error (:func:`read_task_log`'s
+    wording); inside a folder, other tasks' logs and unreadable files are skipped and counted.
+    Raises when nothing is left.
+    """
+    from inspect_ai.log import read_eval_log
+
+    names = {_task_name(t) for t in tasks}
+    found = FoundLogs()
+    for raw in paths:
+        p = Path(raw)
+        if p.is_dir():
+            for f in sorted(x for x in p.rglob("*") if x.suffix in LOG_SUFFIXES and x.is_file()):
+                try:
+                    header = read_eval_log(str(f), header_only=True)
+                except Exception:  # noqa: BLE001 - an unreadable file in a folder is skipped
+                    found.skipped_unreadable.append(f)
+                    continue
+                if _task_name(str(header.eval.task)) in names:
+                    found.paths.append(f)
+                else:
+                    found.skipped_other_task.append(f)
+        else:
+            if not p.is_file():
+                raise InputError(f"log {p}: no such file; pass the .eval log of a {what}")
+            try:
+                header = read_eval_log(str(p), header_only=True)
+            except Exception as ex:  # noqa: BLE001
+                raise InputError(
+                    f"log {p}: not readable as an Inspect log ({type(ex).__name__}); "
+                    f"pass the .eval log of a {what}"
+                ) from ex
+            task = _task_name(str(header.eval.task))
+            if task not in names:
+                raise InputError(
+                    f"log {p}: is a log of task {task!r}, not {' or '.join(sorted(names))}; "
+                    f"pass the .eval log of a {what}"
+                )
+            found.paths.append(p)
+    if not found.paths:
+        extra = f" ({found.skipped_line()})" if found.skipped_line() else ""
+        raise InputError(f"no log of a {what} found in {', '.join(map(str, paths))}{extra}")
+    return found
