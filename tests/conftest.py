@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
 import tempfile
 from pathlib import Path
 
@@ -17,8 +19,11 @@ os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 os.environ.setdefault("INSPECT_DISPLAY", "none")
 os.environ.setdefault("MPLBACKEND", "Agg")
-# keep Inspect's response cache of test runs out of the user's cache
-os.environ.setdefault("INSPECT_CACHE_DIR", tempfile.mkdtemp(prefix="inspect-stance-cache-"))
+# keep Inspect's response cache of test runs out of the user's cache, and remove it afterwards
+if "INSPECT_CACHE_DIR" not in os.environ:
+    _cache_dir = tempfile.mkdtemp(prefix="inspect-stance-cache-")
+    os.environ["INSPECT_CACHE_DIR"] = _cache_dir
+    atexit.register(shutil.rmtree, _cache_dir, ignore_errors=True)
 
 
 @pytest.fixture(scope="session")

@@ -1,0 +1,57 @@
+"""The docs stay in step with the code: parameter tables come from the tasks' docstrings."""
+
+from __future__ import annotations
+
+import inspect
+from pathlib import Path
+
+import pytest
+
+from inspect_stance import docgen
+from inspect_stance.errors import InputError
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_parameter_tables_are_generated_from_the_task_docstrings():
+    stale = docgen.stale_documents(ROOT, write=False)
+    assert stale == [], f"run `python -m inspect_stance.docgen` ({stale})"
+
+
+def test_every_task_documents_every_parameter_once():
+    for specs in docgen.DOCUMENTED_TASKS.values():
+        for spec in specs:
+            try:
+                fn = docgen._load(spec)
+            except ModuleNotFoundError:
+                continue
+            table = docgen.parameter_table(fn)
+            for name in inspect.signature(fn).parameters:
+                assert f"| `{name}` |" in table
+
+
+def test_an_undocumented_parameter_is_an_error():
+    def task_like(trials: int = 3, seed: int = 0) -> None:
+        """A task.
+
+        Args:
+            trials: trials per sample.
+        """
+
+    with pytest.raises(InputError, match="undocumented: seed"):
+        docgen.parameter_table(task_like)
+
+
+def test_table_rows_hold_default_and_the_whole_description():
+    def task_like(variant: str = "default", limit: int | None = None) -> None:
+        """A task.
+
+        Args:
+            variant: default | reversed, the option
+                order.
+            limit: first N only.
+        """
+
+    table = docgen.parameter_table(task_like)
+    assert "| `variant` | `'default'` | default \\| reversed, the option order. |" in table
+    assert "| `limit` | — | first N only. |" in table
