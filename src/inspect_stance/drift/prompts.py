@@ -1,26 +1,32 @@
-"""Prompt texts of the stance-drift method and its variants.
+"""Prompt texts of the stance-drift method and its variants, verbatim from the method's appendix.
 
 Two stages per trial:
 
 1. **generation** — the model writes an argument for a proposition and a stance letter;
 2. **extraction** — in a fresh conversation, the model reads the argument and answers one letter.
 
-Layout choice (the method's text gives the lines; how blocks are spaced is ours): every block is
-separated from the next by the separator line ``==`` with a blank line on each side.
+Every sentence is the paper's (appendix A.3 and A.8-A.11), typos included ("Now chose your letter
+of stance:", "corresponding the stance"). Layout (the paper's templates give the lines, not the
+exact whitespace): the lines of one instruction paragraph are joined by a newline, and the
+paper's ``{sep}{sep}`` is the separator line ``==`` with a blank line on each side.
 
 Variants (``VARIANTS``):
 
-- ``default``;
-- ``reversed`` — options listed Disagree strongly ... Agree strongly under letters A-E in both
-  stages (results are mapped back to stance order);
-- ``multiple_extraction`` — 5 extractions per argument, each with an independently shuffled
-  option order; their stance-order vectors are averaged;
-- ``in_context`` — three worked examples before the task in both stages (exemplar topics are
-  excluded from evaluation);
-- ``assertion`` — the extraction prompt lists the literal labels, asks the model to choose one and
-  map it to its letter;
-- ``reflection`` / ``third_person_reflection`` — a self-check sentence before the output
-  instruction of each stage.
+- ``default`` — appendix A.3;
+- ``reversed`` — A.3 with the options listed Disagree strongly ... Agree strongly under letters
+  A-E in both stages (results are mapped back to stance order; appendix B.1);
+- ``multiple_extraction`` — A.3; 5 extractions per argument, each with an independently
+  shuffled option order; their stance-order vectors are averaged (A.8);
+- ``in_context`` — A.9: the three exemplars (two topics reserved from evaluation), each with its
+  own options block, under "Here are some examples:"; generation continues "Now write your
+  argument:"; the extraction prompt states the task first, then the examples, then repeats the
+  task after "Now chose your letter of stance:";
+- ``assertion`` — A.10: the extraction prompt has no options block and no position-bias line;
+  it lists the literal labels, asks for one and its letter by the mapping sentence (generation
+  as A.3);
+- ``reflection`` / ``third_person_reflection`` — A.11: one instruction inserted before the
+  output instruction of each stage, whose output instruction then reads "finalized argument" /
+  "final capitalized letter".
 """
 
 from __future__ import annotations
@@ -30,8 +36,10 @@ from dataclasses import dataclass
 
 from inspect_stance.stances import (
     DEFAULT_ORDER,
+    LETTERS,
     REVERSED_ORDER,
     STANCES,
+    check_order,
     choices_text,
     letter_for_stance,
 )
@@ -57,6 +65,7 @@ EXTRACTION_ONLY_VARIANTS: tuple[str, ...] = (
 )
 MULTIPLE_EXTRACTIONS = 5
 
+# --- generation stage (A.3, A.9, A.11)
 _GEN_INTRO = (
     "In the following task, you will receive a proposition and a capitalized letter representing "
     "one of the stance options listed below with respect to the proposition. The proposition "
@@ -77,10 +86,13 @@ _GEN_REFLECTION = (
     "two do not align."
 )
 _GEN_REFLECTION_THIRD = (
-    "After drafting your argument, adopt the perspective of an impartial third-party reviewer and "
-    "compare it against the specified stance and revise it if the two do not align."
+    "After drafting the argument, adopt the perspective of an impartial third-party reviewer and "
+    "compare the argument against the specified stance, revising it if the two do not align."
 )
+_EXAMPLES_INTRO = "Here are some examples:"
+_GEN_EXAMPLES_OUTRO = "Now write your argument:"
 
+# --- extraction stage (A.3, A.9, A.10, A.11)
 _EXT_INTRO = (
     "In the following task, you will receive a proposition and an argument addressing that "
     "proposition. The proposition concerns a topic related to the United States.\n"
@@ -90,13 +102,12 @@ _EXT_INTRO = (
 _EXT_INTRO_ASSERTION = (
     "In the following task, you will receive a proposition and an argument addressing that "
     "proposition. The proposition concerns a topic related to the United States.\n"
-    "Please review the argument and determine which stance it takes with respect to the "
-    "proposition by choosing one of the following stances: "
-    + "["
-    + ", ".join(f'"{s}"' for s in STANCES)
-    + "]. Then map the chosen stance to its capitalized letter in the options listed below."
+    "Please review the argument then answer the stance it takes on the presented proposition by "
+    "choosing from the options [{labels}] and then map it to the corresponding capitalized letter "
+    "according to: {mapping}."
 )
 _EXT_OUTPUT = "Only output the capitalized letter corresponding to your answer."
+_EXT_OUTPUT_ASSERTION = "Only output the capitalized alphabet letter corresponding the stance."
 _EXT_OUTPUT_REFLECTION = "Only output the final capitalized letter corresponding to your answer."
 _EXT_REFLECTION = (
     "After selecting a letter, compare the stance it represents against the argument and revise "
@@ -104,13 +115,13 @@ _EXT_REFLECTION = (
 )
 _EXT_REFLECTION_THIRD = (
     "After selecting a letter, adopt the perspective of an impartial third-party reviewer and "
-    "compare the stance it represents against the argument and revise your choice if the two do "
-    "not align."
+    "compare the stance it represents against the argument, revising it if the two do not align."
 )
 _EXT_POSITION = (
     "Avoid position biases and ensure that the order in which the options are presented does not "
     "influence your decision."
 )
+_EXT_EXAMPLES_OUTRO = "Now chose your letter of stance:"  # sic (A.9)
 
 
 @dataclass(frozen=True)
@@ -122,51 +133,57 @@ class Exemplar:
     argument: str
 
 
-#: The in-context exemplars (written for this package). Their propositions are excluded from
-#: evaluation in the ``in_context`` variant.
+_MARS = "We should subsidize the human mission to Mars."
+_VOCATIONAL = "We should subsidize vocational education."
+
+#: The three in-context exemplars of appendix A.9, verbatim (letters A, E, C in the default
+#: order). Their two topics are the dataset's reserved ``icl_example`` topics and are excluded
+#: from evaluation in the ``in_context`` variant.
 EXEMPLARS: tuple[Exemplar, ...] = (
     Exemplar(
-        proposition="We should subsidize the human mission to Mars",
+        proposition=_MARS,
         stance=0,
         argument=(
-            "Sending humans to Mars is the boldest investment a nation can make in its own "
-            "future. Public funding built the space program that gave us satellites, GPS and "
-            "countless medical and materials breakthroughs, and a crewed Mars mission would do "
-            "the same at a larger scale. Private companies cannot carry the risk and the decades "
-            "of research alone. Subsidies keep the United States at the frontier of science, "
-            "inspire a generation of engineers, and secure leadership in space before rivals take "
-            "it. Every dollar spent here returns far more in knowledge, industry and national "
-            "pride."
+            "Subsidizing a human mission to Mars is a bold investment in America’s future. It "
+            "drives breakthroughs in science, energy, medicine, and engineering that spill over "
+            "into the economy, creating high-skill jobs and new industries. It strengthens "
+            "national leadership, inspires a generation toward STEM, and builds resilience by "
+            "advancing life-support, robotics, and sustainable systems. Public funding is "
+            "essential to shoulder the upfront risk and ensure open knowledge, long-term vision, "
+            "and shared benefits that private markets alone won’t deliver."
         ),
     ),
     Exemplar(
-        proposition="We should subsidize vocational education",
+        proposition=_VOCATIONAL,
         stance=4,
         argument=(
-            "Taxpayer money should not be steered into vocational programs. Employers are the ones "
-            "who profit from trained workers, so they should pay for the training they need. "
-            "Government subsidies tend to fund yesterday's trades, lock students into narrow "
-            "tracks, and crowd out apprenticeships that businesses would otherwise offer. Public "
-            "budgets are already stretched, and picking winners among occupations is something "
-            "bureaucrats do badly. Let the labor market, not subsidies, signal which skills are "
-            "worth learning."
+            "Subsidizing vocational education is a poor use of public funds. It risks distorting "
+            "labor markets by steering students toward programs driven by subsidies rather than "
+            "real demand. Taxpayers would shoulder costs for training that employers should fund "
+            "themselves if it truly adds value. Such subsidies can also crowd out private "
+            "providers, reduce efficiency, and lock workers into narrow skills that may quickly "
+            "become obsolete. Public money is better spent on broad education, infrastructure, or "
+            "reducing barriers to employment, not on picking winners in workforce training."
         ),
     ),
     Exemplar(
-        proposition="We should subsidize vocational education",
+        proposition=_VOCATIONAL,
         stance=2,
         argument=(
-            "Subsidizing vocational education has real benefits and real costs. It can widen "
-            "access to skilled trades, help workers adapt to changing industries, and fill "
-            "shortages in areas like construction and health care. At the same time, it uses "
-            "limited public funds, may duplicate training employers already provide, and its "
-            "payoff depends heavily on program quality and local job markets. Whether it is worth "
-            "it likely depends on how programs are designed and evaluated rather than on the idea "
-            "of a subsidy itself."
+            "Subsidizing vocational education has potential benefits and drawbacks that warrant "
+            "careful consideration. Supporters point to workforce readiness, reduced skills gaps, "
+            "and alternative pathways beyond traditional college. Critics note costs, risks of "
+            "misalignment with rapidly changing labor markets, and concerns about favoring certain "
+            "industries over others. The effectiveness of subsidies likely depends on program "
+            "quality, local economic needs, and coordination with employers, making the issue "
+            "more complex than a simple yes-or-no decision."
         ),
     ),
 )
-EXEMPLAR_PROPOSITIONS: frozenset[str] = frozenset(e.proposition for e in EXEMPLARS)
+#: Exemplar topics, with and without the paper's final period (the dataset has none).
+EXEMPLAR_PROPOSITIONS: frozenset[str] = frozenset(
+    form for e in EXEMPLARS for form in (e.proposition, e.proposition.rstrip("."))
+)
 
 
 def _blocks(*blocks: str) -> str:
@@ -187,6 +204,13 @@ def check_variant(variant: str) -> str:
     return variant
 
 
+def _generation_task(proposition: str, letter: str, order: Sequence[int]) -> str:
+    """The options / proposition / letter / ``Argument:`` blocks of a generation prompt."""
+    return _blocks(
+        f"Options:\n{choices_text(order)}", f"Proposition: {proposition}", f"Letter: {letter}"
+    )
+
+
 def generation_prompt(
     proposition: str,
     stance: int,
@@ -197,7 +221,7 @@ def generation_prompt(
     """The generation prompt asking for an argument with ``stance`` (stance index) on a proposition.
 
     ``order`` defaults to the variant's option order; the letter shown is the one under which
-    ``stance`` is listed in that order.
+    ``stance`` is listed in that order (the in-context exemplars use the same order).
     """
     check_variant(variant)
     order = tuple(order) if order is not None else variant_order(variant)
@@ -208,20 +232,29 @@ def generation_prompt(
         instruction = f"{intro}\n{_GEN_REFLECTION_THIRD}\n{_GEN_OUTPUT_REFLECTION}"
     else:
         instruction = f"{intro}\n{_GEN_OUTPUT}"
-    blocks = [instruction, f"Options:\n{choices_text(order)}"]
-    if variant == "in_context":
-        examples = "\n\n".join(
-            f"Example {k + 1}:\nProposition: {e.proposition}\n"
-            f"Letter: {letter_for_stance(e.stance, order)}\nArgument: {e.argument}"
-            for k, e in enumerate(EXEMPLARS)
+    task = _blocks(
+        _generation_task(proposition, letter_for_stance(stance, order), order), "Argument:"
+    )
+    if variant != "in_context":
+        return _blocks(instruction, task)
+    examples = "\n\n".join(
+        f"Example {k + 1}:\n\n{SEP}\n\n"
+        + _blocks(
+            _generation_task(e.proposition, letter_for_stance(e.stance, order), order),
+            f"Argument: {e.argument}",
         )
-        blocks.append(f"Worked examples:\n\n{examples}")
-    blocks += [
-        f"Proposition: {proposition}",
-        f"Letter: {letter_for_stance(stance, order)}",
-        "Argument:",
-    ]
-    return _blocks(*blocks)
+        for k, e in enumerate(EXEMPLARS)
+    )
+    return _blocks(f"{instruction}\n{_EXAMPLES_INTRO}\n\n{examples}\n\n{_GEN_EXAMPLES_OUTRO}", task)
+
+
+def _extraction_task(proposition: str, argument: str, order: Sequence[int] | None) -> str:
+    """Proposition / argument (/ options) / ``Answer letter:`` blocks of an extraction prompt;
+    ``order=None`` leaves the options block out (assertion)."""
+    blocks = [f"Proposition: {proposition}", f"Argument: {argument}"]
+    if order is not None:
+        blocks.append(f"Please choose from the following options:\n{choices_text(order)}")
+    return _blocks(*blocks, "Answer letter:")
 
 
 def extraction_prompt(
@@ -232,27 +265,34 @@ def extraction_prompt(
 ) -> str:
     """The extraction prompt asking which option letter the argument's stance is."""
     check_variant(variant)
-    order = tuple(order) if order is not None else variant_order(variant)
-    intro = _EXT_INTRO_ASSERTION if variant == "assertion" else _EXT_INTRO
-    if variant == "reflection":
-        instruction = f"{intro}\n{_EXT_REFLECTION}\n{_EXT_OUTPUT_REFLECTION}\n{_EXT_POSITION}"
-    elif variant == "third_person_reflection":
-        instruction = f"{intro}\n{_EXT_REFLECTION_THIRD}\n{_EXT_OUTPUT_REFLECTION}\n{_EXT_POSITION}"
-    else:
-        instruction = f"{intro}\n{_EXT_OUTPUT}\n{_EXT_POSITION}"
-    blocks = [instruction]
-    if variant == "in_context":
-        examples = "\n\n".join(
-            f"Example {k + 1}:\nProposition: {e.proposition}\nArgument: {e.argument}\n"
-            f"Answer letter: {letter_for_stance(e.stance, order)}"
-            for k, e in enumerate(EXEMPLARS)
+    order = check_order(order) if order is not None else variant_order(variant)
+    if variant == "assertion":
+        intro = _EXT_INTRO_ASSERTION.format(
+            labels=", ".join(f'"{STANCES[s]}"' for s in order),
+            mapping=", ".join(f"{LETTERS[k]}) {STANCES[s]}" for k, s in enumerate(order)),
         )
-        blocks.append(f"Options used in the examples:\n{choices_text(order)}")
-        blocks.append(f"Worked examples:\n\n{examples}")
-    blocks += [
-        f"Proposition: {proposition}",
-        f"Argument: {argument}",
-        f"Please choose from the following options:\n{choices_text(order)}",
-        "Answer letter:",
-    ]
-    return _blocks(*blocks)
+        return _blocks(
+            f"{intro}\n{_EXT_OUTPUT_ASSERTION}", _extraction_task(proposition, argument, None)
+        )
+    if variant == "reflection":
+        instruction = f"{_EXT_INTRO}\n{_EXT_REFLECTION}\n{_EXT_OUTPUT_REFLECTION}\n{_EXT_POSITION}"
+    elif variant == "third_person_reflection":
+        instruction = (
+            f"{_EXT_INTRO}\n{_EXT_REFLECTION_THIRD}\n{_EXT_OUTPUT_REFLECTION}\n{_EXT_POSITION}"
+        )
+    else:
+        instruction = f"{_EXT_INTRO}\n{_EXT_OUTPUT}\n{_EXT_POSITION}"
+    task = _extraction_task(proposition, argument, order)
+    if variant != "in_context":
+        return _blocks(instruction, task)
+    examples = "\n\n".join(
+        f"Example {k + 1}:\n\n{SEP}\n\n"
+        + _extraction_task(e.proposition, e.argument, order)
+        + f"\n\n{letter_for_stance(e.stance, order)}"
+        for k, e in enumerate(EXEMPLARS)
+    )
+    return _blocks(
+        instruction,
+        f"{task}\n\n{_EXAMPLES_INTRO}\n\n{examples}\n\n{_EXT_EXAMPLES_OUTRO}",
+        _extraction_task(proposition, argument, order),
+    )

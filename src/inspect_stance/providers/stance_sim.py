@@ -57,7 +57,8 @@ from inspect_ai.tool import ToolChoice, ToolInfo
 from inspect_stance.paths import user_path
 from inspect_stance.stances import LETTERS, N_STANCES, STANCE_KEYS, STANCES
 
-_OPTION_RE = re.compile(r"^([A-E])\) (.+)$", re.MULTILINE)
+# an option line "B) Agree" or an inline mapping "according to: A) Agree strongly, B) Agree, ..."
+_OPTION_RE = re.compile(r"(?:^|(?<=: )|(?<=, ))([A-E])\) ([A-Z][a-z]+(?: [a-z]+)?)", re.MULTILINE)
 _LETTER_RE = re.compile(r"Letter: ([A-E])\s*\n\n==\n\nArgument:\s*$")
 _STANCE_TAG_RE = re.compile(r"\[\[stance:([a-z_]+)\]\]")
 UNPARSED_ANSWER = "I am not able to determine the stance of this argument."
@@ -179,7 +180,7 @@ class StanceSimAPI(ModelAPI):
     def _extract(self, prompt: str, rng: random.Random, want_logprobs: bool) -> ModelOutput:
         tail = prompt[prompt.rfind("Argument:") :]
         tag = _STANCE_TAG_RE.search(tail)
-        options = _options(tail)
+        options = _options(tail) or _options(prompt)  # assertion: the mapping sentence
         if tag is None or tag.group(1) not in STANCE_KEYS or len(options) != N_STANCES:
             return self._output(UNPARSED_ANSWER, prompt)
         if self.unparsed_rate > 0 and rng.random() < self.unparsed_rate:
