@@ -3,7 +3,11 @@
 Each line registers one thing; keep one line per task / provider.
 """
 
-# ruff: noqa: F401
+# ruff: noqa: F401, E402
+from inspect_stance.errors import install_excepthook
+
+install_excepthook()  # our one-line errors reach stderr in every display mode
+
 from inspect_stance.providers.construction_sim import construction_sim
 from inspect_stance.providers.press_sim import PressSimAPI
 from inspect_stance.providers.stance_sim import stance_sim_provider

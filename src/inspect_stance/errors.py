@@ -10,6 +10,8 @@ the problem and the fix.
 
 from __future__ import annotations
 
+from typing import Any
+
 from inspect_ai._util.error import PrerequisiteError
 
 
@@ -23,3 +25,48 @@ class InputError(PrerequisiteError, ValueError):
 
     def __str__(self) -> str:
         return str(self.message)
+
+
+def _root_input_error(exc: BaseException) -> InputError | None:
+    """The :class:`InputError` that ``exc`` is, wraps (an exception group) or was caused by."""
+    seen: set[int] = set()
+    stack = [exc]
+    while stack:
+        e = stack.pop()
+        if id(e) in seen:
+            continue
+        seen.add(id(e))
+        if isinstance(e, InputError):
+            return e
+        if isinstance(e, BaseExceptionGroup):
+            stack.extend(e.exceptions)
+        for nxt in (e.__cause__, e.__context__):
+            if nxt is not None:
+                stack.append(nxt)
+    return None
+
+
+def install_excepthook() -> None:
+    """Print an uncaught :class:`InputError` as its one line on stderr (exit status 1).
+
+    Inspect's own hook prints a ``PrerequisiteError`` on stdout and, with ``--display none``,
+    not at all; a CI job then sees a bare exit status. This hook (installed when Inspect loads
+    the package's entry point) handles our errors the same way in every display mode and hands
+    every other exception to the hook it replaced.
+    """
+    import sys
+
+    previous = sys.excepthook
+    if getattr(previous, "_inspect_stance", False):
+        return
+
+    def hook(exc_type: type[BaseException], exc: BaseException, tb: Any) -> None:
+        err = _root_input_error(exc)
+        if err is None:
+            previous(exc_type, exc, tb)
+            return
+        sys.stderr.write(f"{err.message}\n")
+        sys.stderr.flush()
+
+    hook._inspect_stance = True  # type: ignore[attr-defined]
+    sys.excepthook = hook
