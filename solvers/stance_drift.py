@@ -12,7 +12,7 @@ in the transcript). Each trial:
 
 Per-trial records go to ``state.store["trials"]`` (plain lists, viewable in ``inspect view``):
 ``trial, argument, answers, orders, vectors, estimators, probs, estimator, unparsed,
-unparsed_extractions, extracted``. ``vectors`` holds each extraction's stance-order vector
+unparsed_extractions, extracted, letter_masses``. ``vectors`` holds each extraction's stance-order vector
 (``None`` when unparsed); ``probs`` is the mean of the parsed ones (``None`` when none). How
 unparsed extractions enter the analysis is the scorer's ``unparsed`` policy
 (:func:`inspect_stance.drift.extraction.trial_vector`).
@@ -31,7 +31,12 @@ import numpy as np
 from inspect_ai.model import CachePolicy, GenerateConfig, Model, ModelOutput, get_model
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
-from inspect_stance.drift.extraction import extract, to_stance_order, trial_vector
+from inspect_stance.drift.extraction import (
+    DEFAULT_MIN_LETTER_MASS,
+    extract,
+    to_stance_order,
+    trial_vector,
+)
 from inspect_stance.drift.logs import TRIALS_KEY
 from inspect_stance.drift.prompts import (
     MULTIPLE_EXTRACTIONS,
@@ -92,6 +97,7 @@ def stance_drift_trials(
     arguments: Mapping[str, Sequence[str]] | None = None,
     cache: bool = True,
     logprobs: bool = True,
+    min_letter_mass: float = DEFAULT_MIN_LETTER_MASS,
 ) -> Solver:
     """Run ``trials`` generation -> extraction trials for the sample's proposition and stance.
 
@@ -167,13 +173,15 @@ def stance_drift_trials(
             answers: list[str] = []
             vectors: list[list[float] | None] = []
             estimators: list[str | None] = []
+            masses: list[float | None] = []  # raw letter mass per extraction
             for k, order in enumerate(orders):
                 prompt = extraction_prompt(proposition, argument, variant, order)
                 out = await model.generate(
                     prompt, config=extract_config, cache=policy(t, f"extraction{k}")
                 )
                 tokens, tops = _logprob_tokens(out)
-                result = extract(out.completion, tokens, tops)
+                result = extract(out.completion, tokens, tops, min_letter_mass)
+                masses.append(result.letter_mass)
                 answers.append(out.completion)
                 estimators.append(result.estimator)
                 vectors.append(
@@ -187,6 +195,7 @@ def stance_drift_trials(
                 "orders": orders,
                 "vectors": vectors,
                 "estimators": estimators,
+                "letter_masses": masses,
                 "probs": probs,
                 "estimator": estimator,
                 "unparsed": probs is None,

@@ -14,6 +14,7 @@ from inspect_stance.scorers.stance_drift import drift_pool, stance_drift_scorer
 from inspect_stance.solvers.stance_drift import stance_drift_trials
 
 from inspect_stance.drift.arguments import arguments_from_log
+from inspect_stance.drift.extraction import DEFAULT_MIN_LETTER_MASS, check_min_letter_mass
 from inspect_stance.drift.prompts import (
     EXEMPLAR_PROPOSITIONS,
     EXTRACTION_ONLY_VARIANTS,
@@ -72,6 +73,7 @@ def stance_drift(
     seed: int = 0,
     cache: bool = True,
     logprobs: bool = True,
+    min_letter_mass: float = DEFAULT_MIN_LETTER_MASS,
 ) -> Task:
     """Stance drift: generation -> fresh-context extraction, 5x5 transition matrices, SPR.
 
@@ -94,6 +96,11 @@ def stance_drift(
             trial; identical re-runs with the same seed return cached responses.
         logprobs: request top logprobs on extraction calls (default); false for providers that
             reject logprob requests (every trial then uses the frequency estimator).
+        min_letter_mass: the least probability the five letters must hold among the answer
+            token's top logprobs (raw, before renormalising) for the logprob estimate; below
+            it the trial uses the letter parsed from the answer text (frequency estimate), and
+            is unparsed when the text names no letter (default 0.5: renormalising then at most
+            doubles a letter's probability; 0 keeps every logprob estimate).
     """
     check_variant(variant)
     check_policy(unparsed)
@@ -103,6 +110,7 @@ def stance_drift(
     seed = as_int("seed", seed, minimum=0, example=0)
     cache = as_bool("cache", cache)
     logprobs = as_bool("logprobs", logprobs)
+    min_letter_mass = check_min_letter_mass(min_letter_mass)
     if propositions:
         # relative to the shell's directory, not tasks/ (see inspect_stance.paths)
         props = read_propositions_file(user_path(propositions))
@@ -147,6 +155,7 @@ def stance_drift(
             arguments=arguments,
             cache=cache,
             logprobs=logprobs,
+            min_letter_mass=min_letter_mass,
         ),
         scorer=stance_drift_scorer(unparsed=unparsed),
         # --epochs N adds trials: the reducer pools them (a bare count keeps this reducer)
@@ -161,5 +170,6 @@ def stance_drift(
             "arguments_from": arguments_from,
             "model_calls_per_trial": calls_per_trial,
             "logprobs_requested": logprobs,
+            "min_letter_mass": min_letter_mass,
         },
     )

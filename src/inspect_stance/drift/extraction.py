@@ -1,18 +1,28 @@
 """Turn one extraction answer into a probability vector over the five stances.
 
-Two estimators, recorded per trial:
+The answer **text** decides whether, and which, letter was answered (:func:`parse_letter`); the
+answer token's **logprobs**, when the provider returns them, give the distribution over the
+five letters at that token. Two estimators, recorded per extraction:
 
-- ``"logprobs"`` — from the answer token's top logprobs: every top token whose text, stripped of
-  whitespace and tokenizer markers (``Ġ``, ``▁``, ``Ċ``, ...) and upper-cased, is one of A-E
-  contributes ``exp(logprob)`` to that letter; the five letter masses are renormalised to sum 1:
-  ``p_L = m_L / sum_K m_K``. The answer token is the first generated token that is the letter
-  parsed from the text, else the first that is an upper-case letter A-E, else the first
-  non-blank token.
-- ``"frequency"`` — when the provider returns no logprobs (or they carry no letter mass), a
-  one-hot vector on the letter parsed from the answer text.
+- ``"logprobs"`` — the answer token is the first generated token that *is* the parsed letter,
+  standing alone (:func:`answer_position`): stripped of whitespace, tokenizer markers (``Ġ``,
+  ``▁``, ``Ċ`` ...) and surrounding punctuation (``**``, ``(``, ``)``, ``.``, ``:``) it is that
+  capital letter; the next token does not continue the word (it does not start with a letter,
+  digit, apostrophe or hyphen without a space before it: the ``A`` of ``['A','mar','illa']`` and
+  the `` E`` of ``[' E','legant']`` are word starts, not answers); and an ``A`` followed by a
+  lower-case word is the article (``A good argument ...``), not an answer. Every top
+  alternative of that token whose stripped, upper-cased text is one of A-E adds ``exp(logprob)``
+  to that letter: ``m_L``. The raw **letter mass** ``M = sum_L m_L`` is recorded; when
+  ``M >= min_letter_mass`` the vector is ``p_L = m_L / M``.
+- ``"frequency"`` — a one-hot vector on the parsed letter: when the provider returned no
+  logprobs, no answer token stands alone, or the letter mass is below ``min_letter_mass``
+  (renormalising a token where letters hold less than that share of the probability would turn
+  a mostly non-letter token into a confident answer — the 1.7 % of `` Elegant`` into a certain
+  "Agree strongly").
 
-An answer with no recognisable letter and no letter mass in the logprobs is *unparsed*: its
-vector is ``None`` (kept and counted by the caller, never dropped).
+An answer whose text gives no option letter is **unparsed** whatever its logprobs say: its
+vector is ``None`` (kept and counted by the caller, never dropped). So *unparsed* means exactly
+"the answer text names no option letter by the rules of :func:`parse_letter`".
 Letters are option positions; :func:`to_stance_order` maps a letter vector to stance order.
 """
 
@@ -23,8 +33,12 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from inspect_stance.errors import InputError
 from inspect_stance.stances import LETTERS, N_STANCES, check_order
 
+#: default ``min_letter_mass``: the letters must hold at least half the answer token's
+#: probability before it is renormalised (renormalising then at most doubles a letter).
+DEFAULT_MIN_LETTER_MASS = 0.5
 TOKEN_MARKERS = "Ġ▁Ċĉ"
 _STRIP_RE = re.compile(r"^[\s*_`'\"(\[{]+|[\s*_`'\")\]}.:,;!]+$")
 _ANSWER_PATTERNS = (
@@ -40,22 +54,50 @@ _ANSWER_PATTERNS = (
     re.compile(r"^([a-e])$"),
 )
 _BARE_STRIP = TOKEN_MARKERS + "*()[]{}.:,;'\"`_"
+#: a token that continues the previous token's word: its first character is a word character,
+#: apostrophe or hyphen, with no space or tokenizer marker before it
+_CONTINUES_RE = re.compile(r"^[\w'’-]")
+#: a lower-case word after a space (the article "A" + " good"); a newline does not count
+_LOWER_WORD_RE = re.compile(r"^[ Ġ▁]+[a-z]")
 
 TopLogprobs = Sequence[tuple[str, float]]
 
 
 @dataclass(frozen=True)
 class Extraction:
-    """One extraction answer's result: ``vector`` in *letter* order, or ``None`` when unparsed."""
+    """One extraction answer's result: ``vector`` in *letter* order, or ``None`` when unparsed.
+
+    ``letter_mass`` is the raw summed probability of the five letters among the answer token's
+    top logprobs before renormalising (``None`` without logprobs or without an answer token);
+    ``answer_index`` is the answer token's position among the generated tokens.
+    """
 
     letter: str | None
     vector: tuple[float, ...] | None
     estimator: str | None  # "logprobs" | "frequency" | None (unparsed)
+    letter_mass: float | None = None
+    answer_index: int | None = None
 
     @property
     def unparsed(self) -> bool:
         """True when the answer gave no usable letter."""
         return self.vector is None
+
+
+def check_min_letter_mass(value: object) -> float:
+    """The ``-T min_letter_mass`` value as a float in ``[0, 1]`` (strings parsed strictly);
+    a one-line :class:`~inspect_stance.errors.InputError` otherwise."""
+    try:
+        mass = float(value) if not isinstance(value, bool) else math.nan  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        mass = math.nan
+    if not 0.0 <= mass <= 1.0:
+        raise InputError(
+            f"-T min_letter_mass={value!r} is not a number between 0 and 1; the share of the "
+            f"answer token's probability the five letters must hold for the logprob estimate "
+            f"(default {DEFAULT_MIN_LETTER_MASS}), e.g. -T min_letter_mass=0.5"
+        )
+    return mass
 
 
 def clean_token(token: str) -> str:
@@ -69,7 +111,7 @@ def parse_letter(text: str) -> str | None:
     Accepted forms: a leading ``B``, ``B)``, ``(B)``, ``B.``, ``**B**``; ``Answer: B`` /
     ``The answer is B``; ``Option: B`` / ``I choose B``; ``Agree (B)``; a lone ``b``. Letters
     inside the sentence must be upper-case, and a leading capital that starts a word
-    (``A balanced ...``) is not a letter answer.
+    (``A balanced ...``, ``Amarilla``) is not a letter answer.
     """
     stripped = _STRIP_RE.sub("", text.strip())
     for pattern in _ANSWER_PATTERNS:
@@ -98,23 +140,34 @@ def _bare(token: str) -> str:
     return token.strip().strip(_BARE_STRIP).strip()
 
 
-def answer_position(tokens: Sequence[str], letter: str | None = None) -> int | None:
-    """Index of the answer token.
+def _standalone(tokens: Sequence[str], k: int) -> bool:
+    """Token ``k`` is a whole word: it is not continued by the next token (``A`` + ``mar``,
+    `` E`` + ``legant``), and an ``A`` is not the article before a lower-case word."""
+    if k + 1 >= len(tokens):
+        return True
+    token, nxt = tokens[k], tokens[k + 1]
+    if token[-1:].isalnum() and nxt[:1] not in TOKEN_MARKERS and _CONTINUES_RE.match(nxt):
+        return False
+    return not (_bare(token) == "A" and _LOWER_WORD_RE.match(nxt))
 
-    The first token that is the parsed ``letter`` (case-sensitive, punctuation stripped); else
-    the first token that is an upper-case letter A-E (so the article "a" is never taken for
-    option A); else the first non-blank token.
-    """
-    bare = [_bare(t) for t in tokens]
-    if letter is not None:
-        for k, b in enumerate(bare):
-            if b == letter:
-                return k
-    for k, b in enumerate(bare):
-        if b in LETTERS:
-            return k
+
+def answer_position(tokens: Sequence[str], letter: str | None) -> int | None:
+    """Index of the answer token: the first token that stands alone (:func:`_standalone`) and,
+    stripped of whitespace, markers and punctuation, is ``letter`` (case-sensitive; an
+    answer that is one lower-case letter, ``"b"``, is read from its own token). ``None`` when
+    ``letter`` is ``None`` or no token qualifies (no logprob estimate then)."""
+    if letter is None:
+        return None
     for k, token in enumerate(tokens):
-        if clean_token(token):
+        if _bare(token) == letter and _standalone(tokens, k):
+            return k
+    return None
+
+
+def _lone_letter_position(tokens: Sequence[str], letter: str) -> int | None:
+    """For an answer that is just one lower-case letter (``"b"``): its token."""
+    for k, token in enumerate(tokens):
+        if _bare(token).upper() == letter and _standalone(tokens, k):
             return k
     return None
 
@@ -123,26 +176,46 @@ def extract(
     text: str,
     tokens: Sequence[str] | None = None,
     top_logprobs: Sequence[TopLogprobs] | None = None,
+    min_letter_mass: float = DEFAULT_MIN_LETTER_MASS,
 ) -> Extraction:
-    """Estimate the letter distribution of an answer.
+    """Estimate the letter distribution of an answer (see the module docstring).
 
     ``tokens[k]`` is the k-th generated token and ``top_logprobs[k]`` its top alternatives as
     ``(token, logprob)`` pairs; pass ``None`` when the provider returned no logprobs.
+    ``min_letter_mass`` in ``[0, 1]``: below it the logprob vector is not used.
     """
+    min_letter_mass = check_min_letter_mass(min_letter_mass)
     letter = parse_letter(text)
+    if letter is None:
+        return Extraction(letter=None, vector=None, estimator=None)
+    mass_total: float | None = None
+    pos: int | None = None
     if tokens and top_logprobs:
         pos = answer_position(tokens, letter)
+        if pos is None and len(_STRIP_RE.sub("", text.strip())) == 1:
+            pos = _lone_letter_position(tokens, letter)
         if pos is not None and pos < len(top_logprobs):
             mass = letter_mass(top_logprobs[pos])
-            total = sum(mass)
-            if total > 0:
-                vector = tuple(m / total for m in mass)
-                best = LETTERS[max(range(N_STANCES), key=lambda k: vector[k])]
-                return Extraction(letter=letter or best, vector=vector, estimator="logprobs")
-    if letter is not None:
-        vector = tuple(1.0 if L == letter else 0.0 for L in LETTERS)
-        return Extraction(letter=letter, vector=vector, estimator="frequency")
-    return Extraction(letter=None, vector=None, estimator=None)
+            mass_total = float(sum(mass))
+            if mass_total > 0 and mass_total >= min_letter_mass:
+                vector = tuple(m / mass_total for m in mass)
+                return Extraction(
+                    letter=letter,
+                    vector=vector,
+                    estimator="logprobs",
+                    letter_mass=mass_total,
+                    answer_index=pos,
+                )
+        else:
+            pos = None
+    vector = tuple(1.0 if L == letter else 0.0 for L in LETTERS)
+    return Extraction(
+        letter=letter,
+        vector=vector,
+        estimator="frequency",
+        letter_mass=mass_total,
+        answer_index=pos,
+    )
 
 
 def to_stance_order(vector: Sequence[float], order: Sequence[int]) -> list[float]:
