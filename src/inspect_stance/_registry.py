@@ -8,10 +8,12 @@ from inspect_stance.errors import install_excepthook
 
 install_excepthook()  # our one-line errors reach stderr in every display mode
 
+from inspect_stance.providers.annotator_sim import annotator_sim
 from inspect_stance.providers.construction_sim import construction_sim
 from inspect_stance.providers.press_sim import PressSimAPI
 from inspect_stance.providers.stance_sim import stance_sim_provider
 from inspect_stance.tasks.judge_validation import judge_validation
 from inspect_stance.tasks.press import press
 from inspect_stance.tasks.prompt_construction import prompt_construction
+from inspect_stance.tasks.prompt_validation import prompt_validation
 from inspect_stance.tasks.stance_drift import stance_drift

@@ -20,6 +20,7 @@ SUBCOMMAND_MODULES: tuple[str, ...] = (
     "inspect_stance.drift.cli",
     "inspect_stance.press.cli",
     "inspect_stance.construction.cli",
+    "inspect_stance.construction.validation_report",
 )
 
 
