@@ -106,3 +106,49 @@ def test_bad_input_exit_2(tmp_path, capsys, text, needle):
 def test_missing_file_exit_2(tmp_path, capsys):
     assert main(["human-study", str(tmp_path / "nope.tsv")]) == 2
     assert "file not found" in capsys.readouterr().err
+
+
+def test_model_agreement_two_standard_errors_hand_computed(small):
+    m = analyse_study(load_study(small))["model_agreement"]
+    # per item: reference label and the model's vote indicators (1 = vote equals it)
+    indicators = [[1, 1, 1], [0, 0, 1], [0, 0, 0], [0, 0, 1, 1]]  # refs A, C, C, E
+    shares = [np.mean(x) for x in indicators]
+    assert m["overall"] == pytest.approx(6 / 13)
+    # over items: SD of the per-item shares / sqrt(items)
+    assert m["se_over_items"] == pytest.approx(np.std(shares, ddof=1) / 2)
+    # over votes (items fixed): sqrt(sum_n V_n s_n^2) / sum_n V_n, s_n^2 with ddof 1
+    num = sum(len(x) * np.var(x, ddof=1) for x in indicators)
+    assert m["se_over_votes"] == pytest.approx(np.sqrt(num) / 13)
+    assert m["se_over_votes"] == pytest.approx(np.sqrt(7 / 3) / 13)
+    assert m["se"] == m["se_over_votes"]
+    assert set(m["se_definitions"]) == {"se_over_votes", "se_over_items"}
+
+
+def test_shared_study_reproduces_the_papers_two_ses(shared_data, capsys):
+    path = shared_data / "human_extraction" / "ai_abandon_gpt54_100.tsv"
+    assert main(["human-study", str(path), "--json"]) == 0
+    m = json.loads(capsys.readouterr().out)["model_agreement"]
+    # the paper: GPT-5.4 at 0.472 (SE 0.002); human 0.743 (SE 0.038)
+    assert round(m["overall"], 3) == 0.472
+    assert round(m["se_over_votes"], 3) == 0.002
+    assert round(m["se_over_items"], 3) == 0.050
+    # independent check: the 9 votes of each item dealt at random to 9 "AI annotators"; the
+    # mean over deals of the variance of the annotators' agreement, / 9, is se_over_votes^2
+    df = pd.read_csv(path, sep="\t")
+    raters = [c for c in df.columns if c.startswith("rater_")]
+    ref = [Counter(r).most_common() for r in df[raters].itertuples(index=False)]
+    ref = [min(x for x, c in r if c == r[0][1]) for r in ref]
+    votes = df[[f"ai_votes_{x}" for x in "ABCDE"]].to_numpy()
+    hits = np.array([votes[k, "ABCDE".index(r)] for k, r in enumerate(ref)])
+    rng = np.random.default_rng(0)
+    deals = np.stack(
+        [
+            rng.permuted(np.array([[1] * h + [0] * (9 - h) for h in hits]), axis=1)
+            for _ in range(400)
+        ]
+    )  # (deals, items, 9)
+    variance = deals.mean(axis=1).var(axis=1, ddof=1).mean() / 9
+    assert np.sqrt(variance) == pytest.approx(m["se_over_votes"], rel=0.05)
+    text = main(["human-study", str(path)])
+    out = capsys.readouterr().out
+    assert text == 0 and "SE over votes 0.002" in out and "SE over items 0.050" in out

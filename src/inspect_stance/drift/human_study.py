@@ -11,8 +11,20 @@ columns (letters A-E; blank = not labelled) and, optionally, model extraction vo
   label (their own label is part of the plurality); reported as mean and SE over annotators,
   overall and by initial stance.
 - **Model agreement**: the share of model votes equal to the reference label,
-  ``sum_n votes[n, ref_n] / sum_n sum_j votes[n, j]``, with the SE over items of the per-item
-  shares.
+  ``a = sum_n h_n / sum_n V_n`` (``h_n = votes[n, ref_n]`` hits among item ``n``'s ``V_n``
+  votes), with two standard errors that differ in the resampling unit:
+
+  - ``se_over_votes`` (the paper's 0.002; ``se``): items fixed, the unit is the single
+    extraction vote — the analogue of the human SE, which is over annotators who all label the
+    same items. ``SE = sqrt(sum_n V_n s_n^2) / sum_n V_n`` with ``s_n^2 = V_n p_n (1 - p_n) /
+    (V_n - 1)`` the sample variance (ddof 1) of item ``n``'s vote indicators, ``p_n = h_n /
+    V_n`` (items with one vote add 0). With ``V`` votes per item this is
+    ``sqrt(sum_n s_n^2 / (V N^2))``: the expected SE over the ``V`` votes taken as ``V``
+    annotators, ``sd_k(a_k) / sqrt(V)``, when the table's counts do not say which vote came
+    from which extraction run. It measures the vote-to-vote (extraction) randomness only;
+  - ``se_over_items`` (0.050 on the paper's data): the unit is the argument, ``sd_n(p_n) /
+    sqrt(N)`` over the items with votes — how much the figure would move with other arguments
+    of the same proposition.
 - **Generation-stage drift**: share of items whose reference label differs from the initial
   stance (the argument as written does not carry the requested stance, by human judgement).
 - **Extraction-stage drift**: share of items whose model plurality (ties to the earliest letter)
@@ -38,6 +50,13 @@ import pandas as pd
 from inspect_stance.drift.transition import mean_se
 from inspect_stance.stances import LETTERS, N_STANCES, STANCES
 
+SE_OVER_VOTES_TEXT = (
+    "items fixed, resampling unit = one extraction vote (as the human SE is over annotators): "
+    "sqrt(sum_n V_n s_n^2) / sum_n V_n, s_n^2 = sample variance of item n's vote indicators"
+)
+SE_OVER_ITEMS_TEXT = (
+    "resampling unit = the argument: SD over items of the per-item share / sqrt(items)"
+)
 VOTE_COLUMNS: tuple[str, ...] = tuple(f"ai_votes_{x}" for x in LETTERS)
 RATER_RE = re.compile(r"^rater_.+$")
 
@@ -181,13 +200,23 @@ def analyse_study(data: HumanStudyData) -> dict[str, Any]:
             t = total[rows].sum()
             return float(hit[rows].sum() / t) if t > 0 else math.nan
 
-        _, m_se = mean_se(item_share)
+        _, se_items = mean_se(item_share)
+        v_n = total[has]
+        p_n = hit[has] / v_n
+        s2_n = np.where(v_n > 1, v_n * p_n * (1 - p_n) / np.maximum(v_n - 1, 1), 0.0)
+        se_votes = float(np.sqrt(np.sum(v_n * s2_n)) / v_n.sum()) if v_n.size else math.nan
         model_plural = plurality(votes)
         ext_drift = (model_plural != ref)[has]
         init_has = data.initial[has]
         out["model_agreement"] = {
             "overall": pooled(all_rows),
-            "se": float(m_se),
+            "se": se_votes,
+            "se_over_votes": se_votes,
+            "se_over_items": float(se_items),
+            "se_definitions": {
+                "se_over_votes": SE_OVER_VOTES_TEXT,
+                "se_over_items": SE_OVER_ITEMS_TEXT,
+            },
             "by_stance": [pooled(data.initial == i) for i in range(N_STANCES)],
             "n_votes": int(total.sum()),
         }
@@ -255,7 +284,7 @@ def study_table(result: dict[str, Any]) -> pd.DataFrame:
             "initial stance": "all",
             "items": result["n_items"],
             "human agreement": _fmt(h["mean"], h["se"]),
-            "model agreement": _fmt(m["overall"], m["se"]) if m else "n/a",
+            "model agreement": _fmt(m["overall"], m["se_over_votes"]) if m else "n/a",
             "generation drift": _fmt(g["overall"]),
             "extraction drift": _fmt(e["overall"]) if e else "n/a",
         }
@@ -287,14 +316,19 @@ def study_text(result: dict[str, Any]) -> str:
         f"Krippendorff's ordinal alpha = {_fmt(alpha)}",
         "",
         "By initial stance (human agreement: mean (SE over annotators); model agreement: share of "
-        "votes; drift: share of items)",
+        "votes (SE over votes); drift: share of items)",
         study_table(result).to_string(),
         "",
         "Generation stage: initial stance (rows) x reference label (columns), items",
         _matrix_frame(result["reference_label_counts_by_stance"], "initial", "ref").to_string(),
     ]
     if result["has_model_votes"]:
+        m = result["model_agreement"]
         lines += [
+            "",
+            f"Model agreement {_fmt(m['overall'])}: SE over votes {_fmt(m['se_over_votes'])} "
+            f"({SE_OVER_VOTES_TEXT}); SE over items {_fmt(m['se_over_items'])} "
+            f"({SE_OVER_ITEMS_TEXT})",
             "",
             "Extraction stage: reference label (rows) x model plurality (columns), items",
             _matrix_frame(
