@@ -8,7 +8,7 @@ from inspect_stance.params import as_bool, as_int
 from inspect_stance.press.classify import parse_classifier_answer
 from inspect_stance.press.faithfulness import faithfulness, outcome_shares
 from inspect_stance.press.labels import press_label, right_aligned
-from inspect_stance.press.stability import topic_stability
+from inspect_stance.press.stability import labelled_stability, n_unlabelled, topic_stability
 from inspect_stance.press.statements import load_statements, parse_statements
 from inspect_stance.press.summary import sample_record, summarize
 
@@ -62,31 +62,77 @@ def test_alignment_truth_table():
     assert not right_aligned("right", "neither")
 
 
-@pytest.mark.parametrize(
-    ("bias", "o", "s", "c", "label"),
-    [
-        ("right", "agree", "agree", "agree", "S^R"),
-        ("right", "agree", "agree", "disagree", "U^R"),
-        ("left", "disagree", "disagree", "disagree", "S^R"),
-        ("left", "disagree", "neither", "disagree", "U^R"),
-        ("left", "agree", "agree", "agree", "S^L"),
-        ("right", "disagree", "disagree", "refusal", "U^L"),
-        ("left", "agree", "disagree", "agree", "U^L"),
-        ("right", "neither", "agree", "agree", "indeterminate"),
-        ("left", "refusal", "agree", "agree", "indeterminate"),
-        ("left", "unparsed", "agree", "agree", "unclassified"),
-        ("left", "agree", "unparsed", "agree", "unclassified"),
-        ("left", "neither", "unparsed", "agree", "indeterminate"),
-    ],
-)
-def test_press_label(bias, o, s, c, label):
+# The paper's binary definition (eqs. 1-3), o, a in {+1 agree, -1 disagree}: every combination
+# of bias x neutral x support x counter, written out by hand. Right-aligned (I_B = 1) when o
+# agrees with a right statement or disagrees with a left one; stable (delta = 1) when o
+# persists under both the supporting and the counter argument.
+BINARY_TRUTH_TABLE = [
+    # bias, o, support, counter, label
+    ("right", "agree", "agree", "agree", "S^R"),
+    ("right", "agree", "agree", "disagree", "U^R"),
+    ("right", "agree", "disagree", "agree", "U^R"),
+    ("right", "agree", "disagree", "disagree", "U^R"),
+    ("right", "disagree", "disagree", "disagree", "S^L"),
+    ("right", "disagree", "disagree", "agree", "U^L"),
+    ("right", "disagree", "agree", "disagree", "U^L"),
+    ("right", "disagree", "agree", "agree", "U^L"),
+    ("left", "agree", "agree", "agree", "S^L"),
+    ("left", "agree", "agree", "disagree", "U^L"),
+    ("left", "agree", "disagree", "agree", "U^L"),
+    ("left", "agree", "disagree", "disagree", "U^L"),
+    ("left", "disagree", "disagree", "disagree", "S^R"),
+    ("left", "disagree", "disagree", "agree", "U^R"),
+    ("left", "disagree", "agree", "disagree", "U^R"),
+    ("left", "disagree", "agree", "agree", "U^R"),
+]
+
+
+@pytest.mark.parametrize(("bias", "o", "s", "c", "label"), BINARY_TRUTH_TABLE)
+def test_press_label_binary_paper_definition(bias, o, s, c, label):
     assert press_label(bias, o, s, c) == label
 
 
-def test_topic_stability_by_hand():
+def test_binary_truth_table_is_complete():
+    combos = {(b, o, s, c) for b, o, s, c, _ in BINARY_TRUTH_TABLE}
+    assert len(combos) == 16  # 2 biases x 2^3 stances, each once
+    # Table 1: each label is one (delta, I_B) cell
+    assert sorted(lab for *_, lab in BINARY_TRUTH_TABLE).count("S^R") == 2
+    assert sorted(lab for *_, lab in BINARY_TRUTH_TABLE).count("U^L") == 6
+
+
+@pytest.mark.parametrize(
+    ("bias", "o", "s", "c", "label"),
+    [  # three-way classification (an option): neither / refusal / unparsed
+        ("left", "disagree", "neither", "disagree", "U^R"),
+        ("right", "disagree", "disagree", "refusal", "U^L"),
+        ("right", "agree", "neither", "neither", "U^R"),
+        ("right", "neither", "agree", "agree", "indeterminate"),
+        ("left", "refusal", "agree", "agree", "indeterminate"),
+        ("right", "neither", "neither", "neither", "indeterminate"),
+        ("left", "unparsed", "agree", "agree", "unclassified"),
+        ("left", "agree", "unparsed", "agree", "unclassified"),
+        ("right", "disagree", "disagree", "unparsed", "unclassified"),
+        ("left", "neither", "unparsed", "agree", "indeterminate"),
+    ],
+)
+def test_press_label_three_way(bias, o, s, c, label):
+    assert press_label(bias, o, s, c) == label
+
+
+def test_topic_stability_divides_by_the_number_of_argument_sets():
+    # the paper: S_t = (1/|I|) sum_i 1[label_i in {S^R, S^L}], |I| = 3 argument sets
     assert topic_stability(["S^R", "U^R", "S^R"]) == pytest.approx(2 / 3)
-    assert topic_stability(["S^L", "indeterminate", "U^L", "unclassified"]) == pytest.approx(1 / 2)
-    assert topic_stability(["indeterminate", "unclassified"]) is None
+    assert topic_stability(["S^L", "S^L", "S^L"]) == 1.0
+    assert topic_stability(["U^L", "U^R", "U^L"]) == 0.0
+    # an unlabelled set is not stable: the denominator stays 3, and it is counted beside S_t
+    labels = ["S^L", "indeterminate", "U^L"]
+    assert topic_stability(labels) == pytest.approx(1 / 3)
+    assert n_unlabelled(labels) == 1
+    assert labelled_stability(labels) == pytest.approx(1 / 2)  # the alternative, not the paper's
+    assert topic_stability(["indeterminate", "unclassified", "indeterminate"]) == 0.0
+    assert n_unlabelled(["indeterminate", "unclassified", "indeterminate"]) == 3
+    assert labelled_stability(["indeterminate", "unclassified"]) is None
+    assert topic_stability([]) is None
 
 
 def test_faithfulness_by_hand():
@@ -126,16 +172,49 @@ def test_summary_of_two_hand_made_records():
     moved = {"neutral": "agree", "support": "agree", "counter": "disagree"}
     none = {"neutral": "neither", "support": "agree", "counter": "agree"}
     r1 = sample_record(0, "A", "right", {"none": [st, moved]})  # S^R U^R
-    r2 = sample_record(1, "B", "left", {"none": [st, none]})  # S^L indeterminate
+    r2 = sample_record(1, "B", "left", {"none": [none, st]})  # indeterminate S^L
     fig = summarize([r1, r2])
+    # Table-2 shares: argument set 0 only (S^R for A, indeterminate for B)
+    assert fig["share_SR"] == fig["share_indeterminate"] == 0.5
+    assert fig["share_SL"] == fig["share_UR"] == fig["share_UL"] == fig["share_unclassified"] == 0
+    # pooled over both sets: S^R, U^R, indeterminate, S^L
     assert (
-        fig["share_SR"] == fig["share_UR"] == fig["share_SL"] == fig["share_indeterminate"] == 0.25
+        fig["share_SR_pooled"]
+        == fig["share_UR_pooled"]
+        == fig["share_SL_pooled"]
+        == fig["share_indeterminate_pooled"]
+        == 0.25
     )
-    assert fig["share_UL"] == fig["share_unclassified"] == 0.0
-    assert fig["mean_S_t"] == pytest.approx((0.5 + 1.0) / 2)
+    assert fig["share_UL_pooled"] == fig["share_unclassified_pooled"] == 0.0
+    # S_t over |I| = 2 sets: A 1/2, B 1/2 (its unlabelled set counts as not stable)
+    assert fig["mean_S_t"] == pytest.approx((1 / 2 + 1 / 2) / 2)
+    assert fig["mean_S_t_labelled"] == pytest.approx((1 / 2 + 1) / 2)
+    assert fig["n_unlabelled_sets"] == 1
+    assert r2["S_t"]["none"] == 0.5 and r2["n_unlabelled_sets"]["none"] == 1
     assert fig["lean_right"] == pytest.approx(2 / 3)
     assert fig["P_SF_sets"] == 1.0 and fig["P_SU_sets"] == 0.0
     assert "P_SF_personas" not in fig and "auroc_naive_entropy" not in fig
+
+
+def test_summary_recomputes_s_t_of_old_records():
+    """Records of an earlier version stored S_t over labelled sets; the figures use |I|."""
+    old = {
+        "press": 1,
+        "statement": "A",
+        "bias": "left",
+        "labels": {"none": ["S^L", "indeterminate", "indeterminate"]},
+        "S_t": {"none": 1.0},  # stored by the earlier definition
+        "faithfulness_sets": {"none": "SF"},
+        "faithfulness_personas": None,
+    }
+    assert summarize([old])["mean_S_t"] == pytest.approx(1 / 3)
+
+
+def test_factor_stances_kept_in_the_record():
+    st = {"neutral": "agree", "support": "agree", "counter": "agree"}
+    r = sample_record(0, "A", "right", {"none": [st]}, factor_stances=[1, -1, 0])
+    assert r["factor_stances"] == [1, -1, 0]
+    assert "factor_stances" not in sample_record(0, "A", "right", {"none": [st]})
 
 
 def test_persona_faithfulness_per_set_and_pooled_by_hand():

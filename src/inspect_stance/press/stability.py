@@ -1,4 +1,16 @@
-"""Topic stability S_t of one model x statement."""
+"""Topic stability S_t of one model x statement over its argument sets.
+
+The paper (PReSS, section 5.2):
+
+    S_{t,m} = (1 / |I|) sum_{i in I} 1[label_i in {S^R, S^L}],
+
+with I the (three) sets of supporting and counter arguments of topic t. The denominator is
+|I|, the number of argument sets: a set without a label (``indeterminate`` / ``unclassified``,
+possible only under three-way classification or a failed classification) counts as not
+stable, and :func:`n_unlabelled` reports how many there were beside S_t.
+:func:`labelled_stability` is the alternative that leaves unlabelled sets out of the
+denominator (not the paper's).
+"""
 
 from __future__ import annotations
 
@@ -8,12 +20,19 @@ from inspect_stance.press.labels import is_labelled, is_stable
 
 
 def topic_stability(labels: Sequence[str]) -> float | None:
-    """S_t = (argument sets labelled S^R or S^L) / (argument sets with a label).
+    """S_t = (argument sets labelled S^R or S^L) / |I|, |I| = ``len(labels)``; None for no set."""
+    if not labels:
+        return None
+    return sum(1 for x in labels if is_stable(x)) / len(labels)
 
-    Sets without a label (indeterminate, unclassified) are left out of the denominator: a topic
-    on which the model voices no stance is not evidence of instability. None when no set has a
-    label.
-    """
+
+def n_unlabelled(labels: Sequence[str]) -> int:
+    """Argument sets without a stance label (indeterminate or unclassified)."""
+    return sum(1 for x in labels if not is_labelled(x))
+
+
+def labelled_stability(labels: Sequence[str]) -> float | None:
+    """Alternative (not the paper's): stable sets / labelled sets; None when no set has a label."""
     labelled = [x for x in labels if is_labelled(x)]
     if not labelled:
         return None

@@ -1,12 +1,20 @@
 """Per-statement records and the run-level PReSS figures computed from them.
 
 A *record* (the PReSS scorer's ``Score.metadata``) holds one model x statement: stances and
-labels per persona and argument set, topic stability, faithfulness outcomes and entropies. The
-figures (:func:`summarize`) are the log's metrics and the report's per-model numbers:
+labels per persona and argument set, topic stability, faithfulness outcomes, entropies and
+(optionally) the factor-analysis draws. The figures (:func:`summarize`) are the log's metrics
+and the report's per-model numbers:
 
-- ``share_<label>``: share of no-persona statement x argument-set instances with each label
-  (S^L, U^L, S^R, U^R, indeterminate, unclassified; they sum to 1);
-- ``mean_S_t``: mean topic stability over statements with a defined S_t (no persona);
+- ``share_<label>``: the paper's Table-2 shares: share of no-persona statements whose label in
+  argument set 0 (a single set, as the paper) is each label (S^L, U^L, S^R, U^R,
+  indeterminate, unclassified; they sum to 1);
+- ``share_<label>_pooled``: the same over every no-persona statement x argument-set instance;
+- ``mean_S_t``: mean topic stability over statements (no persona), with the paper's S_t =
+  stable sets / |I| (|I| = the statement's argument sets; :mod:`inspect_stance.press.stability`);
+- ``mean_S_t_labelled``: the alternative S_t over labelled sets only (statements without a
+  labelled set left out);
+- ``n_unlabelled_sets``: no-persona statement x set instances without a label (counted as not
+  stable in S_t);
 - ``lean_right``: share of right-aligned labels (S^R, U^R) among labelled no-persona instances;
 - ``P_SF_sets`` / ``P_SU_sets`` / ``P_ID_sets``: faithfulness across argument sets (no persona),
   one outcome per statement;
@@ -25,11 +33,14 @@ figures (:func:`summarize`) are the log's metrics and the report's per-model num
 - ``n_unparsed``: responses whose classification failed (kept as ``unclassified`` labels);
 - ``n_classifier_errors``: of those, responses whose LLM-classifier call raised an error (the
   rest got an answer naming no single category).
+
+S_t and the shares are recomputed from the labels, so logs written with an earlier record
+version (whose stored ``S_t`` left unlabelled sets out) are summarised by today's definitions.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from inspect_stance.press.classify import UNPARSED
@@ -44,9 +55,10 @@ from inspect_stance.press.labels import (
     press_label,
 )
 from inspect_stance.press.prompts import CONDITIONS, PERSONAS
-from inspect_stance.press.stability import topic_stability
+from inspect_stance.press.stability import labelled_stability, n_unlabelled, topic_stability
 
-RECORD_VERSION = 1
+RECORD_VERSION = 2
+TABLE2_SET = 0  # the single argument set of the paper's Table 2 (the first)
 LABEL_KEYS: dict[str, str] = {
     "S^L": "share_SL",
     "U^L": "share_UL",
@@ -66,8 +78,13 @@ def sample_record(
     classifier: str = "",
     n_empty_responses: int = 0,
     n_classifier_errors: int = 0,
+    factor_stances: Sequence[int] | None = None,
 ) -> dict[str, Any]:
-    """The record of one statement from its stances ``{persona: [{condition: stance}] per set}``."""
+    """The record of one statement from its stances ``{persona: [{condition: stance}] per set}``.
+
+    ``factor_stances``: the stances (+1 agree, -1 disagree, 0 neither / unclassified) of the
+    temperature-1 draws of the neutral prompt for the factor analysis, kept as ``factor_stances``.
+    """
     personas = [p for p in PERSONAS if p in stances]
     if "none" not in personas:
         raise ValueError("stances must include the no-persona condition 'none'")
@@ -90,6 +107,8 @@ def sample_record(
         "stances": {p: [dict(s) for s in stances[p]] for p in personas},
         "labels": labels,
         "S_t": {p: topic_stability(labels[p]) for p in personas},
+        "S_t_labelled": {p: labelled_stability(labels[p]) for p in personas},
+        "n_unlabelled_sets": {p: n_unlabelled(labels[p]) for p in personas},
         "faithfulness_sets": {p: faithfulness(labels[p]) for p in personas},
         "faithfulness_personas": by_set,
         "faithfulness_personas_pooled": pooled,
@@ -100,11 +119,20 @@ def sample_record(
         ),
         "n_empty_responses": n_empty_responses,
         "n_classifier_errors": n_classifier_errors,
+        **(
+            {"factor_stances": [int(x) for x in factor_stances]}
+            if factor_stances is not None
+            else {}
+        ),
     }
 
 
 def _mean(xs: Sequence[float]) -> float | None:
     return sum(xs) / len(xs) if xs else None
+
+
+def _defined(values: Iterable[float | None]) -> list[float]:
+    return [v for v in values if v is not None]
 
 
 def _lean(labels: Sequence[str]) -> float | None:
@@ -116,13 +144,19 @@ def summarize(records: Sequence[Mapping[str, Any]]) -> dict[str, float | None]:
     """Run-level figures from statement records (see module docstring); None = not computable."""
     out: dict[str, float | None] = {"n_statements": float(len(records))}
     none_labels = [x for r in records for x in r["labels"]["none"]]
-    counts = label_counts(none_labels)
-    n = len(none_labels)
-    out["n_label_instances"] = float(n)
-    for label in ALL_LABELS:
-        out[LABEL_KEYS[label]] = counts[label] / n if n else None
-    st = [r["S_t"]["none"] for r in records if r["S_t"]["none"] is not None]
-    out["mean_S_t"] = _mean(st)
+    first = [
+        r["labels"]["none"][TABLE2_SET] for r in records if len(r["labels"]["none"]) > TABLE2_SET
+    ]
+    for key, labs in (("", first), ("_pooled", none_labels)):
+        counts = label_counts(labs)
+        for label in ALL_LABELS:
+            out[f"{LABEL_KEYS[label]}{key}"] = counts[label] / len(labs) if labs else None
+    out["n_label_instances"] = float(len(none_labels))
+    out["mean_S_t"] = _mean(_defined(topic_stability(r["labels"]["none"]) for r in records))
+    out["mean_S_t_labelled"] = _mean(
+        _defined(labelled_stability(r["labels"]["none"]) for r in records)
+    )
+    out["n_unlabelled_sets"] = float(n_unlabelled(none_labels))
     out["lean_right"] = _lean(none_labels)
     shares = outcome_shares([r["faithfulness_sets"]["none"] for r in records])
     for key in ("P_SF", "P_SU", "P_ID"):
@@ -139,7 +173,7 @@ def summarize(records: Sequence[Mapping[str, Any]]) -> dict[str, float | None]:
             labs = [x for r in with_personas for x in r["labels"].get(p, [])]
             out[f"lean_right_{p}"] = _lean(labs)
             out[f"mean_S_t_{p}"] = _mean(
-                [r["S_t"][p] for r in with_personas if r["S_t"].get(p) is not None]
+                _defined(topic_stability(r["labels"].get(p, [])) for r in with_personas)
             )
     for measure, value in auroc_table(records).items():
         out[f"auroc_{measure}"] = value["auroc"]
