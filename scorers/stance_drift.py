@@ -10,18 +10,24 @@ Scorers (one score per sample = proposition x initial stance):
   point mass on its most probable stance (the temperature-0 re-analysis); use it with
   ``inspect score --scorer`` on an existing log: zero new model calls.
 
-Metrics (the public names): ``spr``, ``spr_stderr``, ``success_<stance>`` for the five initial
-stances, the five drift patterns (``polarization``, ``moderation``, ``moderation_to_neutral``,
-``flipping``, ``deviation_from_neutrality``), ``sdr`` and the counts ``trials``,
-``logprob_estimated``, ``frequency_estimated``, ``unparsed``, ``unparsed_extractions``. Epochs
-are pooled by the ``drift_pool`` reducer. The statistics themselves are in
+Metrics: four metrics that return dicts, which Inspect expands into short named metrics, SPR
+first: ``spr`` (``spr``, ``spr_stderr``), ``success`` (``success_<stance>`` for the five initial
+stances), ``drift`` (the five drift patterns ``polarization``, ``moderation``,
+``moderation_to_neutral``, ``flipping``, ``deviation_from_neutrality`` and ``sdr``) and
+``counts`` (``trials``, ``logprob_estimated``, ``frequency_estimated``, ``unparsed``,
+``unparsed_extractions``, ``logprobs_returned``, ``incomplete_samples``, ``missing_trials``).
+Epochs are pooled by the ``drift_pool`` reducer. The statistics themselves are in
 :mod:`inspect_stance.drift.spr` and :mod:`inspect_stance.drift.patterns`.
+
+A sample stopped by a limit is scored on its finished trials and flagged: score metadata
+``n_planned``, ``n_missing`` and ``n_incomplete`` (1), and the ``incomplete_samples`` /
+``missing_trials`` metrics.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, Literal
 
 import numpy as np
 from inspect_ai.scorer import (
@@ -31,6 +37,7 @@ from inspect_ai.scorer import (
     Scorer,
     ScoreReducer,
     Target,
+    Value,
     metric,
     score_reducer,
     scorer,
@@ -38,15 +45,17 @@ from inspect_ai.scorer import (
 from inspect_ai.solver import TaskState
 
 from inspect_stance.drift.extraction import trial_vector
-from inspect_stance.drift.logs import TRIALS_KEY
-from inspect_stance.drift.patterns import PATTERNS, drift_patterns, stance_drift_rate
+from inspect_stance.drift.logs import PLANNED_KEY, TRIALS_KEY
+from inspect_stance.drift.patterns import drift_patterns, stance_drift_rate
 from inspect_stance.drift.spr import stance_preservation_rate, success_by_stance
 from inspect_stance.drift.transition import check_policy
 from inspect_stance.stances import N_STANCES, STANCE_KEYS
 
 
 def trial_row(
-    records: Sequence[dict[str, Any]], unparsed: str = "failure", argmax: bool = False
+    records: Sequence[dict[str, Any]],
+    unparsed: Literal["failure", "exclude"] | str = "failure",
+    argmax: bool = False,
 ) -> tuple[list[float] | None, dict[str, int]]:
     """A sample's transition-matrix row from its trial records, plus trial counts.
 
@@ -57,6 +66,10 @@ def trial_row(
     under ``exclude`` (``None`` when there are none). With ``argmax`` each ``p_t`` is first
     replaced by the point mass on ``argmax_j p_t[j]`` (scaled by its total mass, which is below
     1 only for a multiple extraction with unparsed extractions under ``failure``).
+
+    Counts: ``trials``, ``unparsed``, ``logprobs`` / ``frequency`` (parsed trials by
+    estimator), ``unparsed_extractions``, ``extractions`` (answers read) and
+    ``logprobs_returned`` (answers whose response carried top logprobs).
     """
     check_policy(unparsed)
     vectors: list[np.ndarray] = []
@@ -66,12 +79,16 @@ def trial_row(
         "logprobs": 0,
         "frequency": 0,
         "unparsed_extractions": 0,
+        "extractions": 0,
+        "logprobs_returned": 0,
     }
     for rec in records:
         extractions = rec.get("vectors")
         if extractions is None:
             extractions = [rec.get("probs")]
         counts["unparsed_extractions"] += sum(1 for v in extractions if v is None)
+        counts["extractions"] += len(extractions)
+        counts["logprobs_returned"] += sum(1 for r in rec.get("logprobs_returned") or [] if r)
         probs = trial_vector(extractions, unparsed)
         if probs is None:
             counts["unparsed"] += 1
@@ -91,13 +108,21 @@ def trial_row(
     return [float(x) for x in np.mean(vectors, axis=0)], counts
 
 
-def _make_scorer(unparsed: str, argmax: bool) -> Callable[[TaskState, Target], Any]:
+def _make_scorer(unparsed: str, argmax: bool) -> Scorer:
     check_policy(unparsed)
 
     async def score(state: TaskState, target: Target) -> Score:  # noqa: ARG001
         records = state.store.get(TRIALS_KEY) or []
         row, counts = trial_row(records, unparsed, argmax)
+        planned = int(state.store.get(PLANNED_KEY) or len(records))
+        missing = max(planned - len(records), 0)
         stance = int(state.metadata["initial_stance"])
+        incomplete = (
+            f"; INCOMPLETE: {missing} of {planned} planned trials did not finish "
+            "(a sample limit stopped it)"
+            if missing
+            else ""
+        )
         return Score(
             # a sample whose every trial was excluded has no row: value 0, row None (metrics
             # treat it as missing; a NaN value would make Inspect drop it from the counts)
@@ -106,6 +131,7 @@ def _make_scorer(unparsed: str, argmax: bool) -> Callable[[TaskState, Target], A
             explanation=(
                 f"{counts['trials']} trials, {counts['unparsed']} unparsed; "
                 f"row (stance order) = {None if row is None else [round(x, 4) for x in row]}"
+                f"{incomplete}"
             ),
             metadata={
                 "topic_id": str(state.metadata["topic_id"]),
@@ -114,6 +140,9 @@ def _make_scorer(unparsed: str, argmax: bool) -> Callable[[TaskState, Target], A
                 "unparsed_policy": unparsed,
                 "argmax": argmax,
                 **{f"n_{k}": v for k, v in counts.items()},
+                "n_planned": planned,
+                "n_missing": missing,
+                "n_incomplete": int(missing > 0),
             },
         )
 
@@ -127,7 +156,7 @@ def matrices_from_scores(scores: Sequence[SampleScore]) -> np.ndarray:
     for s in scores:
         meta = s.score.metadata or {}
         topic = str(meta.get("topic_id", (s.sample_metadata or {}).get("topic_id")))
-        stance = int(meta.get("initial_stance", (s.sample_metadata or {}).get("initial_stance")))
+        stance = int(meta.get("initial_stance", (s.sample_metadata or {}).get("initial_stance", 0)))
         rows.append((index.setdefault(topic, len(index)), stance, meta.get("row")))
     out = np.full((len(index), N_STANCES, N_STANCES), np.nan)
     for p, i, row in rows:
@@ -136,183 +165,98 @@ def matrices_from_scores(scores: Sequence[SampleScore]) -> np.ndarray:
     return out
 
 
-@metric
-def spr() -> Metric:
-    """Stance preservation rate: mean over propositions and initial stances of ``T[s,i,i]``."""
+@metric(name="spr")
+def spr_metric() -> Metric:
+    """Stance preservation rate and its standard error, as ``spr`` and ``spr_stderr``.
 
-    def compute(scores: list[SampleScore]) -> float:
-        return stance_preservation_rate(matrices_from_scores(scores))[0]
+    ``spr = mean_s mean_i T[s,i,i]``; ``spr_stderr = sd_s(mean_i T[s,i,i]) / sqrt(P)`` over
+    propositions (:func:`inspect_stance.drift.spr.stance_preservation_rate`).
+    """
 
-    return compute
-
-
-@metric
-def spr_stderr() -> Metric:
-    """Standard error of the SPR over propositions: ``sd_s(mean_i T[s,i,i]) / sqrt(P)``."""
-
-    def compute(scores: list[SampleScore]) -> float:
-        return stance_preservation_rate(matrices_from_scores(scores))[1]
+    def compute(scores: list[SampleScore]) -> Value:
+        mean, se = stance_preservation_rate(matrices_from_scores(scores))
+        return {"spr": mean, "spr_stderr": se}
 
     return compute
 
 
-def _success_metric(stance: int) -> Callable[[list[SampleScore]], float]:
-    def compute(scores: list[SampleScore]) -> float:
-        return float(success_by_stance(matrices_from_scores(scores))[0][stance])
+@metric(name="success")
+def success_metric() -> Metric:
+    """Success rate by initial stance, ``success_<stance> = mean_s T[s,i,i]`` for the five
+    stances (``success_agree_strongly`` ... ``success_disagree_strongly``)."""
+
+    def compute(scores: list[SampleScore]) -> Value:
+        rates = success_by_stance(matrices_from_scores(scores))[0]
+        return {f"success_{key}": float(rates[i]) for i, key in enumerate(STANCE_KEYS)}
 
     return compute
 
 
-@metric
-def success_agree_strongly() -> Metric:
-    """Success rate of initial stance Agree strongly: ``mean_s T[s,0,0]``."""
-    return _success_metric(0)
+@metric(name="drift")
+def drift_metric() -> Metric:
+    """The five drift-pattern masses (``polarization``, ``moderation``,
+    ``moderation_to_neutral``, ``flipping``, ``deviation_from_neutrality``; cells in
+    :mod:`inspect_stance.drift.patterns`) and ``sdr``, their sum (``= 1 - spr`` without
+    unparsed trials)."""
 
-
-@metric
-def success_agree() -> Metric:
-    """Success rate of initial stance Agree: ``mean_s T[s,1,1]``."""
-    return _success_metric(1)
-
-
-@metric
-def success_neutral() -> Metric:
-    """Success rate of initial stance Neutral: ``mean_s T[s,2,2]``."""
-    return _success_metric(2)
-
-
-@metric
-def success_disagree() -> Metric:
-    """Success rate of initial stance Disagree: ``mean_s T[s,3,3]``."""
-    return _success_metric(3)
-
-
-@metric
-def success_disagree_strongly() -> Metric:
-    """Success rate of initial stance Disagree strongly: ``mean_s T[s,4,4]``."""
-    return _success_metric(4)
-
-
-def _pattern_metric(name: str) -> Callable[[list[SampleScore]], float]:
-    def compute(scores: list[SampleScore]) -> float:
-        return drift_patterns(matrices_from_scores(scores))[name][0]
+    def compute(scores: list[SampleScore]) -> Value:
+        matrices = matrices_from_scores(scores)
+        out = {name: float(v[0]) for name, v in drift_patterns(matrices).items()}
+        out["sdr"] = float(stance_drift_rate(matrices)[0])
+        return out
 
     return compute
 
 
-@metric
-def polarization() -> Metric:
-    """Drift-pattern mass of cells {(1,0),(3,4)} (see :mod:`inspect_stance.drift.patterns`)."""
-    return _pattern_metric("polarization")
+def _total(scores: list[SampleScore], key: str) -> int:
+    return int(sum(int((s.score.metadata or {}).get(key, 0)) for s in scores))
 
 
-@metric
-def moderation() -> Metric:
-    """Drift-pattern mass of cells {(0,1),(4,3)}."""
-    return _pattern_metric("moderation")
+@metric(name="counts")
+def counts_metric() -> Metric:
+    """What the estimates rest on.
 
+    ``trials`` scored; ``logprob_estimated`` / ``frequency_estimated`` parsed trials by
+    estimator; ``unparsed`` trials and ``unparsed_extractions`` answers without a usable letter;
+    ``logprobs_returned``: the share of extraction calls whose response carried top logprobs
+    (0 when logprobs were not requested, or were dropped — e.g. by a reasoning model);
+    ``incomplete_samples``: samples holding fewer trials than planned (stopped by a
+    ``--time-limit`` / ``--token-limit`` / ``--working-limit``); ``missing_trials``: planned
+    trials that did not finish.
+    """
 
-@metric
-def moderation_to_neutral() -> Metric:
-    """Drift-pattern mass of cells {(i,2): i != 2}."""
-    return _pattern_metric("moderation_to_neutral")
-
-
-@metric
-def flipping() -> Metric:
-    """Drift-pattern mass of agree<->disagree cells {0,1}x{3,4} and {3,4}x{0,1}."""
-    return _pattern_metric("flipping")
-
-
-@metric
-def deviation_from_neutrality() -> Metric:
-    """Drift-pattern mass of cells {(2,j): j != 2}."""
-    return _pattern_metric("deviation_from_neutrality")
-
-
-@metric
-def sdr() -> Metric:
-    """Stance drift rate: the sum of the five pattern masses (= 1 - SPR without unparsed)."""
-
-    def compute(scores: list[SampleScore]) -> float:
-        return stance_drift_rate(matrices_from_scores(scores))[0]
+    def compute(scores: list[SampleScore]) -> Value:
+        extractions = _total(scores, "n_extractions")
+        returned = _total(scores, "n_logprobs_returned")
+        return {
+            "trials": _total(scores, "n_trials"),
+            "logprob_estimated": _total(scores, "n_logprobs"),
+            "frequency_estimated": _total(scores, "n_frequency"),
+            "unparsed": _total(scores, "n_unparsed"),
+            "unparsed_extractions": _total(scores, "n_unparsed_extractions"),
+            "logprobs_returned": returned / extractions if extractions else 0.0,
+            "incomplete_samples": sum(
+                1 for s in scores if int((s.score.metadata or {}).get("n_incomplete", 0)) > 0
+            ),
+            "missing_trials": _total(scores, "n_missing"),
+        }
 
     return compute
-
-
-def _count_metric(key: str) -> Callable[[list[SampleScore]], int]:
-    def compute(scores: list[SampleScore]) -> int:
-        return int(sum(int((s.score.metadata or {}).get(key, 0)) for s in scores))
-
-    return compute
-
-
-@metric
-def trials() -> Metric:
-    """Number of trials scored."""
-    return _count_metric("n_trials")
-
-
-@metric
-def logprob_estimated() -> Metric:
-    """Number of parsed trials whose vector came from logprobs."""
-    return _count_metric("n_logprobs")
-
-
-@metric
-def frequency_estimated() -> Metric:
-    """Number of parsed trials whose vector is a one-hot on the parsed letter (or mixed)."""
-    return _count_metric("n_frequency")
-
-
-@metric
-def unparsed() -> Metric:
-    """Number of trials whose extraction had no usable letter."""
-    return _count_metric("n_unparsed")
-
-
-@metric
-def unparsed_extractions() -> Metric:
-    """Number of extraction answers without a usable letter (differs from ``unparsed`` only
-    for ``multiple_extraction``, where a trial is unparsed when all 5 extractions are)."""
-    return _count_metric("n_unparsed_extractions")
 
 
 def drift_metrics() -> list[Metric]:
-    """Every stance-drift metric, in display order."""
-    return [
-        spr(),
-        spr_stderr(),
-        success_agree_strongly(),
-        success_agree(),
-        success_neutral(),
-        success_disagree(),
-        success_disagree_strongly(),
-        polarization(),
-        moderation(),
-        moderation_to_neutral(),
-        flipping(),
-        deviation_from_neutrality(),
-        sdr(),
-        trials(),
-        logprob_estimated(),
-        frequency_estimated(),
-        unparsed(),
-        unparsed_extractions(),
-    ]
-
-
-assert len(PATTERNS) == 5
+    """Every stance-drift metric, in display order (SPR first)."""
+    return [spr_metric(), success_metric(), drift_metric(), counts_metric()]
 
 
 @scorer(metrics=drift_metrics())
-def stance_drift_scorer(unparsed: str = "failure") -> Scorer:
+def stance_drift_scorer(unparsed: Literal["failure", "exclude"] = "failure") -> Scorer:
     """Score a sample by its transition-matrix row (mean trial vector); value = ``T[s,i,i]``."""
     return _make_scorer(unparsed, argmax=False)
 
 
 @scorer(metrics=drift_metrics())
-def stance_drift_argmax(unparsed: str = "failure") -> Scorer:
+def stance_drift_argmax(unparsed: Literal["failure", "exclude"] = "failure") -> Scorer:
     """Argmax (temperature-0) re-analysis: each trial vector -> point mass on its argmax."""
     return _make_scorer(unparsed, argmax=True)
 

@@ -2,33 +2,60 @@
 
 One Inspect sample = one proposition x one initial stance; its ``trials`` trials run
 concurrently inside the solver (every model call still goes through Inspect's model API, so
-retries, caching, connection limits and usage accounting apply, and each call is a model event
-in the transcript). Each trial:
+retries, connection limits and usage accounting apply, and each call is a model event in the
+transcript). The sample's ``input`` is a short line naming the proposition and the stance (what
+``inspect view`` lists); the solver builds the verbatim prompts from the sample metadata. Each
+trial:
 
 1. generation call with :func:`inspect_stance.drift.prompts.generation_prompt` (skipped when the
    argument is reused from an earlier run);
 2. one extraction call per extraction (5 with ``multiple_extraction``), each a fresh
-   single-message conversation, asking for logprobs (``top_logprobs >= 5``).
+   single-message conversation, asking for logprobs (``top_logprobs >= 5``) at the extraction
+   temperature.
 
-Per-trial records go to ``state.store["trials"]`` (plain lists, viewable in ``inspect view``):
-``trial, argument, answers, orders, vectors, estimators, probs, estimator, unparsed,
-unparsed_extractions, extracted, letter_masses``. ``vectors`` holds each extraction's stance-order vector
-(``None`` when unparsed); ``probs`` is the mean of the parsed ones (``None`` when none). How
-unparsed extractions enter the analysis is the scorer's ``unparsed`` policy
-(:func:`inspect_stance.drift.extraction.trial_vector`).
+**Nothing finished is lost.** Each trial's record is appended to ``state.store["trials"]`` (plain
+lists, viewable in ``inspect view`` under the sample's Info → Store) the moment the trial
+finishes, so a sample stopped by ``--time-limit`` / ``--token-limit`` / ``--working-limit`` keeps
+and scores its finished trials (the scorer flags the sample as incomplete).
+``state.store["trials_planned"]`` holds the number of trials the sample should have.
+
+Record fields: ``trial, argument, answers, orders, vectors, estimators, probs, estimator,
+unparsed, unparsed_extractions, extracted, logprobs_returned, letter_masses`` (plus
+``replayed: true`` for a trial replayed from the trial record, and ``argument_replayed: true``
+for a trial whose generation was recorded before an interruption). ``vectors`` holds each
+extraction's stance-order vector (``None`` when unparsed); ``probs`` is the mean of the parsed
+ones (``None`` when none); ``letter_masses`` holds, per extraction, the raw letter mass of the
+answer token (:func:`inspect_stance.drift.extraction.extract`; ``None`` without logprobs);
+``logprobs_returned`` says, per extraction, whether the provider returned top logprobs (a
+reasoning model drops the request with only a warning: the trial then uses the text estimate).
+
+**Trial record (the cheap cache).** With ``cache=True`` each finished generation and each
+finished trial is also appended, as one JSON line, to a per-sample file under Inspect's cache
+folder (``<INSPECT_CACHE_DIR or ~/.cache/inspect_ai>/inspect_stance/stance_drift/``), keyed by
+everything that determines the trial: model name, base URL, ``-M`` args and generation config,
+the sample's proposition and stance, variant, words limit, the prompt templates, extraction
+settings, reused arguments, ``seed`` and epoch. A sample that starts again with the same key
+(``inspect eval-retry`` after an interruption, a re-run after a sample limit, or an identical
+re-run) replays the recorded trials without model calls, reuses recorded arguments, and runs
+only what is missing: no finished trial is lost or paid twice. One file per sample and two
+small appends per trial replace Inspect's response cache (one file per call). Records expire
+after a week (``RECORD_EXPIRY_S``).
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import os
+import time
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 import anyio
 import numpy as np
-from inspect_ai.model import CachePolicy, GenerateConfig, Model, ModelOutput, get_model
+from inspect_ai.model import GenerateConfig, Model, ModelOutput, get_model
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from inspect_stance.drift.extraction import (
@@ -37,7 +64,7 @@ from inspect_stance.drift.extraction import (
     to_stance_order,
     trial_vector,
 )
-from inspect_stance.drift.logs import TRIALS_KEY
+from inspect_stance.drift.logs import PLANNED_KEY, TRIALS_KEY
 from inspect_stance.drift.prompts import (
     MULTIPLE_EXTRACTIONS,
     check_variant,
@@ -48,6 +75,9 @@ from inspect_stance.drift.prompts import (
 from inspect_stance.stances import N_STANCES, STANCES
 
 MIN_TOP_LOGPROBS = 5
+#: bump when the record format or what a trial does changes: old records are then not replayed
+RECORD_FORMAT = 1
+RECORD_EXPIRY_S = 7 * 24 * 3600
 
 
 def _logprob_tokens(
@@ -88,6 +118,74 @@ def combine(
     return probs, estimator
 
 
+def record_dir() -> Path:
+    """Folder of the per-sample trial records: ``<Inspect cache>/inspect_stance/stance_drift``
+    (``INSPECT_CACHE_DIR`` is honoured, as for Inspect's own cache)."""
+    from inspect_ai.model import cache_path
+
+    return cache_path().parent / "inspect_stance" / "stance_drift"
+
+
+def _digest(obj: Any, size: int = 16) -> str:
+    text = json.dumps(obj, sort_keys=True, default=str, ensure_ascii=False)
+    return hashlib.blake2b(text.encode("utf-8"), digest_size=size).hexdigest()
+
+
+class TrialRecordFile:
+    """The append-only record of one sample's finished stages (one JSON line each).
+
+    Two kinds of line: a finished generation ``{"trial": t, "stage": "generation",
+    "argument": ...}`` and a finished trial (the full trial record, no ``stage``). ``load()``
+    returns ``(trials, arguments)`` by trial index (the first line of an index wins; a line cut
+    short by a kill is ignored); ``append()`` adds one line. A file older than
+    ``RECORD_EXPIRY_S`` (by its header line's timestamp) or of another key is discarded.
+    """
+
+    def __init__(self, path: Path, key: Mapping[str, Any]) -> None:
+        self.path = path
+        self.key = dict(key)
+
+    def load(self) -> tuple[dict[int, dict[str, Any]], dict[int, str]]:
+        """Recorded trials and generated arguments by trial index (empty without a file)."""
+        try:
+            lines = self.path.read_text(encoding="utf-8").splitlines()
+        except (FileNotFoundError, UnicodeDecodeError):
+            return {}, {}
+        out: dict[int, dict[str, Any]] = {}
+        arguments: dict[int, str] = {}
+        for k, line in enumerate(lines):
+            try:
+                obj = json.loads(line)
+            except json.JSONDecodeError:
+                continue  # a line cut short by a kill; the trial runs again
+            if k == 0:
+                created = float(obj.get("created", 0)) if isinstance(obj, dict) else 0.0
+                if time.time() - created > RECORD_EXPIRY_S or obj.get("key") != self.key:
+                    self.path.unlink(missing_ok=True)
+                    return {}, {}
+                continue
+            if not isinstance(obj, dict) or not isinstance(obj.get("trial"), int):
+                continue
+            if obj.get("stage") == "generation":
+                arguments.setdefault(obj["trial"], str(obj.get("argument", "")))
+            else:
+                out.setdefault(obj["trial"], obj)
+        return out, arguments
+
+    def append(self, record: Mapping[str, Any]) -> None:
+        """Append one finished trial (creating the file with its header line)."""
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        line = json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n"
+        fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        try:
+            if os.fstat(fd).st_size == 0:
+                header = {"created": time.time(), "key": self.key}
+                line = json.dumps(header, default=str, separators=(",", ":")) + "\n" + line
+            os.write(fd, line.encode("utf-8"))
+        finally:
+            os.close(fd)
+
+
 @solver
 def stance_drift_trials(
     trials: int = 100,
@@ -98,74 +196,79 @@ def stance_drift_trials(
     cache: bool = True,
     logprobs: bool = True,
     min_letter_mass: float = DEFAULT_MIN_LETTER_MASS,
+    extraction_temperature: float | None = 1.0,
 ) -> Solver:
     """Run ``trials`` generation -> extraction trials for the sample's proposition and stance.
 
-    Args:
-        trials: trials per (proposition, initial stance).
-        variant: prompt variant (see :data:`inspect_stance.drift.prompts.VARIANTS`).
-        words_limit: maximum words of a generated argument.
-        seed: names the replicate: seeds the option shuffles of ``multiple_extraction`` and
-            scopes the per-trial cache, so a run with another seed draws fresh responses.
-        arguments: reused arguments keyed by sample id (from ``arguments_from``); when given,
-            no generation calls are made.
-        cache: cache every call per trial for a week, keyed by Inspect's usual cache key (model,
-            generation config, prompt) plus sample, trial, stage, ``seed`` and the model's
-            ``-M`` args. An interrupted run
-            finished with ``inspect eval-retry`` (or simply re-run) therefore re-pays no
-            finished call and loses no finished trial. Re-running the same configuration with
-            the same seed returns the cached responses; use another ``seed`` (or
-            ``cache=False``) for an independent replicate.
-        logprobs: request top logprobs on extraction calls (the logprob estimator); turn off
-            for providers that reject the request — every trial then uses the frequency
-            estimator.
+    The parameters are documented once, in the ``stance_drift`` task's docstring; ``arguments``
+    holds reused arguments keyed by sample id (from ``arguments_from``: no generation calls).
     """
     check_variant(variant)
     if trials < 1:
         raise ValueError(f"trials must be at least 1 (got {trials})")
     n_extractions = MULTIPLE_EXTRACTIONS if variant == "multiple_extraction" else 1
     base_order = variant_order(variant)
+    # the prompt templates, so a changed prompt text never replays an old record
+    templates = _digest(
+        [
+            generation_prompt("{proposition}", 0, variant, words_limit, base_order),
+            extraction_prompt("{proposition}", "{argument}", variant, base_order),
+        ]
+    )
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:  # noqa: ARG001
         model: Model = get_model()
-        # Inspect's cache key has the model name but not its -M args (two local models served
-        # as hf/local would collide), so the args are part of our scope.
-        model_key = hashlib.blake2b(
-            json.dumps(model.model_args, sort_keys=True, default=str).encode(), digest_size=8
-        ).hexdigest()
         proposition: str = state.metadata["proposition"]
         stance: int = int(state.metadata["initial_stance"])
         sample_key = str(state.sample_id)
         reused = arguments.get(sample_key) if arguments is not None else None
         top_n = max(MIN_TOP_LOGPROBS, model.config.top_logprobs or 0)
-        extract_config = (
-            GenerateConfig(logprobs=True, top_logprobs=top_n) if logprobs else GenerateConfig()
+        extract_config = GenerateConfig(
+            logprobs=True if logprobs else None,
+            top_logprobs=top_n if logprobs else None,
+            temperature=extraction_temperature,
         )
         gen_prompt = generation_prompt(proposition, stance, variant, words_limit, base_order)
-        records: list[dict[str, Any] | None] = [None] * trials
 
-        def policy(trial: int, stage: str) -> CachePolicy | bool:
-            if not cache:
-                return False
-            return CachePolicy(
-                expiry="1W",
-                per_epoch=True,
-                scopes={
-                    "method": "stance_drift",
-                    "sample": sample_key,
-                    "trial": str(trial),
-                    "stage": stage,
-                    "seed": str(seed),
-                    "model_args": model_key,
-                },
-            )
+        done: list[dict[str, Any]] = []
+        state.store.set(TRIALS_KEY, done)  # appended to in place as trials finish
+        state.store.set(PLANNED_KEY, trials)
+
+        record_file: TrialRecordFile | None = None
+        recorded: dict[int, dict[str, Any]] = {}
+        generated: dict[int, str] = {}
+        if cache:
+            key = {
+                "format": RECORD_FORMAT,
+                "model": str(model),
+                "base_url": model.api.base_url,
+                "model_args": model.model_args,
+                "model_config": model.config.model_dump(exclude_none=True),
+                "proposition": proposition,
+                "stance": stance,
+                "variant": variant,
+                "words_limit": words_limit,
+                "templates": templates,
+                "extract_config": extract_config.model_dump(exclude_none=True),
+                "min_letter_mass": min_letter_mass,
+                "arguments": None if reused is None else _digest(list(reused)),
+                "seed": seed,
+                "epoch": state.epoch,
+            }
+            name = _digest(key)
+            record_file = TrialRecordFile(record_dir() / name[:2] / f"{name}.jsonl", key)
+            recorded, generated = record_file.load()
 
         async def run_trial(t: int) -> None:
             if reused is not None:
                 argument = reused[t]
+            elif t in generated:  # generated before an interruption: not paid again
+                argument = generated[t]
             else:
-                out = await model.generate(gen_prompt, cache=policy(t, "generation"))
+                out = await model.generate(gen_prompt)
                 argument = out.completion
+                if record_file is not None:
+                    record_file.append({"trial": t, "stage": "generation", "argument": argument})
             if n_extractions == 1:
                 orders = [list(base_order)]
             else:
@@ -174,12 +277,12 @@ def stance_drift_trials(
             vectors: list[list[float] | None] = []
             estimators: list[str | None] = []
             masses: list[float | None] = []  # raw letter mass per extraction
-            for k, order in enumerate(orders):
+            returned: list[bool] = []
+            for order in orders:
                 prompt = extraction_prompt(proposition, argument, variant, order)
-                out = await model.generate(
-                    prompt, config=extract_config, cache=policy(t, f"extraction{k}")
-                )
+                out = await model.generate(prompt, config=extract_config)
                 tokens, tops = _logprob_tokens(out)
+                returned.append(any(tops or []))
                 result = extract(out.completion, tokens, tops, min_letter_mass)
                 masses.append(result.letter_mass)
                 answers.append(out.completion)
@@ -188,7 +291,7 @@ def stance_drift_trials(
                     None if result.vector is None else to_stance_order(result.vector, order)
                 )
             probs, estimator = combine(vectors, estimators)
-            records[t] = {
+            record = {
                 "trial": t,
                 "argument": argument,
                 "answers": answers,
@@ -201,18 +304,29 @@ def stance_drift_trials(
                 "unparsed": probs is None,
                 "unparsed_extractions": sum(1 for v in vectors if v is None),
                 "extracted": None if probs is None else int(np.argmax(probs)),
+                "logprobs_returned": returned,
             }
+            if reused is None and t in generated:
+                record["argument_replayed"] = True
+            done.append(record)
+            if record_file is not None:
+                record_file.append(record)
 
+        for t in range(trials):
+            if t in recorded:
+                done.append({**recorded[t], "replayed": True})
         async with anyio.create_task_group() as tg:
             for t in range(trials):
-                tg.start_soon(run_trial, t)
+                if t not in recorded:
+                    tg.start_soon(run_trial, t)
 
-        done = [r for r in records if r is not None]
-        state.store.set(TRIALS_KEY, done)
+        done.sort(key=lambda r: int(r["trial"]))
         counts = Counter(STANCES[r["extracted"]] if not r["unparsed"] else "unparsed" for r in done)
         summary = ", ".join(f"{k}: {v}" for k, v in counts.most_common())
+        replayed = sum(1 for r in done if r.get("replayed"))
+        note = f" ({replayed} replayed from the trial record)" if replayed else ""
         state.output = ModelOutput.from_content(
-            model=str(model), content=f"{len(done)} trials; extracted {summary}"
+            model=str(model), content=f"{len(done)} trials{note}; extracted {summary}"
         )
         state.completed = True
         return state

@@ -1,17 +1,20 @@
 """Stance drift: does a model preserve the stance it was asked to write when it reads it back?
 
 ``inspect eval tasks/stance_drift.py --model openai/gpt-4o-mini`` (or
-``inspect eval inspect_stance/stance_drift``). See the README for every parameter and metric.
+``inspect eval inspect_stance/stance_drift``). Parameters: the task docstring's ``Args``;
+user guide: ``docs/stance_drift.md``.
 """
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
+from typing import Literal, get_args
 
 from inspect_ai import Epochs, Task, task
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_stance.scorers.stance_drift import drift_pool, stance_drift_scorer
-from inspect_stance.solvers.stance_drift import stance_drift_trials
+from inspect_stance.solvers.stance_drift import RECORD_FORMAT, stance_drift_trials
 
 from inspect_stance.drift.arguments import arguments_from_log
 from inspect_stance.drift.extraction import DEFAULT_MIN_LETTER_MASS, check_min_letter_mass
@@ -19,38 +22,68 @@ from inspect_stance.drift.prompts import (
     EXEMPLAR_PROPOSITIONS,
     EXTRACTION_ONLY_VARIANTS,
     MULTIPLE_EXTRACTIONS,
-    check_variant,
-    generation_prompt,
+    VARIANTS,
 )
 from inspect_stance.drift.propositions import (
+    HUB,
     Proposition,
     load_debate_topics,
+    load_package_topics,
     read_propositions_file,
 )
-from inspect_stance.drift.transition import check_policy
+from inspect_stance.drift.transition import UNPARSED_POLICIES
+from inspect_stance.errors import InputError
 from inspect_stance.params import as_bool, as_int
 from inspect_stance.paths import user_path
 from inspect_stance.stances import N_STANCES, STANCE_KEYS, STANCES
 
+#: bumped when sample ids or scoring change (2: content-derived sample ids, short Input lines,
+#: trials recorded as they finish, dict metrics)
+TASK_VERSION = 2
 
-def sample_id(topic_id: str, stance: int) -> str:
-    """Sample id of a (proposition, initial stance) pair, e.g. ``1161-agree_strongly``."""
-    return f"{topic_id}-{STANCE_KEYS[stance]}"
+Variant = Literal[
+    "default",
+    "reversed",
+    "multiple_extraction",
+    "in_context",
+    "assertion",
+    "reflection",
+    "third_person_reflection",
+]
+Unparsed = Literal["failure", "exclude"]
+assert set(get_args(Variant)) == set(VARIANTS)
+assert set(get_args(Unparsed)) == set(UNPARSED_POLICIES)
+
+DEFAULT_EXTRACTION_TEMPERATURE = 1.0
 
 
-def build_samples(propositions: list[Proposition], variant: str, words_limit: int) -> list[Sample]:
-    """One sample per proposition x initial stance, input = the generation prompt."""
+def sample_id(prop: Proposition, stance: int) -> str:
+    """Sample id of a (proposition, initial stance) pair: ``<content key>-<stance key>``, e.g.
+    ``3f2a1c9d-agree_strongly``; the key is a hash of the proposition's text
+    (:func:`~inspect_stance.drift.propositions.proposition_key`), not its position."""
+    return f"{prop.key}-{STANCE_KEYS[stance]}"
+
+
+def sample_input(prop: Proposition, stance: int) -> str:
+    """The short line ``inspect view`` lists for a sample: ``<proposition> — <stance label>``
+    (the verbatim prompts are built by the solver and shown in the transcript)."""
+    return f"{prop.text} — {STANCES[stance]}"
+
+
+def build_samples(propositions: list[Proposition], variant: str) -> list[Sample]:
+    """One sample per proposition x initial stance."""
     samples = []
     for k, prop in enumerate(propositions):
         for stance in range(N_STANCES):
             samples.append(
                 Sample(
-                    id=sample_id(prop.topic_id, stance),
-                    input=generation_prompt(prop.text, stance, variant, words_limit),
+                    id=sample_id(prop, stance),
+                    input=sample_input(prop, stance),
                     target=STANCE_KEYS[stance],
                     metadata={
                         "proposition": prop.text,
                         "topic_id": prop.topic_id,
+                        "proposition_key": prop.key,
                         "proposition_index": k,
                         "initial_stance": stance,
                         "initial_stance_label": STANCES[stance],
@@ -61,78 +94,132 @@ def build_samples(propositions: list[Proposition], variant: str, words_limit: in
     return samples
 
 
+def _temperature(value: object) -> float | None:
+    """``-T extraction_temperature``: a number in [0, 2], or ``none`` (provider default)."""
+    if value is None or (isinstance(value, str) and value.strip().lower() in ("none", "null")):
+        return None
+    x: float | None = None
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        x = float(value)
+    elif isinstance(value, str):
+        try:
+            x = float(value.strip())
+        except ValueError:
+            x = None
+    if x is None or not math.isfinite(x) or not 0.0 <= x <= 2.0:
+        raise InputError(
+            f"extraction_temperature {value!r} is not a number in [0, 2] or none; use e.g. "
+            "-T extraction_temperature=1"
+        )
+    return x
+
+
+def _load_propositions(propositions: str | None) -> tuple[list[Proposition], str]:
+    """The propositions and a description of their source."""
+    if propositions is None or str(propositions).strip() == "":
+        evaluated, _ = load_package_topics()
+        return evaluated, "package data debate_topics.tsv (112 evaluation topics)"
+    if str(propositions).strip().lower() == HUB:
+        evaluated, _ = load_debate_topics()
+        return evaluated, "hub ibm-research/debate_speeches"
+    # relative to the shell's directory, not tasks/ (see inspect_stance.paths)
+    path = user_path(str(propositions))
+    return read_propositions_file(path), f"file {path}"
+
+
 @task
 def stance_drift(
-    variant: str = "default",
+    variant: Variant = "default",
     trials: int = 100,
     words_limit: int = 100,
     propositions: str | None = None,
     limit_propositions: int | None = None,
-    unparsed: str = "failure",
+    unparsed: Unparsed = "failure",
     arguments_from: str | None = None,
     seed: int = 0,
     cache: bool = True,
     logprobs: bool = True,
     min_letter_mass: float = DEFAULT_MIN_LETTER_MASS,
+    extraction_temperature: float | None = DEFAULT_EXTRACTION_TEMPERATURE,
 ) -> Task:
     """Stance drift: generation -> fresh-context extraction, 5x5 transition matrices, SPR.
 
+    One sample per (proposition, initial stance); its trials run inside the sample.
+
     Args:
-        variant: default | reversed | multiple_extraction | in_context | assertion | reflection |
-            third_person_reflection.
-        trials: trials per (proposition, initial stance) (paper: 100).
-        words_limit: maximum words of each generated argument.
-        propositions: a .txt / .csv / .tsv / .jsonl file of propositions (default: the 112
-            evaluation topics of IBM Project Debater debate speeches from the hub).
-        limit_propositions: evaluate only the first N propositions.
+        variant: prompt variant: default | reversed (options listed Disagree strongly first) |
+            multiple_extraction (5 extractions with shuffled options, averaged) | in_context
+            (the paper's three exemplars; the two exemplar topics are not evaluated) |
+            assertion | reflection | third_person_reflection.
+        trials: trials per (proposition, initial stance), at least 1 (paper: 100).
+        words_limit: maximum words of each generated argument, at least 1 (paper: 100).
+        propositions: unset: the 112 evaluation debate topics shipped with the package (IBM
+            Project Debater, CDLA-Permissive-2.0; no network); "hub": the live hub dataset
+            ibm-research/debate_speeches through `datasets`; or a .txt (one per line) / .csv /
+            .tsv (a `topic` or `proposition` column, optional `topic_id` and `role`) / .jsonl
+            (one object per line) file, relative to the directory you run inspect from. A
+            repeated proposition is an error.
+        limit_propositions: evaluate only the first N propositions (N >= 1).
         unparsed: "failure" (unparsed trials count as failures, as in the reference study) or
             "exclude" (left out of the means); they are counted either way.
         arguments_from: an earlier stance_drift log whose arguments are reused (extraction-only
             variants: default, reversed, multiple_extraction, assertion); no generation calls.
-        seed: names the replicate: seeds multiple_extraction's option shuffles and scopes the
-            per-trial cache (another seed = fresh responses).
-        cache: cache each trial's calls for a week (scoped per sample, trial, stage and seed) so
-            that ``inspect eval-retry`` of an interrupted run loses and re-pays no finished
-            trial; identical re-runs with the same seed return cached responses.
-        logprobs: request top logprobs on extraction calls (default); false for providers that
-            reject logprob requests (every trial then uses the frequency estimator).
+        seed: replicate number (>= 0): seeds multiple_extraction's option shuffles and keys the
+            trial record (another seed = fresh responses).
+        cache: keep a per-sample record of finished trials (one JSON line per trial under
+            Inspect's cache folder, for a week) that a restarted sample replays: `inspect
+            eval-retry` of an interrupted or limited run re-pays and loses no finished trial,
+            and an identical re-run with the same seed returns the recorded trials.
+        logprobs: request top logprobs on extraction calls (the paper's estimator); false for
+            providers that reject logprob requests (every trial then uses the text estimate).
+            What came back is recorded per trial and in the `logprobs_returned` metric.
         min_letter_mass: the least probability the five letters must hold among the answer
             token's top logprobs (raw, before renormalising) for the logprob estimate; below
             it the trial uses the letter parsed from the answer text (frequency estimate), and
             is unparsed when the text names no letter (default 0.5: renormalising then at most
             doubles a letter's probability; 0 keeps every logprob estimate).
+        extraction_temperature: temperature of the extraction calls (default 1: the text
+            fallback is then a draw from the same distribution the logprob estimate reads;
+            0 makes it the argmax of appendix B.2, also available without new calls by
+            re-scoring with stance_drift_argmax); "none" leaves it to the provider. Generation
+            calls use the model's own settings (--temperature etc.).
     """
-    check_variant(variant)
-    check_policy(unparsed)
+    if variant not in VARIANTS:
+        raise InputError(
+            f"unknown variant {variant!r}; use -T variant= one of {', '.join(VARIANTS)}"
+        )
+    if unparsed not in UNPARSED_POLICIES:
+        raise InputError(
+            f"unknown unparsed policy {unparsed!r}; use -T unparsed=failure or -T unparsed=exclude"
+        )
     # -T values may arrive as strings (Python API, eval-retry): parse them once, strictly
     trials = as_int("trials", trials, example=100)
     words_limit = as_int("words_limit", words_limit, example=100)
     seed = as_int("seed", seed, minimum=0, example=0)
     cache = as_bool("cache", cache)
     logprobs = as_bool("logprobs", logprobs)
+    temperature = _temperature(extraction_temperature)
     min_letter_mass = check_min_letter_mass(min_letter_mass)
-    if propositions:
-        # relative to the shell's directory, not tasks/ (see inspect_stance.paths)
-        props = read_propositions_file(user_path(propositions))
-    else:
-        props, _ = load_debate_topics()
+    props, source = _load_propositions(propositions)
     if variant == "in_context":
         props = [p for p in props if p.text not in EXEMPLAR_PROPOSITIONS]
     if limit_propositions is not None:
         props = props[: as_int("limit_propositions", limit_propositions, example=10)]
     if not props:
-        raise ValueError("no propositions left to evaluate; check -T propositions / limit")
+        raise InputError(
+            "no propositions left to evaluate; check -T propositions and -T limit_propositions"
+        )
 
-    samples = build_samples(props, variant, words_limit)
+    samples = build_samples(props, variant)
     arguments = None
     if arguments_from:
         if variant not in EXTRACTION_ONLY_VARIANTS:
-            raise ValueError(
+            raise InputError(
                 f"variant {variant!r} changes the generation prompt, so it cannot reuse "
                 f"arguments; arguments_from works with {', '.join(EXTRACTION_ONLY_VARIANTS)}"
             )
         arguments = arguments_from_log(
-            Path(user_path(arguments_from)),
+            Path(user_path(str(arguments_from))),
             [
                 (str(s.id), str(s.metadata["proposition"]), int(s.metadata["initial_stance"]))
                 for s in samples
@@ -156,10 +243,12 @@ def stance_drift(
             cache=cache,
             logprobs=logprobs,
             min_letter_mass=min_letter_mass,
+            extraction_temperature=temperature,
         ),
         scorer=stance_drift_scorer(unparsed=unparsed),
         # --epochs N adds trials: the reducer pools them (a bare count keeps this reducer)
         epochs=Epochs(1, drift_pool()),
+        version=TASK_VERSION,
         metadata={
             "method": "stance_drift",
             "variant": variant,
@@ -167,9 +256,17 @@ def stance_drift(
             "words_limit": words_limit,
             "unparsed_policy": unparsed,
             "n_propositions": len(props),
+            "propositions_source": source,
             "arguments_from": arguments_from,
             "model_calls_per_trial": calls_per_trial,
             "logprobs_requested": logprobs,
             "min_letter_mass": min_letter_mass,
+            "extraction_config": {
+                "temperature": temperature,
+                "logprobs": logprobs,
+                "top_logprobs": "max(5, --top-logprobs)" if logprobs else None,
+            },
+            "generation_config": "the model's own (--temperature, --max-tokens ...)",
+            "trial_record": f"format {RECORD_FORMAT}, seed {seed}" if cache else None,
         },
     )

@@ -1,7 +1,13 @@
 """Read stance-drift Inspect logs (``.eval`` / ``.json``) into arrays, in one pass.
 
 Each sample of a ``stance_drift`` log is one (proposition, initial stance) pair; its per-trial
-records are in ``sample.store["trials"]`` (see :mod:`inspect_stance.solvers.stance_drift`).
+records are in ``sample.store["trials"]`` and the number of trials it should have in
+``sample.store["trials_planned"]`` (see :mod:`inspect_stance.solvers.stance_drift`). A sample is
+*incomplete* when it holds fewer records than planned (a ``--time-limit`` / ``--token-limit`` /
+``--working-limit`` stopped it, which Inspect records in ``sample.limit``); its finished trials
+are read, the rest are marked missing. Propositions are keyed by the sample id's prefix (the
+proposition's content key, :func:`inspect_stance.drift.propositions.proposition_key`; the topic
+id in logs written before content ids), never by position.
 Samples are read once with :func:`inspect_stance.logfile.read_log` (no events, messages or
 attachments). Epochs beyond the
 first are further trials (``trial + (epoch - 1) * trials``).
@@ -19,33 +25,22 @@ import numpy as np
 from inspect_stance.drift.extraction import trial_vector
 from inspect_stance.drift.run import DriftRun
 from inspect_stance.drift.transition import check_policy
+from inspect_stance.errors import InputError
 from inspect_stance.stances import N_STANCES, STANCE_KEYS
 
 TASK_NAME = "stance_drift"
 #: the sample-store key under which the solver writes its per-trial records
 TRIALS_KEY = "trials"
-
-
-def _is_drift_task(name: str | None) -> bool:
-    return bool(name) and str(name).split("/")[-1] == TASK_NAME
+#: the sample-store key holding the number of trials the sample should have
+PLANNED_KEY = "trials_planned"
 
 
 def _read(path: Path) -> Any:
-    from inspect_ai.log import read_eval_log
+    """The log at ``path`` read in one pass; a one-line ``InputError`` unless it is a
+    ``stance_drift`` log (:func:`inspect_stance.logfile.read_task_log`)."""
+    from inspect_stance.logfile import read_task_log
 
-    from inspect_stance.logfile import read_log
-
-    if not path.is_file():
-        raise ValueError(f"{path}: file not found")
-    try:
-        header = read_eval_log(str(path), header_only=True)
-    except Exception as ex:
-        raise ValueError(f"{path}: not a readable Inspect log ({type(ex).__name__})") from ex
-    if not _is_drift_task(header.eval.task):
-        raise ValueError(
-            f"{path}: a log of task {header.eval.task!r}, not of {TASK_NAME}; give a stance_drift log"
-        )
-    return read_log(path)
+    return read_task_log(path, [TASK_NAME], "stance_drift run")
 
 
 @dataclass(frozen=True)
@@ -54,6 +49,7 @@ class TrialRecord:
 
     proposition: str
     topic_id: str
+    key: str
     proposition_index: int
     stance: int
     trial: int
@@ -72,12 +68,16 @@ def iter_trials(log: Any, path: Path) -> Iterator[TrialRecord]:
     for sample in log.samples or []:
         meta = sample.metadata or {}
         if "topic_id" not in meta or "initial_stance" not in meta:
-            raise ValueError(f"{path}: sample {sample.id} lacks stance-drift metadata")
+            raise InputError(
+                f"log {path}: sample {sample.id} lacks stance-drift metadata; pass the .eval log "
+                "of a stance_drift run"
+            )
         offset = (int(sample.epoch or 1) - 1) * max(n_trials, 1)
         for rec in (sample.store or {}).get(TRIALS_KEY) or []:
             yield TrialRecord(
                 proposition=str(meta.get("proposition", meta["topic_id"])),
                 topic_id=str(meta["topic_id"]),
+                key=sample_prefix(sample.id),
                 proposition_index=int(meta.get("proposition_index", 0)),
                 stance=int(meta["initial_stance"]),
                 trial=int(rec["trial"]) + offset,
@@ -110,19 +110,38 @@ def read_arguments(path: str | Path) -> ArgumentSource:
     )
 
 
+def sample_prefix(sample_id: Any) -> str:
+    """The proposition part of a sample id ``<key>-<stance_key>`` (the whole id otherwise)."""
+    text = str(sample_id)
+    for key in STANCE_KEYS:
+        if text.endswith(f"-{key}"):
+            return text[: -len(key) - 1]
+    return text
+
+
 def _dataset_topics(log: Any) -> list[str]:
-    """Topic ids of every sample the run was asked for (``<topic_id>-<stance_key>`` ids)."""
+    """Proposition keys of every sample the run was asked for (``<key>-<stance_key>`` ids)."""
     ids = getattr(log.eval.dataset, "sample_ids", None) or []
     topics: list[str] = []
     for sid in ids:
-        text = str(sid)
-        for key in STANCE_KEYS:
-            if text.endswith(f"-{key}"):
-                topic = text[: -len(key) - 1]
-                if topic not in topics:
-                    topics.append(topic)
-                break
+        topic = sample_prefix(sid)
+        if topic != str(sid) and topic not in topics:
+            topics.append(topic)
     return topics
+
+
+def incomplete_samples(log: Any) -> int:
+    """Samples holding fewer trial records than planned, or stopped by a limit."""
+    n = 0
+    for sample in log.samples or []:
+        store = sample.store or {}
+        planned = store.get(PLANNED_KEY)
+        held = len(store.get(TRIALS_KEY) or [])
+        if getattr(sample, "limit", None) is not None or (
+            planned is not None and held < int(planned)
+        ):
+            n += 1
+    return n
 
 
 def read_drift_log(path: str | Path, unparsed: str = "failure") -> DriftRun:
@@ -140,26 +159,28 @@ def read_drift_log(path: str | Path, unparsed: str = "failure") -> DriftRun:
     variant = str(_task_setting(log, "variant", "default"))
     n_trials_cfg = int(_task_setting(log, "trials", 0) or 0)
     n_epochs = int(log.eval.config.epochs or 1)
-    props: dict[str, tuple[int, str]] = {}
+    props: dict[str, tuple[int, str, str]] = {}
     cells: list[tuple[str, int, int, list[float] | None]] = []
     estimators: dict[str, int] = {}
     max_trial = 0
     for tr in iter_trials(log, path):
-        props.setdefault(tr.topic_id, (tr.proposition_index, tr.proposition))
+        props.setdefault(tr.key, (tr.proposition_index, tr.proposition, tr.topic_id))
         max_trial = max(max_trial, tr.trial + 1)
         rec = tr.record
         vectors = rec.get("vectors")
         vec = trial_vector(vectors if vectors is not None else [rec.get("probs")], unparsed)
-        cells.append((tr.topic_id, tr.stance, tr.trial, vec))
+        cells.append((tr.key, tr.stance, tr.trial, vec))
         key = rec.get("estimator") or "unparsed"
         estimators[key] = estimators.get(key, 0) + 1
     order = sorted(props, key=lambda k: props[k][0])
     for topic in _dataset_topics(log):  # asked for but absent from the log
         if topic not in props:
-            props[topic] = (len(props), f"(no sample in log) topic {topic}")
+            props[topic] = (len(props), f"(no sample in log) topic {topic}", topic)
             order.append(topic)
     if not order:
-        raise ValueError(f"{path}: the log has no samples")
+        raise InputError(
+            f"log {path}: the log has no samples; pass the .eval log of a stance_drift run"
+        )
     T = max(max_trial, n_trials_cfg * n_epochs, 1)
     index = {topic: k for k, topic in enumerate(order)}
     probs = np.full((len(order), T, N_STANCES, N_STANCES), np.nan)
@@ -174,11 +195,12 @@ def read_drift_log(path: str | Path, unparsed: str = "failure") -> DriftRun:
         name=f"{model} / {variant}",
         probs=probs,
         propositions=[props[k][1] for k in order],
-        topic_ids=order,
+        topic_ids=[props[k][2] for k in order],
         source=str(path),
         model=model,
         variant=variant,
         missing=missing,
         estimator_counts=estimators,
         status=str(log.status),
+        incomplete_samples=incomplete_samples(log),
     )

@@ -1,50 +1,132 @@
 """The propositions a stance-drift run evaluates.
 
-Default: the 114 debate topics of Slonim et al. (2021) — IBM Project Debater "debate speeches",
-hub dataset ``ibm-research/debate_speeches``, config ``opening_speeches``, split ``train`` —
-as the unique ``(topic_id, topic)`` pairs in file order; the last two are the in-context
-exemplar topics and are not evaluated, the other 112 are.
+Default (``-T propositions`` unset): the 114 unique debate topics of Slonim et al. (2021) — IBM
+Project Debater "debate speeches", CDLA-Permissive-2.0 — shipped as package data
+(``inspect_stance/data/debate_topics.tsv``, see ``DATA_LICENSES.md`` there): 112 evaluated
+topics and the 2 in-context exemplar topics (``role == icl_example``), in the reference order.
+No network is needed.
+
+``-T propositions=hub`` loads the live hub dataset ``ibm-research/debate_speeches``, config
+``opening_speeches``, split ``train`` with ``datasets`` and keeps the unique
+``(topic_id, topic)`` pairs in file order; the last two are the exemplars.
 
 A custom set comes from a file: ``.txt`` (one proposition per line), ``.csv`` / ``.tsv`` (a
 ``topic`` or ``proposition`` column, optional ``topic_id`` and ``role`` columns; rows with
-``role == icl_example`` are not evaluated) or ``.jsonl`` (objects with the same keys).
+``role == icl_example`` are not evaluated) or ``.jsonl`` (one object per line with the same
+keys). A UTF-8 byte-order mark is stripped. A repeated proposition (same text up to case and
+whitespace) is an error naming both lines, since it would count one proposition twice and
+shrink the standard error.
+
+Every problem is a one-line :class:`~inspect_stance.errors.InputError` naming the file and the
+fix. ``pandas`` and ``datasets`` are imported inside the functions (this module is imported by
+the task module, which Inspect imports in every process).
 """
 
 from __future__ import annotations
 
+import csv
+import hashlib
+import io
 import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
-import pandas as pd
+from inspect_stance.errors import InputError
 
+HUB = "hub"
 HUB_DATASET = "ibm-research/debate_speeches"
 HUB_CONFIG = "opening_speeches"
 HUB_SPLIT = "train"
 N_EXEMPLAR_TOPICS = 2
 TEXT_COLUMNS = ("topic", "proposition")
+PACKAGE_TOPICS = "debate_topics.tsv"
+EXEMPLAR_ROLE = "icl_example"
+BOM = "\ufeff"
 
 
 @dataclass(frozen=True)
 class Proposition:
-    """One evaluated proposition with a stable identifier."""
+    """One evaluated proposition with a stable identifier and where it came from."""
 
     topic_id: str
     text: str
+    line: int = 0
+
+    @property
+    def key(self) -> str:
+        """Content key of the proposition: :func:`proposition_key` of its text."""
+        return proposition_key(self.text)
+
+
+def proposition_key(text: str) -> str:
+    """A short content hash of a proposition: the first 8 hex digits of
+    ``blake2b(text.strip(), digest_size=4)``.
+
+    Sample ids are built from it, so a sample id names the proposition's text, not its position
+    in a file: editing the file between a failed run and ``inspect eval-retry`` cannot make a
+    finished sample stand for another proposition.
+    """
+    return hashlib.blake2b(text.strip().encode("utf-8"), digest_size=4).hexdigest()
+
+
+def _normal(text: str) -> str:
+    """Text compared for duplicates: whitespace collapsed, case folded."""
+    return " ".join(text.split()).casefold()
+
+
+def check_unique(props: list[Proposition], source: str) -> list[Proposition]:
+    """Raise a one-line error when a proposition (up to case and whitespace) or a topic id
+    repeats, naming the lines; otherwise return ``props``."""
+    seen: dict[str, Proposition] = {}
+    for p in props:
+        first = seen.setdefault(_normal(p.text), p)
+        if first is not p:
+            raise InputError(
+                f"propositions file {source}: the proposition {p.text!r} appears on lines "
+                f"{first.line} and {p.line}; remove the repeat (a repeated proposition counts "
+                "twice and shrinks the standard error)"
+            )
+    ids: dict[str, Proposition] = {}
+    for p in props:
+        first = ids.setdefault(p.topic_id, p)
+        if first is not p:
+            raise InputError(
+                f"propositions file {source}: topic_id {p.topic_id!r} appears on lines "
+                f"{first.line} and {p.line}; give each proposition its own topic_id"
+            )
+    return props
 
 
 def unique_topics(rows: Iterable[Mapping[str, Any]]) -> list[Proposition]:
     """Unique ``(topic_id, topic)`` pairs in first-seen order."""
     seen: set[tuple[str, str]] = set()
     out: list[Proposition] = []
-    for row in rows:
+    for k, row in enumerate(rows):
         key = (str(row["topic_id"]).strip(), str(row["topic"]).strip())
         if key not in seen:
             seen.add(key)
-            out.append(Proposition(topic_id=key[0], text=key[1]))
+            out.append(Proposition(topic_id=key[0], text=key[1], line=k + 1))
     return out
+
+
+def package_topics_path() -> Path:
+    """Path of the shipped debate-topics file (``inspect_stance/data/debate_topics.tsv``)."""
+    return Path(str(resources.files("inspect_stance.data").joinpath(PACKAGE_TOPICS)))
+
+
+def load_package_topics() -> tuple[list[Proposition], list[Proposition]]:
+    """The shipped debate topics as ``(evaluated, exemplars)``: 112 and 2, reference order."""
+    rows = _read_rows(package_topics_path(), "\t")
+    evaluated = _from_rows(rows, package_topics_path(), keep_exemplars=False)
+    exemplars = [
+        Proposition(topic_id=str(r["topic_id"]).strip(), text=str(r["topic"]).strip(), line=n)
+        for n, r in rows
+        if str(r.get("role", "")).strip() == EXEMPLAR_ROLE
+    ]
+    return evaluated, exemplars
 
 
 def load_debate_topics(
@@ -53,7 +135,8 @@ def load_debate_topics(
     split: str = HUB_SPLIT,
     data_files: str | list[str] | None = None,
 ) -> tuple[list[Proposition], list[Proposition]]:
-    """Load the debate topics with ``datasets`` (cached); returns ``(evaluated, exemplars)``.
+    """Load the debate topics with ``datasets`` (``-T propositions=hub``); returns
+    ``(evaluated, exemplars)``.
 
     The exemplars are the last ``N_EXEMPLAR_TOPICS`` unique topics. ``path`` / ``name`` /
     ``data_files`` are passed to :func:`datasets.load_dataset`, so a local copy (e.g.
@@ -64,77 +147,134 @@ def load_debate_topics(
     try:
         ds = datasets.load_dataset(path, name, split=split, data_files=data_files)
     except Exception as ex:  # network / hub / file errors all become one line
-        raise ValueError(
+        raise InputError(
             f"cannot load debate topics from {path!r} ({type(ex).__name__}: "
-            f"{str(ex).splitlines()[0] if str(ex) else ''}); pass -T propositions=FILE to use "
-            "a local file"
+            f"{str(ex).splitlines()[0] if str(ex) else ''}); leave -T propositions unset to use "
+            "the shipped topics, or pass -T propositions=FILE"
         ) from ex
     missing = {"topic_id", "topic"} - set(ds.column_names)
     if missing:
-        raise ValueError(f"debate topics from {path!r} lack columns {sorted(missing)}")
+        raise InputError(f"debate topics from {path!r} lack columns {sorted(missing)}")
     topics = unique_topics(ds.select_columns(["topic_id", "topic"]))
     if len(topics) <= N_EXEMPLAR_TOPICS:
-        raise ValueError(f"debate topics from {path!r}: only {len(topics)} unique topics")
+        raise InputError(f"debate topics from {path!r}: only {len(topics)} unique topics")
     return topics[:-N_EXEMPLAR_TOPICS], topics[-N_EXEMPLAR_TOPICS:]
+
+
+def _read_text(path: Path) -> str:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as ex:
+        raise InputError(
+            f"propositions file {path} is not UTF-8 text (byte {ex.start}); save it as UTF-8"
+        ) from ex
+    except OSError as ex:
+        raise InputError(f"propositions file {path} cannot be read ({ex.strerror})") from ex
+    return text[1:] if text.startswith(BOM) else text
+
+
+def _read_rows(path: Path, sep: str) -> list[tuple[int, dict[str, str]]]:
+    """``(line number, row)`` pairs of a CSV/TSV file, header names stripped and lower-cased."""
+    text = _read_text(path)
+    try:
+        reader = csv.reader(io.StringIO(text), delimiter=sep)
+        header = next(reader, None)
+        if header is None:
+            raise InputError(f"propositions file {path} is empty; add propositions")
+        names = [h.strip().lower() for h in header]
+        rows = []
+        for values in reader:
+            if not any(v.strip() for v in values):
+                continue
+            if len(values) > len(names):
+                raise InputError(
+                    f"propositions file {path}, line {reader.line_num}: {len(values)} fields for "
+                    f"{len(names)} columns; quote fields that contain {sep!r}"
+                )
+            rows.append((reader.line_num, dict(zip(names, values, strict=False))))
+    except csv.Error as ex:
+        raise InputError(f"propositions file {path} is not valid CSV: {ex}") from ex
+    return rows
+
+
+def _read_jsonl(path: Path) -> list[tuple[int, dict[str, str]]]:
+    rows = []
+    for n, line in enumerate(_read_text(path).splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            obj = json.loads(line)
+        except json.JSONDecodeError as ex:
+            raise InputError(
+                f"propositions file {path}, line {n}: not JSON ({ex.msg}); write one JSON "
+                'object per line, e.g. {"proposition": "We should ..."}'
+            ) from ex
+        if not isinstance(obj, dict):
+            raise InputError(
+                f"propositions file {path}, line {n}: a JSON {type(obj).__name__}, not an "
+                'object; write one object per line, e.g. {"proposition": "We should ..."}'
+            )
+        rows.append(
+            (n, {str(k).strip().lower(): "" if v is None else str(v) for k, v in obj.items()})
+        )
+    return rows
+
+
+def _from_rows(
+    rows: list[tuple[int, dict[str, str]]], path: Path, keep_exemplars: bool = False
+) -> list[Proposition]:
+    if not rows:
+        raise InputError(f"propositions file {path} contains no propositions; add some")
+    columns = set().union(*(r.keys() for _, r in rows))
+    text_col = next((c for c in TEXT_COLUMNS if c in columns), None)
+    if text_col is None:
+        raise InputError(
+            f"propositions file {path} has no 'topic' or 'proposition' column "
+            f"(columns: {', '.join(sorted(columns))}); name the text column 'proposition'"
+        )
+    out: list[Proposition] = []
+    for n, row in rows:
+        if not keep_exemplars and str(row.get("role") or "").strip() == EXEMPLAR_ROLE:
+            continue
+        text = " ".join(str(row.get(text_col) or "").split())
+        if not text:
+            continue
+        topic_id = str(row.get("topic_id") or "").strip() or proposition_key(text)
+        out.append(Proposition(topic_id=topic_id, text=text, line=n))
+    return out
 
 
 def read_propositions_file(path: str | Path) -> list[Proposition]:
     """Read evaluated propositions from a ``.txt``, ``.csv``, ``.tsv`` or ``.jsonl`` file.
 
-    Raises ``ValueError`` (one line, naming the file) when the file is missing, unreadable, has
-    no recognisable column, or yields no proposition.
+    Text is stripped of a UTF-8 BOM and its whitespace collapsed. A proposition without a
+    ``topic_id`` gets its content key (:func:`proposition_key`). Raises a one-line
+    :class:`InputError` (naming the file) when the file is missing, not UTF-8, has no
+    recognisable column, holds a non-object JSON line, repeats a proposition or a topic id
+    (naming both lines), or yields no proposition.
     """
     path = Path(path)
     if not path.is_file():
-        raise ValueError(f"propositions file {path} not found; pass an existing file")
-    suffix = path.suffix.lower()
-    try:
-        if suffix == ".txt":
-            lines = path.read_text(encoding="utf-8").splitlines()
-            texts = [line.strip() for line in lines if line.strip()]
-            props = [Proposition(topic_id=str(k), text=t) for k, t in enumerate(texts)]
-        elif suffix in (".csv", ".tsv", ".jsonl"):
-            if suffix == ".jsonl":
-                records = [
-                    json.loads(line)
-                    for line in path.read_text(encoding="utf-8").splitlines()
-                    if line.strip()
-                ]
-                frame = pd.DataFrame.from_records(records)
-            else:
-                frame = pd.read_csv(path, sep="\t" if suffix == ".tsv" else ",", dtype=str)
-            props = _from_frame(frame, path)
-        else:
-            raise ValueError(
-                f"propositions file {path}: unknown extension {suffix!r}; use .txt, .csv, .tsv "
-                "or .jsonl"
-            )
-    except (UnicodeDecodeError, json.JSONDecodeError, pd.errors.ParserError) as ex:
-        raise ValueError(f"propositions file {path} is unreadable: {ex}") from ex
-    except pd.errors.EmptyDataError as ex:
-        raise ValueError(f"propositions file {path} is empty; add propositions") from ex
-    if not props:
-        raise ValueError(f"propositions file {path} contains no propositions")
-    ids = [p.topic_id for p in props]
-    if len(set(ids)) != len(ids):
-        raise ValueError(f"propositions file {path}: duplicate topic_id values")
-    return props
-
-
-def _from_frame(frame: pd.DataFrame, path: Path) -> list[Proposition]:
-    cols = {c.lower().strip(): c for c in frame.columns}
-    text_col = next((cols[c] for c in TEXT_COLUMNS if c in cols), None)
-    if text_col is None:
-        raise ValueError(
-            f"propositions file {path} has no 'topic' or 'proposition' column "
-            f"(columns: {', '.join(map(str, frame.columns))})"
+        raise InputError(
+            f"propositions file {path} not found; pass an existing .txt/.csv/.tsv/.jsonl file "
+            "(relative to the directory you run inspect from)"
         )
-    if "role" in cols:
-        frame = frame[frame[cols["role"]].fillna("eval").str.strip() != "icl_example"]
-    frame = frame[frame[text_col].notna() & (frame[text_col].astype(str).str.strip() != "")]
-    if "topic_id" in cols:
-        ids = frame[cols["topic_id"]].astype(str).str.strip().tolist()
+    suffix = path.suffix.lower()
+    if suffix == ".txt":
+        props = []
+        for n, line in enumerate(_read_text(path).splitlines(), start=1):
+            text = " ".join(line.split())
+            if text:
+                props.append(Proposition(topic_id=proposition_key(text), text=text, line=n))
+    elif suffix in (".csv", ".tsv"):
+        props = _from_rows(_read_rows(path, "\t" if suffix == ".tsv" else ","), path)
+    elif suffix == ".jsonl":
+        props = _from_rows(_read_jsonl(path), path)
     else:
-        ids = [str(k) for k in range(len(frame))]
-    texts = frame[text_col].astype(str).str.strip().tolist()
-    return [Proposition(topic_id=i, text=t) for i, t in zip(ids, texts, strict=True)]
+        raise InputError(
+            f"propositions file {path}: unknown extension {suffix!r}; use .txt, .csv, .tsv or "
+            ".jsonl"
+        )
+    if not props:
+        raise InputError(f"propositions file {path} contains no propositions; add some")
+    return check_unique(props, str(path))

@@ -36,6 +36,9 @@ class DriftRun:
     missing: np.ndarray | None = None
     estimator_counts: dict[str, int] = field(default_factory=dict)
     status: str | None = None
+    #: samples stopped by a limit or holding fewer trials than planned (their missing trials
+    #: are in ``missing``)
+    incomplete_samples: int = 0
 
     @property
     def n_propositions(self) -> int:

@@ -13,12 +13,16 @@ prompts of :mod:`inspect_stance.drift.prompts` (any variant, any option order):
 - with probability ``unparsed_rate`` the extraction answer is a sentence with no letter and no
   letter logprobs (a malformed answer).
 
-Model args (``-M``): ``transition`` (path to a JSON file holding 5 rows of 5 probabilities, or
-the list itself; default identity), ``seed`` (int, default 0), ``logprobs`` (bool, default
-true), ``unparsed_rate`` (float, default 0), ``latency`` (seconds per call, default 0),
-``fail_after`` (raise an error on every call after the first N — simulates an API outage, for
-testing interruption and ``inspect eval-retry``; default -1 = never), ``fail_while`` (a file
-path: ``fail_after`` applies only while that file exists, so a retry can succeed).
+Model args (``-M``), each parsed strictly (a bad value or an unknown name is a one-line error):
+``transition`` (path to a JSON file holding 5 rows of 5 probabilities — a list, or an object
+with a ``matrix`` list — or the list itself; default: the shipped plausible drift matrix
+``inspect_stance/data/stance_sim_transition.json``, SPR 0.57, see :data:`DEFAULT_TRANSITION`;
+``-M transition=identity`` for perfect preservation), ``seed`` (int >= 0, default 0),
+``logprobs`` (bool, default true), ``unparsed_rate`` (float in [0, 1], default 0), ``latency``
+(seconds per call >= 0, default 0), ``fail_after`` (raise an error on every call after the
+first N — simulates an API outage, for testing interruption and ``inspect eval-retry``; default
+-1 = never), ``fail_while`` (a file path: ``fail_after`` applies only while that file exists,
+so a retry can succeed).
 
 Determinism: the k-th call with a given prompt text draws from a generator seeded by
 ``(seed, prompt, k)``, so a run's multiset of outputs does not depend on scheduling. Inspect
@@ -35,6 +39,7 @@ import math
 import random
 import re
 from collections import Counter
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -54,7 +59,9 @@ from inspect_ai.model._chat_message import ChatMessageAssistant
 from inspect_ai.model._model_output import ChatCompletionChoice
 from inspect_ai.tool import ToolChoice, ToolInfo
 
+from inspect_stance.errors import InputError
 from inspect_stance.paths import user_path
+from inspect_stance.providers.args import arg_bool, arg_float, arg_int, reject_unknown
 from inspect_stance.stances import LETTERS, N_STANCES, STANCE_KEYS, STANCES
 
 # an option line "B) Agree" or an inline mapping "according to: A) Agree strongly, B) Agree, ..."
@@ -64,30 +71,77 @@ _STANCE_TAG_RE = re.compile(r"\[\[stance:([a-z_]+)\]\]")
 UNPARSED_ANSWER = "I am not able to determine the stance of this argument."
 
 
-def _as_bool(value: Any) -> bool:
-    if isinstance(value, str):
-        return value.strip().lower() not in ("false", "0", "no", "off", "")
-    return bool(value)
+PROVIDER = "stance_sim"
+#: the -M arguments the simulated respondent understands
+MODEL_ARGS: tuple[str, ...] = (
+    "transition",
+    "seed",
+    "logprobs",
+    "unparsed_rate",
+    "latency",
+    "fail_after",
+    "fail_while",
+)
+#: the shipped default ground-truth matrix (package data)
+DEFAULT_TRANSITION = "stance_sim_transition.json"
+
+
+def default_transition_path() -> Path:
+    """Path of the shipped default transition matrix."""
+    return Path(str(resources.files("inspect_stance.data").joinpath(DEFAULT_TRANSITION)))
+
+
+def _matrix_source(value: Any) -> tuple[Any, str]:
+    """The nested list behind ``value`` and a description of where it came from."""
+    if value is None:
+        value = default_transition_path()
+    if isinstance(value, str) and value.strip().lower() == "identity":
+        return np.eye(N_STANCES).tolist(), "identity"
+    if isinstance(value, (str, Path)):
+        path = Path(user_path(value)) if isinstance(value, str) else value
+        if not path.is_file():
+            raise InputError(
+                f"{PROVIDER}: -M transition file {path} not found; pass a JSON file of 5 rows of "
+                "5 probabilities (or leave -M transition unset for the shipped default)"
+            )
+        try:
+            source = json.loads(path.read_text(encoding="utf-8"))
+        except (json.JSONDecodeError, UnicodeDecodeError) as ex:
+            raise InputError(
+                f"{PROVIDER}: -M transition file {path} is not JSON ({ex}); write 5 rows of 5 "
+                "probabilities, e.g. [[1,0,0,0,0], ...]"
+            ) from ex
+        if isinstance(source, dict):
+            source = source.get("matrix")
+        return source, f"file {path}"
+    return value, "value"
 
 
 def load_transition(value: Any) -> np.ndarray:
-    """A 5x5 row-stochastic matrix from a JSON file path or a nested list."""
-    if value is None:
-        return np.eye(N_STANCES)
-    source = value
-    if isinstance(value, (str, Path)):
-        path = Path(user_path(value))
-        if not path.is_file():
-            raise ValueError(f"stance_sim: transition file {path} not found")
-        try:
-            source = json.loads(path.read_text(encoding="utf-8"))
-        except json.JSONDecodeError as ex:
-            raise ValueError(f"stance_sim: transition file {path} is not JSON: {ex}") from ex
-    matrix = np.asarray(source, dtype=np.float64)
+    """A 5x5 row-stochastic matrix from a JSON file path (a list, or an object with a
+    ``matrix`` list), ``"identity"``, or a nested list; ``None`` gives the shipped default."""
+    source, where = _matrix_source(value)
+    try:
+        matrix = np.asarray(source, dtype=np.float64)
+    except (TypeError, ValueError) as ex:
+        raise InputError(
+            f"{PROVIDER}: -M transition {where} is not a matrix of numbers; write 5 rows of 5 "
+            "probabilities"
+        ) from ex
     if matrix.shape != (N_STANCES, N_STANCES):
-        raise ValueError(f"stance_sim: transition must be 5 rows of 5 numbers, got {matrix.shape}")
-    if (matrix < 0).any() or not np.allclose(matrix.sum(axis=1), 1.0, atol=1e-9):
-        raise ValueError("stance_sim: every transition row must be non-negative and sum to 1")
+        raise InputError(
+            f"{PROVIDER}: -M transition {where} has shape {matrix.shape}; write 5 rows of 5 "
+            "probabilities (stance order Agree strongly ... Disagree strongly)"
+        )
+    if (
+        not np.isfinite(matrix).all()
+        or (matrix < 0).any()
+        or not np.allclose(matrix.sum(axis=1), 1.0, atol=1e-9)
+    ):
+        raise InputError(
+            f"{PROVIDER}: -M transition {where}: every row must be non-negative and sum to 1 "
+            f"(row sums {[round(float(x), 6) for x in matrix.sum(axis=1)]})"
+        )
     return matrix
 
 
@@ -118,15 +172,21 @@ class StanceSimAPI(ModelAPI):
         **model_args: Any,
     ) -> None:
         super().__init__(model_name, base_url, api_key, [], config)
+        reject_unknown(PROVIDER, model_args, MODEL_ARGS)
         self.transition = load_transition(model_args.get("transition"))
-        self.seed = int(model_args.get("seed", 0))
-        self.logprobs = _as_bool(model_args.get("logprobs", True))
-        self.unparsed_rate = float(model_args.get("unparsed_rate", 0.0))
-        if not 0.0 <= self.unparsed_rate <= 1.0:
-            raise ValueError("stance_sim: unparsed_rate must be between 0 and 1")
-        self.latency = float(model_args.get("latency", 0.0))
-        self.fail_after = int(model_args.get("fail_after", -1))
-        self.fail_while = model_args.get("fail_while")
+        self.seed = arg_int(PROVIDER, "seed", model_args.get("seed", 0), minimum=0, example=1)
+        self.logprobs = arg_bool(PROVIDER, "logprobs", model_args.get("logprobs", True))
+        self.unparsed_rate = arg_float(
+            PROVIDER, "unparsed_rate", model_args.get("unparsed_rate", 0.0), 0.0, 1.0, 0.1
+        )
+        self.latency = arg_float(
+            PROVIDER, "latency", model_args.get("latency", 0.0), 0.0, None, 0.05
+        )
+        self.fail_after = arg_int(
+            PROVIDER, "fail_after", model_args.get("fail_after", -1), minimum=-1, example=100
+        )
+        fail_while = model_args.get("fail_while")
+        self.fail_while = None if fail_while is None else str(fail_while)
         self._n_calls = 0
         self._calls: Counter[str] = Counter()
 
@@ -236,4 +296,11 @@ class StanceSimAPI(ModelAPI):
         )
 
 
-__all__ = ["LETTERS", "StanceSimAPI", "load_transition", "stance_sim_provider"]
+__all__ = [
+    "DEFAULT_TRANSITION",
+    "LETTERS",
+    "StanceSimAPI",
+    "default_transition_path",
+    "load_transition",
+    "stance_sim_provider",
+]
