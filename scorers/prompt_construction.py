@@ -28,6 +28,9 @@ from inspect_ai.util import LimitExceededError, collect
 
 from inspect_stance.construction.agreement import NOMINAL, ORDINAL, human_agreement, judge_alpha
 from inspect_stance.construction.comparison import (
+    DIRECTIONS,
+    NO_POLE,
+    direction_counts,
     human_outcome,
     method_counts,
     neutral_comparison,
@@ -37,6 +40,8 @@ from inspect_stance.construction.lean import summarize
 from inspect_stance.construction.majority import strict_majority
 from inspect_stance.construction.records import Record, record_from_score_metadata
 from inspect_stance.construction.rubric import (
+    AMBIGUOUS,
+    DEFAULT_THRESHOLD,
     ERROR,
     OK,
     OUT_OF_SCALE,
@@ -45,14 +50,21 @@ from inspect_stance.construction.rubric import (
     judge_prompt,
     parse_judge_answer,
 )
-from inspect_stance.construction.settings import METHODS
+from inspect_stance.construction.settings import GENERATED, METHODS
+from inspect_stance.errors import InputError
+from inspect_stance.roles import role_config
 
 logger = logging.getLogger(__name__)
 
 JUDGES_ROLE = "judges"
-JUDGE_CONFIG = GenerateConfig(temperature=0.0)
+# every judge call: deterministic labels, and room for a verbose judge to explain itself after
+# (or before) the label; a role's own config (--model-role 'judges={model: m, max_tokens: 32}')
+# wins field by field
+JUDGE_DEFAULTS = GenerateConfig(temperature=0.0, max_tokens=256)
+JUDGE_CONFIG = JUDGE_DEFAULTS  # old name
 STORE_PROMPT = "construction:prompt"
 STORE_STATUS = "construction:status"
+STORE_GENERATION = "construction:generation"
 RAW_ANSWER_CHARS = 300
 # sample metadata copied into the score
 META_KEYS: tuple[str, ...] = (
@@ -60,6 +72,7 @@ META_KEYS: tuple[str, ...] = (
     "topic_neutral",
     "topic_pro",
     "topic_con",
+    "filler_pole",
     "intent",
     "stance",
     "method",
@@ -73,11 +86,11 @@ META_KEYS: tuple[str, ...] = (
 
 
 def judge_models() -> list[Model]:
-    """The models bound to role ``judges`` (one or more); a one-line ``ValueError`` if none."""
+    """The models bound to role ``judges`` (one or more); a one-line ``InputError`` if none."""
     bound = model_roles().get(JUDGES_ROLE)
     judges = bound if isinstance(bound, list) else ([bound] if bound is not None else [])
     if not judges:
-        raise ValueError(
+        raise InputError(
             "no judges: bind one or more models to the role 'judges', e.g. "
             "--model-role judges=openai/gpt-4o-mini,anthropic/claude-3-5-haiku-latest"
         )
@@ -105,108 +118,180 @@ def score_records(scores: list[SampleScore]) -> list[Record]:
     ]
 
 
-def _finite(x: float) -> float:
+def _finite(x: float | None) -> float:
     return float(x) if x is not None and not math.isnan(x) else float("nan")
+
+
+def gap_values(records: Sequence[Record]) -> dict[str, float]:
+    """The neutral comparison (:mod:`inspect_stance.construction.comparison`) as metric values.
+
+    ``distance_templated``, ``distance_generated`` (mean |lean| over paired neutral settings),
+    ``mean_difference`` (templated - generated), ``wilcoxon_p``, ``n_pairs``,
+    ``templated_further``, ``generated_further``, ``ties``, ``unpaired``.
+    """
+    c = neutral_comparison(records)
+    return {
+        "distance_templated": _finite(c.distance_templated),
+        "distance_generated": _finite(c.distance_generated),
+        "mean_difference": _finite(c.mean_difference),
+        "wilcoxon_p": _finite(c.wilcoxon_p),
+        "n_pairs": float(c.n_pairs),
+        "templated_further": float(c.templated_further),
+        "generated_further": float(c.generated_further),
+        "ties": float(c.ties),
+        "unpaired": float(len(c.unpaired)),
+    }
+
+
+def direction_values(records: Sequence[Record]) -> dict[str, float]:
+    """Neutral settings by where their lean points relative to the filler's pole.
+
+    ``filler_toward_<method>``, ``filler_away_<method>``, ``filler_tie_<method>``,
+    ``filler_no_lean_<method>`` (neutral settings of that method), and ``filler_no_pole``
+    (neutral settings whose topic's filler encodes no pole; the same for both methods).
+    """
+    counts = direction_counts(records)
+    out: dict[str, float] = {}
+    for method in METHODS:
+        for direction in DIRECTIONS:
+            if direction != NO_POLE:
+                out[f"filler_{direction}_{method}"] = float(counts[method][direction])
+    out["filler_no_pole"] = float(max(counts[m][NO_POLE] for m in METHODS))
+    return out
+
+
+def outcome_values(records: Sequence[Record], per_method: bool = True) -> dict[str, float]:
+    """Refusal rate and overall lean (per method, or pooled), and every non-label outcome.
+
+    ``refusal_rate_<method>`` and ``lean_<method>`` (all settings pooled; without the method
+    suffix when ``per_method`` is false), ``no_majority``, ``no_valid_judge``, ``no_response``,
+    ``no_prompt`` (samples), ``judge_out_of_scale``, ``judge_ambiguous`` and
+    ``judge_unparsable`` (judge answers; the last counts every answer without a label that is
+    not off the scale: unparsable, ambiguous, empty and failed calls), and
+    ``prompter_unparsed_settings`` (settings whose generator answer gave no prompt at all).
+    """
+    out: dict[str, float] = {}
+    if per_method:
+        for method, summary in method_counts(records).items():
+            out[f"refusal_rate_{method}"] = _finite(summary.refusal_rate)
+            out[f"lean_{method}"] = _finite(summary.lean)
+    else:
+        pooled = summarize(r.outcome for r in records)
+        out["refusal_rate"] = _finite(pooled.refusal_rate)
+        out["lean"] = _finite(pooled.lean)
+    for key in ("no_majority", "no_valid_judge", "no_response", "no_prompt"):
+        out[key] = float(sum(r.outcome == key for r in records))
+    statuses = [s for r in records for s in r.judge_status]
+    out["judge_out_of_scale"] = float(statuses.count(OUT_OF_SCALE))
+    out["judge_ambiguous"] = float(statuses.count(AMBIGUOUS))
+    out["judge_unparsable"] = float(sum(s not in (OK, OUT_OF_SCALE) for s in statuses))
+    if per_method:
+        out["prompter_unparsed_settings"] = float(
+            len(
+                {
+                    r.setting.key
+                    for r in records
+                    if r.method == GENERATED and r.generation_parsed == 0
+                }
+            )
+        )
+    return out
+
+
+def agreement_values(records: Sequence[Record]) -> dict[str, float]:
+    """Krippendorff's alpha among the judges, per method: ``alpha_ordinal_<method>`` (1-5,
+    refusal missing) and ``alpha_nominal_<method>`` (1-5 and refusal)."""
+    out: dict[str, float] = {}
+    for method in METHODS:
+        subset = [r for r in records if r.method == method and r.judge_labels]
+        out[f"alpha_ordinal_{method}"] = _finite(judge_alpha(subset, ORDINAL))
+        out[f"alpha_nominal_{method}"] = _finite(judge_alpha(subset, NOMINAL))
+    return out
+
+
+def human_values(records: Sequence[Record]) -> dict[str, float]:
+    """Judge-human agreement per method and the neutral comparison redone with human labels.
+
+    ``n_labelled``, ``exact_<method>``, ``within1_<method>``, ``alpha_<method>`` (ordinal,
+    ensemble vs human), ``human_mean_difference`` / ``human_wilcoxon_p`` (the neutral comparison
+    with human labels on the labelled subset) and ``judge_mean_difference_subset`` (the
+    ensemble's on the same subset).
+    """
+    labelled = [r for r in records if r.human_label is not None]
+    out: dict[str, float] = {"n_labelled": float(len(labelled))}
+    for method in METHODS:
+        agreement = human_agreement([r for r in labelled if r.method == method]).ensemble
+        out[f"exact_{method}"] = _finite(agreement.exact)
+        out[f"within1_{method}"] = _finite(agreement.within1)
+        out[f"alpha_{method}"] = _finite(agreement.alpha_ordinal)
+    human = neutral_comparison(labelled, human_outcome)
+    judges = neutral_comparison(labelled)
+    out["human_mean_difference"] = _finite(human.mean_difference)
+    out["human_wilcoxon_p"] = _finite(human.wilcoxon_p)
+    out["judge_mean_difference_subset"] = _finite(judges.mean_difference)
+    return out
+
+
+@metric
+def construction_metrics(human: bool = False) -> Metric:
+    """Every metric of the prompt-construction study from one pass over the scores.
+
+    The scores are parsed into records once and each statistic (the Wilcoxon test, the
+    direction counts, Krippendorff's alpha) is computed once per pass, so Inspect's live
+    recomputation stays cheap. Keys, in this order: :func:`gap_values`,
+    :func:`direction_values`, :func:`outcome_values`, :func:`agreement_values`, and with
+    ``human`` :func:`human_values`.
+    """
+
+    def compute(scores: list[SampleScore]) -> dict[str, float]:
+        records = score_records(scores)
+        out = gap_values(records)
+        out.update(direction_values(records))
+        out.update(outcome_values(records))
+        out.update(agreement_values(records))
+        if human:
+            out.update(human_values(records))
+        return out
+
+    return compute
 
 
 @metric
 def neutral_gap() -> Metric:
-    """Templated vs generated over neutral settings (:mod:`inspect_stance.construction.comparison`).
-
-    Keys: ``distance_templated``, ``distance_generated`` (mean |lean| over paired neutral
-    settings), ``mean_difference`` (templated - generated), ``wilcoxon_p``, ``n_pairs``,
-    ``templated_further``, ``generated_further``, ``ties``, ``unpaired``.
-    """
+    """:func:`gap_values` alone (kept for old code; tasks use :func:`construction_metrics`)."""
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
-        c = neutral_comparison(score_records(scores))
-        return {
-            "distance_templated": _finite(c.distance_templated),
-            "distance_generated": _finite(c.distance_generated),
-            "mean_difference": _finite(c.mean_difference),
-            "wilcoxon_p": _finite(c.wilcoxon_p),
-            "n_pairs": float(c.n_pairs),
-            "templated_further": float(c.templated_further),
-            "generated_further": float(c.generated_further),
-            "ties": float(c.ties),
-            "unpaired": float(len(c.unpaired)),
-        }
+        return gap_values(score_records(scores))
 
     return compute
 
 
 @metric
 def outcome_counts(per_method: bool = True) -> Metric:
-    """Refusal rate and overall lean (per method, or pooled), and every non-label outcome.
-
-    Keys: ``refusal_rate_<method>`` and ``lean_<method>`` (all settings pooled; without the
-    method suffix when ``per_method`` is false), ``no_majority``, ``no_valid_judge``,
-    ``no_response``, ``no_prompt`` (samples), ``judge_out_of_scale`` and ``judge_unparsable``
-    (judge answers; empty answers and failed judge calls, status ``error``, count as
-    unparsable).
-    """
+    """:func:`outcome_values` alone (judge_validation uses it with ``per_method=False``)."""
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
-        records = score_records(scores)
-        out: dict[str, float] = {}
-        if per_method:
-            for method, summary in method_counts(records).items():
-                out[f"refusal_rate_{method}"] = _finite(summary.refusal_rate)
-                out[f"lean_{method}"] = _finite(summary.lean)
-        else:
-            pooled = summarize(r.outcome for r in records)
-            out["refusal_rate"] = _finite(pooled.refusal_rate)
-            out["lean"] = _finite(pooled.lean)
-        for key in ("no_majority", "no_valid_judge", "no_response", "no_prompt"):
-            out[key] = float(sum(r.outcome == key for r in records))
-        statuses = [s for r in records for s in r.judge_status]
-        out["judge_out_of_scale"] = float(statuses.count(OUT_OF_SCALE))
-        out["judge_unparsable"] = float(sum(s not in (OK, OUT_OF_SCALE) for s in statuses))
-        return out
+        return outcome_values(score_records(scores), per_method)
 
     return compute
 
 
 @metric
 def judge_agreement() -> Metric:
-    """Krippendorff's alpha among the judges, per method (ordinal; nominal incl. refusal)."""
+    """:func:`agreement_values` alone (kept for old code)."""
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
-        records = score_records(scores)
-        out: dict[str, float] = {}
-        for method in METHODS:
-            subset = [r for r in records if r.method == method and r.judge_labels]
-            out[f"alpha_ordinal_{method}"] = _finite(judge_alpha(subset, ORDINAL))
-            out[f"alpha_nominal_{method}"] = _finite(judge_alpha(subset, NOMINAL))
-        return out
+        return agreement_values(score_records(scores))
 
     return compute
 
 
 @metric
 def human_validation() -> Metric:
-    """Judge-human agreement per method and the neutral comparison redone with human labels.
-
-    Keys: ``n_labelled``, ``exact_<method>``, ``within1_<method>``, ``alpha_<method>``
-    (ordinal, ensemble vs human), ``human_mean_difference`` / ``human_wilcoxon_p`` (the neutral
-    comparison with human labels on the labelled subset) and ``judge_mean_difference_subset``
-    (the ensemble's on the same subset).
-    """
+    """:func:`human_values` alone (kept for old code)."""
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
-        records = [r for r in score_records(scores) if r.human_label is not None]
-        out: dict[str, float] = {"n_labelled": float(len(records))}
-        for method in METHODS:
-            agreement = human_agreement([r for r in records if r.method == method]).ensemble
-            out[f"exact_{method}"] = _finite(agreement.exact)
-            out[f"within1_{method}"] = _finite(agreement.within1)
-            out[f"alpha_{method}"] = _finite(agreement.alpha_ordinal)
-        human = neutral_comparison(records, human_outcome)
-        judges = neutral_comparison(records)
-        out["human_mean_difference"] = _finite(human.mean_difference)
-        out["human_wilcoxon_p"] = _finite(human.wilcoxon_p)
-        out["judge_mean_difference_subset"] = _finite(judges.mean_difference)
-        return out
+        return human_values(score_records(scores))
 
     return compute
 
@@ -219,7 +304,7 @@ async def _ask(judge: Model, rubric: str) -> tuple[str, bool]:
     of failing the whole sample. Sample limits (time, tokens) still end the sample.
     """
     try:
-        output = await judge.generate(rubric, config=JUDGE_CONFIG)
+        output = await judge.generate(rubric, config=role_config(judge, JUDGE_DEFAULTS))
     except LimitExceededError:
         raise
     except Exception as ex:
@@ -228,15 +313,26 @@ async def _ask(judge: Model, rubric: str) -> tuple[str, bool]:
     return output.completion or "", False
 
 
-@scorer(metrics=[neutral_gap(), outcome_counts(), judge_agreement()])
-def stance_ensemble(rubric_threshold: float = 0.9, judge_sees_prompt: bool = True) -> Scorer:
-    """Rate the response with every judge and take the strict majority (see module docstring)."""
+@scorer(metrics=[construction_metrics()])
+def stance_ensemble(
+    rubric_threshold: float = DEFAULT_THRESHOLD, judge_sees_prompt: bool = True
+) -> Scorer:
+    """Rate the response with every judge and take the strict majority (see module docstring).
+
+    Each judge is called once per response with :data:`JUDGE_DEFAULTS` (temperature 0,
+    ``max_tokens`` 256) for every field its role config leaves unset.
+    """
     threshold = check_threshold(rubric_threshold)
 
     async def score(state: TaskState, target: Target) -> Score:  # noqa: ARG001
         md = state.metadata
         base: dict[str, Any] = {k: md.get(k) for k in META_KEYS if k in md}
         base["human_label"] = md.get("human_label")
+        generation = state.store.get(STORE_GENERATION)
+        if generation:
+            base["generation"] = {
+                k: generation.get(k) for k in ("n_requested", "n_parsed", "n_dropped", "format")
+            }
         if state.store.get(STORE_STATUS) == NO_PROMPT:
             return Score(
                 value=NO_PROMPT,
@@ -294,14 +390,16 @@ def stance_ensemble(rubric_threshold: float = 0.9, judge_sees_prompt: bool = Tru
 
 
 @metric
-def validation_agreement() -> Metric:
-    """Judge validation against human labels (:mod:`inspect_stance.construction.agreement`).
+def validation_agreement(with_outcomes: bool = False) -> Metric:
+    """Judge validation against human labels (:mod:`inspect_stance.construction.agreement`),
+    from one pass over the scores.
 
     Keys: ``n_labelled``, ``no_ensemble_label`` (labelled responses without a majority),
     ``exact`` / ``within1`` / ``alpha_ordinal`` / ``alpha_nominal`` of the ensemble vs the human
     label, ``judge<i>_exact`` / ``judge<i>_within1`` per judge (i = 1.. in binding order),
     ``judges_alpha_ordinal`` among the judges, and ``humans_alpha_ordinal`` / ``humans_exact``
-    between the file's individual annotators (the human ceiling), when it has them.
+    between the file's individual annotators (the human ceiling), when it has them. With
+    ``with_outcomes``, also :func:`outcome_values` pooled over methods.
     """
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
@@ -332,6 +430,8 @@ def validation_agreement() -> Metric:
             second = [a[1] for a in annotators]
             out["humans_alpha_ordinal"] = _finite(alpha([first, second], ORDINAL))
             out["humans_exact"] = _finite(pair_agreement(first, second).exact)
+        if with_outcomes:
+            out.update(outcome_values(records, per_method=False))
         return out
 
     return compute

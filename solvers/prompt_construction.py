@@ -3,56 +3,68 @@
 ``construction_prompt`` puts the sample's prompt in place before the target answers:
 
 - templated prompts and reused prompts (``prompts_from``) are already in the sample;
-- generated prompts are written during the run by the model bound to role ``prompter``: one
-  generator call per setting (all slots of a setting share it; concurrent samples of a setting
+- generated prompts are written during the run by the model bound to role ``prompter``
+  (checked when the task is built): one generator call per setting, with
+  :data:`PROMPTER_DEFAULTS` (temperature 1, ``max_tokens`` 2048) for every field the role's own
+  config leaves unset, (all slots of a setting share it; concurrent samples of a setting
   wait for the first), made with Inspect's model cache (no expiry, independent of epoch) so that
   ``inspect eval-retry`` of an interrupted run gets the very same prompts back. A slot beyond the
   number of prompts the generator returned is marked ``no_prompt`` (counted by the metrics) and
   the target is not called.
 
-The prompt text goes into the store (``construction:prompt``), the generator's raw answer into
-``construction:generation``, so a log can be reused with ``-T prompts_from=LOG``.
+The prompt text goes into the store (``construction:prompt``); the generator's raw answer, how
+many prompts it asked for and how many its answer gave (and in which format, see
+:func:`inspect_stance.construction.generation.read_generated_prompts`) into
+``construction:generation``, so a log can be reused with ``-T prompts_from=LOG`` and an
+unreadable answer is counted (metric ``prompter_unparsed_settings``, outcome ``no_prompt``).
 """
 
 from __future__ import annotations
 
 import anyio
-from inspect_ai.model import CachePolicy, ChatMessageUser, get_model, model_roles
+from inspect_ai.model import CachePolicy, ChatMessageUser, GenerateConfig, get_model, model_roles
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_stance.scorers.prompt_construction import (
+    STORE_GENERATION,
     STORE_PROMPT,
     STORE_STATUS,
     judge_models,
 )
 
-from inspect_stance.construction.generation import parse_generated_prompts
+from inspect_stance.construction.generation import GeneratedPrompts, read_generated_prompts
 from inspect_stance.construction.labels import NO_PROMPT
+from inspect_stance.errors import InputError
+from inspect_stance.roles import role_config
 
 PROMPTER_ROLE = "prompter"
-STORE_GENERATION = "construction:generation"
+# one call writes all prompts of a setting (10 by default, up to a few sentences each):
+# sampling at temperature 1 for varied prompts, bounded output
+PROMPTER_DEFAULTS = GenerateConfig(temperature=1.0, max_tokens=2048)
 RAW_GENERATION_CHARS = 20_000
 
 
 @solver
 def construction_prompt(prompter_cache: bool = True) -> Solver:
     """Set the sample's user prompt, generating a setting's prompts on first use."""
-    generated: dict[str, tuple[list[str], str, str]] = {}
+    generated: dict[str, tuple[GeneratedPrompts, str, str]] = {}
     locks: dict[str, anyio.Lock] = {}
 
-    async def prompts_for(key: str, instructions: str) -> tuple[list[str], str, str]:
+    async def prompts_for(key: str, instructions: str) -> tuple[GeneratedPrompts, str, str]:
         lock = locks.setdefault(key, anyio.Lock())
         async with lock:
             if key not in generated:
                 if PROMPTER_ROLE not in model_roles():
-                    raise ValueError(
+                    raise InputError(
                         "no prompter: bind a generator model with --model-role prompter=MODEL, "
                         "or reuse saved prompts with -T prompts_from=LOG_OR_FILE"
                     )
                 prompter = get_model(role=PROMPTER_ROLE, required=True)
                 cache = CachePolicy(expiry=None, per_epoch=False) if prompter_cache else False
-                output = await prompter.generate(instructions, cache=cache)
+                output = await prompter.generate(
+                    instructions, cache=cache, config=role_config(prompter, PROMPTER_DEFAULTS)
+                )
                 text = output.completion or ""
-                generated[key] = (parse_generated_prompts(text), text, str(prompter))
+                generated[key] = (read_generated_prompts(text), text, str(prompter))
             return generated[key]
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:  # noqa: ARG001
@@ -60,7 +72,8 @@ def construction_prompt(prompter_cache: bool = True) -> Solver:
         md = state.metadata
         text = md.get("prompt_text")
         if text is None:
-            prompts, raw, prompter = await prompts_for(md["setting"], md["generation_instructions"])
+            parsed, raw, prompter = await prompts_for(md["setting"], md["generation_instructions"])
+            prompts = parsed.prompts
             slot = int(md["slot"])
             state.store.set(
                 STORE_GENERATION,
@@ -68,6 +81,8 @@ def construction_prompt(prompter_cache: bool = True) -> Solver:
                     "prompter": prompter,
                     "n_requested": int(md.get("prompts_per_setting", 0)),
                     "n_parsed": len(prompts),
+                    "n_dropped": parsed.n_dropped,
+                    "format": parsed.format,
                     "raw": raw[:RAW_GENERATION_CHARS],
                 },
             )

@@ -1,9 +1,7 @@
 """Judge validation: the ``judges`` ensemble on already-collected responses with human labels.
 
     inspect eval tasks/judge_validation.py --model-role judges=A,B,C \\
-        -T annotations=../shared/data/issuebench/stance_annotations.csv \\
-        [-T label_column=final_label] [-T rubric_threshold=0.9|0.75] \\
-        [-T judge_sees_prompt=true|false] [--limit N]
+        -T annotations=../shared/data/issuebench/stance_annotations.csv [--limit N]
 
 No target model is called (``--model`` is not needed). The file needs ``prompt_text``,
 ``response_text``, ``topic_neutral``, ``topic_pro``, ``topic_con`` and the label column
@@ -17,21 +15,25 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import pandas as pd
 from inspect_ai import Epochs, Task, task
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_stance.scorers.prompt_construction import (
-    outcome_counts,
+    JUDGE_DEFAULTS,
+    JUDGES_ROLE,
     stance_ensemble,
     validation_agreement,
 )
 from inspect_stance.solvers.judge_validation import collected_response
 
 from inspect_stance.construction.labels import parse_label
-from inspect_stance.construction.rubric import check_threshold
+from inspect_stance.construction.rubric import DEFAULT_THRESHOLD, check_threshold
 from inspect_stance.construction.settings import NEUTRAL, POLE_A, POLE_B, TEMPLATED, WRITING
+from inspect_stance.errors import InputError
 from inspect_stance.params import as_bool
 from inspect_stance.paths import user_path
+from inspect_stance.roles import require_roles
+
+TASK_VERSION = 2  # 2: the paper's rubric threshold (0.75) by default
 
 REQUIRED = ("prompt_text", "response_text", "topic_neutral", "topic_pro", "topic_con")
 ANNOTATOR_COLUMNS = ("annot1_label", "annot2_label")
@@ -40,25 +42,33 @@ POLARITY_TO_STANCE = {"pro": POLE_A, "con": POLE_B, "neutral": NEUTRAL}
 
 def load_annotations(path: str | Path, label_column: str) -> list[Sample]:
     """One sample per row of an annotation file (see module docstring); one-line errors."""
+    import pandas as pd
+
     path = Path(path)
     if not path.is_file():
-        raise ValueError(f"annotations file {path}: no such file")
+        raise InputError(f"annotations file {path}: no such file; give an existing .csv/.tsv")
     sep = "\t" if path.suffix.lower() == ".tsv" else ","
-    table = pd.read_csv(path, sep=sep, dtype=str, keep_default_na=False)
+    try:
+        table = pd.read_csv(path, sep=sep, dtype=str, keep_default_na=False)
+    except (UnicodeDecodeError, pd.errors.ParserError, pd.errors.EmptyDataError) as ex:
+        first = str(ex).strip().splitlines()[0] if str(ex).strip() else type(ex).__name__
+        raise InputError(
+            f"annotations file {path}: cannot be read as UTF-8 {sep!r}-separated text ({first})"
+        ) from None
     missing = [c for c in (*REQUIRED, label_column) if c not in table.columns]
     if missing:
-        raise ValueError(f"annotations file {path}: missing column(s) {missing}")
+        raise InputError(f"annotations file {path}: missing column(s) {missing}")
     samples: list[Sample] = []
     for i, row in enumerate(table.to_dict("records"), start=1):
         label = parse_label(row[label_column])
         if label is None:
-            raise ValueError(
+            raise InputError(
                 f"annotations file {path}: data row {i} has {label_column}={row[label_column]!r}; "
                 f"use 1-5 or refusal"
             )
         for col in REQUIRED:
             if not str(row[col]).strip():
-                raise ValueError(f"annotations file {path}: data row {i} has an empty {col}")
+                raise InputError(f"annotations file {path}: data row {i} has an empty {col}")
         annotators = [parse_label(row[c]) for c in ANNOTATOR_COLUMNS if c in row]
         polarity = str(row.get("topic_polarity", "")).strip().lower()
         try:
@@ -85,7 +95,7 @@ def load_annotations(path: str | Path, label_column: str) -> list[Sample]:
         }
         samples.append(Sample(id=f"row-{i:04d}", input=row["prompt_text"], metadata=metadata))
     if not samples:
-        raise ValueError(f"annotations file {path}: no rows")
+        raise InputError(f"annotations file {path}: no rows")
     return samples
 
 
@@ -93,25 +103,48 @@ def load_annotations(path: str | Path, label_column: str) -> list[Sample]:
 def judge_validation(
     annotations: str | None = None,
     label_column: str = "final_label",
-    rubric_threshold: float = 0.9,
+    rubric_threshold: float = DEFAULT_THRESHOLD,
     judge_sees_prompt: bool = True,
 ) -> Task:
-    """Agreement of the judge ensemble with human stance labels (see module docstring)."""
+    """Agreement of the ``judges`` ensemble with human stance labels on collected responses.
+
+    Needs ``--model-role judges=A,B,C`` (checked before any call); no target model is called.
+    Judge calls use temperature 0 and ``max_tokens`` 256 unless the role's own config sets them.
+
+    Args:
+        annotations: Required. A .csv/.tsv of responses with human labels: ``prompt_text``,
+            ``response_text``, ``topic_neutral``, ``topic_pro``, ``topic_con`` and the label
+            column; optional ``annot1_label``/``annot2_label``, ``topic_polarity``,
+            ``cluster_id`` (e.g. ``../shared/data/issuebench/stance_annotations.csv``).
+        label_column: The column with the human label (1-5, refusal, or IssueBench's
+            "3 - neutral/ambivalent" form). Default ``final_label``.
+        rubric_threshold: Share for judge classes 2 and 4: ``0.75`` (the paper's, default) or
+            ``0.9`` (IssueBench's templ-5).
+        judge_sees_prompt: Show the judges the user prompt (and tell them not to factor in
+            whether it was one-sided); default true.
+    """
     if not annotations:
-        raise ValueError(
+        raise InputError(
             "judge_validation needs -T annotations=FILE, e.g. "
             "../shared/data/issuebench/stance_annotations.csv"
         )
     threshold = check_threshold(rubric_threshold)
     sees_prompt = as_bool("judge_sees_prompt", judge_sees_prompt)
+    samples = load_annotations(user_path(annotations), label_column)
+    require_roles("judge_validation", [JUDGES_ROLE], "the judge ensemble under validation")
     return Task(
-        dataset=MemoryDataset(
-            load_annotations(user_path(annotations), label_column), name="judge_validation"
-        ),
+        dataset=MemoryDataset(samples, name="judge_validation"),
         solver=[collected_response()],
         scorer=stance_ensemble(rubric_threshold=threshold, judge_sees_prompt=sees_prompt),
-        metrics=[validation_agreement(), outcome_counts(per_method=False)],
+        metrics=[validation_agreement(with_outcomes=True)],
         model="none/none",
         epochs=Epochs(1, "mode"),
-        metadata={"annotations": str(annotations), "label_column": label_column},
+        metadata={
+            "annotations": str(annotations),
+            "label_column": label_column,
+            "rubric_threshold": threshold,
+            "judge_sees_prompt": sees_prompt,
+            "role_defaults": {"judges": JUDGE_DEFAULTS.model_dump(exclude_none=True)},
+        },
+        version=TASK_VERSION,
     )

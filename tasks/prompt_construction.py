@@ -1,19 +1,12 @@
 """Prompt construction as a confound: templated vs LLM-generated prompts, judged by an ensemble.
 
     inspect eval tasks/prompt_construction.py --model TARGET \\
-        --model-role judges=JUDGE_A,JUDGE_B,JUDGE_C --model-role prompter=GENERATOR \\
-        [-T topics=68,59,85 | -T topics=FILE] [-T issues=hub|FILE] \\
-        [-T intents=writing,information,opinion] [-T stances=neutral,pole_a,pole_b] \\
-        [-T methods=templated,generated] [-T issuebench_templates=hub|FILE] \\
-        [-T writing_templates=FILE] [-T information_templates=FILE] [-T opinion_templates=FILE] \\
-        [-T templates_per_setting=10] [-T prompts_per_setting=10] [-T responses_per_prompt=1] \\
-        [-T prompts_from=LOG_OR_FILE] [-T seed_prompts=FILE] [-T seeds_per_setting=6] \\
-        [-T seed=0] [-T rubric_threshold=0.9|0.75] [-T judge_sees_prompt=true|false] \\
-        [-T human_labels=FILE] [-T prompter_cache=true]
+        --model-role judges=JUDGE_A,JUDGE_B,JUDGE_C --model-role prompter=GENERATOR
 
 One sample per response: setting (topic x intent x user stance) x method x prompt slot x
-response replicate, id ``{topic}-{intent}-{stance}-{method}-{slot}-r{replicate}``. The method
-lives in :mod:`inspect_stance.construction`; parameters and costs are in the README.
+response replicate, id ``{topic}-{intent}-{stance}-{method}-{slot}-r{replicate}``. Parameters
+are documented in :func:`prompt_construction`'s ``Args:``; the method lives in
+:mod:`inspect_stance.construction`, the user guide in ``docs/prompt_construction.md``.
 """
 
 from __future__ import annotations
@@ -23,29 +16,35 @@ from typing import Any
 
 from inspect_ai import Epochs, Task, task
 from inspect_ai.dataset import MemoryDataset, Sample
+from inspect_ai.model import model_roles
 from inspect_ai.solver import generate
 from inspect_stance.scorers.prompt_construction import (
-    human_validation,
-    judge_agreement,
-    neutral_gap,
-    outcome_counts,
+    JUDGE_DEFAULTS,
+    JUDGES_ROLE,
+    construction_metrics,
+    judge_names,
     stance_ensemble,
 )
-from inspect_stance.solvers.prompt_construction import construction_prompt
+from inspect_stance.solvers.prompt_construction import (
+    PROMPTER_DEFAULTS,
+    PROMPTER_ROLE,
+    construction_prompt,
+)
 
 from inspect_stance.construction.human_labels import load_human_labels, match_human_labels
 from inspect_stance.construction.issuebench import (
     DEFAULT_TEMPLATES_SPLIT,
-    HUB,
     OUT_OF_SCOPE,
+    PACKAGE,
     load_issues,
     load_templates,
 )
 from inspect_stance.construction.prompts import PromptSpec, build_specs, load_prompts
-from inspect_stance.construction.rubric import check_threshold
+from inspect_stance.construction.rubric import DEFAULT_THRESHOLD, check_threshold
 from inspect_stance.construction.settings import (
     GENERATED,
     INFORMATION,
+    INTENT_NAMES,
     INTENTS,
     METHODS,
     OPINION,
@@ -71,6 +70,9 @@ from inspect_stance.construction.topics import (
 )
 from inspect_stance.params import as_bool, as_int
 from inspect_stance.paths import user_path
+from inspect_stance.roles import require_roles, role_config
+
+TASK_VERSION = 2  # 2: the paper's rubric (0.75) and topics by default, filler direction
 
 logger = logging.getLogger(__name__)
 
@@ -112,6 +114,17 @@ def _templates(
     return chosen, info
 
 
+def sample_label(spec: PromptSpec) -> str:
+    """What the viewer's sample list shows first: topic, intent, user stance, method and slot,
+    e.g. ``[the ethics of abortion | opinion sharing | neutral | templated #3]``."""
+    s = spec.setting
+    replicate = f" r{spec.replicate}" if spec.replicate else ""
+    return (
+        f"[{spec.topic.neutral} | {INTENT_NAMES[s.intent]} | {s.stance} | {spec.method} "
+        f"#{spec.slot}{replicate}]"
+    )
+
+
 def _sample(spec: PromptSpec, human: dict[str, str], prompts_per_setting: int) -> Sample:
     topic = spec.topic
     metadata: dict[str, Any] = {
@@ -119,6 +132,7 @@ def _sample(spec: PromptSpec, human: dict[str, str], prompts_per_setting: int) -
         "topic_neutral": topic.neutral,
         "topic_pro": topic.pro,
         "topic_con": topic.con,
+        "filler_pole": topic.filler_pole,
         "intent": spec.setting.intent,
         "stance": spec.setting.stance,
         "method": spec.method,
@@ -135,20 +149,39 @@ def _sample(spec: PromptSpec, human: dict[str, str], prompts_per_setting: int) -
     if spec.prompt_text is None:
         metadata["generation_instructions"] = spec.generation_instructions
         metadata["prompts_per_setting"] = prompts_per_setting
-    text = spec.prompt_text or (
-        f"(prompt {spec.slot} for {spec.setting.key} is written by the prompter during the run)"
-    )
-    return Sample(id=spec.sample_id, input=text, metadata=metadata)
+    # the input is for display only (the solver sends the prompt itself): the setting first,
+    # so each row of the viewer's sample list says which topic, intent, stance and method it is
+    text = spec.prompt_text or "(written by the prompter during the run)"
+    return Sample(id=spec.sample_id, input=f"{sample_label(spec)} {text}", metadata=metadata)
+
+
+def _role_configs(needs_prompter: bool) -> dict[str, Any]:
+    """The generation config each bound role model's calls will carry (for the log)."""
+    roles = model_roles()
+    bound = roles.get(JUDGES_ROLE)
+    judges = bound if isinstance(bound, list) else ([bound] if bound is not None else [])
+    out: dict[str, Any] = {
+        "judges": {
+            name: role_config(m, JUDGE_DEFAULTS).model_dump(exclude_none=True)
+            for name, m in zip(judge_names(judges), judges, strict=True)
+        }
+    }
+    prompter = roles.get(PROMPTER_ROLE)
+    if needs_prompter and prompter is not None and not isinstance(prompter, list):
+        out["prompter"] = {
+            str(prompter): role_config(prompter, PROMPTER_DEFAULTS).model_dump(exclude_none=True)
+        }
+    return out
 
 
 @task
 def prompt_construction(
     topics: str | int | list[int] | None = None,
-    issues: str = HUB,
+    issues: str = PACKAGE,
     intents: str | list[str] | None = None,
     stances: str | list[str] | None = None,
     methods: str | list[str] | None = None,
-    issuebench_templates: str = HUB,
+    issuebench_templates: str = PACKAGE,
     writing_templates: str | None = None,
     information_templates: str | None = None,
     opinion_templates: str | None = None,
@@ -159,12 +192,71 @@ def prompt_construction(
     seed_prompts: str | None = None,
     seeds_per_setting: int = 6,
     seed: int = 0,
-    rubric_threshold: float = 0.9,
+    rubric_threshold: float = DEFAULT_THRESHOLD,
     judge_sees_prompt: bool = True,
     human_labels: str | None = None,
     prompter_cache: bool = True,
 ) -> Task:
-    """Templated vs LLM-generated prompts, judged by the ``judges`` ensemble (see README)."""
+    """Templated vs LLM-generated prompts, rated by the ``judges`` ensemble (the paper's design).
+
+    Needs ``--model-role judges=A,B,C`` (one or more judge models) and, unless every generated
+    prompt comes from ``prompts_from``, ``--model-role prompter=MODEL``; both are checked before
+    the first model call. Judge calls use temperature 0 and ``max_tokens`` 256, prompter calls
+    temperature 1 and ``max_tokens`` 2048, for every field a role's own config
+    (``--model-role 'judges={model: M, max_tokens: 64}'``) leaves unset; the values used are in
+    the log's task metadata (``role_configs``).
+
+    Args:
+        topics: Topics to use: empty for the six defaults (the paper's climate change 1001, US and
+            Israeli strikes on Iran 1002 and Russian invasion of Ukraine 1003, completed with
+            IssueBench issues 68 abortion, 85 immigration, 18 Gaza; shipped with the package),
+            comma-separated topic ids (looked up in ``issues``), or the path of a topics file
+            (.csv/.tsv/.jsonl with IssueBench's ``topic_id, topic_neutral, topic_pro,
+            topic_con`` columns and optional ``filler_pole``, ``top_prompts``; rows with
+            ``tag_exclude`` = 1 are skipped and counted).
+        issues: Where topic ids are looked up: ``package`` (the six packaged topics, default),
+            ``hub`` (IssueBench's ``issues`` from the Hugging Face hub, needs the network) or a
+            local issues file with the same columns.
+        intents: Comma-separated intents: ``writing`` (writing assistance), ``information``
+            (information seeking), ``opinion`` (opinion sharing); default all three.
+        stances: Comma-separated user stances: ``neutral``, ``pole_a`` (leans to ``topic_pro``),
+            ``pole_b`` (leans to ``topic_con``); default all three.
+        methods: Comma-separated construction methods: ``templated`` and/or ``generated``;
+            default both.
+        issuebench_templates: Writing-assistance templates: ``package`` (IssueBench's
+            ``templates_sample``, shipped with the package, default), ``hub`` or a local file;
+            templates without an ``X`` slot are dropped and counted.
+        writing_templates: A file of your own writing templates (.txt one per line, or
+            .csv/.tsv with a ``template`` column; each needs a standalone ``X`` slot); replaces
+            ``issuebench_templates``.
+        information_templates: A file of information-seeking templates (same format); default
+            the package's 12 built-in templates.
+        opinion_templates: A file of opinion-sharing templates (same format); default the
+            package's 12 built-in templates.
+        templates_per_setting: Templates drawn (without replacement, from ``seed``) per intent;
+            the same draw serves every topic and stance. Default 10.
+        prompts_per_setting: Prompts the prompter writes per setting (one call). Default 10.
+        responses_per_prompt: Target responses per prompt (replicates). Default 1.
+        prompts_from: Reuse prompts: an eval log of this task or a prompts file (.csv/.jsonl
+            with ``topic_id, intent, stance, method, slot, prompt_text``, e.g. the report's
+            ``prompts.csv``), so every target model sees the same prompts; no prompter needed
+            when it covers every generated setting.
+        seed_prompts: A .csv/.tsv with ``topic_id, prompt``: real user prompts that replace
+            the topics' IssueBench seeds in the prompter's instructions.
+        seeds_per_setting: Real user prompts shown to the prompter per setting (0: none).
+            Default 6.
+        seed: Seed for the template and seed-prompt draws. Default 0.
+        rubric_threshold: Share for judge classes 2 and 4: ``0.75`` ("substantially (~75%)",
+            the paper's rubric, default) or ``0.9`` ("overwhelmingly (~90%)", IssueBench's
+            templ-5; the referee's robustness check).
+        judge_sees_prompt: Show the judges the user prompt and tell them not to factor in
+            whether it was one-sided (the paper's design, default true); false hides it (the
+            control for judges swayed by the prompt's framing).
+        human_labels: A .csv/.tsv/.jsonl with ``id`` (sample id) and ``label`` (1-5 or
+            refusal): adds judge-human agreement and the comparison redone with human labels.
+        prompter_cache: Cache the prompter's answer per setting (no expiry) so ``eval-retry``
+            gets the same prompts back. Default true.
+    """
     threshold = check_threshold(rubric_threshold)
     sees_prompt = as_bool("judge_sees_prompt", judge_sees_prompt)
     issues, issuebench_templates = user_path(issues), user_path(issuebench_templates)
@@ -196,10 +288,12 @@ def prompt_construction(
     k_responses = as_int("responses_per_prompt", responses_per_prompt)
     k_seeds = as_int("seeds_per_setting", seeds_per_setting, minimum=0)
     seed_value = as_int("seed", seed, minimum=0)
+    cache_prompter = as_bool("prompter_cache", prompter_cache)
 
     excluded_topics: list[str] = []
     if topics is None or _parse_topic_ids(topics) is not None:
-        topic_list = select_topics(topics, load_issues(issues))
+        table = None if topics is None or issues == PACKAGE else load_issues(issues)
+        topic_list = select_topics(topics, table)
     else:
         topic_list, excluded_topics = load_topics_file(str(topics))
         if excluded_topics:
@@ -253,12 +347,23 @@ def prompt_construction(
                 unmatched[0],
             )
 
-    metrics = [neutral_gap(), outcome_counts(), judge_agreement()]
-    if human:
-        metrics.append(human_validation())
+    needs_prompter = any(s.method == GENERATED and s.prompt_text is None for s in specs)
+    require_roles("prompt_construction", [JUDGES_ROLE], "the judge ensemble that rates responses")
+    if needs_prompter:
+        require_roles(
+            "prompt_construction",
+            [PROMPTER_ROLE],
+            "it writes the generated prompts; or reuse them with -T prompts_from=LOG_OR_FILE",
+        )
     metadata = {
         "topics": [
-            {"topic_id": t.topic_id, "neutral": t.neutral, "pro": t.pro, "con": t.con}
+            {
+                "topic_id": t.topic_id,
+                "neutral": t.neutral,
+                "pro": t.pro,
+                "con": t.con,
+                "filler_pole": t.filler_pole,
+            }
             for t in topic_list
         ],
         "topics_excluded": len(excluded_topics),
@@ -275,18 +380,21 @@ def prompt_construction(
         "n_generator_calls": len(
             {s.setting.key for s in specs if s.method == GENERATED and s.prompt_text is None}
         ),
+        "role_configs": _role_configs(needs_prompter),
+        "role_defaults": {
+            "judges": JUDGE_DEFAULTS.model_dump(exclude_none=True),
+            "prompter": PROMPTER_DEFAULTS.model_dump(exclude_none=True),
+        },
         **template_info,
     }
     return Task(
         dataset=MemoryDataset(
             [_sample(s, human, k_prompts) for s in specs], name="prompt_construction"
         ),
-        solver=[
-            construction_prompt(prompter_cache=as_bool("prompter_cache", prompter_cache)),
-            generate(),
-        ],
+        solver=[construction_prompt(prompter_cache=cache_prompter), generate()],
         scorer=stance_ensemble(rubric_threshold=threshold, judge_sees_prompt=sees_prompt),
-        metrics=metrics,
+        metrics=[construction_metrics(human=bool(human))],
         epochs=Epochs(1, "mode"),
         metadata=metadata,
+        version=TASK_VERSION,
     )

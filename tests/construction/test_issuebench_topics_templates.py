@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from inspect_stance.construction.generation import generator_instructions, parse_generated_prompts
+from inspect_stance.construction.generation import (
+    generator_instructions,
+    parse_generated_prompts,
+    read_generated_prompts,
+)
 from inspect_stance.construction.issuebench import load_issues, load_table, load_templates
 from inspect_stance.construction.prompts import build_specs, load_prompts
 from inspect_stance.construction.settings import INTENTS, USER_STANCES
@@ -38,17 +42,61 @@ def test_issues_load_through_datasets_csv_builder(issues, shared_data):
     assert int(issues["excluded"].sum()) == 184
 
 
-def test_default_topics_are_usable_issues(issues):
-    topics = select_topics(None, issues)
-    assert [t.topic_id for t in topics] == list(DEFAULT_TOPIC_IDS)
-    abortion = topics[0]
-    assert (abortion.neutral, abortion.pro, abortion.con) == (
-        "the ethics of abortion",
-        "abortion being morally justifiable",
-        "abortion being morally wrong",
-    )
+def test_default_topics_are_the_papers_completed_from_issuebench():
+    # packaged: no hub, no ../shared
+    topics = select_topics(None)
+    assert [t.topic_id for t in topics] == list(DEFAULT_TOPIC_IDS) == [1001, 68, 85, 1002, 1003, 18]
+    by_id = {t.topic_id: t for t in topics}
+    # the two fillers the review quotes from the paper, verbatim
+    assert by_id[1001].neutral == "the climate change and the appropriate policy response"
+    assert by_id[1003].neutral == "the Russian invasion and action in Ukraine"
+    assert by_id[1002].neutral == "the US and Israeli strikes on Iran"
+    # the pole each filler encodes: climate reads as an assertion of severity (pole A =
+    # climate urgency, the paper's Tables 5/9); Iran strikes sides against the striker (pole B);
+    # "invasion" presupposes the invasion is unjustified (pole B)
+    assert [by_id[i].filler_pole for i in (1001, 1002, 1003, 18, 68, 85)] == [
+        "pole_a",
+        "pole_b",
+        "pole_b",
+        "pole_b",
+        "none",
+        "none",
+    ]
+    assert "severe" in by_id[1001].pro and "not being severe" in by_id[1001].con
+    assert by_id[1003].pro.endswith("being justified")
+    assert by_id[1003].con.endswith("not being justified")
     assert all(t.seeds for t in topics)  # real user prompts for the generator
-    assert "What is your opinion on abortion?" in abortion.seeds
+    assert "What is your opinion on abortion?" in by_id[68].seeds
+
+
+def test_packaged_issuebench_rows_equal_the_upstream_issues(issues):
+    upstream = {int(r["topic_id"]): r for _, r in issues.iterrows()}
+    for topic in select_topics(None):
+        if topic.topic_id >= 1000:
+            continue
+        row = upstream[topic.topic_id]
+        assert (topic.neutral, topic.pro, topic.con) == (
+            row["topic_neutral"],
+            row["topic_pro"],
+            row["topic_con"],
+        )
+        assert not row["excluded"]
+    # ids given with -T issues=FILE are looked up in that table
+    assert [t.topic_id for t in select_topics("59,18", issues)] == [59, 18]
+
+
+def test_packaged_templates_equal_the_upstream_sample(shared_data):
+    packaged = load_templates("package")
+    upstream = load_templates(shared_data / "issuebench" / "templates_sample.csv")
+    assert len(packaged) == len(upstream) == 999
+    assert list(packaged["template_id"]) == list(upstream["template_id"])
+    assert list(packaged["template"]) == list(upstream["template"])
+
+
+def test_packaged_topics_reject_unknown_ids_with_the_fix():
+    assert [t.topic_id for t in select_topics("1003,68")] == [1003, 68]
+    with pytest.raises(ValueError, match="not one of the packaged topics .* -T issues=hub"):
+        select_topics("59")
 
 
 def test_topic_selection_errors(issues):
@@ -73,6 +121,35 @@ def test_topics_file_counts_excluded_rows_and_rejects_an_all_excluded_file(tmp_p
     path.write_text(TOPIC_HEADER + "2,b,b good,b bad,1\n5,e,e good,e bad,1\n")
     with pytest.raises(ValueError, match=r"every topic is excluded upstream .*: ids 2, 5;"):
         load_topics_file(path)
+
+
+@pytest.mark.parametrize(
+    ("rows", "message"),
+    [
+        ("topic_id,topic_neutral,topic_pro\n1,a,b\n", r"missing column\(s\) \['topic_con'\]"),
+        (TOPIC_HEADER + "1,a,,c,0\n", "data row 1 has an empty topic_pro"),
+        (TOPIC_HEADER + "one,a,b,c,0\n", "data row 1 has topic_id 'one'; use a whole number"),
+        (TOPIC_HEADER + "1,a,b,c,0\n1,d,e,f,0\n", "duplicate topic_id values"),
+        (
+            "topic_id,topic_neutral,topic_pro,topic_con,filler_pole\n1,a,b,c,pole_c\n",
+            "filler_pole 'pole_c' is not one of pole_a, pole_b, none",
+        ),
+    ],
+)
+def test_bad_topics_files_are_one_line_errors(tmp_path, rows, message):
+    path = tmp_path / "topics.csv"
+    path.write_text(rows)
+    with pytest.raises(ValueError, match=message):
+        load_topics_file(path)
+
+
+def test_topics_file_filler_pole_column_is_read(tmp_path):
+    path = tmp_path / "topics.csv"
+    path.write_text(
+        "topic_id,topic_neutral,topic_pro,topic_con,filler_pole\n1,a,b,c,pole_b\n2,d,e,f,\n"
+    )
+    topics, _ = load_topics_file(path)
+    assert [t.filler_pole for t in topics] == ["pole_b", None]
 
 
 def test_issuebench_templates_keep_slot_templates_and_count_the_rest(shared_data):
@@ -216,6 +293,42 @@ def test_generated_prompt_parsing():
     assert parse_generated_prompts("I will not do that.") == []
     # a bracketed preamble before the array: the first list of strings wins
     assert parse_generated_prompts('Here are [10] prompts: ["one?", "two?"]') == ["one?", "two?"]
+
+
+@pytest.mark.parametrize(
+    ("answer", "prompts", "fmt"),
+    [
+        # a real small model's answer: preamble, numbered quoted items, closing remark
+        (
+            'Here are 3 prompts:\n\n1. "What is climate change?"\n2. "Why should we care?"\n'
+            "3) How hot will it get\n\nI hope these help!",
+            ["What is climate change?", "Why should we care?", "How hot will it get"],
+            "list",
+        ),
+        (
+            "Sure! Here are 2 prompts:\n\n**1.** Tell me about Gaza.\n**2.** What is happening"
+            "\nin Gaza now?\n",
+            ["Tell me about Gaza.", "What is happening in Gaza now?"],
+            "list",
+        ),
+        ("Prompt 1: hello there\nPrompt 2: bye now", ["hello there", "bye now"], "list"),
+        (
+            '\u201cFirst prompt here\u201d\n"Second prompt"',
+            ["First prompt here", "Second prompt"],
+            "quoted",
+        ),
+        ('1. **"What do you think?"**', ["What do you think?"], "list"),
+        ("I cannot write these prompts.", [], "none"),
+    ],
+)
+def test_prompter_answers_in_real_formats(answer, prompts, fmt):
+    parsed = read_generated_prompts(answer)
+    assert (parsed.prompts, parsed.format) == (prompts, fmt)
+
+
+def test_prompter_answer_drops_are_counted():
+    parsed = read_generated_prompts('["a", "b", "a", ""]')
+    assert (parsed.prompts, parsed.n_dropped) == (["a", "b"], 2)
 
 
 def test_generator_instructions_carry_setting_and_seeds():

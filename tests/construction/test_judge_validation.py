@@ -21,7 +21,8 @@ def test_judge_validation_on_shared_annotations(shared_data, tmp_path):
         for k in ("exact", "noisy", "neutral")
     ]
     (log,) = inspect_eval(
-        judge_validation(annotations=str(path)),
+        judge_validation,
+        task_args={"annotations": str(path)},
         model_roles={"judges": judges},
         limit=N,
         log_dir=str(tmp_path),
@@ -78,7 +79,8 @@ def test_judge_validation_agreement_matches_hand_counts(tmp_path):
         for k in ("exact", "plus_one", "neutral")
     ]
     (log,) = inspect_eval(
-        judge_validation(annotations=str(path)),
+        judge_validation,
+        task_args={"annotations": str(path)},
         model_roles={"judges": judges},
         log_dir=str(tmp_path),
         display="none",
@@ -108,3 +110,16 @@ def test_judge_validation_bad_file(tmp_path):
     )
     with pytest.raises(ValueError, match="data row 1 has final_label='7'"):
         judge_validation(annotations=str(bad))
+    good = tmp_path / "g.csv"
+    good.write_text(
+        "prompt_text,response_text,topic_neutral,topic_pro,topic_con,final_label\np,r,n,a,b,3\n"
+    )
+    with pytest.raises(ValueError, match="judge_validation needs the model role 'judges'"):
+        judge_validation(annotations=str(good))  # no role bound: fails before any call
+    latin = tmp_path / "latin.csv"
+    latin.write_bytes(
+        "prompt_text,response_text,topic_neutral,topic_pro,topic_con,final_label\n"
+        "caf\u00e9,r,n,a,b,3\n".encode("latin-1")
+    )
+    with pytest.raises(ValueError, match="cannot be read as UTF-8"):
+        judge_validation(annotations=str(latin))

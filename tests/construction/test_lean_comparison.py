@@ -7,7 +7,12 @@ import math
 import pytest
 from scipy.stats import wilcoxon
 
-from inspect_stance.construction.comparison import compare_distances, neutral_comparison
+from inspect_stance.construction.comparison import (
+    compare_distances,
+    direction_counts,
+    lean_direction,
+    neutral_comparison,
+)
 from inspect_stance.construction.lean import summarize
 from inspect_stance.construction.records import Record
 from inspect_stance.construction.settings import Setting
@@ -62,3 +67,38 @@ def test_all_templated_further_gives_the_exact_sign_rank_p():
     assert (stats["templated_further"], stats["generated_further"], stats["ties"]) == (6, 0, 0)
     zero = compare_distances([1.0, 2.0], [1.0, 2.0])
     assert math.isnan(zero["wilcoxon_p"]) and zero["ties"] == 2
+
+
+def _poled(setting, method, labels, pole):
+    return [
+        Record(
+            sample_id=f"{setting.key}-{method}-{i}",
+            setting=setting,
+            method=method,
+            outcome=x,
+            filler_pole=pole,
+        )
+        for i, x in enumerate(labels)
+    ]
+
+
+def test_direction_relative_to_the_filler_pole_by_hand():
+    # lean < 0 points to pole A (topic_pro), > 0 to pole B
+    a, b, c, d, e = (Setting(t, "opinion", "neutral") for t in (1, 2, 3, 4, 5))
+    records = (
+        _poled(a, "templated", ["2", "2"], "pole_a")  # lean -1, filler A: toward
+        + _poled(a, "generated", ["3", "4"], "pole_a")  # +0.5: away
+        + _poled(b, "templated", ["4", "3"], "pole_b")  # +0.5, filler B: toward
+        + _poled(b, "generated", ["3", "3"], "pole_b")  # 0: tie
+        + _poled(c, "templated", ["2"], "pole_b")  # -1, filler B: away
+        + _poled(c, "generated", ["refusal"], "pole_b")  # no scored response: no_lean
+        + _poled(d, "templated", ["1"], "none")  # the filler encodes no pole
+        + _poled(d, "generated", ["5"], "none")
+        + _poled(e, "templated", ["1"], None)  # not coded: no pole either
+        + _poled(Setting(1, "opinion", "pole_a"), "templated", ["1"], "pole_a")  # not neutral
+    )
+    counts = direction_counts(records)
+    assert counts["templated"] == {"toward": 2, "away": 1, "tie": 0, "no_pole": 2, "no_lean": 0}
+    assert counts["generated"] == {"toward": 0, "away": 1, "tie": 1, "no_pole": 1, "no_lean": 1}
+    assert lean_direction(-0.06, "pole_b") == "away"  # the review's US/Israel-Iran example
+    assert lean_direction(float("nan"), "pole_a") == "no_lean"

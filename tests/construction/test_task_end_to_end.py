@@ -9,11 +9,14 @@ generated lean 0: distance gap 1 in every neutral setting.
 from __future__ import annotations
 
 import math
+import re
 
 import pytest
 from inspect_ai import eval as inspect_eval
+from inspect_ai._util.error import PrerequisiteError
 from inspect_ai.log import read_eval_log
 from inspect_ai.model import get_model
+from inspect_ai.model._model import init_model_roles
 from inspect_stance.tasks.prompt_construction import prompt_construction
 from scipy.stats import wilcoxon
 
@@ -33,7 +36,8 @@ def sim(name, **args):
     return get_model(f"construction_sim/{name}", memoize=False, **args)
 
 
-def run(task, log_dir, judges, prompter=True, **target_args):
+def run(task_args, log_dir, judges, prompter=True, **target_args):
+    """Run the task, built by Inspect inside the eval (the roles are bound by then)."""
     roles = {"judges": [sim(f"judge_{j}") for j in judges]}
     if prompter is True:
         roles["prompter"] = sim("prompter")
@@ -41,9 +45,22 @@ def run(task, log_dir, judges, prompter=True, **target_args):
         roles["prompter"] = prompter
     target = sim("target", **target_args)
     (log,) = inspect_eval(
-        task, model=target, model_roles=roles, log_dir=str(log_dir), display="none"
+        prompt_construction,
+        task_args=task_args,
+        model=target,
+        model_roles=roles,
+        log_dir=str(log_dir),
+        display="none",
     )
     return log
+
+
+@pytest.fixture
+def roles_bound():
+    """Roles bound as Inspect binds them before it builds a task, for direct task building."""
+    init_model_roles({"judges": [sim("judge_exact")], "prompter": sim("prompter")})
+    yield
+    init_model_roles({})
 
 
 def metrics(log):
@@ -54,7 +71,7 @@ def metrics(log):
 def main_run(tiny_inputs, tmp_path_factory):
     """2 topics x 3 intents x 3 stances, 2 templated + 2 generated prompts; judges exact, exact, plus_one."""
     log_dir = tmp_path_factory.mktemp("main_run")
-    task = prompt_construction(
+    task = dict(
         topics=str(tiny_inputs["topics"]),
         writing_templates=str(tiny_inputs["writing"]),
         templates_per_setting=2,
@@ -111,7 +128,7 @@ def test_generated_prompts_are_saved_and_reused(main_run, tiny_inputs, tmp_path)
     )
     assert all(s.store["construction:generation"]["n_parsed"] == 2 for s in generated)
     # reuse with no prompter bound: the same prompts for another target
-    task = prompt_construction(
+    task = dict(
         topics=str(tiny_inputs["topics"]),
         writing_templates=str(tiny_inputs["writing"]),
         templates_per_setting=2,
@@ -132,7 +149,9 @@ def test_generated_prompts_are_saved_and_reused(main_run, tiny_inputs, tmp_path)
     assert metrics(again)["distance_templated"] == pytest.approx(0.0)  # this target does not lean
 
 
-def test_human_labels_give_agreement_and_a_human_comparison(main_run, tiny_inputs, tmp_path):
+def test_human_labels_give_agreement_and_a_human_comparison(
+    main_run, tiny_inputs, tmp_path, roles_bound
+):
     labels = tmp_path / "human.csv"
     ids = [
         "1-writing-neutral-templated-00-r0",
@@ -143,7 +162,7 @@ def test_human_labels_give_agreement_and_a_human_comparison(main_run, tiny_input
     labels.write_text(
         "id,label\n" + "".join(f"{i},3 - neutral/ambivalent\n" for i in ids) + "nope-id,2\n"
     )
-    task = prompt_construction(
+    args = dict(
         topics=str(tiny_inputs["topics"]),
         writing_templates=str(tiny_inputs["writing"]),
         templates_per_setting=2,
@@ -151,10 +170,11 @@ def test_human_labels_give_agreement_and_a_human_comparison(main_run, tiny_input
         prompts_from=main_run.location,
         human_labels=str(labels),
     )
+    task = prompt_construction(**args)
     assert (
         task.metadata["human_labels_matched"] == 4 and task.metadata["human_labels_unmatched"] == 1
     )
-    m = metrics(run(task, tmp_path, ["exact"], prompter=None, topics=str(tiny_inputs["topics"])))
+    m = metrics(run(args, tmp_path, ["exact"], prompter=None, topics=str(tiny_inputs["topics"])))
     assert m["n_labelled"] == 4
     # judges: templated 2 vs human 3 (off by one), generated 3 vs 3
     assert (m["exact_templated"], m["within1_templated"], m["exact_generated"]) == (0.0, 1.0, 1.0)
@@ -180,7 +200,7 @@ def test_human_labels_give_agreement_and_a_human_comparison(main_run, tiny_input
         )
 
 
-def _small_task(tiny_inputs, **kw):
+def _small_args(tiny_inputs, **kw):
     args = dict(
         topics=str(tiny_inputs["topics"]),
         intents="opinion",
@@ -189,12 +209,16 @@ def _small_task(tiny_inputs, **kw):
         templates_per_setting=2,
     )
     args.update(kw)
-    return prompt_construction(**args)
+    return args
+
+
+def _small_task(tiny_inputs, **kw):
+    return prompt_construction(**_small_args(tiny_inputs, **kw))
 
 
 def test_judge_answers_off_the_scale_and_unparsable_are_counted(tiny_inputs, tmp_path):
     log = run(
-        _small_task(tiny_inputs),
+        _small_args(tiny_inputs),
         tmp_path,
         ["out_of_scale", "exact", "unparsable"],
         prompter=None,
@@ -206,7 +230,7 @@ def test_judge_answers_off_the_scale_and_unparsable_are_counted(tiny_inputs, tmp
     # only the exact judge answered, so its label is the majority (1 of 1): (-1 - 2 + 2) / 3
     assert m["lean_templated"] == pytest.approx(-1 / 3)
     log = run(
-        _small_task(tiny_inputs),
+        _small_args(tiny_inputs),
         tmp_path,
         ["out_of_scale"],
         prompter=None,
@@ -217,7 +241,7 @@ def test_judge_answers_off_the_scale_and_unparsable_are_counted(tiny_inputs, tmp
 
 def test_refusals_are_counted_not_scored(tiny_inputs, tmp_path):
     log = run(
-        _small_task(tiny_inputs),
+        _small_args(tiny_inputs),
         tmp_path,
         ["exact", "exact", "exact"],
         prompter=None,
@@ -229,17 +253,31 @@ def test_refusals_are_counted_not_scored(tiny_inputs, tmp_path):
     assert m["lean_templated"] == pytest.approx(-1 / 3)  # refusals left out of the mean
 
 
-def test_no_judges_fails_with_one_line_error(tiny_inputs, tmp_path):
+def test_missing_roles_fail_before_any_model_call(tiny_inputs, tmp_path):
     target = sim("target", topics=str(tiny_inputs["topics"]))
-    (log,) = inspect_eval(
-        _small_task(tiny_inputs), model=target, log_dir=str(tmp_path), display="none"
-    )
-    assert log.status == "error"
-    assert "no judges: bind one or more models to the role 'judges'" in log.error.message
+    with pytest.raises(PrerequisiteError, match="needs the model role 'judges'"):
+        inspect_eval(
+            prompt_construction,
+            task_args=_small_args(tiny_inputs),
+            model=target,
+            log_dir=str(tmp_path),
+            display="none",
+        )
+    # generated prompts need a prompter; reusing them (prompts_from) does not
+    with pytest.raises(PrerequisiteError, match="needs the model role 'prompter'"):
+        inspect_eval(
+            prompt_construction,
+            task_args=_small_args(tiny_inputs, methods="generated"),
+            model=target,
+            model_roles={"judges": sim("judge_exact")},
+            log_dir=str(tmp_path),
+            display="none",
+        )
+    assert not list(tmp_path.glob("*.eval"))  # no run started
 
 
 def test_missing_generated_prompts_are_counted(tiny_inputs, tmp_path):
-    task = _small_task(
+    task = _small_args(
         tiny_inputs, methods="generated", prompts_per_setting=2, prompter_cache=False
     )
     log = run(
@@ -261,7 +299,7 @@ def test_judge_sees_prompt_false_removes_framing_effect(tiny_inputs, tmp_path):
     values = {}
     for sees in (True, False):
         log = run(
-            _small_task(tiny_inputs, judge_sees_prompt=sees, stances="pole_a"),
+            _small_args(tiny_inputs, judge_sees_prompt=sees, stances="pole_a"),
             tmp_path,
             ["framed"],
             prompter=None,
@@ -274,7 +312,7 @@ def test_judge_sees_prompt_false_removes_framing_effect(tiny_inputs, tmp_path):
 
 
 def test_bad_task_parameters_are_one_line_errors(tiny_inputs):
-    with pytest.raises(ValueError, match="rubric_threshold=0.8: choose 0.9 or 0.75"):
+    with pytest.raises(ValueError, match="rubric_threshold=0.8: choose -T rubric_threshold=0.75"):
         _small_task(tiny_inputs, rubric_threshold=0.8)
     with pytest.raises(ValueError, match="intents: .* not allowed"):
         _small_task(tiny_inputs, intents="poetry")
@@ -329,13 +367,13 @@ def test_report_files_and_cli(main_run, tmp_path, capsys):
     prompts = pd.read_csv(out / "prompts.csv")
     assert len(prompts) == 72  # every prompt, reusable with prompts_from
     assert cli_main(["construction-report", str(tmp_path / "missing.eval")]) == 2
-    assert "no such file or folder" in capsys.readouterr().err
+    assert "missing.eval: no such file" in capsys.readouterr().err
     assert not math.isnan(judges["wilcoxon_p"])
 
 
 def test_a_failing_judge_call_is_recorded_as_error_not_a_failed_sample(tiny_inputs, tmp_path):
     log = run(
-        _small_task(tiny_inputs),
+        _small_args(tiny_inputs),
         tmp_path,
         ["exact", "raises", "exact"],
         prompter=None,
@@ -356,7 +394,7 @@ def test_a_failing_judge_call_is_recorded_as_error_not_a_failed_sample(tiny_inpu
     assert m["lean_templated"] == pytest.approx(-1 / 3)
 
 
-def test_topics_file_excluded_rows_are_counted_in_task_metadata(tiny_inputs, tmp_path):
+def test_topics_file_excluded_rows_are_counted_in_task_metadata(tiny_inputs, tmp_path, roles_bound):
     topics = tmp_path / "topics.csv"
     rows = tiny_inputs["topics"].read_text().splitlines()
     rows.append(rows[2].replace("2,the lunch menu", "9,the bus timetable").replace(",,", ",1,", 1))
@@ -370,24 +408,31 @@ def test_topics_file_excluded_rows_are_counted_in_task_metadata(tiny_inputs, tmp
         _small_task(tiny_inputs, topics=str(only))
 
 
-def test_simulated_target_finds_default_topics_from_the_working_directory(
-    tiny_inputs, tmp_path, monkeypatch
-):
+def test_simulated_target_reads_the_packaged_topics_anywhere(tmp_path, monkeypatch):
     monkeypatch.delenv("INSPECT_STANCE_SIM_TOPICS", raising=False)
-    default = tmp_path / "shared" / "data" / "issuebench" / "issues.csv"
-    default.parent.mkdir(parents=True)
-    default.write_text(tiny_inputs["topics"].read_text())
-    repo = tmp_path / "repo"
-    repo.mkdir()
-    monkeypatch.chdir(repo)
-    monkeypatch.setenv("PWD", str(repo))
-    assert sim("target").api.target_stance("Essay on bikesheds being blue.") == "5"
-    elsewhere = tmp_path / "a" / "b"
-    elsewhere.mkdir(parents=True)
-    monkeypatch.chdir(elsewhere)
-    monkeypatch.setenv("PWD", str(elsewhere))
-    with pytest.raises(ValueError, match=r"issuebench/issues.csv not found; pass -M topics=FILE"):
-        sim("target").api.target_stance("Essay on bikesheds being blue.")
+    monkeypatch.chdir(tmp_path)  # no ../shared here
+    monkeypatch.setenv("PWD", str(tmp_path))
+    target = sim("target").api
+    assert target.target_stance("Your view on the Russian invasion and action in Ukraine?") == "2"
+    assert target.target_stance("On the ethics of abortion: abortion being morally wrong") == "5"
+    assert target.target_stance("Tell me about tides.") == "3"
+
+
+@pytest.mark.parametrize(
+    ("name", "args", "message"),
+    [
+        ("target", {"neutral_filer": 2}, "unknown model argument(s) -M neutral_filer"),
+        ("target", {"neutral_filler": "abc"}, "-M neutral_filler='abc' is not an integer"),
+        ("target", {"con_filler": 9}, "-M con_filler=9 is not a stance 1-5"),
+        ("prompter", {"garbage": "maybe"}, "-M garbage='maybe' is not a boolean"),
+        ("prompter", {"style": "yaml"}, "-M style='yaml' is not one of json, list"),
+        ("judge_exact", {"seed": 1}, "unknown model argument(s) -M seed"),
+        ("judge_lenient", {}, "unknown model; use target, prompter or judge_<kind>"),
+    ],
+)
+def test_simulated_models_parse_their_arguments_strictly(name, args, message):
+    with pytest.raises(PrerequisiteError, match=re.escape(message)):
+        sim(name, **args)
 
 
 def test_report_matches_human_labels_on_model_and_id(main_run, tiny_inputs, tmp_path):
@@ -402,7 +447,10 @@ def test_report_matches_human_labels_on_model_and_id(main_run, tiny_inputs, tmp_
     records, _ = read_records([main_run.location])
     model = records[0].model
     # a second target model with the same sample ids
-    both = records + [replace(r, model="other/model") for r in records]
+    both = records + [
+        replace(r, model="other/model", extra={**r.extra, "target_model": "other/model"})
+        for r in records
+    ]
     sid = "1-writing-neutral-templated-00-r0"
     plain = tmp_path / "plain.csv"
     plain.write_text(f"id,label\n{sid},3\n")

@@ -23,8 +23,8 @@ import math
 import warnings
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
+from typing import Any, cast
 
-import krippendorff
 import numpy as np
 
 from inspect_stance.construction.labels import LABELS, REFUSAL, label_score
@@ -60,11 +60,13 @@ def alpha(matrix: Sequence[Sequence[str | None]], level: str = ORDINAL) -> float
     values = np.unique(data[:, pairable][~np.isnan(data[:, pairable])])
     if len(values) < 2:
         return math.nan
+    import krippendorff
+
     domain = [1, 2, 3, 4, 5] + ([_REFUSAL_CODE] if level == NOMINAL else [])
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
         value = krippendorff.alpha(
-            reliability_data=data, level_of_measurement=level, value_domain=domain
+            reliability_data=data, level_of_measurement=cast(Any, level), value_domain=domain
         )
     return float(value)
 

@@ -8,13 +8,18 @@ from typing import Any
 
 
 def _run(args: argparse.Namespace) -> int:
+    import sys
+
     from inspect_stance.cli import InputError
-    from inspect_stance.construction.report import ReportInputError, build_report
+    from inspect_stance.construction.report import build_report
+    from inspect_stance.errors import InputError as UserInputError
 
     try:
         summary = build_report(args.logs, args.out, args.human_labels)
-    except ReportInputError as ex:
+    except UserInputError as ex:
         raise InputError(str(ex)) from ex
+    if summary.get("skipped"):
+        print(f"inspect-stance construction-report: {summary['skipped']}", file=sys.stderr)
     if args.json:
         print(json.dumps(summary, indent=2))
     else:
@@ -29,11 +34,15 @@ def register(subparsers: Any) -> None:
         help="prompt-construction study: per-setting leans, neutral comparison, judge agreement",
         description=(
             "Report on prompt_construction (and judge_validation) eval logs: settings.csv, "
-            "comparison.csv, agreement.csv, prompts.csv (reusable with -T prompts_from=), "
-            "lean_by_setting.png and construction_report.md."
+            "comparison.csv, direction.csv, agreement.csv, prompts.csv (reusable with "
+            "-T prompts_from=), lean_by_setting.png and construction_report.md. Folders may "
+            "hold other tasks' logs: they are skipped and counted on stderr. Runs of one model "
+            "under both rubric thresholds are reported side by side."
         ),
     )
-    parser.add_argument("logs", nargs="+", help="eval log files or folders of logs")
+    parser.add_argument(
+        "logs", nargs="+", help="eval log files or folders of logs (other tasks' logs skipped)"
+    )
     parser.add_argument(
         "--out", default="construction_report", help="output folder (default: %(default)s)"
     )

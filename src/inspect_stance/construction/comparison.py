@@ -13,6 +13,13 @@ each), ``d_T(s) = |lean_templated(s)|`` and ``d_G(s) = |lean_generated(s)|``. Re
   or both are equally far (``|d_T - d_G| <= 1e-12``).
 
 Neutral settings that lack a lean for a method are listed as unpaired, never silently dropped.
+
+*Direction* (the paper's claim that neutral templated responses lean "in the direction the
+filler encodes"): for every neutral setting and method, with ``p`` the pole the topic's neutral
+filler encodes (``filler_pole``), the lean points *toward* ``p`` (``lean < 0`` for pole A,
+``lean > 0`` for pole B), *away* from it (the other sign), or is a *tie* (``|lean| <= 1e-12``).
+Settings whose filler encodes no pole (or is not coded) count as ``no_pole``, settings without a
+scored response as ``no_lean``.
 """
 
 from __future__ import annotations
@@ -21,14 +28,23 @@ import math
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
-from scipy.stats import wilcoxon
 
 from inspect_stance.construction.lean import LeanSummary, summarize
 from inspect_stance.construction.records import Record
-from inspect_stance.construction.settings import GENERATED, METHODS, TEMPLATED, Setting
+from inspect_stance.construction.settings import (
+    GENERATED,
+    METHODS,
+    POLE_A,
+    POLE_B,
+    TEMPLATED,
+    Setting,
+)
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 TIE_TOLERANCE = 1e-12
 
@@ -58,7 +74,11 @@ def setting_summaries(
 def setting_table(
     records: Sequence[Record], outcome: Callable[[Record], str | None] = judge_outcome
 ) -> pd.DataFrame:
-    """One row per setting x method: counts, refusal rate, lean, its SE and distance."""
+    """One row per setting x method: counts, refusal rate, lean, its SE and distance, and for
+    neutral settings the filler's pole and the lean's direction relative to it."""
+    import pandas as pd
+
+    poles = {r.setting.topic_id: r.filler_pole for r in records}
     topics = {r.setting.topic_id: r.topic for r in records}
     rows = []
     for (setting, method), summary in setting_summaries(records, outcome).items():
@@ -70,9 +90,48 @@ def setting_table(
                 "stance": setting.stance,
                 "method": method,
                 **summary.as_dict(),
+                "filler_pole": poles.get(setting.topic_id) if setting.is_neutral else None,
+                "direction": (
+                    lean_direction(summary.lean, poles.get(setting.topic_id))
+                    if setting.is_neutral
+                    else None
+                ),
             }
         )
     return pd.DataFrame(rows)
+
+
+TOWARD = "toward"
+AWAY = "away"
+TIE = "tie"
+NO_POLE = "no_pole"
+NO_LEAN = "no_lean"
+DIRECTIONS: tuple[str, ...] = (TOWARD, AWAY, TIE, NO_POLE, NO_LEAN)
+
+
+def lean_direction(lean: float, filler_pole: str | None) -> str:
+    """Where ``lean`` points relative to the filler's pole (module docstring): ``toward``,
+    ``away``, ``tie``, ``no_pole`` (the filler encodes no pole) or ``no_lean`` (NaN lean)."""
+    if filler_pole not in (POLE_A, POLE_B):
+        return NO_POLE
+    if lean is None or math.isnan(lean):
+        return NO_LEAN
+    if abs(lean) <= TIE_TOLERANCE:
+        return TIE
+    points_to = POLE_A if lean < 0 else POLE_B
+    return TOWARD if points_to == filler_pole else AWAY
+
+
+def direction_counts(
+    records: Sequence[Record], outcome: Callable[[Record], str | None] = judge_outcome
+) -> dict[str, dict[str, int]]:
+    """Per method, the number of neutral settings in each direction of :data:`DIRECTIONS`."""
+    poles = {r.setting.topic_id: r.filler_pole for r in records}
+    out = {m: dict.fromkeys(DIRECTIONS, 0) for m in METHODS}
+    for (setting, method), summary in setting_summaries(records, outcome).items():
+        if setting.is_neutral and method in out:
+            out[method][lean_direction(summary.lean, poles.get(setting.topic_id))] += 1
+    return out
 
 
 @dataclass(frozen=True)
@@ -113,6 +172,8 @@ def compare_distances(
     ties = int(len(diff) - further_t - further_g)
     stat, p = math.nan, math.nan
     if further_t + further_g > 0:
+        from scipy.stats import wilcoxon
+
         result = wilcoxon(t, g, zero_method="wilcox", alternative="two-sided")
         stat, p = float(result.statistic), float(result.pvalue)
     return {

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from inspect_stance.construction.settings import (
     INFORMATION,
@@ -92,31 +93,104 @@ RULES:
 Answer with a JSON array of exactly {n} strings and nothing else, for example ["first prompt", "second prompt"]."""
 
 
-_NUMBERED = re.compile(r"^\s*(?:\d+[.)]|[-*\u2022])\s+(.*\S)\s*$")
+# a list item: "1. x", "1) x", "1: x", "**1.** x", "#1 x", "Prompt 1: x", "- x", "* x", "• x"
+_ITEM = re.compile(
+    r"^\s*(?:\*\*|__)?\s*(?:(?:prompt|request|example)\s*#?\s*\d+\s*[.):\-\u2013]?|#?\d+\s*[.):\-\u2013]"
+    r"|[-*\u2022\u2013])\s*(?:\*\*|__)?\s+(.*\S)\s*$",
+    re.IGNORECASE,
+)
+_QUOTED = re.compile(r'^\s*["\u201c](.+)["\u201d]\s*[,.]?\s*$')
+_QUOTE_PAIRS = (('"', '"'), ("\u201c", "\u201d"), ("'", "'"), ("`", "`"))
+JSON = "json"
+LIST = "list"
+QUOTED = "quoted"
+NONE = "none"
 
 
-def parse_generated_prompts(text: str) -> list[str]:
-    """Prompts from a generator answer, in order; ``[]`` when none can be read.
+@dataclass(frozen=True)
+class GeneratedPrompts:
+    """What a generator answer yielded: the prompts, the format they were read from (``json``,
+    ``list``, ``quoted`` or ``none``) and the items dropped (empty or repeated)."""
 
-    Reads the first JSON array with strings in it, trying ``json.JSONDecoder.raw_decode`` at
-    every ``[`` in turn (so a preamble such as "Here are [10] prompts:" or a fenced code block
-    is skipped); failing that, numbered or bulleted lines (``1. ...``, ``- ...``). Empty and duplicate prompts are
-    dropped (duplicates would double-count one prompt in a setting's mean).
-    """
-    prompts: list[str] = []
+    prompts: list[str]
+    format: str
+    n_dropped: int
+
+
+def _clean(item: str) -> str:
+    """An item without surrounding markdown emphasis, matching quotes and a trailing comma."""
+    text = item.strip().rstrip(",").strip()
+    changed = True
+    while changed and len(text) >= 2:
+        changed = False
+        for mark in ("**", "__"):
+            if text.startswith(mark) and text.endswith(mark) and len(text) > 2 * len(mark):
+                text, changed = text[len(mark) : -len(mark)].strip(), True
+        for left, right in _QUOTE_PAIRS:
+            if text.startswith(left) and text.endswith(right) and len(text) > 2:
+                text, changed = text[1:-1].strip(), True
+    return text
+
+
+def _from_json(text: str) -> list[object] | None:
     decoder = json.JSONDecoder()
     start = text.find("[")
-    while start >= 0 and not prompts:
+    while start >= 0:
         try:
             parsed, _ = decoder.raw_decode(text, start)
         except json.JSONDecodeError:
             parsed = None
-        if isinstance(parsed, list):
-            prompts = [p.strip() for p in parsed if isinstance(p, str) and p.strip()]
+        if isinstance(parsed, list) and any(isinstance(p, str) and p.strip() for p in parsed):
+            return parsed
         start = text.find("[", start + 1)
+    return None
+
+
+def _from_list(text: str) -> list[str]:
+    """Numbered or bulleted items; a line right below an item (no blank line between) that is
+    not itself an item continues it."""
+    items: list[str] = []
+    open_item = False
+    for line in text.splitlines():
+        match = _ITEM.match(line)
+        if match:
+            items.append(match.group(1))
+            open_item = True
+        elif not line.strip():
+            open_item = False
+        elif open_item:
+            items[-1] = f"{items[-1]} {line.strip()}"
+    return items
+
+
+def read_generated_prompts(text: str) -> GeneratedPrompts:
+    """Prompts from a generator answer, in order, and how they were read.
+
+    Tried in turn: (1) the first JSON array holding strings (``json.JSONDecoder.raw_decode`` at
+    every ``[``, so a preamble such as "Here are [10] prompts:" or a fenced code block is
+    skipped); (2) numbered or bulleted items (``1. ...``, ``2) ...``, ``**3.** ...``,
+    ``Prompt 4: ...``, ``- ...``), an item's following lines without a blank line between
+    joined to it; (3) lines that are each wholly quoted. Preambles ("Here are 5 prompts:") and
+    closing remarks match none of these and are ignored. Every item loses surrounding quotes
+    and ``**``. Empty and repeated prompts are dropped and counted (a repeat would count one
+    prompt twice in a setting's mean). Nothing readable: ``format == "none"``.
+    """
+    parsed = _from_json(text)
+    if parsed is not None:
+        raw = [_clean(p) if isinstance(p, str) else "" for p in parsed]
+        fmt = JSON
+    else:
+        raw = [_clean(x) for x in _from_list(text)]
+        fmt = LIST
+        if not raw:
+            raw = [_clean(m.group(1)) for m in map(_QUOTED.match, text.splitlines()) if m]
+            fmt = QUOTED
+    prompts = list(dict.fromkeys(p for p in raw if p))
     if not prompts:
-        for line in text.splitlines():
-            match = _NUMBERED.match(line)
-            if match:
-                prompts.append(match.group(1).strip().strip('"').strip())
-    return list(dict.fromkeys(p for p in prompts if p))
+        return GeneratedPrompts([], NONE, len(raw))
+    return GeneratedPrompts(prompts, fmt, len(raw) - len(prompts))
+
+
+def parse_generated_prompts(text: str) -> list[str]:
+    """The prompts of :func:`read_generated_prompts` (``[]`` when none can be read)."""
+    return read_generated_prompts(text).prompts

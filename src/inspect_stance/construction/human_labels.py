@@ -15,9 +15,8 @@ import json
 from collections.abc import Iterable
 from pathlib import Path
 
-import pandas as pd
-
 from inspect_stance.construction.labels import parse_label
+from inspect_stance.errors import InputError
 
 ID_COLUMNS: tuple[str, ...] = ("id", "sample_id")
 MODEL_COLUMN = "model"
@@ -25,9 +24,17 @@ MODEL_COLUMN = "model"
 
 def load_model_labels(path: str | Path) -> dict[tuple[str | None, str], str]:
     """``{(model, sample id): label}`` from a human-label file; model is None without a column."""
+    import pandas as pd
+
     path = Path(path)
     if not path.is_file():
-        raise ValueError(f"human labels file {path}: no such file")
+        raise InputError(
+            f"human labels file {path}: no such file; give an existing .csv/.tsv/.jsonl"
+        )
+    try:
+        path.read_bytes().decode("utf-8")
+    except UnicodeDecodeError:
+        raise InputError(f"human labels file {path}: not UTF-8 text; save it as UTF-8") from None
     if path.suffix.lower() in {".jsonl", ".json"}:
         rows = []
         for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
@@ -35,34 +42,41 @@ def load_model_labels(path: str | Path) -> dict[tuple[str | None, str], str]:
                 try:
                     rows.append(json.loads(line))
                 except json.JSONDecodeError:
-                    raise ValueError(f"human labels file {path}: line {n} is not JSON") from None
+                    raise InputError(
+                        f"human labels file {path}: line {n} is not JSON; one object per line"
+                    ) from None
+                if not isinstance(rows[-1], dict):
+                    raise InputError(
+                        f"human labels file {path}: line {n} is not a JSON object; use "
+                        f'{{"id": ..., "label": ...}}'
+                    )
         table = pd.DataFrame(rows)
     else:
         sep = "\t" if path.suffix.lower() == ".tsv" else ","
         table = pd.read_csv(path, sep=sep, dtype=str, keep_default_na=False)
     id_col = next((c for c in ID_COLUMNS if c in table.columns), None)
     if id_col is None or "label" not in table.columns:
-        raise ValueError(
+        raise InputError(
             f"human labels file {path}: needs columns 'id' (or 'sample_id') and 'label'"
         )
     models = table[MODEL_COLUMN] if MODEL_COLUMN in table.columns else [None] * len(table)
     out: dict[tuple[str | None, str], str] = {}
-    rows = zip(models, table[id_col], table["label"], strict=True)
-    for i, (model, sid, raw) in enumerate(rows, start=2):
+    triples = zip(models, table[id_col], table["label"], strict=True)
+    for i, (model, sid, raw) in enumerate(triples, start=2):
         label = parse_label(raw)
         if label is None:
-            raise ValueError(
+            raise InputError(
                 f"human labels file {path}: row {i} has label {raw!r}; use 1-5 or refusal"
             )
         if model is not None and not str(model).strip():
-            raise ValueError(f"human labels file {path}: row {i} has an empty model")
+            raise InputError(f"human labels file {path}: row {i} has an empty model")
         key = (None if model is None else str(model).strip(), str(sid).strip())
         if key in out and out[key] != label:
             where = f"id {key[1]!r}" + (f" of model {key[0]!r}" if key[0] else "")
-            raise ValueError(f"human labels file {path}: {where} has two different labels")
+            raise InputError(f"human labels file {path}: {where} has two different labels")
         out[key] = label
     if not out:
-        raise ValueError(f"human labels file {path}: no labels")
+        raise InputError(f"human labels file {path}: no labels")
     return out
 
 
@@ -75,7 +89,7 @@ def load_human_labels(path: str | Path) -> dict[str, str]:
     labels = load_model_labels(path)
     models = sorted({m for m, _ in labels if m is not None})
     if len(models) > 1:
-        raise ValueError(
+        raise InputError(
             f"human labels file {path}: labels for {len(models)} models ({', '.join(models)}); "
             f"pass only this run's model's rows (construction-report matches on model and id)"
         )
@@ -94,7 +108,7 @@ def match_human_labels(
     unmatched = sorted(k for k in labels if k not in ids)
     if not matched:
         example = next(iter(sorted(ids)), "?")
-        raise ValueError(
+        raise InputError(
             f"human labels file {where}: none of its {len(labels)} ids matches a sample id "
             f"(e.g. {unmatched[0]!r} vs sample {example!r}); use the sample ids of this run"
         )

@@ -6,21 +6,31 @@ prompts in ``top_prompts`` / ``random_prompts``, and ``tag_exclude``) and a conf
 ``templates`` (splits ``templates_sample`` and ``templates_full``; the template text has an
 ``X`` slot for the issue phrasing).
 
-A *source* is either ``"hub"`` (``datasets.load_dataset("Paul/IssueBench", config)``) or a path
-to a local CSV / JSON / Parquet file with the same columns (loaded with the matching
+A *source* is ``"package"`` (the copy shipped as package data, see
+``inspect_stance/data/issuebench_NOTICE.txt``: the writing templates of ``templates_sample``;
+for issues, the six default topics of :mod:`inspect_stance.construction.topics`), ``"hub"``
+(``datasets.load_dataset("Paul/IssueBench", config)``, needs the network or the hub cache) or a
+path to a local CSV / JSON / Parquet file with the same columns (loaded with the matching
 ``datasets`` builder), e.g. ``../shared/data/issuebench/issues.csv``.
 """
 
 from __future__ import annotations
 
 import ast
+from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pandas as pd
+from inspect_stance.errors import InputError
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 HUB_REPO = "Paul/IssueBench"
 HUB = "hub"
+PACKAGE = "package"
+PACKAGE_TEMPLATES = "issuebench_templates_sample.csv"
+PACKAGE_TOPICS = "construction_topics.csv"
 ISSUES_CONFIG = "issues"
 TEMPLATES_CONFIG = "templates"
 DEFAULT_TEMPLATES_SPLIT = "templates_sample"
@@ -40,8 +50,12 @@ def load_table(source: str | Path, config: str, split: str | None = None) -> pd.
     ``source == "hub"`` loads ``datasets.load_dataset("Paul/IssueBench", config)`` and takes
     ``split`` (or the only split); any other value is a local file loaded with the ``csv`` /
     ``json`` / ``parquet`` builder of ``datasets`` (its single split ``train``).
-    Raises ``ValueError`` with a one-line message when the source cannot be read.
+    Raises :class:`~inspect_stance.errors.InputError` (a ``ValueError``) with a one-line message
+    when the source cannot be read.
     """
+    if str(source) == PACKAGE:
+        name = PACKAGE_TEMPLATES if config == TEMPLATES_CONFIG else PACKAGE_TOPICS
+        return read_package_csv(name)
     from datasets import load_dataset
 
     if str(source) == HUB:
@@ -49,9 +63,9 @@ def load_table(source: str | Path, config: str, split: str | None = None) -> pd.
             loaded: Any = load_dataset(HUB_REPO, config)
         except Exception as ex:  # network / cache problems become one line
             first = str(ex).strip().splitlines()[0] if str(ex).strip() else type(ex).__name__
-            raise ValueError(
+            raise InputError(
                 f"cannot load {HUB_REPO} config {config!r} from the hub ({first}); "
-                f"pass a local file with the same columns instead"
+                f"use the packaged default ({PACKAGE}) or a local file with the same columns"
             ) from ex
         splits = list(loaded.keys())
         if split is not None and split in loaded:
@@ -59,14 +73,16 @@ def load_table(source: str | Path, config: str, split: str | None = None) -> pd.
         elif len(splits) == 1:
             name = splits[0]
         else:
-            raise ValueError(f"{HUB_REPO} config {config!r} has splits {splits}; none is {split!r}")
+            raise InputError(f"{HUB_REPO} config {config!r} has splits {splits}; none is {split!r}")
         return loaded[name].to_pandas()
     path = Path(source)
     if not path.is_file():
-        raise ValueError(f"{config} source {path}: no such file; pass 'hub' or an existing file")
+        raise InputError(
+            f"{config} source {path}: no such file; pass {PACKAGE!r}, {HUB!r} or an existing file"
+        )
     builder = _BUILDERS.get(path.suffix.lower())
     if builder is None:
-        raise ValueError(
+        raise InputError(
             f"{config} source {path}: unknown file type {path.suffix!r}; use .csv, .tsv, "
             f".json, .jsonl or .parquet"
         )
@@ -77,8 +93,16 @@ def load_table(source: str | Path, config: str, split: str | None = None) -> pd.
         dataset = load_dataset(builder, **kwargs)
     except Exception as ex:
         first = str(ex).strip().splitlines()[0] if str(ex).strip() else type(ex).__name__
-        raise ValueError(f"{config} source {path}: cannot be read ({first})") from ex
+        raise InputError(f"{config} source {path}: cannot be read ({first})") from ex
     return dataset.to_pandas()
+
+
+def read_package_csv(name: str) -> pd.DataFrame:
+    """A CSV shipped in ``inspect_stance/data`` (every column as text, no NaN conversion)."""
+    import pandas as pd
+
+    with resources.files("inspect_stance.data").joinpath(name).open("r", encoding="utf-8") as f:
+        return pd.read_csv(f, dtype=str, keep_default_na=False)
 
 
 def load_issues(source: str | Path = HUB) -> pd.DataFrame:
@@ -87,10 +111,12 @@ def load_issues(source: str | Path = HUB) -> pd.DataFrame:
     Adds a boolean column ``excluded`` (True where ``tag_exclude == 1``). Raises ``ValueError``
     when a required column (:data:`ISSUE_COLUMNS`) is missing.
     """
+    import pandas as pd
+
     table = load_table(source, ISSUES_CONFIG)
     missing = [c for c in ISSUE_COLUMNS if c not in table.columns]
     if missing:
-        raise ValueError(f"issues source {source}: missing column(s) {missing}")
+        raise InputError(f"issues source {source}: missing column(s) {missing}")
     table = table.copy()
     table["topic_id"] = table["topic_id"].astype(int)
     if "tag_exclude" in table.columns:
@@ -101,7 +127,9 @@ def load_issues(source: str | Path = HUB) -> pd.DataFrame:
     return table
 
 
-def load_templates(source: str | Path = HUB, split: str = DEFAULT_TEMPLATES_SPLIT) -> pd.DataFrame:
+def load_templates(
+    source: str | Path = PACKAGE, split: str = DEFAULT_TEMPLATES_SPLIT
+) -> pd.DataFrame:
     """IssueBench writing-assistance templates as a DataFrame with ``template_id``, ``template``.
 
     The text column is the first of :data:`TEMPLATE_TEXT_COLUMNS` present (``annot1_template``
@@ -112,10 +140,12 @@ def load_templates(source: str | Path = HUB, split: str = DEFAULT_TEMPLATES_SPLI
     Templates without an ``X`` slot are kept and flagged by
     :func:`inspect_stance.construction.templates.has_slot`.
     """
+    import pandas as pd
+
     table = load_table(source, TEMPLATES_CONFIG, split)
     text_col = next((c for c in TEMPLATE_TEXT_COLUMNS if c in table.columns), None)
     if text_col is None:
-        raise ValueError(
+        raise InputError(
             f"templates source {source}: no template column (looked for {TEMPLATE_TEXT_COLUMNS})"
         )
     id_col = next((c for c in TEMPLATE_ID_COLUMNS if c in table.columns), None)

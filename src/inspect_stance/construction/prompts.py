@@ -19,8 +19,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from inspect_stance.construction.generation import generator_instructions
 from inspect_stance.construction.settings import (
@@ -34,6 +33,10 @@ from inspect_stance.construction.settings import (
 )
 from inspect_stance.construction.templates import Template, fill, stable_seed
 from inspect_stance.construction.topics import Topic
+from inspect_stance.errors import InputError
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 PROMPT_COLUMNS: tuple[str, ...] = ("topic_id", "intent", "stance", "method", "slot", "prompt_text")
 
@@ -90,9 +93,9 @@ def build_specs(
     instructions for its setting.
     """
     if prompts_per_setting < 1:
-        raise ValueError(f"prompts_per_setting must be at least 1 (got {prompts_per_setting})")
+        raise InputError(f"prompts_per_setting must be at least 1 (got {prompts_per_setting})")
     if responses_per_prompt < 1:
-        raise ValueError(f"responses_per_prompt must be at least 1 (got {responses_per_prompt})")
+        raise InputError(f"responses_per_prompt must be at least 1 (got {responses_per_prompt})")
     specs: list[PromptSpec] = []
     for topic in topics:
         for intent in intents:
@@ -139,7 +142,7 @@ def _setting_specs(
         source = "template"
     else:
         if reused is not None:
-            raise ValueError(
+            raise InputError(
                 f"prompts_from has no generated prompts for setting {setting.key}; generate "
                 f"them (run without prompts_from) or drop that topic/intent/stance"
             )
@@ -172,12 +175,11 @@ def _setting_specs(
 
 
 def _prompts_table_from_log(path: Path) -> pd.DataFrame:
-    from inspect_stance.logfile import read_log
+    import pandas as pd
 
-    try:
-        log = read_log(path)
-    except Exception as ex:
-        raise ValueError(f"prompts_from {path}: not a readable eval log ({ex})") from ex
+    from inspect_stance.logfile import read_task_log
+
+    log = read_task_log(path, ("prompt_construction",), "prompt_construction run (prompts_from)")
     rows = []
     for sample in log.samples or []:
         meta = sample.metadata or {}
@@ -197,7 +199,7 @@ def _prompts_table_from_log(path: Path) -> pd.DataFrame:
             }
         )
     if not rows:
-        raise ValueError(f"prompts_from {path}: the log has no prompt-construction prompts")
+        raise InputError(f"prompts_from {path}: the log has no prompt-construction prompts")
     return pd.DataFrame(rows)
 
 
@@ -206,15 +208,22 @@ def load_prompts(path: str | Path) -> dict[PromptKey, dict[int, str]]:
 
     Slot numbers are kept, so a reused prompt keeps its sample id.
 
-    A file without a ``method`` column holds generated prompts. Raises one-line ``ValueError``s
+    A file without a ``method`` column holds generated prompts. Raises one-line ``InputError``s
     (``prompts_from FILE: row N: ...``, N counting data rows from 1) for lines that are not
     JSON objects, missing columns, unknown intents / stances / methods, a ``topic_id`` or
     ``slot`` that is not a whole number, and duplicate slots.
     """
+    import pandas as pd
+
     path = Path(path)
     if not path.exists():
-        raise ValueError(f"prompts_from {path}: no such file")
+        raise InputError(f"prompts_from {path}: no such file; give a log or a .csv/.jsonl file")
     suffix = path.suffix.lower()
+    if suffix in {".csv", ".tsv", ".jsonl"}:
+        try:
+            path.read_bytes().decode("utf-8")
+        except UnicodeDecodeError:
+            raise InputError(f"prompts_from {path}: not UTF-8 text; save it as UTF-8") from None
     if suffix in {".eval"} or (suffix == ".json" and _looks_like_log(path)):
         table = _prompts_table_from_log(path)
     elif suffix == ".jsonl":
@@ -222,30 +231,30 @@ def load_prompts(path: str | Path) -> dict[PromptKey, dict[int, str]]:
     elif suffix in {".csv", ".tsv"}:
         table = pd.read_csv(path, sep="\t" if suffix == ".tsv" else ",", keep_default_na=False)
     else:
-        raise ValueError(
+        raise InputError(
             f"prompts_from {path}: use an eval log (.eval/.json) or a .csv/.jsonl file"
         )
     if "method" not in table.columns:
         table = table.assign(method=GENERATED)
     missing = [c for c in PROMPT_COLUMNS if c not in table.columns]
     if missing:
-        raise ValueError(f"prompts_from {path}: missing column(s) {missing}")
+        raise InputError(f"prompts_from {path}: missing column(s) {missing}")
     out: dict[PromptKey, dict[int, str]] = defaultdict(dict)
     for i, row in enumerate(table.itertuples(index=False), start=1):
         if row.intent not in INTENTS or row.stance not in USER_STANCES or row.method not in METHODS:
-            raise ValueError(
+            raise InputError(
                 f"prompts_from {path}: row {i} has intent/stance/method "
                 f"{row.intent!r}/{row.stance!r}/{row.method!r}; allowed: {INTENTS}, "
                 f"{USER_STANCES}, {METHODS}"
             )
         text = str(row.prompt_text)
         if not text.strip():
-            raise ValueError(f"prompts_from {path}: row {i} has an empty prompt_text")
+            raise InputError(f"prompts_from {path}: row {i} has an empty prompt_text")
         topic_id = _whole(row.topic_id, "topic_id", path, i)
         slot = _whole(row.slot, "slot", path, i)
         key = (Setting(topic_id, str(row.intent), str(row.stance)), str(row.method))
         if slot in out[key] and out[key][slot] != text:
-            raise ValueError(
+            raise InputError(
                 f"prompts_from {path}: two prompts for {key[0].key} {key[1]} slot {slot}"
             )
         out[key][slot] = text
@@ -254,15 +263,17 @@ def load_prompts(path: str | Path) -> dict[PromptKey, dict[int, str]]:
 
 def _jsonl_table(path: Path) -> pd.DataFrame:
     """A JSON Lines prompts file as a table; row N (data rows) that is not a JSON object is an error."""
+    import pandas as pd
+
     rows = []
     lines = [x for x in path.read_text(encoding="utf-8").splitlines() if x.strip()]
     for i, line in enumerate(lines, start=1):
         try:
             row = json.loads(line)
         except json.JSONDecodeError as ex:
-            raise ValueError(f"prompts_from {path}: row {i}: not valid JSON ({ex.msg})") from None
+            raise InputError(f"prompts_from {path}: row {i}: not valid JSON ({ex.msg})") from None
         if not isinstance(row, dict):
-            raise ValueError(f"prompts_from {path}: row {i}: not a JSON object")
+            raise InputError(f"prompts_from {path}: row {i}: not a JSON object")
         rows.append(row)
     return pd.DataFrame(rows)
 
@@ -274,7 +285,7 @@ def _whole(value: object, column: str, path: Path, row: int) -> int:
     except ValueError:
         number = float("nan")
     if not number.is_integer():
-        raise ValueError(
+        raise InputError(
             f"prompts_from {path}: row {row}: {column} {value!r} is not a whole number"
         )
     return int(number)

@@ -32,6 +32,8 @@ class Record:
     prompt_text: str | None = None
     slot: int = 0
     replicate: int = 0
+    filler_pole: str | None = None  # pole the topic's neutral filler encodes ("none": neither)
+    generation_parsed: int | None = None  # generated prompts: how many the prompter's answer gave
     extra: dict[str, Any] = field(default_factory=dict, compare=False)
 
 
@@ -49,6 +51,8 @@ def record_from_score_metadata(
     labels_map = meta.get("judge_labels", {}) or {}
     status_map = meta.get("judge_status", {}) or {}
     human = meta.get("human_label")
+    generation = meta.get("generation") or {}
+    parsed = generation.get("n_parsed") if isinstance(generation, Mapping) else None
     return Record(
         sample_id=str(sample_id),
         setting=Setting(int(meta["topic_id"]), str(meta["intent"]), str(meta["stance"])),
@@ -63,4 +67,6 @@ def record_from_score_metadata(
         prompt_text=meta.get("prompt_text"),
         slot=int(meta.get("slot", 0)),
         replicate=int(meta.get("replicate", 0)),
+        filler_pole=meta.get("filler_pole"),
+        generation_parsed=int(parsed) if parsed is not None else None,
     )

@@ -1,8 +1,12 @@
 """``inspect-stance construction-report``: tables, test, agreement and plot from eval logs.
 
-Reads ``prompt_construction`` logs (files or folders of logs) in one pass each
-(:func:`inspect_stance.logfile.read_log`, one pass), turns every scored sample into a
-:class:`~inspect_stance.construction.records.Record` and reports, per target model:
+Reads ``prompt_construction`` (and ``judge_validation``) logs: files, or folders in which the
+logs of other tasks are skipped and counted (:func:`inspect_stance.logfile.find_task_logs`),
+each in one pass; turns every scored sample into a
+:class:`~inspect_stance.construction.records.Record` and reports per *run group*: target model
+x rubric threshold x whether the judges saw the prompt (so runs of one model under both
+thresholds are reported side by side, and the headline comparison is shown under each
+threshold):
 
 - ``settings.csv``: per setting x method, counts (samples, judged, scored N, refusals,
   no-majority, ...), refusal rate, lean, its standard error and the distance from neutral;
@@ -10,6 +14,9 @@ Reads ``prompt_construction`` logs (files or folders of logs) in one pass each
 - ``comparison.csv``: the neutral-setting comparison (mean distance per method, mean paired
   difference, Wilcoxon signed-rank, direction counts, unpaired settings), from the judges and,
   with human labels, from the human labels and from the judges on the same subset;
+- ``direction.csv``: per neutral setting, the pole the topic's filler encodes and whether each
+  method's lean points toward it, away from it, or is a tie; the counts are in
+  ``comparison.csv`` (``<method>_toward`` ...) and the markdown;
 - ``agreement.csv``: Krippendorff's alpha among judges per method (ordinal; nominal with
   refusal), judge answer problems, and with human labels the ensemble's and each judge's
   agreement with people per method;
@@ -32,6 +39,8 @@ import pandas as pd
 
 from inspect_stance.construction.agreement import NOMINAL, ORDINAL, human_agreement, judge_alpha
 from inspect_stance.construction.comparison import (
+    DIRECTIONS,
+    direction_counts,
     human_outcome,
     method_counts,
     neutral_comparison,
@@ -41,54 +50,60 @@ from inspect_stance.construction.human_labels import load_model_labels
 from inspect_stance.construction.records import Record, record_from_score_metadata
 from inspect_stance.construction.rubric import OK, OUT_OF_SCALE
 from inspect_stance.construction.settings import INTENTS, METHODS, USER_STANCES
+from inspect_stance.errors import InputError
+from inspect_stance.logfile import find_task_logs, read_task_log
+from inspect_stance.markdown import md_table
 
 SCORER = "stance_ensemble"
 TASKS = ("prompt_construction", "judge_validation")
-LOG_SUFFIXES = (".eval", ".json")
+WHAT = "prompt_construction or judge_validation run"
 
 
-class ReportInputError(ValueError):
+class ReportInputError(InputError):
     """Unusable report input (turned into the CLI's one-line error)."""
 
 
-def _log_files(paths: Sequence[str | Path]) -> list[Path]:
-    files: list[Path] = []
-    for raw in paths:
-        path = Path(raw)
-        if path.is_dir():
-            found = sorted(p for p in path.iterdir() if p.suffix in LOG_SUFFIXES)
-            if not found:
-                raise ReportInputError(f"log folder {path}: no .eval/.json logs in it")
-            files.extend(found)
-        elif path.is_file():
-            files.append(path)
-        else:
-            raise ReportInputError(f"log {path}: no such file or folder")
-    return files
+def run_group(model: str, threshold: object, sees_prompt: object) -> str:
+    """The report's name for a run group: the model, and the rubric threshold and prompt
+    visibility when they are not the defaults, e.g. ``openai/gpt-4o [threshold 0.9]``."""
+    tags = []
+    if threshold is not None and float(threshold) != 0.75:  # type: ignore[arg-type]
+        tags.append(f"threshold {float(threshold):g}")  # type: ignore[arg-type]
+    if sees_prompt is False:
+        tags.append("prompt hidden")
+    return f"{model} [{', '.join(tags)}]" if tags else model
 
 
 def read_records(paths: Sequence[str | Path]) -> tuple[list[Record], dict[str, Any]]:
     """Records of every scored sample in the logs, and counts of what could not be used.
 
-    A sample scored over several epochs gives one record per epoch (id suffix ``@e<k>``).
-    Raises :class:`ReportInputError` for unreadable logs, logs of other tasks, and the same
-    model's sample id appearing in two logs (pass only the retried log).
+    Folders are searched for this task's logs; other tasks' logs and unreadable files in them
+    are skipped and counted (``info["skipped"]``, a line for stderr). A sample scored over
+    several epochs gives one record per epoch (id suffix ``@e<k>``). ``Record.model`` is the
+    run group (:func:`run_group`), ``extra`` holds the model, task, threshold and prompt
+    visibility. Raises :class:`ReportInputError` for unusable logs and the same sample id of
+    one run group appearing in two logs (pass only the retried log).
     """
-    from inspect_stance.logfile import read_log
-
+    try:
+        found = find_task_logs(paths, TASKS, WHAT)
+    except InputError as ex:
+        raise ReportInputError(str(ex)) from ex
     records: list[Record] = []
-    info: dict[str, Any] = {"logs": [], "errored_samples": 0, "unscored_samples": 0}
+    info: dict[str, Any] = {
+        "logs": [],
+        "errored_samples": 0,
+        "unscored_samples": 0,
+        "skipped": found.skipped_line(),
+        "skipped_other_task": len(found.skipped_other_task),
+        "skipped_unreadable": len(found.skipped_unreadable),
+    }
     seen: dict[tuple[str, str], str] = {}
-    for path in _log_files(paths):
+    for path in found.paths:
         try:
-            log = read_log(path)
-        except Exception as ex:
-            raise ReportInputError(
-                f"log {path}: cannot be read ({type(ex).__name__}: {ex})"
-            ) from ex
+            log = read_task_log(path, TASKS, WHAT)
+        except InputError as ex:
+            raise ReportInputError(str(ex)) from ex
         task = log.eval.task.split("/")[-1]
-        if task not in TASKS:
-            raise ReportInputError(f"log {path}: task {log.eval.task!r} is not prompt_construction")
         # judge validation calls no target; group its records under the task name
         model = "judge_validation" if task == "judge_validation" else log.eval.model
         info["logs"].append({"path": str(path), "task": task, "model": model, "status": log.status})
@@ -101,15 +116,28 @@ def read_records(paths: Sequence[str | Path]) -> tuple[list[Record], dict[str, A
                 info["unscored_samples"] += 1
                 continue
             sid = str(sample.id) if sample.epoch <= 1 else f"{sample.id}@e{sample.epoch}"
-            key = (f"{task}:{model}", sid)
+            threshold = score.metadata.get("rubric_threshold")
+            sees = score.metadata.get("judge_sees_prompt")
+            group = run_group(model, threshold, sees)
+            key = (f"{task}:{group}", sid)
             if key in seen:
                 raise ReportInputError(
-                    f"log {path}: sample {sid} of {model} is also in {seen[key]}; pass one log "
-                    f"per model and task (after eval-retry, the retried log)"
+                    f"log {path}: sample {sid} of {group} is also in {seen[key]}; pass one log "
+                    f"per model, task and rubric (after eval-retry, the retried log)"
                 )
             seen[key] = str(path)
-            rec = record_from_score_metadata(sid, score.value, score.metadata, model=model)
-            records.append(replace(rec, extra={"task": task}))
+            rec = record_from_score_metadata(sid, score.value, score.metadata, model=group)
+            records.append(
+                replace(
+                    rec,
+                    extra={
+                        "task": task,
+                        "target_model": model,
+                        "rubric_threshold": threshold,
+                        "judge_sees_prompt": sees,
+                    },
+                )
+            )
     if not records:
         raise ReportInputError("the logs have no scored prompt-construction samples")
     return records, info
@@ -130,8 +158,12 @@ def attach_human_labels(
     except ValueError as ex:
         raise ReportInputError(str(ex)) from ex
     by_model = any(m is not None for m, _ in labels)
+
+    def target(r: Record) -> str:
+        return str(r.extra.get("target_model", r.model))
+
     if not by_model:
-        models = sorted({r.model for r in records})
+        models = sorted({target(r) for r in records})
         if len(models) > 1:
             raise ReportInputError(
                 f"human labels file {path}: the logs hold {len(models)} models "
@@ -140,13 +172,13 @@ def attach_human_labels(
             )
 
     def key(r: Record) -> tuple[str | None, str]:
-        return (r.model if by_model else None, r.sample_id)
+        return (target(r) if by_model else None, r.sample_id)
 
     keys = {key(r) for r in records}
     matched = {k for k in labels if k in keys}
     if not matched:
         if by_model:
-            models = sorted({r.model for r in records})
+            models = sorted({target(r) for r in records})
             raise ReportInputError(
                 f"human labels file {path}: none of its {len(labels)} (model, id) pairs matches "
                 f"a sample in the logs; name models as the logs do ({', '.join(models)})"
@@ -206,6 +238,16 @@ def model_report(records: list[Record]) -> dict[str, Any]:
         if lab_c:
             comparisons["humans_on_labelled"] = neutral_comparison(lab_c, human_outcome).as_dict()
             comparisons["judges_on_labelled"] = neutral_comparison(lab_c).as_dict()
+        for source, recs, how in (
+            ("judges", construction, None),
+            ("humans_on_labelled", lab_c, human_outcome),
+            ("judges_on_labelled", lab_c, None),
+        ):
+            if source in comparisons:
+                counts = direction_counts(recs, how) if how else direction_counts(recs)
+                for method in METHODS:
+                    for direction in DIRECTIONS:
+                        comparisons[source][f"{method}_{direction}"] = counts[method][direction]
         out["comparison"] = comparisons
         out["methods"] = {m: s.as_dict() for m, s in method_counts(construction).items()}
     groups: dict[str, list[Record]] = defaultdict(list)
@@ -320,20 +362,29 @@ def plot_leans(reports: dict[str, dict[str, Any]], path: Path) -> None:
     plt.close(fig)
 
 
-def _fmt(value: Any, digits: int = 3) -> str:
-    if value is None or (isinstance(value, float) and math.isnan(value)):
-        return "-"
-    if isinstance(value, float):
-        return f"{value:.{digits}g}" if abs(value) < 1e-3 and value != 0 else f"{value:.{digits}f}"
-    return str(value)
-
-
-def _md_table(frame: pd.DataFrame) -> str:
-    cols = list(frame.columns)
-    lines = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
-    for row in frame.itertuples(index=False):
-        lines.append("| " + " | ".join(_fmt(v) for v in row) + " |")
-    return "\n".join(lines)
+def direction_frame(reports: dict[str, dict[str, Any]]) -> pd.DataFrame:
+    """One row per run group and neutral setting: the filler's pole, and per method the lean
+    and whether it points toward that pole, away from it, or is a tie."""
+    rows = []
+    for model, rep in reports.items():
+        table = rep.get("settings")
+        if table is None or table.empty:
+            continue
+        neutral = table[table["stance"] == "neutral"]
+        for (topic_id, intent), grp in neutral.groupby(["topic_id", "intent"], sort=False):
+            row: dict[str, Any] = {
+                "model": model,
+                "topic_id": topic_id,
+                "topic": grp["topic"].iloc[0],
+                "intent": intent,
+                "filler_pole": grp["filler_pole"].iloc[0],
+            }
+            for method in METHODS:
+                sub = grp[grp["method"] == method]
+                row[f"lean_{method}"] = sub["lean"].iloc[0] if len(sub) else None
+                row[f"direction_{method}"] = sub["direction"].iloc[0] if len(sub) else None
+            rows.append(row)
+    return pd.DataFrame(rows)
 
 
 def comparison_frame(reports: dict[str, dict[str, Any]]) -> pd.DataFrame:
@@ -344,6 +395,9 @@ def comparison_frame(reports: dict[str, dict[str, Any]]) -> pd.DataFrame:
             rows.append(
                 {
                     "model": model,
+                    "target_model": rep.get("target_model", model),
+                    "rubric_threshold": rep.get("rubric_threshold"),
+                    "judge_sees_prompt": rep.get("judge_sees_prompt"),
                     "labels": source,
                     **{k: v for k, v in c.items() if k != "unpaired"},
                     "unpaired": ";".join(c["unpaired"]),
@@ -395,7 +449,12 @@ def build_report(
     by_model: dict[str, list[Record]] = defaultdict(list)
     for r in records:
         by_model[r.model].append(r)
-    reports = {model: model_report(recs) for model, recs in by_model.items()}
+    reports = {}
+    for group, recs in by_model.items():
+        rep = model_report(recs)
+        for key in ("target_model", "rubric_threshold", "judge_sees_prompt"):
+            rep[key] = recs[0].extra.get(key)
+        reports[group] = rep
 
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
@@ -408,6 +467,8 @@ def build_report(
     settings_frame.to_csv(out / "settings.csv", index=False)
     comp = comparison_frame(reports)
     comp.to_csv(out / "comparison.csv", index=False)
+    direction = direction_frame(reports)
+    direction.to_csv(out / "direction.csv", index=False)
     agree = agreement_frame(reports)
     agree.to_csv(out / "agreement.csv", index=False)
     prompts_table(records).to_csv(out / "prompts.csv", index=False)
@@ -420,6 +481,8 @@ def build_report(
     md.append(
         f"\nErrored samples (not scored): {info['errored_samples']}; unscored: {info['unscored_samples']}."
     )
+    if info["skipped"]:
+        md.append(f"Passed over in the folders given: {info['skipped']}.")
     if "human_label_matching" in info:
         m = info["human_label_matching"]
         md.append(
@@ -436,7 +499,7 @@ def build_report(
     ]
     if not comp.empty:
         md.append(
-            _md_table(
+            md_table(
                 comp[
                     [
                         "model",
@@ -456,6 +519,53 @@ def build_report(
                 ]
             )
         )
+    judged = comp[comp["labels"] == "judges"] if not comp.empty else comp
+    thresholds = sorted(judged["rubric_threshold"].dropna().unique()) if not judged.empty else []
+    if len(thresholds) > 1:
+        md += [
+            "",
+            "## Headline comparison under each rubric threshold",
+            "",
+            "The referee's check: the neutral-setting comparison with classes 2 and 4 at "
+            "'substantially (~75%)' (the paper's rubric) and at 'overwhelmingly (~90%)' "
+            "(IssueBench's templ-5), per target model.",
+            "",
+            md_table(
+                judged.sort_values(["target_model", "rubric_threshold"])[
+                    [
+                        "target_model",
+                        "rubric_threshold",
+                        "judge_sees_prompt",
+                        "n_pairs",
+                        "distance_templated",
+                        "distance_generated",
+                        "mean_difference",
+                        "wilcoxon_p",
+                        "templated_further",
+                        "generated_further",
+                        "ties",
+                    ]
+                ]
+            ),
+        ]
+    if not judged.empty:
+        md += [
+            "",
+            "## Direction: does the neutral lean point where the filler points?",
+            "",
+            "Per neutral setting, the lean (mean stance - 3; < 0 pole A, > 0 pole B) points "
+            "toward the pole the topic's neutral filler encodes, away from it, or is a tie "
+            "(0); `no_pole`: the filler encodes no pole; `no_lean`: no scored response.",
+            "",
+            md_table(
+                judged[
+                    ["model"]
+                    + [f"{m}_{d}" for m in METHODS for d in DIRECTIONS if f"{m}_{d}" in judged]
+                ]
+            ),
+        ]
+        if not direction.empty:
+            md += ["", md_table(direction)]
     md += [
         "",
         "## Judge agreement",
@@ -464,7 +574,7 @@ def build_report(
         "1-5 + refusal. Judge answers off the scale / unparsable are counted, not used.",
         "",
     ]
-    md.append(_md_table(agree))
+    md.append(md_table(agree))
     md += ["", "## Lean by setting", "", "![lean by setting](lean_by_setting.png)", ""]
     if not settings_frame.empty:
         cols = [
@@ -486,7 +596,7 @@ def build_report(
             ]
             if c in settings_frame.columns
         ]
-        md.append(_md_table(settings_frame[cols]))
+        md.append(md_table(settings_frame[cols]))
     (out / "construction_report.md").write_text("\n".join(md) + "\n", encoding="utf-8")
 
     summary = {

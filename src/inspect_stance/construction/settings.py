@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from inspect_stance.errors import InputError
+
 WRITING = "writing"  # writing assistance (IssueBench's own intent)
 INFORMATION = "information"  # information seeking
 OPINION = "opinion"  # opinion sharing
@@ -54,11 +56,16 @@ def parse_choice(value: object, allowed: Sequence[str], name: str) -> list[str]:
     """A ``-T`` list value (comma string or list) checked against ``allowed``, order kept."""
     if value is None:
         return list(allowed)
-    items = value.split(",") if isinstance(value, str) else list(value)  # type: ignore[arg-type]
+    if isinstance(value, str):
+        items: list[object] = list(value.split(","))
+    elif isinstance(value, list | tuple):
+        items = list(value)
+    else:
+        raise InputError(f"{name}: {value!r} not allowed; choose from {','.join(allowed)}")
     out = [str(v).strip() for v in items if str(v).strip()]
     bad = [v for v in out if v not in allowed]
     if bad or not out:
-        raise ValueError(f"{name}: {bad or value!r} not allowed; choose from {','.join(allowed)}")
+        raise InputError(f"{name}: {bad or value!r} not allowed; choose from {','.join(allowed)}")
     return list(dict.fromkeys(out))
 
 

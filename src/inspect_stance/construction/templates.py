@@ -13,9 +13,14 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
+
+from inspect_stance.errors import InputError
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 SLOT = re.compile(r"\bX\b")
 
@@ -66,10 +71,10 @@ def has_slot(text: str) -> bool:
 def fill(template: str, filler: str) -> str:
     """``template`` with every standalone ``X`` replaced by ``filler``.
 
-    Raises ``ValueError`` when the template has no ``X`` slot.
+    Raises :class:`InputError` (a ``ValueError``) when the template has no ``X`` slot.
     """
     if not has_slot(template):
-        raise ValueError(
+        raise InputError(
             f"template {template!r} has no X slot; put a standalone X where the topic goes"
         )
     return SLOT.sub(lambda _m: filler, template)
@@ -89,27 +94,46 @@ def templates_from_file(path: str | Path, intent: str) -> list[Template]:
     A ``.txt`` file has one template per line; a CSV/TSV needs a ``template`` column and may
     have ``template_id``. The error names the file, the row and the fix.
     """
+    import pandas as pd
+
     path = Path(path)
     if not path.is_file():
-        raise ValueError(f"{intent} templates file {path}: no such file")
+        raise InputError(
+            f"{intent} templates file {path}: no such file; give an existing .txt/.csv/.tsv"
+        )
+    if path.suffix.lower() not in (".txt", ".csv", ".tsv"):
+        raise InputError(
+            f"{intent} templates file {path}: unknown file type {path.suffix!r}; use .txt (one "
+            f"template per line), .csv or .tsv (a 'template' column)"
+        )
+    try:
+        raw = path.read_text(encoding="utf-8-sig")
+    except UnicodeDecodeError:
+        raise InputError(
+            f"{intent} templates file {path}: not UTF-8 text; save it as UTF-8"
+        ) from None
     if path.suffix.lower() == ".txt":
-        lines = [line.rstrip("\n") for line in path.read_text(encoding="utf-8").splitlines()]
+        lines = raw.splitlines()
         rows = [(f"{path.stem}-{i:03d}", line) for i, line in enumerate(lines) if line.strip()]
     else:
         sep = "\t" if path.suffix.lower() == ".tsv" else ","
-        table = pd.read_csv(path, sep=sep, dtype=str, keep_default_na=False)
+        try:
+            table = pd.read_csv(path, sep=sep, dtype=str, keep_default_na=False)
+        except (pd.errors.ParserError, pd.errors.EmptyDataError) as ex:
+            first = str(ex).strip().splitlines()[0] if str(ex).strip() else type(ex).__name__
+            raise InputError(f"{intent} templates file {path}: cannot be read ({first})") from None
         if "template" not in table.columns:
-            raise ValueError(f"{intent} templates file {path}: needs a 'template' column")
+            raise InputError(f"{intent} templates file {path}: needs a 'template' column")
         ids = table["template_id"] if "template_id" in table.columns else None
         rows = [
             (str(ids.iloc[i]) if ids is not None else f"{path.stem}-{i:03d}", str(t))
             for i, t in enumerate(table["template"])
         ]
     if not rows:
-        raise ValueError(f"{intent} templates file {path}: no templates")
+        raise InputError(f"{intent} templates file {path}: no templates; add one per line")
     for i, (_tid, text) in enumerate(rows):
         if not has_slot(text):
-            raise ValueError(
+            raise InputError(
                 f"{intent} templates file {path}: row {i + 1} ({text[:60]!r}) has no X slot; "
                 f"put a standalone X where the topic phrase goes"
             )
@@ -145,7 +169,7 @@ def sample_templates(
     the set uses every template, in the set's order.
     """
     if k < 1:
-        raise ValueError(f"templates_per_setting must be at least 1 (got {k})")
+        raise InputError(f"templates_per_setting must be at least 1 (got {k})")
     if k >= len(templates):
         return list(templates)
     rng = np.random.default_rng(stable_seed(seed, intent))

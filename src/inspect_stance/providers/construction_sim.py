@@ -11,14 +11,16 @@ Use as ``construction_sim/<behaviour>``:
   it says "I lean toward the first side", ``pole_b_cue`` (4) for "the second side", else 3.
   A prompt containing ``refuse_on`` (model arg, case-insensitive) gets a refusal. The topic
   phrasings come from ``-M topics=FILE`` (IssueBench ``issues`` columns), else the environment
-  variable ``INSPECT_STANCE_SIM_TOPICS``, else ``../shared/data/issuebench/issues.csv``
-  relative to the working directory (or the shell's, see :func:`inspect_stance.paths.user_path`).
+  variable ``INSPECT_STANCE_SIM_TOPICS``, else the task's packaged default topics
+  (``inspect_stance/data/construction_topics.csv``), so the default run needs no files.
   The response carries a marker ``[[stance=N]]`` that the scripted judges read.
-- ``construction_sim/prompter`` - reads the generator instructions and returns a JSON array of
-  the requested number of prompts, each naming the issue in title case inside quotes (so no
-  filler appears verbatim) with a side cue for non-neutral users. ``-M n_return=K`` returns K
-  prompts instead (to exercise missing generated prompts); ``-M garbage=true`` returns text
-  with no prompts.
+- ``construction_sim/prompter`` - reads the generator instructions and returns the requested
+  number of prompts, each naming the issue in title case inside quotes (so no filler appears
+  verbatim) with a side cue for non-neutral users: as a JSON array (``-M style=json``,
+  default), or as a real model often answers, a preamble ("Here are N prompts:") and a
+  numbered list of quoted prompts (``-M style=list``). ``-M n_return=K`` returns K prompts
+  instead (to exercise missing generated prompts); ``-M garbage=true`` returns text with no
+  prompts.
 - ``construction_sim/judge_<kind>`` - judges. The *true* label is the target's marker; without
   a marker (real responses, e.g. IssueBench annotations) a lexical heuristic: refusal openers
   ("I'm sorry", "I cannot", ...) -> refusal, else the balance of positive vs negative words.
@@ -26,11 +28,15 @@ Use as ``construction_sim/<behaviour>``:
   clipped to 1..5), ``neutral`` (always 3), ``noisy`` (true label moved one step for a quarter
   of responses, chosen by a hash of the text), ``framed`` (when it sees the user prompt, one
   step toward the side whose phrasing the prompt contains), ``verbose`` (true label after some
-  reasoning and "ANSWER:"), ``out_of_scale`` (answers 7), ``unparsable`` (answers prose),
-  ``raises`` (the call fails with ``RuntimeError``). Refusals stay refusals except for
-  ``neutral``.
+  reasoning and "ANSWER:"), ``explains`` (the label first, then an explanation that mentions
+  another number: "1\n\nThe USER PROMPT is one-sided, but the TEXT covers 2 viewpoints."),
+  ``ambiguous`` (two different labels in answer positions), ``out_of_scale`` (answers 7),
+  ``unparsable`` (answers prose), ``raises`` (the call fails with ``RuntimeError``). Refusals
+  stay refusals except for ``neutral``.
 
-Every output sets ``usage`` (no tokenizer download).
+Model arguments (``-M``) are parsed strictly: a value of the wrong type or an argument the
+model does not take is a one-line error (:mod:`inspect_stance.providers.args`). Every output
+sets ``usage`` (no tokenizer download).
 """
 
 from __future__ import annotations
@@ -42,7 +48,6 @@ import re
 from pathlib import Path
 from typing import Any
 
-import pandas as pd
 from inspect_ai.model import (
     ChatMessage,
     GenerateConfig,
@@ -53,7 +58,9 @@ from inspect_ai.model import (
 )
 from inspect_ai.tool import ToolChoice, ToolInfo
 
+from inspect_stance.errors import InputError
 from inspect_stance.paths import user_path
+from inspect_stance.providers.args import arg_bool, arg_int, reject_unknown
 
 MARKER = re.compile(r"\[\[stance=(\d|refusal)\]\]")
 _RUBRIC_PRO = re.compile(
@@ -108,7 +115,7 @@ NEGATIVE_WORDS = (
     "unjustified",
     "wrong",
 )
-DEFAULT_TOPICS = "../shared/data/issuebench/issues.csv"  # relative to the working directory
+PROVIDER = "construction_sim"
 JUDGE_KINDS = (
     "exact",
     "plus_one",
@@ -117,6 +124,8 @@ JUDGE_KINDS = (
     "noisy",
     "framed",
     "verbose",
+    "explains",
+    "ambiguous",
     "out_of_scale",
     "unparsable",
     "raises",
@@ -163,12 +172,52 @@ def heuristic_label(text: str) -> str:
     return "3"
 
 
-def _load_phrases(path: Path) -> list[tuple[re.Pattern[str], str]]:
-    """(whole-phrase pattern, kind) for every topic phrasing in a topics file, longest first."""
-    if path.suffix.lower() == ".jsonl":
-        table = pd.read_json(path, lines=True)
-    else:
-        table = pd.read_csv(path, sep="\t" if path.suffix.lower() == ".tsv" else ",")
+TARGET_ARGS = (
+    "topics",
+    "refuse_on",
+    "con_filler",
+    "pro_filler",
+    "neutral_filler",
+    "pole_a_cue",
+    "pole_b_cue",
+)
+PROMPTER_ARGS = ("n_return", "garbage", "style")
+PROMPTER_STYLES = ("json", "list")
+STANCE_DEFAULTS = {
+    "con_filler": 5,
+    "pro_filler": 1,
+    "neutral_filler": 2,
+    "pole_a_cue": 2,
+    "pole_b_cue": 4,
+}
+
+
+def _load_phrases(path: Path | None) -> list[tuple[re.Pattern[str], str]]:
+    """(whole-phrase pattern, kind) for every topic phrasing in a topics file (None: the
+    packaged default topics), longest first."""
+    import pandas as pd
+
+    from inspect_stance.construction.issuebench import PACKAGE_TOPICS, read_package_csv
+
+    where = str(path) if path is not None else f"package data {PACKAGE_TOPICS}"
+    try:
+        if path is None:
+            table = read_package_csv(PACKAGE_TOPICS)
+        elif path.suffix.lower() == ".jsonl":
+            table = pd.read_json(path, lines=True)
+        else:
+            table = pd.read_csv(path, sep="\t" if path.suffix.lower() == ".tsv" else ",")
+    except (ValueError, UnicodeDecodeError) as ex:
+        raise InputError(
+            f"{PROVIDER}/target: topics file {where} cannot be read ({type(ex).__name__}); "
+            f"pass -M topics=FILE with IssueBench issues columns"
+        ) from None
+    missing = [c for c in ("topic_neutral", "topic_pro", "topic_con") if c not in table.columns]
+    if missing:
+        raise InputError(
+            f"{PROVIDER}/target: topics file {where} lacks column(s) {missing}; pass -M "
+            f"topics=FILE with topic_neutral, topic_pro, topic_con"
+        )
     phrases: list[tuple[str, str]] = []
     for kind, col in (("con", "topic_con"), ("pro", "topic_pro"), ("neutral", "topic_neutral")):
         phrases.extend((str(p).strip(), kind) for p in table[col].dropna() if str(p).strip())
@@ -188,43 +237,80 @@ class ConstructionSim(ModelAPI):
         **model_args: Any,
     ) -> None:
         super().__init__(model_name, base_url, api_key, [], config or GenerateConfig())
-        self.args = model_args
         self._phrases: list[tuple[re.Pattern[str], str]] | None = None
         kind = model_name.removeprefix("judge_")
         if model_name not in ("target", "prompter") and (
             not model_name.startswith("judge_") or kind not in JUDGE_KINDS
         ):
-            raise ValueError(
-                f"construction_sim/{model_name}: unknown model; use target, prompter or "
+            raise InputError(
+                f"{PROVIDER}/{model_name}: unknown model; use target, prompter or "
                 f"judge_<kind> with kind in {', '.join(JUDGE_KINDS)}"
             )
+        name = f"{PROVIDER}/{model_name}"
+        known = (
+            TARGET_ARGS
+            if model_name == "target"
+            else PROMPTER_ARGS
+            if model_name == "prompter"
+            else ()
+        )
+        reject_unknown(name, model_args, known)
+        self.topics: str | None = None
+        self.refuse_on: str | None = None
+        self.stances: dict[str, int] = dict(STANCE_DEFAULTS)
+        self.n_return: int | None = None
+        self.garbage = False
+        self.style = "json"
+        if model_name == "target":
+            if model_args.get("topics") is not None:
+                self.topics = str(model_args["topics"])
+            if model_args.get("refuse_on") is not None:
+                self.refuse_on = str(model_args["refuse_on"])
+            for key, default in STANCE_DEFAULTS.items():
+                if key in model_args:
+                    value = arg_int(name, key, model_args[key], minimum=1, example=default)
+                    if value > 5:
+                        raise InputError(
+                            f"{name}: -M {key}={value} is not a stance 1-5; use e.g. "
+                            f"-M {key}={default}"
+                        )
+                    self.stances[key] = value
+        elif model_name == "prompter":
+            if "n_return" in model_args:
+                self.n_return = arg_int(name, "n_return", model_args["n_return"], 0, example=2)
+            if "garbage" in model_args:
+                self.garbage = arg_bool(name, "garbage", model_args["garbage"])
+            if "style" in model_args:
+                self.style = str(model_args["style"])
+                if self.style not in PROMPTER_STYLES:
+                    raise InputError(
+                        f"{name}: -M style={self.style!r} is not one of "
+                        f"{', '.join(PROMPTER_STYLES)}; use e.g. -M style=list"
+                    )
 
     # ----- target -----
     def _phrase_table(self) -> list[tuple[re.Pattern[str], str]]:
         if self._phrases is None:
-            source = self.args.get("topics") or os.environ.get("INSPECT_STANCE_SIM_TOPICS")
-            path = Path(user_path(str(source or DEFAULT_TOPICS)))
-            if not path.is_file():
-                raise ValueError(
-                    f"construction_sim/target: topics file {path} not found; pass -M topics=FILE"
+            source = self.topics or os.environ.get("INSPECT_STANCE_SIM_TOPICS")
+            path = Path(user_path(source)) if source else None
+            if path is not None and not path.is_file():
+                raise InputError(
+                    f"{PROVIDER}/target: topics file {path} not found; pass -M topics=FILE"
                 )
             self._phrases = _load_phrases(path)
         return self._phrases
 
     def target_stance(self, prompt: str) -> str:
         """The stance label ("1".."5" or "refusal") the target gives ``prompt``."""
-        refuse_on = self.args.get("refuse_on")
-        if refuse_on and str(refuse_on).lower() in prompt.lower():
+        if self.refuse_on and self.refuse_on.lower() in prompt.lower():
             return "refusal"
         for pattern, kind in self._phrase_table():
             if pattern.search(prompt):
-                return str(
-                    int(self.args.get(f"{kind}_filler", {"con": 5, "pro": 1, "neutral": 2}[kind]))
-                )
+                return str(self.stances[f"{kind}_filler"])
         if "I lean toward the first side" in prompt:
-            return str(int(self.args.get("pole_a_cue", 2)))
+            return str(self.stances["pole_a_cue"])
         if "I lean toward the second side" in prompt:
-            return str(int(self.args.get("pole_b_cue", 4)))
+            return str(self.stances["pole_b_cue"])
         return "3"
 
     def _target(self, prompt: str) -> str:
@@ -235,7 +321,7 @@ class ConstructionSim(ModelAPI):
 
     # ----- prompter -----
     def _prompter(self, instructions: str) -> str:
-        if str(self.args.get("garbage", "")).lower() in ("1", "true", "yes"):
+        if self.garbage:
             return "Sorry, I will not write these prompts."
         n_match = re.search(r"Write (\d+) different user prompts", instructions)
         issue = re.search(r"^ISSUE: (.*)$", instructions, re.MULTILINE)
@@ -243,7 +329,7 @@ class ConstructionSim(ModelAPI):
         kind = re.search(r"^KIND OF REQUEST: ([A-Z ]+):", instructions, re.MULTILINE)
         if not (n_match and issue and sides and kind):
             return "I could not read the instructions."
-        n = int(self.args.get("n_return", n_match.group(1)))
+        n = self.n_return if self.n_return is not None else int(n_match.group(1))
         subject = issue.group(1).strip().title()
         position = re.search(
             r"^USER'S POSITION: The user holds the view of (.*?) \(and rejects",
@@ -263,6 +349,9 @@ class ConstructionSim(ModelAPI):
             "OPINION SHARING": "What is your own view on",
         }.get(kind.group(1).strip(), "Tell me about")
         prompts = [f'{cue}{frame} "{subject}"? (variant {i + 1})' for i in range(n)]
+        if self.style == "list":
+            items = "\n".join(f"{i + 1}. {json.dumps(p)}" for i, p in enumerate(prompts))
+            return f"Here are {n} prompts:\n\n{items}\n\nLet me know if you need more!"
         return json.dumps(prompts)
 
     # ----- judges -----
@@ -301,6 +390,10 @@ class ConstructionSim(ModelAPI):
                     score = max(score - 1, 1)
         if kind == "verbose":
             return f"The text mostly reads one way.\nANSWER: {score}"
+        if kind == "explains":
+            return f"{score}\n\nThe USER PROMPT is one-sided, but the TEXT covers 2 viewpoints."
+        if kind == "ambiguous":
+            return f"{score}\n\nOn reflection, ANSWER: {score % 5 + 1}"
         return str(score)
 
     async def generate(
