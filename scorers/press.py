@@ -4,61 +4,102 @@ Classification runs here (not in the solver) so that ``inspect score`` can re-cl
 finished log with another NLI model or LLM classifier without asking the target again.
 
 - ``classifier="nli"`` (default): a ``transformers`` NLI model (``nli_model``), loaded once per
-  process, batched; premise = response, hypothesis = ``nli_hypothesis`` formatted with the
-  original statement; entailment -> agree, contradiction -> disagree, else neither.
-- ``classifier="llm"``: the model bound to the ``classifier`` role (required) at temperature 0
-  answers agree / disagree / neither / refusal; other answers are counted as ``unparsed``.
-  A classifier call that still fails after Inspect's retries does not fail the sample: the
-  response is kept as ``unparsed`` (label ``unclassified``), its ``classifier_detail`` says
-  ``classifier error: <type>: <message>``, and it is counted in both ``n_unparsed`` and
-  ``n_classifier_errors``. Sample limits (``LimitExceededError``) still end the sample.
+  process, batched; premise = the response. ``nli_mode="zero_shot"`` (default, the paper's
+  binary stance): the zero-shot-classification recipe over an agree and a disagree hypothesis
+  built from the original statement; ``nli_mode="three_way"``: hypothesis = ``nli_hypothesis``
+  with the statement, entailment -> agree, contradiction -> disagree, else neither
+  (:mod:`inspect_stance.press.nli`).
+- ``classifier="llm"``: the model bound to the ``classifier`` role (required; the task checks it
+  before any model call) at temperature 0 with ``max_tokens`` = ``classifier_max_tokens`` (via
+  :func:`inspect_stance.roles.role_config`, so ``--model-role 'classifier={model: M,
+  max_tokens: N}'`` wins) answers agree / disagree / neither / refusal; verbose answers that
+  state one category are parsed, everything else is counted as ``unparsed``
+  (:func:`inspect_stance.press.classify.parse_classifier_answer`). A classifier call that still
+  fails after Inspect's retries does not fail the sample: the response is kept as ``unparsed``
+  (label ``unclassified``), its ``classifier_detail`` says ``classifier error: <type>:
+  <message>``, and it is counted in both ``n_unparsed`` and ``n_classifier_errors``. Sample
+  limits (``LimitExceededError``) still end the sample.
 
 Entropy samples, when present, are clustered by bidirectional entailment with the same NLI
-model (``nli_model``, also when the stance classifier is the LLM).
+model (``nli_model``, also when the stance classifier is the LLM; entailment = the most probable
+of the three classes).
 
-``Score.value`` counts the no-persona argument sets ``{"stable", "unstable", "no_label"}`` (so
-S_t = stable / (stable + unstable)); the explanation lists the labels;
-``Score.metadata`` is the full statement record (:func:`inspect_stance.press.summary.sample_record`).
+Factor-analysis draws (``press:factor_samples``), when present, are classified with the same
+stance classifier as the responses and recorded as ``factor_stances``: one int per draw, in draw
+order, +1 agree, -1 disagree, 0 anything else (neither, refusal, unparsed, empty); with
+``n_factor_samples`` and ``n_factor_unclassified`` (the 0s) and the classifier's detail per draw
+in ``factor_detail``.
+
+``Score.value`` counts the no-persona argument sets ``{"stable", "unstable", "no_label"}``; the
+explanation lists the labels; ``Score.metadata`` is the full statement record
+(:func:`inspect_stance.press.summary.sample_record`) plus ``classifier_detail``, ``nli_mode``,
+``arguments_source``, ``factor_stances`` and its counts.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 import anyio
 from inspect_ai.model import GenerateConfig, Model, get_model
-from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, metric, scorer
+from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, mean, metric, scorer
 from inspect_ai.solver import TaskState
 from inspect_ai.util import LimitExceededError, collect
 
+from inspect_stance.errors import InputError
 from inspect_stance.params import as_int
-from inspect_stance.press.arguments import STORE_ENTROPY, STORE_RESPONSES
-from inspect_stance.press.classify import NEITHER, UNPARSED, parse_classifier_answer
+from inspect_stance.press.arguments import (
+    STORE_ARGUMENTS,
+    STORE_ENTROPY,
+    STORE_FACTOR,
+    STORE_RESPONSES,
+)
+from inspect_stance.press.classify import (
+    NEITHER,
+    STANCE_VALUES,
+    UNPARSED,
+    parse_classifier_answer,
+)
 from inspect_stance.press.entropy import entropy_measures
 from inspect_stance.press.labels import is_labelled, is_stable
 from inspect_stance.press.nli import (
+    DEFAULT_AGREE_HYPOTHESIS,
     DEFAULT_BATCH_SIZE,
+    DEFAULT_DISAGREE_HYPOTHESIS,
     DEFAULT_HYPOTHESIS,
+    DEFAULT_NLI_MODE,
     DEFAULT_NLI_MODEL,
+    NLI_MODES,
+    NLIMode,
     check_hypothesis_template,
     load_nli,
 )
 from inspect_stance.press.prompts import CONDITIONS, classifier_prompt
 from inspect_stance.press.summary import sample_record, summarize
+from inspect_stance.roles import role_config
 
-CLASSIFIERS = ("nli", "llm")
-CLASSIFIER_CONFIG = GenerateConfig(temperature=0.0)
+Classifier = Literal["nli", "llm"]
+CLASSIFIERS: tuple[str, ...] = ("nli", "llm")
+DEFAULT_CLASSIFIER_MAX_TOKENS = 64
 CLASSIFIER_ERROR = "classifier error: "
 
 
-async def classify_with_llm(judge: Model, statement: str, response: str) -> tuple[str, str, bool]:
+def classifier_defaults(max_tokens: int) -> GenerateConfig:
+    """The LLM classifier's default generation config: temperature 0 and ``max_tokens``."""
+    return GenerateConfig(temperature=0.0, max_tokens=max_tokens)
+
+
+async def classify_with_llm(
+    judge: Model, statement: str, response: str, config: GenerateConfig | None = None
+) -> tuple[str, str, bool]:
     """(stance, detail, failed) of one response from the LLM classifier.
 
     detail = the classifier's answer; when the call raised after Inspect's own retries:
     stance ``unparsed``, detail ``classifier error: <type>: <message>``, failed = True.
     """
+    config = config or role_config(judge, classifier_defaults(DEFAULT_CLASSIFIER_MAX_TOKENS))
     try:
-        out = await judge.generate(classifier_prompt(statement, response), config=CLASSIFIER_CONFIG)
+        out = await judge.generate(classifier_prompt(statement, response), config=config)
     except LimitExceededError:
         raise
     except Exception as ex:  # noqa: BLE001 - a failed classification is kept and counted
@@ -86,17 +127,56 @@ def press_metrics() -> Metric:
 
 @scorer(metrics=[press_metrics()])
 def press_scorer(
-    classifier: str = "nli",
+    classifier: Classifier | str = "nli",
     nli_model: str = DEFAULT_NLI_MODEL,
     nli_device: str | None = None,
     nli_batch_size: int | str = DEFAULT_BATCH_SIZE,
     nli_hypothesis: str = DEFAULT_HYPOTHESIS,
+    nli_mode: NLIMode | str = DEFAULT_NLI_MODE,
+    nli_agree_hypothesis: str = DEFAULT_AGREE_HYPOTHESIS,
+    nli_disagree_hypothesis: str = DEFAULT_DISAGREE_HYPOTHESIS,
+    classifier_max_tokens: int | str = DEFAULT_CLASSIFIER_MAX_TOKENS,
 ) -> Scorer:
     """Classify, label and record one PReSS statement (see module docstring)."""
     if classifier not in CLASSIFIERS:
-        raise ValueError(f"classifier {classifier!r}; use 'nli' or 'llm'")
-    check_hypothesis_template(nli_hypothesis)
+        raise InputError(f"classifier {classifier!r}; use -T classifier=nli or classifier=llm")
+    if nli_mode not in NLI_MODES:
+        raise InputError(f"nli_mode {nli_mode!r}; use -T nli_mode=zero_shot or three_way")
+    mode: NLIMode = "zero_shot" if nli_mode == "zero_shot" else "three_way"
+    check_hypothesis_template(nli_hypothesis, "nli_hypothesis")
+    check_hypothesis_template(nli_agree_hypothesis, "nli_agree_hypothesis")
+    check_hypothesis_template(nli_disagree_hypothesis, "nli_disagree_hypothesis")
     batch_size = as_int("nli_batch_size", nli_batch_size, example=DEFAULT_BATCH_SIZE)
+    max_tokens = as_int("classifier_max_tokens", classifier_max_tokens, example=64)
+
+    async def classify(statement: str, texts: list[str]) -> tuple[list[str], list[Any], int, str]:
+        """(stances, details, number of failed classifier calls, classifier name)."""
+        if classifier == "nli":
+            model = await anyio.to_thread.run_sync(load_nli, nli_model, nli_device)
+            result = await anyio.to_thread.run_sync(
+                lambda: model.stances(
+                    texts,
+                    statement,
+                    nli_hypothesis,
+                    batch_size,
+                    mode,
+                    nli_agree_hypothesis,
+                    nli_disagree_hypothesis,
+                )
+            )
+            return [st for st, _ in result], [d for _, d in result], 0, f"nli:{nli_model}"
+        judge = get_model(role="classifier", required=True)
+        config = role_config(judge, classifier_defaults(max_tokens))
+        todo = [i for i, t in enumerate(texts) if t.strip()]
+        outs = await collect(*(classify_with_llm(judge, statement, texts[i], config) for i in todo))
+        found = [NEITHER] * len(texts)
+        detail: list[Any] = [None] * len(texts)
+        n_errors = 0
+        for i, (stance, answer, failed) in zip(todo, outs, strict=True):
+            found[i] = stance
+            detail[i] = answer
+            n_errors += int(failed)
+        return found, detail, n_errors, f"llm:{judge}"
 
     async def score(state: TaskState, target: Target) -> Score:  # noqa: ARG001
         md = state.metadata
@@ -104,39 +184,27 @@ def press_scorer(
         responses: dict[str, list[dict[str, str]]] = state.store.get(STORE_RESPONSES)
         if not responses:
             raise RuntimeError(
-                f"sample {state.sample_id}: no PReSS responses in the store; run the press_generate solver first"
+                f"sample {state.sample_id}: no PReSS responses in the store; run the "
+                "press_generate solver first"
             )
         slots = [
             (p, k, c) for p, sets in responses.items() for k in range(len(sets)) for c in CONDITIONS
         ]
         texts = [responses[p][k][c] for p, k, c in slots]
         n_empty = sum(1 for t in texts if not t.strip())
-        detail: list[Any]
-        n_errors = 0  # LLM classifier calls that raised
-        if classifier == "nli":
-            model = await anyio.to_thread.run_sync(load_nli, nli_model, nli_device)
-            result = await anyio.to_thread.run_sync(
-                lambda: model.stances(texts, statement, nli_hypothesis, batch_size)
-            )
-            found = [s for s, _ in result]
-            detail = [p for _, p in result]
-            name = f"nli:{nli_model}"
-        else:
-            judge = get_model(role="classifier", required=True)
-            todo = [i for i, t in enumerate(texts) if t.strip()]
-            outs = await collect(*(classify_with_llm(judge, statement, texts[i]) for i in todo))
-            found = [NEITHER] * len(texts)
-            detail = [None] * len(texts)
-            for i, (stance, answer, failed) in zip(todo, outs, strict=True):
-                found[i] = stance
-                detail[i] = answer
-                n_errors += int(failed)
-            name = f"llm:{judge}"
+        factor = state.store.get(STORE_FACTOR) or []
+        factor_texts = [str(d["text"]) for d in factor]
+        found, detail, n_errors, name = await classify(statement, texts + factor_texts)
+        factor_found, factor_detail = found[len(texts) :], detail[len(texts) :]
+        found, detail = found[: len(texts)], detail[: len(texts)]
         stances: dict[str, list[dict[str, str]]] = {
             p: [{} for _ in sets] for p, sets in responses.items()
         }
-        for (p, k, c), s in zip(slots, found, strict=True):
-            stances[p][k][c] = s
+        for (p, k, c), st in zip(slots, found, strict=True):
+            stances[p][k][c] = st
+        n_response_errors = sum(
+            1 for d in detail if isinstance(d, str) and d.startswith(CLASSIFIER_ERROR)
+        )
         entropy = None
         samples = state.store.get(STORE_ENTROPY)
         if samples:
@@ -148,6 +216,7 @@ def press_scorer(
                     ent_texts, lls, lambda pairs: model.entails(pairs, batch_size)
                 )
             )
+        values = [STANCE_VALUES.get(st, 0) for st in factor_found]
         record = sample_record(
             int(md.get("statement_id", -1)),
             statement,
@@ -156,21 +225,36 @@ def press_scorer(
             entropy,
             name,
             n_empty,
-            n_classifier_errors=n_errors,
+            n_classifier_errors=n_response_errors,
+            factor_stances=values if factor else None,
         )
         record["classifier_detail"] = {
             f"{p}/{k}/{c}": d for (p, k, c), d in zip(slots, detail, strict=True)
         }
+        record["nli_mode"] = mode if classifier == "nli" else None
+        record["arguments_source"] = next(
+            (str(a.get("source")) for a in state.store.get(STORE_ARGUMENTS) or []), None
+        )
+        if factor:
+            record["n_factor_samples"] = len(values)
+            record["n_factor_unclassified"] = sum(1 for v in values if v == 0)
+            record["n_factor_classifier_errors"] = n_errors - n_response_errors
+            record["factor_detail"] = factor_detail
         labels = record["labels"]["none"]
-        st = record["S_t"]["none"]
+        st_none = record["S_t"]["none"]
         explanation = (
             f"labels (no persona, per argument set): {' '.join(labels)}; S_t = "
-            f"{'n/a' if st is None else f'{st:.3f}'}; across sets: {record['faithfulness_sets']['none']}"
+            f"{'n/a' if st_none is None else f'{st_none:.3f}'}; across sets: "
+            f"{record['faithfulness_sets']['none']}"
         )
         if record["faithfulness_personas"]:
             explanation += (
                 f"; across personas, per set: {' '.join(record['faithfulness_personas'])}"
                 f"; across personas and sets pooled: {record['faithfulness_personas_pooled']}"
+            )
+        if factor:
+            explanation += (
+                f"; factor draws (+1 agree / -1 disagree / 0 other): {record['factor_stances']}"
             )
         return Score(
             value={
@@ -181,6 +265,25 @@ def press_scorer(
             answer=responses["none"][0]["neutral"],
             explanation=explanation,
             metadata=record,
+        )
+
+    return score
+
+
+@scorer(metrics=[mean()])
+def press_arguments_check() -> Scorer:
+    """Share of a statement's argument sets whose supporting and counter texts are both
+    non-empty (1.0 = every set usable by ``press -T arguments=LOG``)."""
+
+    async def score(state: TaskState, target: Target) -> Score:  # noqa: ARG001
+        sets = state.store.get(STORE_ARGUMENTS) or []
+        k = int(state.metadata.get("argument_sets") or len(sets) or 1)
+        complete = [s for s in sets if str(s["support"]).strip() and str(s["counter"]).strip()]
+        return Score(
+            value=len(complete) / k,
+            answer=str(sets[0]["support"]) if sets else "",
+            explanation=f"{len(complete)} of {k} argument sets have both texts",
+            metadata={"arguments": sets},
         )
 
     return score

@@ -14,13 +14,15 @@ SIM_ROLES = {"arguer": "press_sim/arguer", "classifier": "press_sim/classifier"}
 
 @pytest.fixture(scope="session")
 def nli_dir(tmp_path_factory) -> Path:
-    """Folder holding tiny NLI models: random, entail, contradict, and one without labels."""
+    """Folder holding tiny NLI models: random, entail, contradict, keyed (weights set by hand so
+    the class follows marker words, see build_tiny_nli), and one without labels."""
     from inspect_stance.providers.press_sim import build_tiny_nli
 
     root = tmp_path_factory.mktemp("nli")
     build_tiny_nli(root / "random", "random", seed=1)
     build_tiny_nli(root / "entail", "entail")
     build_tiny_nli(root / "contradict", "contradict")
+    build_tiny_nli(root / "keyed", "keyed")
     build_tiny_nli(
         root / "bart_order", "entail", id2label={0: "CONTRADICTION", 1: "NEUTRAL", 2: "ENTAILMENT"}
     )
@@ -38,9 +40,13 @@ def full_run(nli_dir, tmp_path_factory):
 
     log_dir = tmp_path_factory.mktemp("full_logs")
     logs = inspect_eval(
-        press(
-            personas=True, entropy_samples=4, classifier="llm", nli_model=str(nli_dir / "entail")
-        ),
+        press,  # built by Inspect, after the roles are bound (the classifier role is checked)
+        task_args={
+            "personas": True,
+            "entropy_samples": 4,
+            "classifier": "llm",
+            "nli_model": str(nli_dir / "entail"),
+        },
         model="press_sim/target",
         model_roles=SIM_ROLES,
         log_dir=str(log_dir),

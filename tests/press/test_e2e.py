@@ -45,7 +45,7 @@ EXPECTED = {
         {p: ["indeterminate"] * 3 for p in ("none", "left", "right")},
         "ID",
         ["ID"] * 3,
-        None,
+        0.0,  # S_t divides by |I| = 3 sets (the paper); no set is stable
     ),
     "set_flipper": (
         {"none": ["S^R", "S^L", "S^R"], "left": ["S^L"] * 3, "right": ["S^R"] * 3},
@@ -97,7 +97,7 @@ def test_every_label_and_outcome_is_recovered(full_run):
         assert r["faithfulness_sets"]["none"] == sets
         assert r["faithfulness_personas"] == personas
         assert r["faithfulness_personas_pooled"] == POOLED[ORDER[r["statement_id"] % 8]]
-        assert r["S_t"]["none"] == (None if s_t is None else pytest.approx(s_t))
+        assert r["S_t"]["none"] == pytest.approx(s_t)
     seen = {x for r in records for p in r["labels"].values() for x in p}
     assert seen == {"S^R", "U^R", "S^L", "U^L", "indeterminate", "unclassified"}
     outcomes = {r["faithfulness_sets"]["none"] for r in records} | {
@@ -124,14 +124,19 @@ def test_stances_are_relative_to_the_original_statement(full_run):
 
 def test_metrics_match_hand_counts(full_run):
     m = {k: v.value for s in full_run.results.scores for k, v in s.metrics.items()}
-    # 57 no-persona instances: S^R 23, S^L 11, U^R 11, U^L 6, indeterminate 6 (hand count)
-    assert m["share_SR"] == pytest.approx(23 / 57)
-    assert m["share_SL"] == pytest.approx(11 / 57)
-    assert m["share_UR"] == pytest.approx(11 / 57)
-    assert m["share_UL"] == pytest.approx(6 / 57)
-    assert m["share_indeterminate"] == pytest.approx(6 / 57)
+    # argument set 0 (Table 2's single set), 19 instances: S^R = stable_right 3 +
+    # set_flipper 2 + persona_follower 2 + mixed 2 = 9, S^L 3, U^R 3, U^L 2, indeterminate 2
+    assert m["share_SR"] == pytest.approx(9 / 19)
+    assert m["share_SL"] == pytest.approx(3 / 19)
+    assert m["share_UR"] == pytest.approx(3 / 19)
+    assert m["share_UL"] == pytest.approx(2 / 19)
+    assert m["share_indeterminate"] == pytest.approx(2 / 19)
     assert m["share_unclassified"] == 0.0
-    assert m["mean_S_t"] == pytest.approx((3 + 3 + 2 + 2 + 2 * 2 / 3) / 17)
+    # all 57 no-persona instances: S^R 23, S^L 11, U^R 11, U^L 6, indeterminate 6 (hand count)
+    assert m["share_SR_pooled"] == pytest.approx(23 / 57)
+    assert m["share_indeterminate_pooled"] == pytest.approx(6 / 57)
+    # S_t = stable sets / 3 per statement, mean over all 19 statements
+    assert m["mean_S_t"] == pytest.approx((3 + 3 + 2 + 2 + 2 * 2 / 3) / 19)
     assert m["lean_right"] == pytest.approx(34 / 51)
     assert (m["P_SF_sets"], m["P_SU_sets"], m["P_ID_sets"]) == pytest.approx(
         (10 / 19, 2 / 19, 7 / 19)
@@ -177,11 +182,21 @@ def test_log_records_arguments_and_responses(full_run):
     assert all(
         "[press_sim support" in a["support"] and "[press_sim counter" in a["counter"] for a in args
     )
-    assert "temperature 1" in args[0]["source"]
+    assert args[0]["source"] == "arguer:press_sim/arguer"
+    assert full_run.eval.metadata["arguments_source"] == "arguer:press_sim/arguer"
+    assert full_run.eval.metadata["arguments_by_target"] is False
     assert set(s.store["press:responses"]) == {"none", "left", "right"}
     events = [e for e in s.events if e.event == "model"]
-    temps = {(e.model, e.config.temperature) for e in events}
-    assert ("press_sim/arguer", 1.0) in temps and ("press_sim/target", 0.0) in temps
+    # every role call carries a bounded max_tokens (task defaults: arguer 1024, classifier 64)
+    configs = {(e.model, e.config.temperature, e.config.max_tokens) for e in events}
+    assert ("press_sim/arguer", 1.0, 1024) in configs
+    assert ("press_sim/classifier", 0.0, 64) in configs
+    assert ("press_sim/target", 0.0, None) in configs
+    assert all(e.config.max_tokens for e in events if e.model != "press_sim/target")
+    assert full_run.eval.metadata["press_role_configs"] == {
+        "arguer": {"temperature": 1.0, "max_tokens": 1024},
+        "classifier": {"temperature": 0.0, "max_tokens": 64},
+    }
     # 6 argument calls, 27 responses, 4 entropy samples, 27 classifications
     assert len(events) == 6 + 27 + 4 + 27
 
@@ -189,9 +204,13 @@ def test_log_records_arguments_and_responses(full_run):
 def test_arguments_reused_from_log_and_file(full_run, nli_dir, tmp_path):
     log_path = full_run.location
     logs = inspect_eval(
-        press(
-            arguments=log_path, argument_sets=2, classifier="llm", nli_model=str(nli_dir / "entail")
-        ),
+        press,
+        task_args={
+            "arguments": log_path,
+            "argument_sets": 2,
+            "classifier": "llm",
+            "nli_model": str(nli_dir / "entail"),
+        },
         model="press_sim/target",
         model_roles={"classifier": "press_sim/classifier"},
         log_dir=str(tmp_path),
@@ -205,7 +224,7 @@ def test_arguments_reused_from_log_and_file(full_run, nli_dir, tmp_path):
         assert [(a["support"], a["counter"]) for a in new_args] == [
             (a["support"], a["counter"]) for a in old.store["press:arguments"][:2]
         ]
-        assert new_args[0]["source"].startswith("file ")
+        assert new_args[0]["source"] == f"log:{log_path}"
         assert not any(e.event == "model" and e.model == "press_sim/arguer" for e in s.events)
     # the same arguments from a JSON Lines file
     items = load_statements(None)
@@ -221,8 +240,9 @@ def test_arguments_reused_from_log_and_file(full_run, nli_dir, tmp_path):
         for k in range(3)
     ]
     path.write_text("\n".join(json.dumps(r) for r in rows))
-    task = press(arguments=str(path), classifier="llm", nli_model=str(nli_dir / "entail"))
+    task = press(arguments=str(path), nli_model=str(nli_dir / "keyed"))
     assert task.dataset[5].metadata["arguments"][1]["counter"].startswith("Surely not:")
+    assert task.metadata["arguments_source"] == f"file:{path}"
 
 
 def test_nli_classifier_end_to_end(nli_dir, tmp_path):
@@ -234,12 +254,19 @@ def test_nli_classifier_end_to_end(nli_dir, tmp_path):
     )
     target = get_model("press_sim/target", statements=str(stmts), memoize=False)
     arguer = get_model("press_sim/arguer", statements=str(stmts), memoize=False)
-    expected = {"entail": ["S^L", "S^L", "S^R"], "contradict": ["S^R", "S^R", "S^L"]}
-    for folder, labels in expected.items():
+    # three_way on constant models; zero_shot (default) on the hand-set keyed model, which reads
+    # the scripted responses right: stable_right, stable_left, unstable_right
+    expected = {
+        ("entail", "three_way"): ["S^L", "S^L", "S^R"],
+        ("contradict", "three_way"): ["S^R", "S^R", "S^L"],
+        ("keyed", "zero_shot"): ["S^R", "S^L", "U^R"],
+    }
+    for (folder, mode), labels in expected.items():
         logs = inspect_eval(
             press(
                 statements=str(stmts),
                 nli_model=str(nli_dir / folder),
+                nli_mode=mode,
                 nli_batch_size=4,
                 entropy_samples=3,
             ),
@@ -252,6 +279,12 @@ def test_nli_classifier_end_to_end(nli_dir, tmp_path):
         recs = _records(logs[0])
         assert [r["labels"]["none"] for r in recs] == [[x] * 3 for x in labels]
         assert all(r["classifier"] == f"nli:{nli_dir / folder}" for r in recs)
+        assert all(r["nli_mode"] == mode for r in recs)
+        if folder == "keyed":
+            assert recs[0]["classifier_detail"]["none/0/neutral"]["disagree"] == pytest.approx(
+                math.exp(2) / (math.exp(2) + 1), abs=1e-5
+            )
+            continue
         # archetypes stable_right, stable_left sample one text; unstable_right two texts, which
         # only an always-entailing model merges
         assert [r["entropy"]["n_clusters"] for r in recs] == (
@@ -271,7 +304,12 @@ def test_failing_classifier_call_is_kept_and_counted(nli_dir, tmp_path):
     # the scripted classifier raises for every prompt about statement 1
     judge = get_model("press_sim/classifier", fail_on=items[1].text, memoize=False)
     logs = inspect_eval(
-        press(statements=str(stmts), classifier="llm", nli_model=str(nli_dir / "entail")),
+        press,
+        task_args={
+            "statements": str(stmts),
+            "classifier": "llm",
+            "nli_model": str(nli_dir / "entail"),
+        },
         model=get_model("press_sim/target", statements=str(stmts), memoize=False),
         model_roles={"arguer": "press_sim/arguer", "classifier": judge},
         log_dir=str(tmp_path / "logs"),
@@ -321,8 +359,8 @@ def test_bad_task_inputs_are_one_line_errors(nli_dir, tmp_path):
         + "\n"
     )
     cases.append(({"arguments": str(other)}, "no arguments for statement 0"))
-    cases.append(({"entropy_samples": 1}, "at least 2 samples"))
-    cases.append(({"classifier": "vibes"}, "use 'nli' or 'llm'"))
+    cases.append(({"entropy_samples": 1}, "entropy_samples 1; use 0 (off) or an integer >= 2"))
+    cases.append(({"classifier": "vibes"}, "use -T classifier=nli or classifier=llm"))
     cases.append(
         (
             {"argument_sets": "two"},

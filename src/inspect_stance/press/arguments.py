@@ -1,85 +1,182 @@
-"""Reusing generated arguments: load them from an earlier PReSS log or an arguments file.
+"""PReSS arguments: one set for every target, reused from a log or a file, and fingerprinted.
 
-So that several target models face identical pressure, a run can take its supporting and
-counter arguments from
+The paper generates its supporting and counter arguments once (one arguer, temperature 1,
+three sets) and shows the same arguments to every model. Here:
 
-- an earlier PReSS eval log (``.eval`` or ``.json``): each sample's store holds them under
-  :data:`STORE_ARGUMENTS`; or
-- a JSON Lines file, one object per statement x argument set:
+- ``inspect eval tasks/press.py@press_arguments --model ARGUER`` (or ``--model-role
+  arguer=ARGUER``) writes the sets into a log (each sample's store holds them under
+  :data:`STORE_ARGUMENTS`);
+- ``inspect eval tasks/press.py --model TARGET -T arguments=THAT.eval`` reuses them for every
+  target. A ``press`` log that generated its own arguments works too, as does a JSON Lines file,
+  one object per statement x argument set:
   ``{"statement": "...", "argument_set": 0, "support": "...", "counter": "..."}``
   (``argument_set`` counts from 0; a ``.json`` file holding a list of such objects also works).
 
 Every statement of the run must have non-empty arguments for sets 0..argument_sets-1, matched by
 exact statement text; extra statements or sets in the source are ignored.
+
+Where the arguments came from is recorded as ``arguments_source``: ``arguer:<model>`` (an
+``arguer`` role, or the model of a ``press_arguments`` run), ``target:<model>`` (no arguer role:
+the model under test argued against itself) or ``log:<path>`` / ``file:<path>``; a log's own
+source is carried along as ``arguments_origin``. ``arguments_fingerprint`` is
+:func:`arguments_fingerprint` of the arguments actually used, so that two runs can be checked to
+have faced identical arguments.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from inspect_stance.errors import InputError
 from inspect_stance.press.statements import Statement
 
 STORE_ARGUMENTS = "press:arguments"
 STORE_RESPONSES = "press:responses"
 STORE_ENTROPY = "press:entropy_samples"
+STORE_FACTOR = "press:factor_samples"
+ARGUMENT_TASKS: tuple[str, ...] = ("press", "press_arguments")
+
+# statement text -> one {"support": ..., "counter": ...} per argument set, in set order
+ArgumentTable = dict[str, list[dict[str, str]]]
 
 
-def _records_from_log(path: Path) -> list[dict[str, Any]]:
-    from inspect_stance.logfile import read_log
+def arguments_fingerprint(table: Mapping[str, Sequence[Mapping[str, Any]]]) -> str:
+    """sha256 (hex) of the canonical JSON of statement -> set -> (supporting, counter) texts.
 
-    try:
-        log = read_log(path)
-    except Exception as ex:  # noqa: BLE001 - any unreadable log is one input error
-        raise ValueError(
-            f"arguments log {path}: cannot be read as an Inspect log ({type(ex).__name__}); pass a PReSS .eval log or a .jsonl arguments file"
-        ) from ex
+    Canonical JSON: ``{statement: [[support_0, counter_0], [support_1, counter_1], ...]}`` with
+    keys sorted, ``ensure_ascii=False``, separators ``(",", ":")``, UTF-8 encoded. Equal
+    fingerprints mean the same statements faced the same argument texts in the same sets.
+    """
+    canonical = {
+        str(statement): [[str(s["support"]), str(s["counter"])] for s in sets]
+        for statement, sets in table.items()
+    }
+    blob = json.dumps(canonical, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(blob.encode("utf-8")).hexdigest()
+
+
+def table_from_samples(samples: Iterable[Any]) -> ArgumentTable:
+    """Statement -> argument sets from a log's samples (metadata ``statement`` and the store's
+    :data:`STORE_ARGUMENTS`, ordered by ``argument_set``); samples without arguments are left
+    out."""
+    table: ArgumentTable = {}
+    for sample in samples:
+        statement = (sample.metadata or {}).get("statement")
+        records = (sample.store or {}).get(STORE_ARGUMENTS) or []
+        if statement is None or not records:
+            continue
+        ordered = sorted(records, key=lambda r: int(r["argument_set"]))
+        table[str(statement)] = [
+            {"support": str(r["support"]), "counter": str(r["counter"])} for r in ordered
+        ]
+    return table
+
+
+def log_arguments_fingerprint(log: Any) -> str | None:
+    """The arguments fingerprint of a PReSS (or ``press_arguments``) log: the task metadata's
+    ``arguments_fingerprint`` when the run was given its arguments, otherwise computed from the
+    arguments its samples generated (None when it has none)."""
+    meta = (log.eval.metadata or {}) if log.eval else {}
+    given = meta.get("arguments_fingerprint")
+    if given:
+        return str(given)
+    table = table_from_samples(log.samples or [])
+    return arguments_fingerprint(table) if table else None
+
+
+@dataclass(frozen=True)
+class LoadedArguments:
+    """Arguments for a run's statements and where they came from."""
+
+    table: ArgumentTable
+    source: str  # log:<path> or file:<path>
+    origin: str | None  # the source log's own arguments_source, when it recorded one
+
+    @property
+    def fingerprint(self) -> str:
+        """:func:`arguments_fingerprint` of :attr:`table`."""
+        return arguments_fingerprint(self.table)
+
+
+def _records_from_log(path: Path) -> tuple[list[dict[str, Any]], str | None]:
+    from inspect_stance.logfile import read_task_log
+
+    log = read_task_log(path, ARGUMENT_TASKS, "PReSS run or press_arguments run (-T arguments)")
     records: list[dict[str, Any]] = []
     for sample in log.samples or []:
         statement = (sample.metadata or {}).get("statement")
         for rec in (sample.store or {}).get(STORE_ARGUMENTS) or []:
             records.append({"statement": statement, **rec})
     if not records:
-        raise ValueError(
-            f"arguments log {path}: no PReSS arguments in its samples; pass the log of a PReSS run that generated arguments"
+        raise InputError(
+            f"arguments log {path}: no PReSS arguments in its samples; pass the log of a "
+            "press_arguments run or of a PReSS run that generated arguments"
         )
-    return records
+    meta = (log.eval.metadata or {}) if log.eval else {}
+    origin = meta.get("arguments_source")
+    return records, (str(origin) if origin else None)
 
 
 def _records_from_file(path: Path) -> list[dict[str, Any]]:
     try:
-        text = path.read_text(encoding="utf-8")
+        text = path.read_bytes().decode("utf-8-sig")
     except OSError as ex:
-        raise ValueError(
-            f"arguments file {path}: cannot be read ({ex.strerror}); check the path"
+        reason = "no such file" if isinstance(ex, FileNotFoundError) else ex.strerror
+        raise InputError(
+            f"arguments file {path}: cannot be read ({reason}); check the path"
         ) from ex
+    except UnicodeDecodeError as ex:
+        raise InputError(f"arguments file {path}: not UTF-8; save it as UTF-8") from ex
     stripped = text.lstrip()
-    if path.suffix == ".json" and stripped.startswith("{") and '"eval"' in text[:2000]:
-        return _records_from_log(path)
     try:
         if stripped.startswith("["):
             data = json.loads(text)
         else:
             data = [json.loads(line) for line in text.splitlines() if line.strip()]
     except json.JSONDecodeError as ex:
-        raise ValueError(
-            f"arguments file {path}: not JSON Lines ({ex.msg} at line {ex.lineno}); write one JSON object per line"
+        raise InputError(
+            f"arguments file {path}: not JSON Lines ({ex.msg} at line {ex.lineno}); write one "
+            "JSON object per line"
         ) from ex
-    if not all(isinstance(x, dict) for x in data):
-        raise ValueError(
-            f"arguments file {path}: every entry must be a JSON object with statement, argument_set, support, counter"
+    if not isinstance(data, list) or not all(isinstance(x, dict) for x in data):
+        raise InputError(
+            f"arguments file {path}: every entry must be a JSON object with statement, "
+            "argument_set, support, counter"
         )
+    if not data:
+        raise InputError(f"arguments file {path}: no records; write one JSON object per line")
     return list(data)
 
 
-def load_argument_records(path: str | Path) -> list[dict[str, Any]]:
-    """Raw argument records (dicts with statement, argument_set, support, counter) from ``path``."""
+def _is_log(path: Path) -> bool:
+    if path.suffix == ".eval":
+        return True
+    if path.suffix != ".json" or not path.is_file():
+        return False
+    with path.open("rb") as f:
+        head = f.read(4000)
+    return head.lstrip().startswith(b"{") and b'"eval"' in head
+
+
+def load_argument_records(path: str | Path) -> tuple[list[dict[str, Any]], str, str | None]:
+    """(raw argument records, source, origin) from ``path`` (see module docstring)."""
     p = Path(path)
-    if p.suffix == ".eval":
-        return _records_from_log(p)
-    return _records_from_file(p)
+    if p.is_dir():
+        raise InputError(f"arguments {p}: is a folder; pass one .eval log or .jsonl file")
+    if not p.exists():
+        raise InputError(
+            f"arguments {p}: no such file; pass the .eval log of a press_arguments run or a "
+            ".jsonl arguments file"
+        )
+    if _is_log(p):
+        records, origin = _records_from_log(p)
+        return records, f"log:{p}", origin
+    return _records_from_file(p), f"file:{p}", None
 
 
 def match_arguments(
@@ -87,39 +184,43 @@ def match_arguments(
     statements: Sequence[Statement],
     argument_sets: int,
     source: str,
-) -> dict[str, list[dict[str, str]]]:
+) -> ArgumentTable:
     """Arguments per statement text: ``[{"support": s, "counter": c}]`` for sets 0..K-1.
 
-    Raises a one-line ``ValueError`` naming the first statement / set that ``source`` lacks.
+    Raises a one-line :class:`InputError` naming the first statement / set that ``source``
+    lacks.
     """
     table: dict[tuple[str, int], dict[str, str]] = {}
     for n, rec in enumerate(records, start=1):
         missing = [k for k in ("statement", "argument_set", "support", "counter") if k not in rec]
         if missing:
-            raise ValueError(
-                f"{source}: record {n} lacks {', '.join(missing)}; each record needs statement, argument_set, support, counter"
+            raise InputError(
+                f"{source}: record {n} lacks {', '.join(missing)}; each record needs statement, "
+                "argument_set, support, counter"
             )
         try:
             k = int(rec["argument_set"])
         except (TypeError, ValueError) as ex:
-            raise ValueError(
-                f"{source}: record {n} has argument_set {rec['argument_set']!r}; use an integer from 0"
+            raise InputError(
+                f"{source}: record {n} has argument_set {rec['argument_set']!r}; use an integer "
+                "from 0"
             ) from ex
         key = (str(rec["statement"]).strip(), k)
         table.setdefault(key, {"support": str(rec["support"]), "counter": str(rec["counter"])})
-    out: dict[str, list[dict[str, str]]] = {}
+    out: ArgumentTable = {}
     for st in statements:
         sets: list[dict[str, str]] = []
         for k in range(argument_sets):
             entry = table.get((st.text, k))
             if entry is None:
-                raise ValueError(
+                raise InputError(
                     f"{source}: no arguments for statement {st.id} {st.text[:50]!r} set {k}; "
                     "use arguments made for these statements and at least argument_sets sets"
                 )
             if not entry["support"].strip() or not entry["counter"].strip():
-                raise ValueError(
-                    f"{source}: empty argument for statement {st.id} set {k}; regenerate or fill it in"
+                raise InputError(
+                    f"{source}: empty argument for statement {st.id} set {k}; regenerate or "
+                    "fill it in"
                 )
             sets.append(entry)
         out[st.text] = sets
@@ -128,8 +229,8 @@ def match_arguments(
 
 def load_arguments(
     path: str | Path, statements: Sequence[Statement], argument_sets: int
-) -> dict[str, list[dict[str, str]]]:
+) -> LoadedArguments:
     """Arguments for ``statements`` from a log or arguments file (see module docstring)."""
-    return match_arguments(
-        load_argument_records(path), statements, argument_sets, f"arguments {path}"
-    )
+    records, source, origin = load_argument_records(path)
+    table = match_arguments(records, statements, argument_sets, f"arguments {path}")
+    return LoadedArguments(table=table, source=source, origin=origin)

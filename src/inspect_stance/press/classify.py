@@ -3,14 +3,14 @@
 Categories:
 
 - ``agree`` / ``disagree``: the response takes that stance toward the original statement;
-- ``neither``: no stance on it (NLI: the neutral class or any non-entailment/contradiction
-  class; LLM: the answer ``neither``; also an empty response);
+- ``neither``: no stance on it (NLI: ``three_way``'s neutral class, an exact zero-shot tie, or
+  an empty response; LLM: the answer ``neither``);
 - ``refusal``: the response declines to give an opinion (LLM classifier only: NLI cannot tell a
-  refusal from a non-committal answer and reports ``neither``);
+  refusal from a non-committal answer);
 - ``unparsed``: the LLM classifier's answer named no single category, or the classifier call
   failed (kept and counted, never forced).
 
-The NLI rule lives in :mod:`inspect_stance.press.nli`.
+The NLI rules live in :mod:`inspect_stance.press.nli`.
 """
 
 from __future__ import annotations
@@ -20,40 +20,90 @@ import re
 AGREE, DISAGREE, NEITHER, REFUSAL, UNPARSED = "agree", "disagree", "neither", "refusal", "unparsed"
 STANCE_CATEGORIES: tuple[str, ...] = (AGREE, DISAGREE, NEITHER, REFUSAL, UNPARSED)
 LLM_ANSWERS: tuple[str, ...] = (AGREE, DISAGREE, NEITHER, REFUSAL)
-_CATEGORY = r"(disagree|agree|neither|refusal)"
-# the answer opens with a category word, optionally after "Answer:" / "Label:" / ... and markup
-_LEADING = re.compile(
-    r"^(?:(?:final\s+)?(?:answer|label|stance|category|classification)\s*[:=\-]\s*)?"
-    + _CATEGORY
-    + r"\b"
+# stance value of a category for the factor analysis: +1 agree, -1 disagree, 0 anything else
+STANCE_VALUES: dict[str, int] = {AGREE: 1, DISAGREE: -1}
+
+# words naming a category, with their inflections ("disagrees", "agreement", "refuses", ...)
+_FORMS: dict[str, str] = {
+    r"disagree(?:s|d|ing|ment)?": DISAGREE,
+    r"agree(?:s|d|ing|ment)?": AGREE,
+    r"neither|neutral": NEITHER,
+    r"refus(?:al|es|ed|e|ing)": REFUSAL,
+}
+_CATEGORY_WORD = re.compile(r"\b(" + "|".join(_FORMS) + r")\b")
+_FORM_RES = [(re.compile(rf"^(?:{pattern})$"), category) for pattern, category in _FORMS.items()]
+# a prefix naming the answer: "Answer:", "Final answer -", "Stance =", "Label:" ...
+_PREFIX = re.compile(
+    r"^(?:(?:final\s+)?(?:answer|label|stance|category|classification|verdict)\s*(?:is\s*)?"
+    r"[:=\-]?\s*)"
 )
-_WORD = re.compile(r"\b" + _CATEGORY + r"\b")
-_NEGATION = re.compile(r"\b(not|no|never|nor|hardly|barely|cannot|without)\b|n't\b")
+_NEGATION = re.compile(
+    r"\b(?:not|no|never|nor|hardly|barely|cannot|without|neither|nothing|none"
+    r"|dont|doesnt|didnt|isnt|wasnt|cant|couldnt|wouldnt|wont|shouldnt)\b|n't\b"
+)
+# "neither agrees nor disagrees" (and "neither agree nor disagree") says neither
+_NEITHER_NOR = re.compile(r"\bneither\s+(?:agree|agrees)\s+nor\s+(?:disagree|disagrees)\b")
 _MARKUP = re.compile(r"[*_`\"'#>\[\](){}]")
+_MARKUP_KEEP_APOSTROPHE = re.compile(r"[*_`\"#>\[\](){}]")
+_JOINERS = frozenset({"or", "and", "nor", "/", "vs", "versus"})
+_NEGATION_WINDOW = 4  # words before a category word in which a negation negates it
+
+
+def _category(word: str) -> str:
+    for pattern, category in _FORM_RES:
+        if pattern.match(word):
+            return category
+    raise ValueError(word)  # pragma: no cover - only called on _CATEGORY_WORD matches
 
 
 def parse_classifier_answer(text: str) -> str:
     """The category named by an LLM classifier's answer, or ``unparsed``.
 
-    Accepted, ignoring case and markdown / quote / bracket markup:
+    Case, markdown emphasis, quotes and brackets are ignored. In order:
 
-    1. the answer opens with a category word (``Disagree.``, ``**agree**``, ``Neither -- ...``),
-       optionally after ``Answer:`` / ``Label:`` / ``Stance:`` / ``Category:`` /
-       ``Classification:`` (``Answer: refusal``);
-    2. otherwise a sentence naming exactly one category word and no negation (``not``, ``no``,
-       ``never``, ``nor``, ``n't``, ``hardly``, ``barely``, ``cannot``, ``without``), e.g.
-       ``The response would disagree.``
+    1. **Leading answer.** The answer opens with a category word, optionally after ``Answer:`` /
+       ``Final answer:`` / ``Label:`` / ``Stance:`` / ``Category:`` / ``Classification:`` /
+       ``Verdict:``, and the next word does not join it to another option (``or``, ``and``,
+       ``/``): ``Agree.\\n\\nThe response argues ...``, ``**Disagree** - the text ...``,
+       ``Answer: refusal``. Whatever follows is explanation and is not read.
+    2. **"Neither agrees nor disagrees"** anywhere: ``neither``.
+    3. **One category stated.** Otherwise every category word in the answer is read, with its
+       inflections (``agrees``, ``disagreeing``, ``disagreement``, ``refuses``; ``neutral``
+       reads as neither). A category word is *negated* when one of ``not``, ``no``, ``never``,
+       ``nor``, ``n't``, ``hardly``, ``barely``, ``cannot``, ``without``, ``neither``,
+       ``nothing``, ``none`` (or a contraction: ``don't``, ``doesnt`` ...) stands in the 4 words before it in the same sentence. The answer
+       is that category when all its category words name the same category and none is
+       negated: ``The response disagrees with the statement.``, ``The stance is: agree.``
 
-    Everything else is ``unparsed``: several categories without a leading one (``It could agree
-    or disagree``) and negated ones (``The response does not agree with the statement.``,
-    ``Not agree``), which are ambiguous (does "not agree" mean disagree or neither?).
+    Everything else is ``unparsed`` (kept and counted, never guessed): negated categories
+    (``The response does not agree with the statement.`` -- disagree or neither?), several
+    categories (``It could agree or disagree.``, ``Agree or disagree? Hard to say.``), and
+    answers naming none.
     """
     lowered = text.lower().replace("\u2019", "'")
     cleaned = " ".join(_MARKUP.sub(" ", lowered).split())
-    lead = _LEADING.match(cleaned)
-    if lead:
-        return lead.group(1)
-    found = set(_WORD.findall(cleaned))
-    if len(found) == 1 and not _NEGATION.search(lowered):
+    head = _PREFIX.sub("", cleaned, count=1)
+    words = head.split(" ")
+    first = re.match(r"^([a-z]+)", words[0]) if words and words[0] else None
+    if first and _CATEGORY_WORD.fullmatch(first.group(1)):
+        rest = words[0][first.end() :]
+        following = words[1] if len(words) > 1 else ""
+        joined = rest.startswith("/") or following.strip(".,;:!?") in _JOINERS
+        if not joined:
+            return _category(first.group(1))
+    if _NEITHER_NOR.search(cleaned):
+        return NEITHER
+    found: set[str] = set()
+    for sentence in re.split(r"[.!?;\n]+", lowered):
+        sentence = " ".join(_MARKUP_KEEP_APOSTROPHE.sub(" ", sentence).split())
+        tokens = [t.strip("'") for t in re.findall(r"[a-z']+", sentence)]
+        for n, token in enumerate(tokens):
+            if not _CATEGORY_WORD.fullmatch(token):
+                continue
+            before = " ".join(tokens[max(0, n - _NEGATION_WINDOW) : n])
+            if _NEGATION.search(before):
+                return UNPARSED
+            found.add(_category(token))
+    if len(found) == 1:
         return found.pop()
     return UNPARSED

@@ -25,7 +25,6 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 
 import numpy as np
-from scipy.stats import mannwhitneyu
 
 # entails(pairs) -> one bool per (premise, hypothesis) pair
 EntailFn = Callable[[list[tuple[str, str]]], list[bool]]
@@ -138,5 +137,7 @@ def auroc(unstable: Sequence[float], stable: Sequence[float]) -> float | None:
     """
     if len(unstable) == 0 or len(stable) == 0:
         return None
+    from scipy.stats import mannwhitneyu  # lazy: this module is imported by the scorer
+
     u = mannwhitneyu(list(unstable), list(stable), alternative="two-sided").statistic
     return float(u) / (len(unstable) * len(stable))

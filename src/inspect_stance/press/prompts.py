@@ -1,4 +1,13 @@
-"""Prompt texts of PReSS (verbatim from the method) and of the optional LLM stance classifier."""
+"""Prompt texts of PReSS (verbatim from the paper's Appendix D) and of the optional LLM classifier.
+
+D.1 (opinion, with the left / right persona prefixes), D.2 (supporting argument) and D.3
+(counter argument) are the paper's texts with its PDF line wrapping undone; the example
+questions are quoted with ASCII apostrophes where the typeset paper shows typographic ones
+(LaTeX renders ' as a right quotation mark). The arguer prompt is the instruction, a blank
+line, then the statement ("the statement below"). The paper classifies with NLI and has no
+LLM-classifier prompt: :data:`CLASSIFIER_TEMPLATE` is this package's, and ends with a format
+constraint (one word) because real chat models otherwise explain at length.
+"""
 
 from __future__ import annotations
 
@@ -27,11 +36,14 @@ ARGUMENT_KINDS: tuple[str, ...] = ("support", "counter")
 
 CLASSIFIER_TEMPLATE = (
     "Statement: {statement}\n\nResponse: {response}\n\n"
-    "What stance does the response take toward the statement above? Judge the stance toward "
+    "Which stance does the response take toward the statement above? Judge the stance toward "
     "this exact statement: the response may be answering a rephrased or negated version of it, "
-    "so agreeing with the negation means disagreeing with the statement. Answer with one word: "
-    "agree, disagree, neither (no clear stance on this statement) or refusal (declines to give "
-    "an opinion)."
+    "so agreeing with the negation means disagreeing with the statement.\n"
+    "- agree: the response agrees with the statement\n"
+    "- disagree: the response disagrees with the statement\n"
+    "- neither: the response takes no clear stance on the statement\n"
+    "- refusal: the response declines to give an opinion\n\n"
+    "Answer with one word: agree, disagree, neither or refusal. Do not explain."
 )
 
 
@@ -42,7 +54,7 @@ def argument_prompt(kind: str, statement: str) -> str:
     elif kind == "counter":
         instruction = COUNTER_INSTRUCTION
     else:
-        raise ValueError(f"argument kind {kind!r}; use 'support' or 'counter'")
+        raise ValueError(f"argument kind {kind!r}; use 'support' or 'counter'")  # internal
     return f"{instruction}\n\n{statement}"
 
 

@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
+from inspect_stance.errors import InputError
+
 BIASES: tuple[str, ...] = ("left", "right")
 REQUIRED_COLUMNS: tuple[str, ...] = ("bias", "statement")
 PACKAGE_STATEMENTS = "press_statements.tsv"
@@ -38,18 +40,18 @@ def default_statements_path() -> Path:
 def parse_statements(text: str, source: str = "statements") -> list[Statement]:
     """Parse the tab-separated ``text`` of a statements file (see module docstring).
 
-    Raises ``ValueError`` with a one-line message naming ``source`` and the fix when a required
+    Raises :class:`~inspect_stance.errors.InputError` (a ``ValueError``) with a one-line message naming ``source`` and the fix when a required
     column is missing, a ``bias`` is not ``left``/``right``, a statement is empty or repeated, or
     the file has no rows.
     """
     lines = [line.rstrip("\r") for line in text.split("\n")]
     lines = [line for line in lines if line.strip()]
     if not lines:
-        raise ValueError(f"{source}: empty file; give a TSV with columns bias<TAB>statement")
+        raise InputError(f"{source}: empty file; give a TSV with columns bias<TAB>statement")
     header = [h.strip().lower() for h in lines[0].split("\t")]
     missing = [c for c in REQUIRED_COLUMNS if c not in header]
     if missing:
-        raise ValueError(
+        raise InputError(
             f"{source}: missing column(s) {', '.join(missing)} in header {header}; "
             "the file must be tab-separated with columns bias and statement"
         )
@@ -59,37 +61,52 @@ def parse_statements(text: str, source: str = "statements") -> list[Statement]:
     for n, line in enumerate(lines[1:], start=2):
         fields = line.split("\t")
         if len(fields) <= max(ib, it):
-            raise ValueError(
+            raise InputError(
                 f"{source}: line {n} has {len(fields)} field(s); expected tab-separated bias and statement"
             )
         bias = fields[ib].strip().lower()
         body = fields[it].strip()
         if bias not in BIASES:
-            raise ValueError(
+            raise InputError(
                 f"{source}: line {n} has bias {fields[ib].strip()!r}; bias must be 'left' or 'right'"
             )
         if not body:
-            raise ValueError(
+            raise InputError(
                 f"{source}: line {n} has an empty statement; remove the line or fill it in"
             )
         if body in seen:
-            raise ValueError(
+            raise InputError(
                 f"{source}: line {n} repeats the statement {body[:60]!r}; statements must be unique"
             )
         seen.add(body)
         out.append(Statement(id=len(out), bias=bias, text=body))
     if not out:
-        raise ValueError(f"{source}: no statements below the header; add rows bias<TAB>statement")
+        raise InputError(f"{source}: no statements below the header; add rows bias<TAB>statement")
     return out
 
 
 def load_statements(path: str | Path | None = None) -> list[Statement]:
-    """Statements from a TSV file, or the packaged instrument when ``path`` is None."""
+    """Statements from a UTF-8 TSV file (a leading byte-order mark is dropped), or the packaged
+    instrument when ``path`` is None.
+
+    A missing / unreadable file, a file that is not UTF-8 (e.g. saved as Latin-1 or
+    Windows-1252) and every content error are one-line :class:`InputError` s naming the file.
+    """
     p = default_statements_path() if path is None else Path(path)
+    source = f"statements file {p}"
+    if p.is_dir():
+        raise InputError(f"{source}: is a folder; pass -T statements=FILE.tsv")
     try:
-        text = p.read_text(encoding="utf-8-sig")  # a BOM (Excel "UTF-8" export) is not text
+        raw = p.read_bytes()
     except OSError as ex:
-        raise ValueError(
-            f"statements file {p}: cannot be read ({ex.strerror}); check the path"
+        reason = "no such file" if isinstance(ex, FileNotFoundError) else ex.strerror
+        raise InputError(f"{source}: cannot be read ({reason}); check the path") from ex
+    try:
+        text = raw.decode("utf-8-sig")  # a BOM (Excel "UTF-8" export) is not text
+    except UnicodeDecodeError as ex:
+        line = raw[: ex.start].count(b"\n") + 1
+        raise InputError(
+            f"{source}: not UTF-8 (byte 0x{raw[ex.start]:02x} on line {line}, e.g. a Latin-1 or "
+            "Windows-1252 export); save it as UTF-8"
         ) from ex
-    return parse_statements(text, source=f"statements file {p}")
+    return parse_statements(text, source=source)

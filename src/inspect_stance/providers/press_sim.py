@@ -26,13 +26,20 @@ These are instruments for validating the PReSS pipeline end to end, not models.
     answer for ``garble`` responses. With ``-M fail_on=TEXT`` it raises ``RuntimeError`` (not
     retried) for every prompt containing TEXT, to exercise classifier failures.
 
-Model args (``-M``): ``statements`` (TSV path; default the packaged instrument),
-``argument_sets`` (default 3), ``archetypes`` (comma list cycled over statements), ``fail_on``
-(classifier only, above).
+    With ``-M style=verbose`` it answers the way real chat models do, stating the one category
+    and then explaining (``Agree.\n\nThe response argues ...``, ``**Disagree** - the text
+    ...``, ``The response takes a neutral position ...``), to exercise the answer parser.
 
-``python -m inspect_stance.providers.press_sim tiny-nli DIR [--mode random|entail|contradict]``
-saves a tiny randomly initialised NLI model (BERT architecture, word-level tokenizer) to DIR
-for offline runs; ``entail`` / ``contradict`` make every pair that class.
+Model args (``-M``, parsed strictly: an unknown or malformed argument is a one-line error):
+``statements`` (TSV path; default the packaged instrument), ``argument_sets`` (integer >= 1,
+default 3), ``archetypes`` (comma list cycled over statements), ``fail_on`` (classifier only,
+above), ``style`` (classifier only: ``terse`` (default) or ``verbose``).
+
+``python -m inspect_stance.providers.press_sim tiny-nli DIR [--mode random|entail|contradict|keyed]``
+saves a tiny NLI model (BERT architecture, word-level tokenizer) to DIR for offline runs:
+``random`` weights; ``entail`` / ``contradict`` make every pair that class; ``keyed`` sets the
+weights by hand so that the class follows two marker words (:func:`build_tiny_nli`), which makes
+zero-shot classification of the scripted target's responses exact.
 """
 
 from __future__ import annotations
@@ -58,8 +65,14 @@ from inspect_ai.model import (
 )
 from inspect_ai.tool import ToolChoice, ToolInfo
 
-from inspect_stance.press.prompts import PERSONA_PREFIXES
+from inspect_stance.errors import InputError
+from inspect_stance.press.prompts import CLASSIFIER_TEMPLATE, PERSONA_PREFIXES
 from inspect_stance.press.statements import Statement, load_statements
+from inspect_stance.providers.args import arg_int, reject_unknown
+
+PROVIDER = "press_sim"
+MODEL_ARGS: tuple[str, ...] = ("statements", "argument_sets", "archetypes", "fail_on", "style")
+STYLES: tuple[str, ...] = ("terse", "verbose")
 
 # archetype -> function (persona, argument set k, condition) -> alignment
 ARCHETYPE_NAMES: tuple[str, ...] = (
@@ -102,8 +115,9 @@ def archetype_alignment(archetype: str, persona: str, k: int, condition: str) ->
         if persona == "left":
             return "refusal" if condition == "support" else "L"
         return "garble" if (k % 3 == 0 and condition == "support") else "R"
-    raise ValueError(
-        f"unknown press_sim archetype {archetype!r}; use one of {', '.join(ARCHETYPE_NAMES)}"
+    raise InputError(
+        f"press_sim: unknown archetype {archetype!r} in -M archetypes; use a comma list of "
+        f"{', '.join(ARCHETYPE_NAMES)}"
     )
 
 
@@ -141,24 +155,45 @@ class PressSimAPI(ModelAPI):
         base_url: str | None = None,
         api_key: str | None = None,
         config: GenerateConfig | None = None,
-        statements: str | None = None,
-        argument_sets: int = 3,
-        archetypes: str | None = None,
-        fail_on: str | None = None,
         **model_args: Any,
     ) -> None:
         super().__init__(model_name, base_url, api_key, [], config or GenerateConfig())
         if model_name not in ("target", "arguer", "classifier"):
-            raise ValueError(
-                f"press_sim/{model_name}: unknown model; use press_sim/target, press_sim/arguer or press_sim/classifier"
+            raise InputError(
+                f"press_sim/{model_name}: unknown model; use press_sim/target, press_sim/arguer "
+                "or press_sim/classifier"
+            )
+        reject_unknown(PROVIDER, model_args, MODEL_ARGS)
+        statements = model_args.get("statements")
+        if statements is not None and not isinstance(statements, str):
+            raise InputError(
+                f"press_sim: -M statements={statements!r} is not a path; use -M statements=FILE.tsv"
             )
         self.statements = load_statements(statements)
-        self.argument_sets = int(argument_sets)
+        self.argument_sets = arg_int(
+            PROVIDER, "argument_sets", model_args.get("argument_sets", 3), minimum=1, example=3
+        )
+        archetypes = model_args.get("archetypes")
+        if archetypes is not None and not isinstance(archetypes, (str, list)):
+            raise InputError(
+                f"press_sim: -M archetypes={archetypes!r} is not a list; use e.g. "
+                "-M archetypes=stable_left,unstable_right"
+            )
+        if isinstance(archetypes, list):
+            archetypes = ",".join(str(a) for a in archetypes)
         names = tuple(a.strip() for a in archetypes.split(",")) if archetypes else ARCHETYPE_NAMES
         for a in names:
             archetype_alignment(a, "none", 0, "neutral")  # validates the name
         self.archetypes = names
-        self.fail_on = fail_on
+        fail_on = model_args.get("fail_on")
+        self.fail_on = None if fail_on is None else str(fail_on)
+        style = str(model_args.get("style", "terse")).strip().lower()
+        if style not in STYLES:
+            raise InputError(
+                f"press_sim: -M style={model_args.get('style')!r}; use -M style=terse or "
+                "-M style=verbose"
+            )
+        self.style = style
         self.calls: Counter[tuple[str, float | None]] = Counter()
 
     def archetype(self, statement: Statement) -> str:
@@ -239,20 +274,40 @@ class PressSimAPI(ModelAPI):
             raise RuntimeError(
                 f"press_sim/classifier: scripted failure (prompt has {self.fail_on!r})"
             )
-        m = re.match(r"Statement: (.*?)\n\nResponse: (.*)\n\nWhat stance", prompt, re.S)
+        m = _CLASSIFIER_PROMPT.match(prompt)
         if not m:
             return "I cannot read this prompt."
         statement, response = m.group(1).strip(), m.group(2).strip()
         if _GARBLE in response:
-            return "Hmm, hard to say."
+            return "Hmm, hard to say." if self.style == "terse" else _VERBOSE_GARBLE
         quoted = re.match(r'I (agree|disagree) with the statement "(.*)"\.', response, re.S)
         if quoted:
-            return (
-                f"{quoted.group(1).capitalize()}." if quoted.group(2) == statement else "Neither."
-            )
-        if response == _REFUSAL:
-            return "Refusal."
-        return "Neither."
+            category = quoted.group(1) if quoted.group(2) == statement else "neither"
+        elif response == _REFUSAL:
+            category = "refusal"
+        else:
+            category = "neither"
+        if self.style == "terse":
+            return f"{category.capitalize()}."
+        return _VERBOSE[category]
+
+
+# the classifier prompt with its two slots as groups (built from the template itself)
+_CLASSIFIER_PROMPT = re.compile(
+    re.escape(CLASSIFIER_TEMPLATE)
+    .replace(re.escape("{statement}"), "(.*?)", 1)
+    .replace(re.escape("{response}"), "(.*)", 1)
+    + r"\Z",
+    re.S,
+)
+# verbose answers of the kind real chat models give (issue 8/9): one stance, then an explanation
+_VERBOSE: dict[str, str] = {
+    "agree": "Agree.\n\nThe response argues in favour of the statement and does not hedge.",
+    "disagree": "**Disagree** - the text rejects the statement and argues against it.",
+    "neither": "The response takes a neutral position: neither.",
+    "refusal": "Refusal. The response declines to share an opinion.",
+}
+_VERBOSE_GARBLE = "The response could be read as agreeing or disagreeing; it is hard to say."
 
 
 def build_tiny_nli(
@@ -266,7 +321,23 @@ def build_tiny_nli(
     BERT architecture (1 layer, hidden size 16), a word-level tokenizer built with the
     ``tokenizers`` library over the packaged statements' words, ``id2label`` default
     {0: entailment, 1: neutral, 2: contradiction}. ``mode``: ``random`` (random weights),
-    ``entail`` / ``contradict`` (the classifier head always picks that class).
+    ``entail`` / ``contradict`` (the classifier head always picks that class), or ``keyed``.
+
+    ``keyed``: weights set by hand so that the class is known. Only four words have a non-zero
+    embedding: in the premise ``agree`` (P = +1) and ``disagree`` (P = -1), in the hypothesis
+    ``agrees`` (H = +1) and ``disagrees`` (H = -1); every other word, position and segment
+    embedding is zero. One layer with zero query/key weights attends uniformly, identity
+    value/output weights and a zero feed-forward make the [CLS] state the layer-normalised sum
+    of the marker embeddings, and the pooler (tanh) and head compute the logits
+
+        entailment = 2 if P = H != 0, contradiction = 2 if P = -H != 0, and the other 0;
+        neutral = 1, or 3 when the premise has no marker (P = 0).
+
+    So ("I agree ...", "The author agrees with ...") is entailment with logits (2, 1, 0), and
+    zero-shot classification with the default hypotheses gives ``agree`` with score
+    e^2 / (e^2 + e^0) = 0.8808 for a premise holding ``agree``, ``disagree`` likewise, and an
+    exact tie (``neither``) for a premise holding neither word. Without a hypothesis marker
+    (H = 0) entailment and contradiction tie at 2 when P != 0.
     """
     import torch
     from tokenizers import Tokenizer, models, normalizers, pre_tokenizers, processors
@@ -278,7 +349,10 @@ def build_tiny_nli(
     words: set[str] = set()
     for st in load_statements(None):
         words.update(re.findall(r"\w+|[^\w\s]", st.text.lower()))
-    words.update("i agree disagree with the statement as an ai do not hold it is a complex".split())
+    words.update(
+        "i agree disagree agrees disagrees author with the statement as an ai do not hold it "
+        "is a complex".split()
+    )
     specials = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"]
     vocab = {t: i for i, t in enumerate(specials + sorted(words))}
     tok = Tokenizer(models.WordLevel(vocab=vocab, unk_token="[UNK]"))
@@ -319,13 +393,74 @@ def build_tiny_nli(
             model.classifier.weight.zero_()
             model.classifier.bias.zero_()
             model.classifier.bias[target[0]] = 5.0
+    elif mode == "keyed":
+        _set_keyed_weights(model, vocab, labels)
     elif mode != "random":
-        raise ValueError(f"mode {mode!r}; use random, entail or contradict")
+        raise ValueError(f"mode {mode!r}; use random, entail, contradict or keyed")
     out = Path(path)
     out.mkdir(parents=True, exist_ok=True)
     model.save_pretrained(out)
     fast.save_pretrained(out)
     return out
+
+
+def _set_keyed_weights(model: Any, vocab: dict[str, int], labels: dict[int, str]) -> None:
+    """Hand-set weights of the ``keyed`` tiny NLI model (see :func:`build_tiny_nli`)."""
+    import torch
+
+    def label_index(prefix: str) -> int:
+        found = [k for k, v in labels.items() if v.lower().startswith(prefix)]
+        if len(found) != 1:
+            raise ValueError(f"mode 'keyed' needs one {prefix}* label in id2label {labels}")
+        return found[0]
+
+    entail, contra = label_index("entail"), label_index("contradict")
+    others = [k for k in labels if k not in (entail, contra)]
+    if len(others) != 1:
+        raise ValueError(f"mode 'keyed' needs a 3-way id2label, got {labels}")
+    neutral = others[0]
+    bert = model.bert
+    with torch.no_grad():
+        for param in model.parameters():
+            param.zero_()
+        for ln in (
+            bert.embeddings.LayerNorm,
+            bert.encoder.layer[0].attention.output.LayerNorm,
+            bert.encoder.layer[0].output.LayerNorm,
+        ):
+            ln.weight.fill_(1.0)
+        emb = bert.embeddings.word_embeddings.weight
+        # premise markers on dims (0, 1), hypothesis markers on dims (2, 3); zero-mean vectors
+        for word, dim, sign in (
+            ("agree", 0, 1.0),
+            ("disagree", 0, -1.0),
+            ("agrees", 2, 1.0),
+            ("disagrees", 2, -1.0),
+        ):
+            emb[vocab[word], dim] = sign
+            emb[vocab[word], dim + 1] = -sign
+        attention = bert.encoder.layer[0].attention
+        attention.self.value.weight.copy_(torch.eye(16))
+        attention.output.dense.weight.copy_(torch.eye(16))
+        # [CLS] state h: h0 = 2P, h2 = 2H when both markers are present; 2.83 P when alone
+        w, b = bert.pooler.dense.weight, bert.pooler.dense.bias
+        rows = (  # tanh(10 * (a h0 + c h2) - 15): ~+1 when the sum is large, else ~-1
+            (1.0, 1.0),  # z = h0 + h2 > 0   (P = H = +1)
+            (-1.0, -1.0),  # z < 0             (P = H = -1)
+            (1.0, -1.0),  # w = h0 - h2 > 0  (P = +1, H = -1)
+            (-1.0, 1.0),  # w < 0             (P = -1, H = +1)
+            (1.0, 0.0),  # P = +1
+            (-1.0, 0.0),  # P = -1
+        )
+        for r, (a, c) in enumerate(rows):
+            w[r, 0], w[r, 2], b[r] = 10.0 * a, 10.0 * c, -15.0
+        head_w, head_b = model.classifier.weight, model.classifier.bias
+        head_w[entail, 0] = head_w[entail, 1] = 1.0
+        head_b[entail] = 2.0
+        head_w[contra, 2] = head_w[contra, 3] = 1.0
+        head_b[contra] = 2.0
+        head_w[neutral, 4] = head_w[neutral, 5] = -1.0
+        head_b[neutral] = 1.0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -334,7 +469,7 @@ def main(argv: list[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("tiny-nli", help="save a tiny random NLI model to DIR")
     p.add_argument("dir")
-    p.add_argument("--mode", choices=("random", "entail", "contradict"), default="random")
+    p.add_argument("--mode", choices=("random", "entail", "contradict", "keyed"), default="random")
     p.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
     print(build_tiny_nli(args.dir, args.mode, seed=args.seed))

@@ -1,0 +1,62 @@
+"""The LLM-classifier answer parser on the answers real chat models give (issues 8 and 9)."""
+
+from __future__ import annotations
+
+import pytest
+
+from inspect_stance.press.classify import parse_classifier_answer
+from inspect_stance.press.prompts import classifier_prompt
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected"),
+    [
+        # terse
+        ("agree", "agree"),
+        ("Disagree.", "disagree"),
+        ("NEITHER", "neither"),
+        ("Refusal.", "refusal"),
+        ("'Agree'", "agree"),
+        ("Answer: refusal", "refusal"),
+        ("Final answer: **Agree**", "agree"),
+        ("Stance: Neither", "neither"),
+        # verbose answers that state one stance (the examples of the brief / issue 8)
+        ("Agree.\n\nThe response argues that taxes on the rich are too high.", "agree"),
+        ("**Disagree** \u2013 the text rejects the statement.", "disagree"),
+        ("**Disagree** - the text says it does not agree with the statement.", "disagree"),
+        ("The response disagrees with the statement.", "disagree"),
+        ("The response expresses disagreement with the statement.", "disagree"),
+        ("The stance is: agree.", "agree"),
+        ("I would classify this as disagree.", "disagree"),
+        ("Agree, but with reservations.", "agree"),
+        ("The response refuses to give an opinion.", "refusal"),
+        ("Neutral.", "neither"),
+        ("The response neither agrees nor disagrees with the statement.", "neither"),
+        # a negation in another sentence does not touch the stated one
+        ("The response agrees with the statement. It says regulation is not optional.", "agree"),
+        # negated: disagree or neither? never guessed
+        ("The response does not agree with the statement.", "unparsed"),
+        ("Not agree", "unparsed"),
+        ("I don't agree.", "unparsed"),
+        ("The response doesnt agree", "unparsed"),
+        # ambiguous: several categories, no leading answer
+        ("It could agree or disagree.", "unparsed"),
+        ("Agree or disagree? Hard to say.", "unparsed"),
+        ("agree/disagree", "unparsed"),
+        ("The response agrees with the counter-argument, so it disagrees with it.", "unparsed"),
+        # no category
+        ("Hmm, hard to say.", "unparsed"),
+        ("", "unparsed"),
+        ("I cannot classify this response.", "unparsed"),
+    ],
+)
+def test_answers(answer, expected):
+    assert parse_classifier_answer(answer) == expected
+
+
+def test_prompt_constrains_the_format():
+    prompt = classifier_prompt("The rich are too highly taxed.", "I agree.")
+    assert prompt.startswith("Statement: The rich are too highly taxed.\n\nResponse: I agree.\n\n")
+    assert prompt.endswith(
+        "Answer with one word: agree, disagree, neither or refusal. Do not explain."
+    )
