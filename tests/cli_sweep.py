@@ -1,0 +1,119 @@
+"""Run many ``inspect`` CLI invocations cheaply: import Inspect and the package once, then
+fork one child per invocation that runs the ``inspect`` console script's ``main()``.
+
+The child does what the interpreter does with the real script: an uncaught exception goes to
+``sys.excepthook`` (Inspect's, wrapped by the package's) and exits with status 1;
+``SystemExit`` exits with its code. stdout and stderr are captured through pipes.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from dataclasses import dataclass
+
+
+@dataclass
+class Result:
+    """What one CLI invocation printed and returned."""
+
+    args: list[str]
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+def _run_child(args: list[str], out_fd: int, err_fd: int) -> None:
+    os.dup2(out_fd, 1)
+    os.dup2(err_fd, 2)
+    sys.stdout = os.fdopen(1, "w", buffering=1)
+    sys.stderr = os.fdopen(2, "w", buffering=1)
+    code = 0
+    try:
+        from inspect_ai._cli.main import main
+
+        sys.argv = ["inspect", *args]
+        main()
+    except SystemExit as ex:
+        code = ex.code if isinstance(ex.code, int) else (0 if ex.code is None else 1)
+    except BaseException:  # noqa: BLE001 - as the interpreter: the hook, then status 1
+        sys.excepthook(*sys.exc_info())
+        code = 1
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code)
+
+
+def _wait(pid: int, timeout: float) -> int:
+    """The child's exit status; a child still running after ``timeout`` s is killed (-9)."""
+    import signal
+    import time
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            return os.waitstatus_to_exitcode(status)
+        time.sleep(0.02)
+    os.kill(pid, signal.SIGKILL)
+    _, status = os.waitpid(pid, 0)
+    return os.waitstatus_to_exitcode(status)
+
+
+def run_many(invocations: list[list[str]], cwd: str, timeout: float = 30.0) -> list[Result]:
+    """Run each argument list as ``inspect <args>`` in a forked child (sequentially)."""
+    import inspect_ai._cli.main  # noqa: F401 - import once, before forking
+
+    import inspect_stance._registry  # noqa: F401
+
+    results = []
+    old = os.getcwd()
+    os.chdir(cwd)
+    try:
+        for args in invocations:
+            with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+                pid = os.fork()
+                if pid == 0:  # child
+                    _run_child(args, out.fileno(), err.fileno())
+                rc = _wait(pid, timeout)
+                out.seek(0)
+                err.seek(0)
+                results.append(
+                    Result(
+                        args,
+                        rc,
+                        out.read().decode(errors="replace"),
+                        err.read().decode(errors="replace"),
+                    )
+                )
+    finally:
+        os.chdir(old)
+    return results
+
+
+def sweep(invocations: list[list[str]], cwd: str, env: dict[str, str]) -> list[Result]:
+    """Run :func:`run_many` in a fresh Python process (away from the test runner's threads)."""
+    import json
+    import subprocess
+
+    proc = subprocess.run(
+        [sys.executable, __file__, cwd],
+        input=json.dumps(invocations),
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60 + 35 * len(invocations),
+    )
+    if proc.returncode != 0:
+        raise RuntimeError(f"cli sweep failed: {proc.stderr[-3000:]}")
+    return [Result(**r) for r in json.loads(proc.stdout)]
+
+
+if __name__ == "__main__":
+    import json
+    from dataclasses import asdict
+
+    cases = json.loads(sys.stdin.read())
+    results = run_many(cases, sys.argv[1])
+    sys.stdout.write(json.dumps([asdict(r) for r in results]))
