@@ -7,6 +7,9 @@ transcript). The sample's ``input`` is a short line naming the proposition and t
 ``inspect view`` lists); the solver builds the verbatim prompts from the sample metadata. Each
 trial:
 
+At most ``--max-connections`` trials of a sample are in flight at once (the provider's default
+connection limit otherwise), so trials finish steadily rather than all at the end.
+
 1. generation call with :func:`inspect_stance.drift.prompts.generation_prompt` (skipped when the
    argument is reused from an earlier run);
 2. one extraction call per extraction (5 with ``multiple_extraction``), each a fresh
@@ -186,6 +189,19 @@ class TrialRecordFile:
             os.close(fd)
 
 
+def trials_in_flight(model: Model) -> int:
+    """How many of a sample's trials run at once: the model's connection limit
+    (``--max-connections``, else the provider's default)."""
+    from inspect_ai.model._generate_config import active_generate_config
+
+    limit = (
+        model.config.max_connections
+        or active_generate_config().max_connections
+        or model.api.max_connections()
+    )
+    return max(1, int(limit))
+
+
 @solver
 def stance_drift_trials(
     trials: int = 100,
@@ -315,10 +331,18 @@ def stance_drift_trials(
         for t in range(trials):
             if t in recorded:
                 done.append({**recorded[t], "replayed": True})
+        # at most one connection's worth of trials in flight: trials then finish steadily (a
+        # sample limit or an interruption finds finished trials, not 100 half-done ones)
+        in_flight = anyio.Semaphore(trials_in_flight(model))
+
+        async def guarded_trial(t: int) -> None:
+            async with in_flight:
+                await run_trial(t)
+
         async with anyio.create_task_group() as tg:
             for t in range(trials):
                 if t not in recorded:
-                    tg.start_soon(run_trial, t)
+                    tg.start_soon(guarded_trial, t)
 
         done.sort(key=lambda r: int(r["trial"]))
         counts = Counter(STANCES[r["extracted"]] if not r["unparsed"] else "unparsed" for r in done)

@@ -21,6 +21,10 @@ Proposition sets: one run's propositions must contain the other's (a run on
 where each run has propositions the other lacks ("mixed" sets), or fewer than two shared
 propositions, are unusable input.
 
+A run with incomplete samples (stopped by ``--time-limit`` / ``--token-limit`` /
+``--working-limit``, see :attr:`~inspect_stance.drift.run.DriftRun.incomplete_samples`) is
+unusable input: its SPR rests on fewer trials than planned.
+
 Exit codes: 0 pass, 1 regression, 2 unusable input (raised as ``ValueError`` here; the CLI
 converts it).
 """
@@ -163,6 +167,14 @@ def evaluate_gate(
         raise ValueError(f"--alpha {alpha} must be strictly between 0 and 1")
     if max_drop < 0:
         raise ValueError(f"--max-drop {max_drop} must be >= 0")
+    for r in (run, baseline):
+        if r is not None and r.incomplete_samples:
+            raise ValueError(
+                f"{r.source}: incomplete run ({r.incomplete_samples} samples stopped by a sample "
+                f"limit, {r.n_missing} missing trials); re-run the same command (the trial "
+                "record replays finished trials) with a larger --time-limit / --token-limit "
+                "before gating"
+            )
     matrices = transition_matrices(run.probs, unparsed)
     spr, spr_se = stance_preservation_rate(matrices)
     if not math.isfinite(spr):
