@@ -224,9 +224,7 @@ def press(
     if given is not None:
         source, fingerprint, origin = given.source, given.fingerprint, given.origin
     else:
-        source = (
-            f"arguer:{arguer}" if arguer is not None else f"target:{target or 'model under test'}"
-        )
+        source = f"arguer:{arguer}" if arguer is not None else f"target:{target or '(--model)'}"
         fingerprint, origin = None, None
         roles["arguer"] = config_dump(arguer or target, arguer_defaults(arguer_tokens))
     if classifier == "llm":

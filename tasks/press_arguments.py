@@ -60,7 +60,7 @@ def press_arguments(
             "press_argument_sets": k,
             "press_statements": statements or "package:press_statements.tsv",
             "press_role_configs": {"arguer": config_dump(arguer, arguer_defaults(tokens))},
-            "arguments_source": f"arguer:{arguer or 'model under test'}",
+            "arguments_source": f"arguer:{arguer or '(--model)'}",
             "arguments_fingerprint": None,  # computed from the samples (log_arguments_fingerprint)
         },
     )
