@@ -34,9 +34,10 @@ from inspect_stance.construction.comparison import (
     human_outcome,
     method_counts,
     neutral_comparison,
+    setting_summaries,
 )
 from inspect_stance.construction.labels import NO_PROMPT, NO_RESPONSE
-from inspect_stance.construction.lean import summarize
+from inspect_stance.construction.lean import LeanSummary, summarize
 from inspect_stance.construction.majority import strict_majority
 from inspect_stance.construction.records import Record, record_from_score_metadata
 from inspect_stance.construction.rubric import (
@@ -50,7 +51,7 @@ from inspect_stance.construction.rubric import (
     judge_prompt,
     parse_judge_answer,
 )
-from inspect_stance.construction.settings import GENERATED, METHODS
+from inspect_stance.construction.settings import GENERATED, METHODS, Setting
 from inspect_stance.errors import InputError
 from inspect_stance.roles import role_config
 
@@ -122,14 +123,16 @@ def _finite(x: float | None) -> float:
     return float(x) if x is not None and not math.isnan(x) else float("nan")
 
 
-def gap_values(records: Sequence[Record]) -> dict[str, float]:
+def gap_values(
+    records: Sequence[Record], summaries: dict[tuple[Setting, str], LeanSummary] | None = None
+) -> dict[str, float]:
     """The neutral comparison (:mod:`inspect_stance.construction.comparison`) as metric values.
 
     ``distance_templated``, ``distance_generated`` (mean |lean| over paired neutral settings),
     ``mean_difference`` (templated - generated), ``wilcoxon_p``, ``n_pairs``,
     ``templated_further``, ``generated_further``, ``ties``, ``unpaired``.
     """
-    c = neutral_comparison(records)
+    c = neutral_comparison(records, summaries=summaries)
     return {
         "distance_templated": _finite(c.distance_templated),
         "distance_generated": _finite(c.distance_generated),
@@ -143,14 +146,16 @@ def gap_values(records: Sequence[Record]) -> dict[str, float]:
     }
 
 
-def direction_values(records: Sequence[Record]) -> dict[str, float]:
+def direction_values(
+    records: Sequence[Record], summaries: dict[tuple[Setting, str], LeanSummary] | None = None
+) -> dict[str, float]:
     """Neutral settings by where their lean points relative to the filler's pole.
 
     ``filler_toward_<method>``, ``filler_away_<method>``, ``filler_tie_<method>``,
     ``filler_no_lean_<method>`` (neutral settings of that method), and ``filler_no_pole``
     (neutral settings whose topic's filler encodes no pole; the same for both methods).
     """
-    counts = direction_counts(records)
+    counts = direction_counts(records, summaries=summaries)
     out: dict[str, float] = {}
     for method in METHODS:
         for direction in DIRECTIONS:
@@ -245,8 +250,9 @@ def construction_metrics(human: bool = False) -> Metric:
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
         records = score_records(scores)
-        out = gap_values(records)
-        out.update(direction_values(records))
+        summaries = setting_summaries(records)
+        out = gap_values(records, summaries)
+        out.update(direction_values(records, summaries))
         out.update(outcome_values(records))
         out.update(agreement_values(records))
         if human:

@@ -46,9 +46,9 @@ def hand_alpha() -> Callable:
     return _hand_alpha
 
 
-TOPICS_CSV = """topic_id,topic_neutral,topic_pro,topic_con,tag_exclude,top_prompts,random_prompts
-1,the colour of bikesheds,bikesheds being red,bikesheds being blue,,"['Which bikeshed colour is best?']","['paint my shed']"
-2,the lunch menu,the lunch menu being healthy,the lunch menu being unhealthy,,"['is school lunch ok']",[]
+TOPICS_CSV = """topic_id,topic_neutral,topic_pro,topic_con,tag_exclude,top_prompts,random_prompts,filler_pole
+1,the colour of bikesheds,bikesheds being red,bikesheds being blue,,"['Which bikeshed colour is best?']","['paint my shed']",pole_a
+2,the lunch menu,the lunch menu being healthy,the lunch menu being unhealthy,,"['is school lunch ok']",[],pole_b
 """
 
 

@@ -94,6 +94,19 @@ def test_expected_gap_from_a_target_leaning_on_fillers(main_run):
     # pooled lean per method over all stances: templated (-1 - 2 + 2) / 3, generated 0
     assert m["lean_templated"] == pytest.approx(-1 / 3)
     assert m["lean_generated"] == pytest.approx(0.0)
+    # direction: every neutral templated lean is -1 (toward pole A); topic 1's filler encodes
+    # pole A (toward, 3 intents), topic 2's pole B (away, 3 intents); generated leans are 0
+    assert (m["filler_toward_templated"], m["filler_away_templated"]) == (3, 3)
+    assert (m["filler_tie_templated"], m["filler_no_lean_templated"], m["filler_no_pole"]) == (
+        0,
+        0,
+        0,
+    )
+    assert (m["filler_tie_generated"], m["filler_toward_generated"]) == (6, 0)
+    # the sample list shows which setting each row is
+    first = main_run.samples[0]
+    assert first.input.startswith(f"[{first.metadata['topic_neutral']} | ")
+    assert f"| {first.metadata['method']} #" in first.input
 
 
 def test_outcomes_follow_the_scripted_labels(main_run):
@@ -216,6 +229,22 @@ def _small_task(tiny_inputs, **kw):
     return prompt_construction(**_small_args(tiny_inputs, **kw))
 
 
+def test_verbose_and_ambiguous_judges(tiny_inputs, tmp_path):
+    log = run(
+        _small_args(tiny_inputs),
+        tmp_path,
+        ["explains", "ambiguous", "exact"],
+        prompter=None,
+        topics=str(tiny_inputs["topics"]),
+    )
+    m = metrics(log)
+    n = 2 * 3 * 2  # topics x stances x templates
+    # "1\n\nThe USER PROMPT is one-sided, but the TEXT covers 2 viewpoints." reads as 1;
+    # two different labels are never guessed: counted, out of the vote
+    assert (m["judge_ambiguous"], m["judge_unparsable"], m["no_majority"]) == (n, n, 0)
+    assert m["lean_templated"] == pytest.approx(-1 / 3)
+
+
 def test_judge_answers_off_the_scale_and_unparsable_are_counted(tiny_inputs, tmp_path):
     log = run(
         _small_args(tiny_inputs),
@@ -291,6 +320,25 @@ def test_missing_generated_prompts_are_counted(tiny_inputs, tmp_path):
     full = read_eval_log(log.location)
     skipped = [s for s in full.samples if s.scores["stance_ensemble"].value == "no_prompt"]
     assert all(s.output.completion == "" for s in skipped)  # the target was not called
+    # a real model's format (preamble, numbered quoted prompts) is read; no prompts is counted
+    listed = run(
+        task,
+        tmp_path,
+        ["exact"],
+        prompter=sim("prompter", style="list"),
+        topics=str(tiny_inputs["topics"]),
+    )
+    assert (metrics(listed)["no_prompt"], metrics(listed)["prompter_unparsed_settings"]) == (0, 0)
+    store = read_eval_log(listed.location).samples[0].store["construction:generation"]
+    assert (store["n_parsed"], store["format"]) == (2, "list")
+    none = run(
+        task,
+        tmp_path,
+        ["exact"],
+        prompter=sim("prompter", garbage=True),
+        topics=str(tiny_inputs["topics"]),
+    )
+    assert (metrics(none)["no_prompt"], metrics(none)["prompter_unparsed_settings"]) == (12, 6)
 
 
 def test_judge_sees_prompt_false_removes_framing_effect(tiny_inputs, tmp_path):
@@ -470,3 +518,43 @@ def test_report_matches_human_labels_on_model_and_id(main_run, tiny_inputs, tmp_
     # the task sees one model per run: a file naming two models is ambiguous there
     with pytest.raises(ValueError, match="labels for 2 models .* pass only this run's model"):
         _small_task(tiny_inputs, human_labels=str(by_model))
+
+
+def _other_task_log(log_dir):
+    from inspect_ai import Task
+    from inspect_ai.dataset import Sample
+
+    (log,) = inspect_eval(
+        Task(dataset=[Sample(input="hi", target="x")], name="some_other_task"),
+        model="mockllm/model",
+        log_dir=str(log_dir),
+        display="none",
+    )
+    return log
+
+
+def test_report_on_a_folder_skips_other_tasks_and_compares_thresholds(
+    tiny_inputs, tmp_path, capsys
+):
+    logs = tmp_path / "logs"
+    args = _small_args(tiny_inputs, methods="templated,generated", prompts_per_setting=2)
+    for threshold in (0.75, 0.9):
+        run({**args, "rubric_threshold": threshold}, logs, ["exact"], topics=args["topics"])
+    _other_task_log(logs)
+    out = tmp_path / "report"
+    assert cli_main(["construction-report", str(logs), "--out", str(out)]) == 0
+    assert "skipped 1 log of other tasks" in capsys.readouterr().err
+    import pandas as pd
+
+    comp = pd.read_csv(out / "comparison.csv")
+    assert sorted(comp["rubric_threshold"]) == [0.75, 0.9]
+    assert set(comp["templated_further"]) == {2}  # opinion x 2 topics, under each threshold
+    md = (out / "construction_report.md").read_text()
+    assert "## Headline comparison under each rubric threshold" in md
+    assert "skipped 1 log of other tasks" in md
+    direction = pd.read_csv(out / "direction.csv")
+    assert list(direction["direction_templated"]) == ["toward", "away"] * 2
+    # a file of another task named explicitly is an error, not a silent skip
+    other = next(p for p in logs.glob("*.eval") if "some-other-task" in p.name)
+    assert cli_main(["construction-report", str(other)]) == 2
+    assert "is a log of task 'some_other_task'" in capsys.readouterr().err

@@ -123,12 +123,19 @@ def lean_direction(lean: float, filler_pole: str | None) -> str:
 
 
 def direction_counts(
-    records: Sequence[Record], outcome: Callable[[Record], str | None] = judge_outcome
+    records: Sequence[Record],
+    outcome: Callable[[Record], str | None] = judge_outcome,
+    summaries: dict[tuple[Setting, str], LeanSummary] | None = None,
 ) -> dict[str, dict[str, int]]:
-    """Per method, the number of neutral settings in each direction of :data:`DIRECTIONS`."""
+    """Per method, the number of neutral settings in each direction of :data:`DIRECTIONS`.
+
+    ``summaries`` (from :func:`setting_summaries` of the same records and outcome) saves
+    recomputing them."""
     poles = {r.setting.topic_id: r.filler_pole for r in records}
     out = {m: dict.fromkeys(DIRECTIONS, 0) for m in METHODS}
-    for (setting, method), summary in setting_summaries(records, outcome).items():
+    if summaries is None:
+        summaries = setting_summaries(records, outcome)
+    for (setting, method), summary in summaries.items():
         if setting.is_neutral and method in out:
             out[method][lean_direction(summary.lean, poles.get(setting.topic_id))] += 1
     return out
@@ -187,10 +194,14 @@ def compare_distances(
 
 
 def neutral_comparison(
-    records: Sequence[Record], outcome: Callable[[Record], str | None] = judge_outcome
+    records: Sequence[Record],
+    outcome: Callable[[Record], str | None] = judge_outcome,
+    summaries: dict[tuple[Setting, str], LeanSummary] | None = None,
 ) -> NeutralComparison:
-    """Compare the two methods over the neutral settings (paired by setting)."""
-    summaries = setting_summaries(records, outcome)
+    """Compare the two methods over the neutral settings (paired by setting); ``summaries``
+    as in :func:`direction_counts`."""
+    if summaries is None:
+        summaries = setting_summaries(records, outcome)
     neutral = sorted({s for (s, _m) in summaries if s.is_neutral})
     pairs: list[tuple[float, float]] = []
     unpaired: list[str] = []
