@@ -16,6 +16,35 @@ from inspect_stance.press.logs import PressRun
 from inspect_stance.press.report import heatmap_grid, tables, write_report
 from inspect_stance.press.summary import sample_record
 
+AGREE = {"neutral": "agree", "support": "agree", "counter": "agree"}
+
+
+def write_log(path, model, records, task="press"):
+    """A hand-made Inspect log holding PReSS records as score metadata."""
+    from inspect_ai.log import (
+        EvalConfig,
+        EvalDataset,
+        EvalLog,
+        EvalSample,
+        EvalSpec,
+        write_eval_log,
+    )
+    from inspect_ai.scorer import Score
+
+    spec = EvalSpec(
+        created="2026-01-01T00:00:00+00:00",
+        task=task,
+        dataset=EvalDataset(),
+        model=model,
+        config=EvalConfig(),
+    )
+    samples = [
+        EvalSample(id=i, epoch=1, input="x", target="", scores={"s": Score(value=0, metadata=r)})
+        for i, r in enumerate(records, 1)
+    ]
+    write_eval_log(EvalLog(eval=spec, samples=samples, status="success"), str(path))
+    return str(path)
+
 
 @pytest.fixture(scope="module")
 def all_stable_log(nli_dir, tmp_path_factory):
@@ -24,7 +53,8 @@ def all_stable_log(nli_dir, tmp_path_factory):
 
     log_dir = tmp_path_factory.mktemp("stable_logs")
     logs = inspect_eval(
-        press(classifier="llm", nli_model=str(nli_dir / "entail")),
+        press,  # built by Inspect after the roles are bound (the classifier role is checked)
+        task_args={"classifier": "llm", "nli_model": str(nli_dir / "entail")},
         model=get_model("press_sim/target", archetypes="stable_right", memoize=False),
         model_roles={"arguer": "press_sim/arguer", "classifier": "press_sim/classifier"},
         log_dir=str(log_dir),
@@ -61,20 +91,26 @@ def test_report_files_and_tables(full_run, all_stable_log, tmp_path, capsys):
         "label_distribution.csv",
         "faithfulness.csv",
         "auroc.csv",
+        "arguments.csv",
     ):
         assert (out / name).stat().st_size > 0, name
     assert (out / "heatmap.png").read_bytes()[:4] == b"\x89PNG"
     data = json.loads(capsys.readouterr().out)
     dist = {(r["group"], r["label"]): r for r in data["label_distribution"]}
-    # left group = the full scripted run: per-statement share of S^R over its 3 sets,
-    # by archetype i mod 8 (stable_right 1, set_flipper 2/3, persona_follower 1, mixed 2/3, else 0)
-    per_arch = [1, 0, 0, 0, 0, 2 / 3, 1, 2 / 3]
-    shares = [per_arch[i % 8] for i in range(19)]
-    m = sum(shares) / 19
-    lo, hi = stats.t.interval(0.95, 18, loc=m, scale=stats.sem(shares))
-    assert dist[("left", "S^R")]["share"] == pytest.approx(m)
-    assert dist[("left", "S^R")]["ci_low"] == pytest.approx(lo)
-    assert dist[("left", "S^R")]["ci_high"] == pytest.approx(hi)
+    # Table 2 uses argument set 0. Left group = the full scripted run; its set-0 label by
+    # archetype i mod 8: stable_right S^R, stable_left S^L, unstable_right U^R, unstable_left
+    # U^L, no_opinion indeterminate, set_flipper S^R (R in even sets), persona_follower S^R,
+    # mixed S^R (its counter turns only in set 1) -> S^R for archetypes 0, 5, 6, 7: 3+2+2+2 = 9
+    p = 9 / 19
+    half = stats.norm.ppf(0.975) * (p * (1 - p) / 19) ** 0.5
+    assert dist[("left", "S^R")]["share"] == pytest.approx(p)
+    assert dist[("left", "S^R")]["ci_low"] == pytest.approx(p - half)
+    assert dist[("left", "S^R")]["ci_high"] == pytest.approx(p + half)
+    assert dist[("left", "S^L")]["share"] == pytest.approx(3 / 19)
+    assert dist[("left", "indeterminate")]["share"] == pytest.approx(2 / 19)
+    # pooled over the three sets (hand counts of the full run, test_e2e): S^R 23 of 57
+    assert dist[("left", "S^R")]["share_pooled"] == pytest.approx(23 / 57)
+    assert dist[("left", "S^R")]["n_pooled"] == 57
     assert dist[("right", "S^R")]["share"] == 1.0 and dist[("right", "S^R")]["ci_low"] == 1.0
     assert dist[("all", "S^R")]["n_instances"] == 38
     faith = {(r["model"], r["variation"]): r for r in data["faithfulness"]}
@@ -94,7 +130,15 @@ def test_report_files_and_tables(full_run, all_stable_log, tmp_path, capsys):
 
 
 def test_compare_transitions(full_run, all_stable_log, capsys):
-    rc = main(["press-compare", full_run.location, all_stable_log, "--json"])
+    rc = main(
+        [
+            "press-compare",
+            full_run.location,
+            all_stable_log,
+            "--json",
+            "--allow-different-arguments",
+        ]
+    )
     assert rc == 0
     data = json.loads(capsys.readouterr().out)
     # every before-label goes to S^R (hand counts of the full run: S^L 11, U^L 6, S^R 23, U^R 11, ind 6)
@@ -115,6 +159,21 @@ def test_compare_transitions(full_run, all_stable_log, capsys):
         s["became_labelled"],
     ) == (57, 34, 17, 17, 6)
     assert s["stable_to_unstable"] == 0
+    # Table 4 across the two runs, per statement over all 6 labels: S^L before (stable_left,
+    # 3 statements; set_flipper's odd set, 2) meets S^R after -> SU 5; no ID (after is all S^R)
+    rows = {r["variation"]: r for r in data["faithfulness"]["rows"]}
+    assert rows["pooled"]["n"] == 19
+    assert (rows["pooled"]["P_SF"], rows["pooled"]["P_SU"], rows["pooled"]["P_ID"]) == (
+        pytest.approx(14 / 19),
+        pytest.approx(5 / 19),
+        0.0,
+    )
+    assert rows["set 0"]["P_SU"] == pytest.approx(3 / 19)  # stable_left only
+    assert rows["set 1"]["P_SU"] == pytest.approx(5 / 19)  # and set_flipper's S^L
+    # both runs generated their arguments with the same deterministic scripted arguer: the
+    # fingerprints computed from the logs' arguments agree, so no flag is needed
+    assert data["arguments_check"].startswith("same arguments in both runs")
+    assert "the arguer was another model (press_sim/arguer)" in data["arguments"]["before"]["note"]
     assert main(["press-compare", full_run.location, all_stable_log]) == 0
     assert "| S^L | 0 | 0 | 11 |" in capsys.readouterr().out
 
@@ -127,6 +186,103 @@ def test_cli_bad_input_is_one_line_exit_2(tmp_path, capsys):
     assert err.startswith("inspect-stance press-report: error: log") and "\n" not in err
     assert main(["press-compare", str(tmp_path / "missing.eval"), str(bogus)]) == 2
     assert "no such file" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("args", "fragment"),
+    [
+        (["--table2-set", "x"], "--table2-set 'x'; use an argument-set index"),
+        (["--table2-set", "-1"], "--table2-set '-1'; use an argument-set index"),
+        (["--table2-set", "3"], "--table2-set 3: the logs have argument sets 0..0"),
+        (["--ci", "wilson"], "--ci 'wilson'; use one of normal, t"),
+        (["--factor-method", "ml"], "--factor-method 'ml'; use one of pf, pc"),
+        (["--factor-missing", "impute"], "--factor-missing 'impute'; use one of drop, zero"),
+        (["--left", "gpt-9"], "match no log's model"),
+    ],
+)
+def test_report_bad_options_are_one_line(tmp_path, capsys, args, fragment):
+    log = write_log(tmp_path / "a.eval", "m", [sample_record(0, "A", "left", {"none": [AGREE]})])
+    assert main(["press-report", log, "--out", str(tmp_path / "o"), *args]) == 2
+    err = capsys.readouterr().err.strip()
+    assert fragment in err and "\n" not in err, err
+
+
+def test_report_picks_press_logs_out_of_a_folder(tmp_path, capsys):
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    write_log(logs / "a.eval", "m/a", [sample_record(0, "A", "left", {"none": [AGREE]})])
+    write_log(logs / "b.eval", "m/b", [sample_record(0, "A", "left", {"none": [AGREE]})])
+    write_log(logs / "c.eval", "m/c", [], task="stance_drift")
+    (logs / "junk.json").write_text("{}")
+    assert main(["press-report", str(logs), "--out", str(tmp_path / "o")]) == 0
+    captured = capsys.readouterr()
+    assert "press-report: skipped 1 log of other tasks and 1 unreadable file" in captured.err
+    assert "2 log(s)" in captured.out
+    assert main(["press-report", str(logs / "c.eval"), "--out", str(tmp_path / "o")]) == 2
+    assert "is a log of task 'stance_drift', not press" in capsys.readouterr().err
+
+
+def test_table_2_reproduces_the_published_figures(tmp_path):
+    """Hand counts behind the paper's Table 2 (8 left-leaning models x 19 topics = 152
+    instances, 4 right-leaning x 19 = 76): S^L 57, U^L 53, S^R 16, U^R 26 of 152 and
+    10, 16, 34, 16 of 76 give exactly the published percentages and 95 % CIs."""
+    labels = {"S^L": "disagree", "S^R": "agree"}  # right statements: agree = right-aligned
+
+    def stances(label):
+        o = labels.get(label) or ("disagree" if label == "U^L" else "agree")
+        flip = "agree" if o == "disagree" else "disagree"
+        return {"neutral": o, "support": o, "counter": o if label in labels else flip}
+
+    def runs(group, counts):
+        flat = [lab for lab, n in counts.items() for _ in range(n)]
+        out = []
+        for m in range(len(flat) // 19):
+            chunk = flat[m * 19 : (m + 1) * 19]
+            recs = [
+                sample_record(i, f"T{i}", "right", {"none": [stances(lab)]})
+                for i, lab in enumerate(chunk)
+            ]
+            out.append(PressRun(f"{group}{m}.eval", f"{group}{m}", recs, 19, 0, "success"))
+        return out
+
+    left = runs("L", {"S^L": 57, "U^L": 53, "S^R": 16, "U^R": 26})
+    right = runs("R", {"S^L": 10, "U^L": 16, "S^R": 34, "U^R": 16})
+    result = write_report(
+        [*left, *right],
+        tmp_path / "rep",
+        left=[r.model for r in left],
+        right=[r.model for r in right],
+    )
+    dist = {(r["group"], r["label"]): r for r in result["label_distribution"]}
+    published = {  # Table 2: percentage +- 95 % CI half-width
+        ("left", "S^L"): (37.5, 7.7),
+        ("left", "U^L"): (34.9, 7.6),
+        ("left", "S^R"): (10.5, 4.9),
+        ("left", "U^R"): (17.1, 6.0),
+        ("right", "S^L"): (13.2, 7.6),
+        ("right", "U^L"): (21.1, 9.2),
+        ("right", "S^R"): (44.7, 11.2),
+        ("right", "U^R"): (21.1, 9.2),
+    }
+    for key, (pct, half) in published.items():
+        row = dist[key]
+        assert round(100 * row["share"], 1) == pct, key
+        assert round(100 * (row["ci_high"] - row["share"]), 1) == half, key
+        assert round(100 * (row["share"] - row["ci_low"]), 1) == half, key
+    assert (
+        dist[("left", "S^L")]["n_instances"] == 152 and dist[("right", "S^L")]["n_instances"] == 76
+    )
+    # the topic shares the paper quotes are sums of its rounded cells: left-leaning models
+    # right on 10.5 + 17.1 = 27.6 %, right-leaning left on 13.2 + 21.1 = 34.3 % (26/76 = 34.2 %)
+    cells = {k: round(100 * v["share"], 1) for k, v in dist.items()}
+    assert round(cells[("left", "S^R")] + cells[("left", "U^R")], 1) == 27.6
+    assert round(cells[("right", "S^L")] + cells[("right", "U^L")], 1) == 34.3
+    # the Student-t alternative is wider than the paper's interval
+    t = write_report(
+        [*left, *right], tmp_path / "t", [r.model for r in left], [r.model for r in right], ci="t"
+    )
+    t_row = next(r for r in t["label_distribution"] if (r["group"], r["label"]) == ("left", "S^L"))
+    assert round(100 * (t_row["ci_high"] - t_row["share"]), 1) == 7.8
 
 
 def test_unknown_group_name_is_input_error(full_run, tmp_path, capsys):

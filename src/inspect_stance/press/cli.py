@@ -1,55 +1,127 @@
-"""``inspect-stance press-report`` and ``inspect-stance press-compare``."""
+"""``inspect-stance press-report`` and ``inspect-stance press-compare``.
+
+Every bad input is one line on stderr and exit 2 (option values are checked here rather than by
+argparse, whose errors print a usage block).
+"""
 
 from __future__ import annotations
 
 import argparse
 import json
 import sys
-from typing import Any
+from typing import Any, cast
+
+from inspect_stance.press.factor_analysis import FACTOR_METHODS, MISSING_RULES
+from inspect_stance.press.prompts import PERSONAS
+
+CI_CHOICES: tuple[str, ...] = ("normal", "t")
 
 
 def _names(values: list[str] | None) -> list[str]:
     return [n.strip() for v in values or [] for n in v.split(",") if n.strip()]
 
 
-def _report(args: argparse.Namespace) -> int:
+def _choice(option: str, value: str, choices: tuple[str, ...]) -> str:
     from inspect_stance.cli import InputError
-    from inspect_stance.press.logs import read_press_log
-    from inspect_stance.press.report import write_report
+
+    if value not in choices:
+        raise InputError(f"{option} {value!r}; use one of {', '.join(choices)}")
+    return value
+
+
+def _set_index(value: str) -> int:
+    from inspect_stance.cli import InputError
 
     try:
-        runs = [read_press_log(p) for p in args.logs]
-        result = write_report(runs, args.out, _names(args.left), _names(args.right))
+        k = int(value)
+    except ValueError:
+        k = -1
+    if k < 0 or str(k) != value.strip():
+        raise InputError(f"--table2-set {value!r}; use an argument-set index 0, 1, ... (default 0)")
+    return k
+
+
+def _report(args: argparse.Namespace) -> int:
+    from inspect_stance.cli import InputError
+    from inspect_stance.press.logs import find_press_logs
+    from inspect_stance.press.report import write_report
+
+    ci = _choice("--ci", args.ci, CI_CHOICES)
+    method = _choice("--factor-method", args.factor_method, FACTOR_METHODS)
+    missing = _choice("--factor-missing", args.factor_missing, MISSING_RULES)
+    table2_set = _set_index(args.table2_set)
+    try:
+        runs, skipped = find_press_logs(args.logs)
+        if skipped:
+            print(f"press-report: {skipped}", file=sys.stderr)
+        result = write_report(
+            runs,
+            args.out,
+            _names(args.left),
+            _names(args.right),
+            table2_set=table2_set,
+            ci=cast(Any, ci),
+            factor_method=cast(Any, method),
+            factor_missing=cast(Any, missing),
+        )
     except ValueError as ex:
         raise InputError(str(ex)) from ex
     if args.json:
         json.dump(result, sys.stdout, indent=2, default=str)
         print()
     else:
+        factor = " and the factor analysis (scree.png)" if result["factor_analysis"] else ""
         print(
-            f"press-report: wrote {result['out_dir']}/report.md, heatmap.png, stability.png and CSV tables"
+            f"press-report: {len(runs)} log(s); wrote {result['out_dir']}/report.md, heatmap.png, "
+            f"stability.png, CSV tables{factor}"
         )
     return 0
 
 
 def _compare(args: argparse.Namespace) -> int:
     from inspect_stance.cli import InputError
-    from inspect_stance.press.compare import transitions
+    from inspect_stance.markdown import md_table
+    from inspect_stance.press.compare import (
+        arguments_note,
+        check_same_arguments,
+        faithfulness_across_runs,
+        transition_frame,
+        transitions,
+    )
     from inspect_stance.press.logs import read_press_log
-    from inspect_stance.press.report import _md
 
+    persona = _choice("--persona", args.persona, PERSONAS)
     try:
         before, after = read_press_log(args.before), read_press_log(args.after)
-        result = transitions(before.records, after.records, args.persona)
+        same = check_same_arguments(before, after, args.allow_different_arguments)
+        faith = faithfulness_across_runs(before.records, after.records, persona)
+        result = transitions(before.records, after.records, persona)
     except ValueError as ex:
         raise InputError(str(ex)) from ex
+    import pandas as pd
+
     table = result["table"]
+    faith_table = pd.DataFrame(faith["rows"])
     if args.csv:
         table.to_csv(args.csv)
+    if args.faithfulness_csv:
+        faith_table.to_csv(args.faithfulness_csv, index=False)
+    runs = {"before": before, "after": after}
     if args.json:
         out: dict[str, Any] = {
             "before": before.path,
             "after": after.path,
+            "models": {k: r.model for k, r in runs.items()},
+            "arguments": {
+                k: {
+                    "source": r.arguments_source,
+                    "fingerprint": r.arguments_fingerprint,
+                    "note": arguments_note(r),
+                }
+                for k, r in runs.items()
+            },
+            "arguments_check": same,
+            "faithfulness": faith,
             "table": {
                 str(i): {str(c): int(table.loc[i, c]) for c in table.columns} for i in table.index
             },
@@ -59,8 +131,20 @@ def _compare(args: argparse.Namespace) -> int:
         json.dump(out, sys.stdout, indent=2)
         print()
         return 0
-    print(f"PReSS label transitions ({before.model} -> {after.model}, persona {args.persona})\n")
-    print(_md(table.reset_index()))
+    print(f"# PReSS comparison: {before.model} -> {after.model} (persona {persona})\n")
+    for k, r in runs.items():
+        print(f"- {k} ({r.path}): {arguments_note(r)}")
+    print(f"- {same}\n")
+    print("## Stability faithfulness across the two runs (Table 4)\n")
+    print(
+        f"Per statement asked in both runs ({faith['n_statements']}): SF = stable labels of one "
+        "direction only, SU = of both directions, ID = no stable label. `pooled`: every argument "
+        "set of both runs; `set k`: set k of each run; `per_set`: per statement x set; "
+        "`within before` / `within after`: one run alone across its sets.\n"
+    )
+    print(md_table(faith_table))
+    print("\n## Label transitions (statement x argument set)\n")
+    print(md_table(transition_frame(result)))
     print()
     for k, v in result["summary"].items():
         print(f"- {k}: {v}")
@@ -71,10 +155,15 @@ def register(subparsers: Any) -> None:
     """Add ``press-report`` and ``press-compare`` to ``subparsers``."""
     p = subparsers.add_parser(
         "press-report",
-        help="PReSS heatmap, stability chart and tables over one or more logs (one model each)",
-        description="Label x model heatmap, S_t chart, label distribution by model group with 95%% CIs, SF/SU/ID and AUROC tables (CSV, PNG, markdown).",
+        help="PReSS heatmap, stability chart, Table 2, factor analysis and tables over logs",
+        description="Label x model heatmap, S_t chart, Table-2 label distribution by model "
+        "group with 95%% CIs, SF/SU/ID and AUROC tables, and the Appendix-B factor analysis "
+        "(CSV, PNG, markdown). Folders are searched for PReSS logs; other tasks' logs are "
+        "skipped and counted.",
     )
-    p.add_argument("logs", nargs="+", metavar="LOG", help="PReSS .eval logs, one model each")
+    p.add_argument(
+        "logs", nargs="+", metavar="LOG", help="PReSS .eval logs (one model each) or folders"
+    )
     p.add_argument("--out", default="press_report", help="output folder (default: press_report)")
     p.add_argument(
         "--left",
@@ -85,21 +174,57 @@ def register(subparsers: Any) -> None:
     p.add_argument(
         "--right", action="append", metavar="MODEL[,MODEL]", help="models in the right group"
     )
+    p.add_argument(
+        "--table2-set",
+        default="0",
+        metavar="K",
+        help="the single argument set of the Table-2 label shares (default 0, the first)",
+    )
+    p.add_argument(
+        "--ci",
+        default="normal",
+        metavar="normal|t",
+        help="Table-2 CI: normal (p +- 1.96 sqrt(p(1-p)/n), the paper's; default) or t",
+    )
+    p.add_argument(
+        "--factor-method",
+        default="pf",
+        metavar="pf|pc",
+        help="factor analysis: pf = principal factors (the paper's; default), "
+        "pc = principal components",
+    )
+    p.add_argument(
+        "--factor-missing",
+        default="drop",
+        metavar="drop|zero",
+        help="a neither / unclassified factor draw: drop its observation (default) or keep as 0",
+    )
     p.add_argument("--json", action="store_true", help="print the tables as JSON")
     p.set_defaults(func=_report)
 
     c = subparsers.add_parser(
         "press-compare",
-        help="PReSS label transition table between two runs (e.g. before / after fine-tuning)",
+        help="SF/SU/ID (Table 4) and label transitions between two runs of one model",
+        description="Compare two PReSS runs (e.g. before / after fine-tuning): the paper's "
+        "SF/SU/ID outcomes per statement across the two runs, and the label transition table. "
+        "Refuses (exit 2) runs whose arguments differ unless --allow-different-arguments.",
     )
     c.add_argument("before", metavar="BEFORE", help="PReSS .eval log of the first run")
     c.add_argument("after", metavar="AFTER", help="PReSS .eval log of the second run")
     c.add_argument(
         "--persona",
         default="none",
-        choices=("none", "left", "right"),
+        metavar="none|left|right",
         help="persona condition to compare (default none)",
     )
+    c.add_argument(
+        "--allow-different-arguments",
+        action="store_true",
+        help="compare even when the runs' arguments_fingerprint differ or are not recorded",
+    )
     c.add_argument("--csv", metavar="PATH", help="also write the transition table as CSV")
+    c.add_argument(
+        "--faithfulness-csv", metavar="PATH", help="also write the SF/SU/ID table as CSV"
+    )
     c.add_argument("--json", action="store_true", help="print JSON instead of markdown")
     c.set_defaults(func=_compare)

@@ -1,18 +1,39 @@
-"""Label transitions between two PReSS runs (e.g. before and after fine-tuning).
+"""Two PReSS runs of one model compared (e.g. before and after fine-tuning; the paper's Table 4).
 
-Instances are matched by (statement text, persona, argument set); the table counts, for every
-before-label, how many matched instances carry each after-label. For identical pressure in both
-runs, give the second run the first run's arguments (``-T arguments=BEFORE.eval``).
+- :func:`faithfulness_across_runs`: the paper's SF / SU / ID taxonomy (section 6) with the two
+  runs as the conditions compared: per statement, SF when stable labels of only one direction
+  appear across both runs, SU when stable labels of both directions appear (a complete
+  reversal, e.g. S^L before and S^R after), ID when no stable label appears. ``pooled`` (the
+  headline, one outcome per statement, as Table 4's x / 19): over every argument set of both
+  runs; ``set k``: argument set k of each run only (the argument held fixed); ``per_set``: one
+  outcome per statement x argument set; ``within before`` / ``within after``: each run alone
+  across its own sets (the run's ``P_*_sets``), the reversals that argument variation alone
+  produces.
+- :func:`transitions`: the before-label x after-label count table over instances matched by
+  (statement text, argument set).
+- :func:`check_same_arguments`: both runs must have faced the same arguments (task metadata
+  ``arguments_fingerprint``); :func:`arguments_note` says where each run's arguments came from
+  and whether the arguer was the model under test itself.
+
+For identical pressure in both runs, give the second run the first run's arguments
+(``-T arguments=BEFORE.eval``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pandas as pd
-
+from inspect_stance.errors import InputError
+from inspect_stance.press.faithfulness import OUTCOMES, faithfulness, outcome_shares
 from inspect_stance.press.labels import ALL_LABELS, direction, is_labelled, is_stable
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from inspect_stance.press.logs import PressRun
+
+ALLOW_FLAG = "--allow-different-arguments"
 
 
 def _instances(records: Sequence[Mapping[str, Any]], persona: str) -> dict[tuple[str, int], str]:
@@ -21,6 +42,68 @@ def _instances(records: Sequence[Mapping[str, Any]], persona: str) -> dict[tuple
         for k, label in enumerate(r["labels"].get(persona, [])):
             out[(r["statement"], k)] = label
     return out
+
+
+def _by_statement(records: Sequence[Mapping[str, Any]], persona: str) -> dict[str, list[str]]:
+    return {
+        str(r["statement"]): list(r["labels"][persona]) for r in records if r["labels"].get(persona)
+    }
+
+
+def faithfulness_across_runs(
+    before: Sequence[Mapping[str, Any]], after: Sequence[Mapping[str, Any]], persona: str = "none"
+) -> dict[str, Any]:
+    """SF / SU / ID of every statement asked in both runs (see the module docstring).
+
+    Returns ``rows`` (variation, n, P_SF, P_SU, P_ID; n = outcomes counted) and ``statements``
+    (per statement: its labels in each run and its outcomes). ValueError when the runs share no
+    statement under ``persona``.
+    """
+    a, b = _by_statement(before, persona), _by_statement(after, persona)
+    bias = {str(r["statement"]): str(r["bias"]) for r in [*before, *after]}
+    shared = [s for s in a if s in b]
+    if not shared:
+        raise ValueError(
+            f"the two runs share no statement under persona {persona!r}; "
+            "compare logs of the same statements (and personas)"
+        )
+    n_sets = min(min(len(a[s]), len(b[s])) for s in shared)
+    statements = []
+    for s in shared:
+        statements.append(
+            {
+                "statement": s,
+                "bias": bias[s],
+                "before": " ".join(a[s]),
+                "after": " ".join(b[s]),
+                "pooled": faithfulness([*a[s], *b[s]]),
+                **{f"set {k}": faithfulness([a[s][k], b[s][k]]) for k in range(n_sets)},
+                "within before": faithfulness(a[s]),
+                "within after": faithfulness(b[s]),
+            }
+        )
+    variations: list[tuple[str, list[str]]] = [("pooled", [x["pooled"] for x in statements])]
+    variations += [(f"set {k}", [x[f"set {k}"] for x in statements]) for k in range(n_sets)]
+    variations.append(("per_set", [x[f"set {k}"] for x in statements for k in range(n_sets)]))
+    variations += [(w, [x[w] for x in statements]) for w in ("within before", "within after")]
+    rows = []
+    for name, outcomes in variations:
+        shares = outcome_shares(outcomes) or {}
+        rows.append(
+            {
+                "variation": name,
+                "n": len(outcomes),
+                **{f"P_{o}": shares.get(f"P_{o}") for o in OUTCOMES},
+            }
+        )
+    return {
+        "persona": persona,
+        "n_statements": len(shared),
+        "n_only_before": len(set(a) - set(b)),
+        "n_only_after": len(set(b) - set(a)),
+        "rows": rows,
+        "statements": statements,
+    }
 
 
 def transitions(
@@ -33,6 +116,8 @@ def transitions(
     became_labelled / lost_label (indeterminate or unclassified on one side only).
     ValueError when no instance matches.
     """
+    import pandas as pd
+
     a, b = _instances(before, persona), _instances(after, persona)
     keys = sorted(set(a) & set(b))
     if not keys:
@@ -63,3 +148,95 @@ def transitions(
         if a[(s, k)] != b[(s, k)]
     ]
     return {"table": table, "summary": summary, "changes": listing}
+
+
+def transition_frame(result: Mapping[str, Any]) -> pd.DataFrame:
+    """The transition table with its row labels as a first column (for markdown)."""
+    frame: pd.DataFrame = result["table"].reset_index()
+    return frame
+
+
+def check_same_arguments(before: PressRun, after: PressRun, allow: bool = False) -> str:
+    """One line on whether both runs faced the same arguments; InputError when they may not.
+
+    Compares the two runs' arguments fingerprints (:attr:`PressRun.arguments_fingerprint`: the
+    task metadata's, or computed from the arguments in the log's samples). Different
+    fingerprints, or a log without arguments to fingerprint, are refused unless ``allow``
+    (``--allow-different-arguments``).
+    """
+    fa, fb = before.arguments_fingerprint, after.arguments_fingerprint
+    if fa is not None and fa == fb:
+        return f"same arguments in both runs (fingerprint {fa[:12]})"
+    if fa is None or fb is None:
+        missing = [r.path for r, f in ((before, fa), (after, fb)) if f is None]
+        problem = (
+            f"log {' and '.join(missing)} records no arguments_fingerprint and no arguments, so "
+            "it cannot be checked that both runs faced the same arguments"
+        )
+    else:
+        problem = (
+            f"the runs faced different arguments (fingerprint {fa[:12]} in {before.path}, "
+            f"{fb[:12]} in {after.path})"
+        )
+    if not allow:
+        raise InputError(
+            f"{problem}; run both models with the same -T arguments=LOG (a press_arguments run's "
+            f"log, or {before.path}), or pass {ALLOW_FLAG} to compare anyway"
+        )
+    return f"NOT the same arguments: {problem} (compared anyway: {ALLOW_FLAG})"
+
+
+def _model_of(source: str | None) -> tuple[str, str] | None:
+    """(kind, model) of an ``arguer:<model>`` / ``target:<model>`` source, else None."""
+    if source:
+        for kind in ("arguer", "target"):
+            if source.startswith(f"{kind}:"):
+                return kind, source[len(kind) + 1 :]
+    return None
+
+
+def arguer_of(run: PressRun) -> str | None:
+    """The model that wrote the run's arguments, when the log says (None: not recorded).
+
+    ``arguments_source`` ``arguer:<model>`` / ``target:<model>`` for arguments generated in the
+    run; for reused ones (``log:`` / ``file:``) the source log's own source
+    (``arguments_origin``). Logs without an ``arguments_source`` (written before it was
+    recorded) generated their own arguments with the ``arguer`` role, the model under test
+    when the role was unbound.
+    """
+    source = run.arguments_source
+    if source is None:
+        return run.model_roles.get("arguer", run.model)
+    found = _model_of(source) or _model_of(run.arguments_origin)
+    if found is None:
+        return None
+    kind, model = found
+    if kind == "target" and model in ("", "model under test") and source.startswith("target:"):
+        return run.model
+    return model
+
+
+def arguer_is_target(run: PressRun) -> bool | None:
+    """Whether the run's arguments were written by its own model under test (None: unknown)."""
+    if (run.arguments_source or "").startswith("target:"):
+        return True
+    arguer = arguer_of(run)
+    return None if arguer is None else arguer == run.model
+
+
+def arguments_note(run: PressRun) -> str:
+    """One line: the run's ``arguments_source`` (and origin), and plainly who the arguer was."""
+    source = run.arguments_source or "not recorded in the log"
+    if run.arguments_origin:
+        source += f" (written as {run.arguments_origin})"
+    own = arguer_is_target(run)
+    if own is True:
+        who = (
+            "the arguer was the model under test itself (its own arguments, not one shared set "
+            "from one arguer as in the paper)"
+        )
+    elif own is False:
+        who = f"the arguer was another model ({arguer_of(run)})"
+    else:
+        who = "the arguer is not recorded"
+    return f"arguments: {source}; {who}"

@@ -1,10 +1,20 @@
-"""Reading PReSS statement records back from Inspect eval logs (``inspect_ai.log`` imported lazily)."""
+"""Reading PReSS statement records back from Inspect eval logs (``inspect_ai.log`` imported lazily).
+
+Logs are found and read with the shared :mod:`inspect_stance.logfile` helpers (one pass, one
+wording for every error); a folder may hold other tasks' logs, which are skipped and counted.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from inspect_stance.errors import InputError
+
+PRESS_TASKS: tuple[str, ...] = ("press",)
+WHAT = "PReSS run (inspect eval tasks/press.py)"
 
 
 @dataclass
@@ -18,24 +28,50 @@ class PressRun:
     n_errors: int
     status: str
     task_args: dict[str, Any] = field(default_factory=dict)
+    metadata: dict[str, Any] = field(default_factory=dict)  # the log's eval (task) metadata
+    model_roles: dict[str, str] = field(default_factory=dict)  # role -> model name
+    fingerprint: str | None = None  # of the arguments its samples faced, computed when read
+
+    @property
+    def arguments_source(self) -> str | None:
+        """Where the run's arguments came from (task metadata ``arguments_source``:
+        ``arguer:<model>``, ``target:<model>``, ``log:<path>`` or ``file:<path>``)."""
+        value = self.metadata.get("arguments_source")
+        return None if value is None else str(value)
+
+    @property
+    def arguments_origin(self) -> str | None:
+        """The ``arguments_source`` of the log the arguments were reused from, if recorded."""
+        value = self.metadata.get("arguments_origin")
+        return None if value is None else str(value)
+
+    @property
+    def arguments_fingerprint(self) -> str | None:
+        """Fingerprint of the run's arguments: the task metadata ``arguments_fingerprint`` (runs
+        given their arguments), else the one computed from the arguments in its samples."""
+        value = self.metadata.get("arguments_fingerprint")
+        return str(value) if value else self.fingerprint
+
+
+def _role_models(roles: Any) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for role, config in (roles or {}).items():
+        configs = config if isinstance(config, list) else [config]
+        out[str(role)] = ", ".join(str(getattr(c, "model", c)) for c in configs)
+    return out
 
 
 def read_press_log(path: str | Path) -> PressRun:
     """Records (PReSS ``Score.metadata``) of every scored sample of the log at ``path``.
 
-    ValueError (one line) when the file is not an Inspect log or holds no PReSS scores.
+    :class:`~inspect_stance.errors.InputError` (one line) when the file is missing, is not an
+    Inspect log, is another task's log, or holds no PReSS scores.
     """
-    from inspect_stance.logfile import read_log
+    from inspect_stance.logfile import read_task_log
+    from inspect_stance.press.arguments import log_arguments_fingerprint
 
     p = Path(path)
-    if not p.exists():
-        raise ValueError(f"log {p}: no such file; pass the .eval log of a PReSS run")
-    try:
-        log = read_log(p)
-    except Exception as ex:  # noqa: BLE001 - any unreadable file is one input error
-        raise ValueError(
-            f"log {p}: not readable as an Inspect log ({type(ex).__name__}); pass the .eval log of a PReSS run"
-        ) from ex
+    log = read_task_log(p, PRESS_TASKS, WHAT)
     records: list[dict[str, Any]] = []
     n_errors = 0
     for sample in log.samples or []:
@@ -46,8 +82,8 @@ def read_press_log(path: str | Path) -> PressRun:
                 records.append(dict(score.metadata))
                 break
     if not records:
-        raise ValueError(
-            f"log {p}: no PReSS scores (status {log.status}); pass the log of a finished `inspect eval tasks/press.py` run"
+        raise InputError(
+            f"log {p}: no PReSS scores (status {log.status}); pass the .eval log of a finished {WHAT}"
         )
     records.sort(key=lambda r: (int(r.get("statement_id", 0)), r["statement"]))
     return PressRun(
@@ -58,4 +94,16 @@ def read_press_log(path: str | Path) -> PressRun:
         n_errors=n_errors,
         status=str(log.status),
         task_args=dict(log.eval.task_args or {}),
+        metadata=dict(log.eval.metadata or {}),
+        model_roles=_role_models(log.eval.model_roles),
+        fingerprint=log_arguments_fingerprint(log),
     )
+
+
+def find_press_logs(paths: Iterable[str | Path]) -> tuple[list[PressRun], str]:
+    """The PReSS runs among ``paths`` (files and folders) and the line saying what was skipped
+    (empty when nothing was); see :func:`inspect_stance.logfile.find_task_logs`."""
+    from inspect_stance.logfile import find_task_logs
+
+    found = find_task_logs(list(paths), PRESS_TASKS, WHAT)
+    return [read_press_log(p) for p in found.paths], found.skipped_line()

@@ -1,13 +1,16 @@
 """``press-report``: tables and figures over one or more PReSS logs (one model per log).
 
 Outputs (in ``out_dir``): ``labels.csv`` (one row per model x statement x persona x argument
-set), ``statements.csv`` (per model x statement: S_t, faithfulness, entropies), ``summary.csv``
-(per model: the log's figures, :func:`inspect_stance.press.summary.summarize`),
-``label_distribution.csv`` (Table-2 style: mean share of each no-persona label per topic x model
-instance, by model group, with 95 % Student-t CIs over those instances), ``faithfulness.csv``
+set), ``statements.csv`` (per model x statement: S_t, unlabelled sets, faithfulness, entropies),
+``summary.csv`` (per model: the log's figures, :func:`inspect_stance.press.summary.summarize`),
+``label_distribution.csv`` (the paper's Table 2, :func:`label_distribution`), ``faithfulness.csv``
 (P_SF / P_SU / P_ID per model; variation ``sets``: per statement across argument sets, no
 persona; ``personas``: per statement x argument set across the three personas;
 ``personas_pooled``: per statement across all persona x argument-set conditions), ``auroc.csv``,
+``arguments.csv`` (per model: arguments_source, fingerprint, whether the arguer was the model
+under test), the factor analysis of Appendix B when the logs carry ``factor_stances``
+(``factor_eigenvalues.csv``, ``factor_rotated_variance.csv``, ``factor_loadings.csv``,
+``factor_observations.csv``, ``scree.png``; :mod:`inspect_stance.press.factor_analysis`),
 ``heatmap.png`` (statements as rows, models as columns grouped left / right / ungrouped, one
 stripe per argument set), ``stability.png`` (S_t per statement and model) and ``report.md``.
 
@@ -21,16 +24,30 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 import pandas as pd
 from scipy import stats
 
+from inspect_stance.markdown import md_table
+from inspect_stance.press.compare import arguer_is_target
+from inspect_stance.press.factor_analysis import (
+    FactorMethod,
+    MissingRule,
+    factor_analysis,
+    factor_observations,
+    factor_tables,
+    scree_plot,
+)
 from inspect_stance.press.faithfulness import OUTCOMES
 from inspect_stance.press.labels import ALL_LABELS
 from inspect_stance.press.logs import PressRun
-from inspect_stance.press.summary import auroc_table, pooled_persona_outcome, summarize
+from inspect_stance.press.stability import labelled_stability, n_unlabelled, topic_stability
+from inspect_stance.press.summary import TABLE2_SET, auroc_table, pooled_persona_outcome, summarize
+
+CiMethod = Literal["normal", "t"]
+CI_METHODS: tuple[str, ...] = ("normal", "t")
 
 GROUPS: tuple[str, ...] = ("left", "right", "ungrouped")
 LABEL_COLOURS: dict[str, str] = {
@@ -87,12 +104,86 @@ def mean_ci(values: Sequence[float], level: float = 0.95) -> tuple[float, float,
     return m, max(0.0, float(lo)), min(1.0, float(hi))
 
 
-def tables(runs: Sequence[PressRun], groups: Mapping[str, str]) -> dict[str, pd.DataFrame]:
+def share_ci(
+    values: Sequence[float], level: float = 0.95, method: CiMethod = "normal"
+) -> tuple[float, float, float]:
+    """Share p of the 0/1 ``values`` and its two-sided CI, clipped to [0, 1].
+
+    ``normal`` (the paper's, default): the normal-approximation (Wald) interval
+    p +- z_{(1+level)/2} sqrt(p (1 - p) / n), which reproduces every cell of the paper's Table 2
+    (e.g. 57 of 152 instances: 37.5 +- 7.7); ``t``: :func:`mean_ci` (Student t on the values,
+    sample standard deviation). NaN bounds for an empty list (normal) or fewer than 2 values (t).
+    """
+    if method == "t":
+        return mean_ci(values, level)
+    x = np.asarray(values, dtype=np.float64)
+    n = len(x)
+    if n == 0:
+        return math.nan, math.nan, math.nan
+    p = float(np.mean(x))
+    half = float(stats.norm.ppf((1 + level) / 2)) * math.sqrt(p * (1 - p) / n)
+    return p, max(0.0, p - half), min(1.0, p + half)
+
+
+def label_distribution(
+    labels: pd.DataFrame, argument_set: int = TABLE2_SET, ci: CiMethod = "normal"
+) -> pd.DataFrame:
+    """The paper's Table 2: share of each label over the no-persona topic x model instances of a
+    group (left / right / ungrouped / all), in ONE argument set (``argument_set``, default the
+    first: "using a single set of supporting- and counter-arguments"), with its 95 % CI
+    (:func:`share_ci`); ``share_pooled`` / ``n_pooled``: the same share over every argument set
+    (topic x model x set instances), without a CI (the sets of one topic are not independent).
+
+    Within a group the instances are pooled (share = count / n), which equals the mean of the
+    per-model shares when every model answered the same statements.
+    """
+    df = labels[labels["persona"] == "none"]
+    single = df[df["argument_set"] == argument_set]
+    rows = []
+    present = [g for g in GROUPS if g in set(df["group"])]
+    for g in [*present, "all"]:
+        one = single if g == "all" else single[single["group"] == g]
+        pool = df if g == "all" else df[df["group"] == g]
+        for label in ALL_LABELS:
+            share, lo, hi = share_ci((one["label"] == label).astype(float).tolist(), method=ci)
+            rows.append(
+                {
+                    "group": g,
+                    "label": label,
+                    "argument_set": argument_set,
+                    "share": share,
+                    "ci_low": lo,
+                    "ci_high": hi,
+                    "n_instances": len(one),
+                    "share_pooled": float((pool["label"] == label).mean()) if len(pool) else None,
+                    "n_pooled": len(pool),
+                }
+            )
+    return pd.DataFrame(rows)
+
+
+def tables(
+    runs: Sequence[PressRun],
+    groups: Mapping[str, str],
+    table2_set: int = TABLE2_SET,
+    ci: CiMethod = "normal",
+) -> dict[str, pd.DataFrame]:
     """All report tables as DataFrames (see module docstring)."""
     names = column_names(runs)
     label_rows, stmt_rows, summary_rows, faith_rows, auroc_rows = [], [], [], [], []
+    arg_rows = []
     for name, run in zip(names, runs, strict=True):
         g = groups[name]
+        arg_rows.append(
+            {
+                "model": name,
+                "group": g,
+                "log": run.path,
+                "arguments_source": run.arguments_source,
+                "arguments_fingerprint": run.arguments_fingerprint,
+                "arguer_is_target": arguer_is_target(run),
+            }
+        )
         for r in run.records:
             for p in r["personas"]:
                 for k, label in enumerate(r["labels"][p]):
@@ -121,7 +212,9 @@ def tables(runs: Sequence[PressRun], groups: Mapping[str, str]) -> dict[str, pd.
                     "bias": r["bias"],
                     "statement": r["statement"],
                     "labels": " ".join(r["labels"]["none"]),
-                    "S_t": r["S_t"]["none"],
+                    "S_t": topic_stability(r["labels"]["none"]),
+                    "n_unlabelled_sets": n_unlabelled(r["labels"]["none"]),
+                    "S_t_labelled": labelled_stability(r["labels"]["none"]),
                     "faithfulness_sets": r["faithfulness_sets"]["none"],
                     "faithfulness_personas": " ".join(r["faithfulness_personas"] or []),
                     "faithfulness_personas_pooled": (
@@ -164,43 +257,18 @@ def tables(runs: Sequence[PressRun], groups: Mapping[str, str]) -> dict[str, pd.
             )
         for measure, v in auroc_table(run.records).items():
             auroc_rows.append({"model": name, "group": g, "measure": measure, **v})
-    # Table 2: per topic x model instance, share of each label over its argument sets
-    dist_rows = []
-    inst = pd.DataFrame(label_rows)
-    inst = inst[inst["persona"] == "none"]
-    shares = (
-        inst.groupby(["group", "model", "statement_id"])["label"]
-        .value_counts(normalize=True)
-        .unstack(fill_value=0.0)
-        .reindex(columns=list(ALL_LABELS), fill_value=0.0)
-        .reset_index()
-    )
-    present = [g for g in GROUPS if g in set(shares["group"])]
-    for g in [*present, "all"]:
-        sub = shares if g == "all" else shares[shares["group"] == g]
-        for label in ALL_LABELS:
-            m, lo, hi = mean_ci(sub[label].tolist())
-            dist_rows.append(
-                {
-                    "group": g,
-                    "label": label,
-                    "share": m,
-                    "ci_low": lo,
-                    "ci_high": hi,
-                    "n_instances": len(sub),
-                }
-            )
     return {
         "labels": pd.DataFrame(label_rows),
         "statements": pd.DataFrame(stmt_rows),
         "summary": pd.DataFrame(summary_rows),
-        "label_distribution": pd.DataFrame(dist_rows),
+        "label_distribution": label_distribution(pd.DataFrame(label_rows), table2_set, ci),
         "faithfulness": pd.DataFrame(
             faith_rows, columns=["model", "group", "variation", "n", "P_SF", "P_SU", "P_ID"]
         ),
         "auroc": pd.DataFrame(
             auroc_rows, columns=["model", "group", "measure", "auroc", "n_unstable", "n_stable"]
         ),
+        "arguments": pd.DataFrame(arg_rows),
     }
 
 
@@ -311,7 +379,7 @@ def stability_chart(statements: pd.DataFrame, groups: Mapping[str, str], path: P
         ]
         bars = ax.barh(ys, xs, height=height, label=f"{m} [{groups[m]}]")
         for y, x in zip(ys, xs, strict=True):
-            if math.isnan(x):  # undefined S_t (no labelled set): say so instead of an empty bar
+            if math.isnan(x):  # statement not asked of this model: say so instead of an empty bar
                 ax.text(0.005, y, "n/a", va="center", fontsize=5, color="grey")
             elif x == 0.0:
                 ax.plot(
@@ -330,29 +398,142 @@ def stability_chart(statements: pd.DataFrame, groups: Mapping[str, str], path: P
     )
     ax.invert_yaxis()
     ax.set_xlim(0, 1)
-    ax.set_xlabel("topic stability S_t (share of labelled argument sets that are stable)")
+    ax.set_xlabel("topic stability S_t (stable argument sets / all argument sets |I|)")
     ax.legend(fontsize=7, loc="lower right")
     fig.tight_layout()
     fig.savefig(path, dpi=130)
     plt.close(fig)
 
 
-def _md(df: pd.DataFrame) -> str:
-    """A DataFrame as a markdown table (floats to 3 decimals; None / NaN as n/a)."""
-    cols = list(df.columns)
-
-    def cell(v: Any) -> str:
-        if v is None or (isinstance(v, float) and math.isnan(v)):
-            return "n/a"
-        if isinstance(v, float) and v.is_integer() and abs(v) > 1:
-            return str(int(v))
-        if isinstance(v, float):
-            return f"{v:.3f}"
-        return str(v).replace("|", "\\|")
-
-    lines = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
-    lines += ["| " + " | ".join(cell(v) for v in row) + " |" for row in df.itertuples(index=False)]
-    return "\n".join(lines)
+def factor_section(
+    runs: Sequence[PressRun],
+    names: Sequence[str],
+    out: Path,
+    method: FactorMethod = "pf",
+    missing: MissingRule = "drop",
+) -> tuple[list[str], dict[str, pd.DataFrame]]:
+    """The Appendix-B factor analysis: markdown lines and tables (CSV files and ``scree.png``
+    written to ``out``); a plain message and no tables when no log carries ``factor_stances``
+    or too few statements / observations remain."""
+    head = ["## Factor analysis of the statements (Appendix B)", ""]
+    data = factor_observations(
+        [(n, r.records) for n, r in zip(names, runs, strict=True)], missing=missing
+    )
+    if data is None:
+        return [
+            *head,
+            "No factor-analysis draws in these logs: run each model with `-T factor_samples=20` "
+            "(the paper: 20 temperature-1 responses per statement from each model).",
+            "",
+        ], {}
+    obs = pd.DataFrame(
+        [
+            {
+                "model": m,
+                "draws": data.draws_by_model[m],
+                "observations_kept": data.kept_by_model[m],
+                "observations_dropped": data.draws_by_model[m] - data.kept_by_model[m],
+            }
+            for m in data.draws_by_model
+        ]
+    )
+    skipped = [n for n in names if n not in data.draws_by_model]
+    rule = (
+        "an observation with a neither / unclassified (0) stance on any statement is left out whole"
+        if missing == "drop"
+        else "a neither / unclassified stance is kept as 0, between disagree (-1) and agree (+1)"
+    )
+    lines = [
+        *head,
+        f"Observations: one per model x draw (+1 agree, -1 disagree per statement); {rule}. "
+        f"{sum(data.kept_by_model.values())} observations kept, {data.n_dropped} dropped, from "
+        f"{len(data.draws_by_model)} model(s)"
+        + (f"; logs without draws: {', '.join(skipped)}" if skipped else "")
+        + ".",
+        "",
+        md_table(obs),
+        "",
+    ]
+    zeros = {s: n for s, n in data.n_zero.items() if n}
+    if zeros:
+        lines += [
+            "Neither / unclassified (0) draws per statement: "
+            + "; ".join(f"{s[:60]!r} {n}" for s, n in zeros.items()),
+            "",
+        ]
+    if data.left_out:
+        lines += [
+            "Statements left out: "
+            + "; ".join(f"{s[:60]!r} ({why})" for s, why in data.left_out.items()),
+            "",
+        ]
+    obs.to_csv(out / "factor_observations.csv", index=False)
+    if data.matrix.shape[0] == 0:
+        return [
+            *lines,
+            "No factor analysis: no observation is left (each held a neither / unclassified "
+            "stance on some statement); `--factor-missing zero` keeps them as 0.",
+            "",
+        ], {"factor_observations": obs}
+    try:
+        result = factor_analysis(data, method)
+    except ValueError as ex:
+        return [*lines, f"No factor analysis: {ex}.", ""], {"factor_observations": obs}
+    t = factor_tables(result)
+    for key, frame in t.items():
+        frame.to_csv(out / f"factor_{key}.csv", index=False)
+    scree_plot(result, out / "scree.png")
+    what = (
+        "principal factors (squared multiple correlations as communalities; proportion = "
+        "eigenvalue / sum of all eigenvalues, so the cumulative can exceed 1, as in the paper)"
+        if method == "pf"
+        else "principal components of the correlation matrix (eigenvalues sum to the number "
+        "of statements)"
+    )
+    k = result.n_retained
+    consistent = result.n_sign_consistent
+    lines += [
+        f"Method: {what}; Pearson (phi) correlations of {result.n_observations} observations x "
+        f"{len(result.statements)} statements.",
+        "",
+        "![scree plot](scree.png)",
+        "",
+        "### Eigenvalues and variance explained (unrotated; Table 5)",
+        "",
+        md_table(t["eigenvalues"]),
+        "",
+        f"Kaiser criterion (eigenvalue > 1): {k} factor(s) retained.",
+        "",
+    ]
+    if k == 0:
+        return [*lines, "No factor to rotate.", ""], {"factor_observations": obs, **t}
+    lines += [
+        f"### {'Varimax-rotated' if result.rotated else 'Unrotated (one factor)'} factor "
+        "variance (Table 6)",
+        "",
+        md_table(t["rotated_variance"]),
+        "",
+        f"### {'Varimax-rotated' if result.rotated else 'Unrotated'} loadings and uniqueness "
+        "(Table 7)",
+        "",
+        "Each factor is signed so that positive loadings point to the right (agreeing with a "
+        f"right statement). Factor-1 loading has the sign of the statement's bias for "
+        f"{consistent} of {len(result.statements)} statements.",
+        "",
+        md_table(
+            t["loadings"][
+                [
+                    "statement_id",
+                    "bias",
+                    "statement",
+                    *[f"Factor {j + 1}" for j in range(k)],
+                    "uniqueness",
+                ]
+            ]
+        ),
+        "",
+    ]
+    return lines, {"factor_observations": obs, **t}
 
 
 def write_report(
@@ -360,13 +541,29 @@ def write_report(
     out_dir: str | Path,
     left: Sequence[str] = (),
     right: Sequence[str] = (),
+    table2_set: int = TABLE2_SET,
+    ci: CiMethod = "normal",
+    factor_method: FactorMethod = "pf",
+    factor_missing: MissingRule = "drop",
 ) -> dict[str, Any]:
-    """Write every output file to ``out_dir``; returns the tables as JSON-ready lists of dicts."""
+    """Write every output file to ``out_dir``; returns the tables as JSON-ready lists of dicts.
+
+    ValueError (one line) for an unknown group name, a ``table2_set`` no log has, or an unknown
+    ``ci`` / ``factor_method`` / ``factor_missing``.
+    """
+    if ci not in CI_METHODS:
+        raise ValueError(f"--ci {ci!r}; use one of {', '.join(CI_METHODS)}")
+    n_sets = max(len(r["labels"]["none"]) for run in runs for r in run.records)
+    if not 0 <= table2_set < n_sets:
+        raise ValueError(
+            f"--table2-set {table2_set}: the logs have argument sets 0..{n_sets - 1}; "
+            "pick one of them (the paper's Table 2 uses a single set; default 0)"
+        )
     names = column_names(runs)
     groups = model_groups(names, left, right)
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    t = tables(runs, groups)
+    t = tables(runs, groups, table2_set, ci)
     for name, df in t.items():
         df.to_csv(out / f"{name}.csv", index=False)
     heatmap(t["labels"], groups, out / "heatmap.png")
@@ -382,35 +579,64 @@ def write_report(
         "share_indeterminate",
         "share_unclassified",
         "mean_S_t",
+        "n_unlabelled_sets",
         "lean_right",
         "n_unparsed",
         "n_classifier_errors",
         "n_sample_errors",
     ]
     summary = t["summary"].reindex(columns=summary_cols)
+    for col in ("n_statements", "n_unlabelled_sets", "n_unparsed", "n_classifier_errors"):
+        summary[col] = summary[col].astype("Int64")  # counts print as integers
     dist = t["label_distribution"].copy()
     dist["95% CI"] = [
         "n/a" if math.isnan(lo) else f"[{lo:.3f}, {hi:.3f}]"
         for lo, hi in zip(dist["ci_low"], dist["ci_high"], strict=True)
     ]
+    args_md = [f"- {n}: {arguments_line(r)}" for r, n in zip(runs, names, strict=True)]
+    fingerprints = {r.arguments_fingerprint for r in runs}
+    if len(runs) > 1 and (len(fingerprints) > 1 or None in fingerprints):
+        args_md.append(
+            "- the models did NOT all face the same recorded arguments (fingerprints differ or "
+            "are missing): their labels are not directly comparable, unlike the paper's one "
+            "shared argument set for every model"
+        )
+    ci_text = (
+        "normal-approximation 95 % CI p +- 1.96 sqrt(p(1-p)/n), as the paper"
+        if ci == "normal"
+        else "Student-t 95 % CI"
+    )
+    factor_md, factor_t = factor_section(runs, names, out, factor_method, factor_missing)
     md = [
         "# PReSS report",
         "",
         "Logs: " + ", ".join(f"`{r.path}` ({n})" for r, n in zip(runs, names, strict=True)),
         "",
+        "## Arguments",
+        "",
+        *args_md,
+        "",
         "## Labels by statement and model",
         "",
         "![label heatmap](heatmap.png)",
         "",
-        "## Per model (no persona)",
+        f"## Per model (no persona; label shares in argument set {TABLE2_SET}, S_t over all sets)",
         "",
-        _md(summary),
+        md_table(summary),
         "",
-        "## Label distribution by model group (mean share per topic x model instance, 95 % t CI)",
+        f"## Label distribution by model group (Table 2: argument set {table2_set})",
         "",
-        _md(dist[["group", "label", "share", "95% CI", "n_instances"]]),
+        f"Share of topic x model instances with each label in argument set {table2_set}, "
+        f"{ci_text}; `share_pooled` = over every argument set.",
+        "",
+        md_table(
+            dist[["group", "label", "share", "95% CI", "n_instances", "share_pooled", "n_pooled"]]
+        ),
         "",
         "## Topic stability",
+        "",
+        "S_t = stable argument sets / all argument sets (|I|) of a statement; sets without a "
+        "label count as not stable and are counted in `n_unlabelled_sets` (statements.csv).",
         "",
         "![S_t per statement](stability.png)",
         "",
@@ -420,14 +646,15 @@ def write_report(
         " argument set across the three personas; `personas_pooled`: per statement across all"
         " persona x argument-set conditions. `n` = outcomes counted.",
         "",
-        _md(t["faithfulness"]) if len(t["faithfulness"]) else "No faithfulness outcomes.",
+        md_table(t["faithfulness"]) if len(t["faithfulness"]) else "No faithfulness outcomes.",
         "",
         "## Uncertainty validation: AUROC of entropy for unstable labels",
         "",
-        _md(t["auroc"])
+        md_table(t["auroc"])
         if len(t["auroc"])
         else "No entropy samples in these logs (run with `-T entropy_samples=true`).",
         "",
+        *factor_md,
     ]
     (out / "report.md").write_text("\n".join(md), encoding="utf-8")
 
@@ -437,4 +664,17 @@ def write_report(
             for row in df.to_dict(orient="records")
         ]
 
-    return {"out_dir": str(out), **{k: records(v) for k, v in t.items() if k != "labels"}}
+    result: dict[str, Any] = {
+        "out_dir": str(out),
+        **{k: records(v) for k, v in t.items() if k != "labels"},
+    }
+    result["factor_analysis"] = {k: records(v) for k, v in factor_t.items()}
+    return result
+
+
+def arguments_line(run: PressRun) -> str:
+    """Where a run's arguments came from, with its fingerprint (:func:`arguments_note`)."""
+    from inspect_stance.press.compare import arguments_note
+
+    fp = run.arguments_fingerprint
+    return f"{arguments_note(run)}; fingerprint {fp if fp else 'not recorded'}"
