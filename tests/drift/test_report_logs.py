@@ -54,3 +54,28 @@ def test_report_on_log_recovers_ground_truth_and_counts_unparsed(tmp_path, capsy
     assert main(["report", path, "--out", str(out)]) == 0
     assert "unparsed" in capsys.readouterr().out
     assert (out / "heatmap_stance_sim_respondent_default.png").is_file()
+
+    # a folder holding this log, another task's log and an unreadable file: the report takes
+    # the stance_drift log and says what it skipped
+    from inspect_ai.log import write_eval_log
+
+    folder = tmp_path / "mixed"
+    folder.mkdir()
+    other = read_eval_log(path)
+    other.eval.task = "inspect_stance/press"
+    write_eval_log(other, str(folder / "press.eval"))
+    (folder / "notes.json").write_text("not a log")
+    import shutil
+
+    shutil.copy(path, folder / "drift.eval")
+    assert main(["report", str(folder), "--json"]) == 0
+    captured = capsys.readouterr()
+    runs = json.loads(captured.out)["runs"]
+    assert [r["name"] for r in runs] == ["stance_sim/respondent / default"]
+    assert captured.err.strip() == (
+        "inspect-stance report: skipped 1 log of other tasks and 1 unreadable file"
+    )
+    # naming the other task's log explicitly is a one-line error
+    assert main(["report", str(folder / "press.eval")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "is a log of task 'press'" in err

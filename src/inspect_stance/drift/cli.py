@@ -14,6 +14,8 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import sys
+from pathlib import Path
 from typing import Any
 
 from inspect_stance.drift.run import DriftRun, load_run
@@ -25,7 +27,58 @@ def _input_error(message: str) -> Exception:
     return InputError(" ".join(str(message).split()))
 
 
-def load_input(path: str, unparsed: str = "failure") -> DriftRun:
+#: what a report command reads, in the shared log-finding wording
+RUN_WHAT = "stance_drift run"
+
+
+def expand_inputs(paths: list[str]) -> tuple[list[Path], str]:
+    """The runs named by ``paths``, in order: ``.npz`` files, and ``stance_drift`` logs found
+    with :func:`inspect_stance.logfile.find_task_logs` (a folder may hold other tasks' logs:
+    they are skipped and counted); a folder's ``.npz`` files are taken too. Returns the run
+    paths and the line saying what was skipped (empty when nothing was). ``InputError`` when a
+    named file is not a run or nothing is found."""
+    from inspect_stance.errors import InputError as SharedInputError
+    from inspect_stance.logfile import LOG_SUFFIXES, find_task_logs
+
+    runs: list[Path] = []
+    other = unreadable = 0
+    for raw in paths:
+        p = Path(raw)
+        if p.suffix == ".npz" and not p.is_dir():
+            if not p.is_file():
+                raise _input_error(f"{p}: file not found; pass a stance_drift log or an .npz")
+            runs.append(p)
+            continue
+        if p.is_file() and p.suffix not in LOG_SUFFIXES:
+            raise _input_error(
+                f"{p}: unknown input type; give a stance_drift log (.eval/.json), an .npz or a "
+                "folder of them"
+            )
+        npz = sorted(x for x in p.rglob("*.npz") if x.is_file()) if p.is_dir() else []
+        has_logs = not p.is_dir() or any(x.suffix in LOG_SUFFIXES for x in p.rglob("*"))
+        found = None
+        if has_logs:
+            try:
+                found = find_task_logs([p], ["stance_drift"], RUN_WHAT)
+            except SharedInputError as ex:
+                if not (p.is_dir() and npz):  # a folder of .npz files and other tasks' logs
+                    raise _input_error(str(ex)) from ex
+        if found is not None:
+            runs += found.paths
+            other += len(found.skipped_other_task)
+            unreadable += len(found.skipped_unreadable)
+        elif p.is_dir() and not npz:
+            raise _input_error(f"no log of a {RUN_WHAT} (or .npz) found in {p}")
+        runs += npz
+    parts = []
+    if other:
+        parts.append(f"{other} log{'s' if other != 1 else ''} of other tasks")
+    if unreadable:
+        parts.append(f"{unreadable} unreadable file{'s' if unreadable != 1 else ''}")
+    return runs, (f"skipped {' and '.join(parts)}" if parts else "")
+
+
+def load_input(path: str | Path, unparsed: str = "failure") -> DriftRun:
     """Load a log or ``.npz`` run; unusable input -> ``InputError`` naming the file."""
     try:
         return load_run(path, unparsed)
@@ -52,12 +105,20 @@ def cmd_report(args: argparse.Namespace) -> int:
     """``inspect-stance report``: compute, print (or ``--json``), and write ``--out``."""
     from inspect_stance.drift.report import build_report, run_json, terminal_summary, unique_names
 
+    if not 0.0 <= args.threshold <= 1.0:  # NaN fails too
+        raise _input_error(
+            f"--threshold {args.threshold} is not a success rate; give a number between 0 and 1 "
+            "(default 0.95)"
+        )
     if not 0.0 < args.confidence < 1.0:
         raise _input_error(f"--confidence {args.confidence} must be strictly between 0 and 1")
     if args.hops < 1:
         raise _input_error(f"--hops {args.hops} must be at least 1")
     policy = "exclude" if args.exclude_unparsed else "failure"
-    runs = [load_input(p, policy) for p in args.paths]
+    paths, skipped = expand_inputs(args.paths)
+    if skipped:
+        print(f"inspect-stance report: {skipped}", file=sys.stderr)
+    runs = [load_input(p, policy) for p in paths]
     reports = [build_report(r, args.threshold, args.confidence, policy, args.hops) for r in runs]
     unique_names(reports)
     if args.out:
@@ -139,14 +200,19 @@ def register(subparsers: Any) -> None:
         description="Stance-drift report of one or more runs: Inspect logs of the stance_drift "
         "task (.eval/.json) or raw .npz arrays with probs shaped (propositions, trials, 5, 5).",
     )
-    p.add_argument("paths", nargs="+", metavar="PATH", help="stance_drift logs or .npz files")
+    p.add_argument(
+        "paths",
+        nargs="+",
+        metavar="PATH",
+        help="stance_drift logs, .npz files, or folders (other tasks' logs in them are skipped)",
+    )
     p.add_argument("--out", metavar="DIR", help="write CSVs, report.md and PNG heatmaps here")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of tables")
     p.add_argument(
         "--threshold",
         type=_fraction,
         default=0.95,
-        help="success-rate threshold of the pass rate (default 0.95)",
+        help="success-rate threshold of the pass rate, between 0 and 1 (default 0.95)",
     )
     p.add_argument(
         "--confidence",

@@ -5,7 +5,10 @@
   next to the identity matrix (perfect preservation) drawn in the same colour scale for
   comparison;
 - :func:`spr_vs_hops_plot`: SPR after ``k`` hops against ``k`` (error bars = 1 SE), one line
-  per run.
+  per run;
+- :func:`pass_rate_curve_plot`: the pass rate over all proposition-initial stance combinations
+  against the success-rate threshold 0.50..1.00 (the reference study's Fig. S6A), one line per
+  run, its normalised AUC in the legend.
 """
 
 from __future__ import annotations
@@ -94,6 +97,32 @@ def spr_vs_hops_plot(curves: Mapping[str, Sequence[Mapping[str, Any]]], path: st
         ax.set_title("Stance preservation through repeated AI hops")
         if len(curves) <= 15:
             ax.legend(fontsize=7, loc="upper right")
+        fig.savefig(path, dpi=110, bbox_inches="tight")
+    finally:
+        plt.close(fig)
+    return path
+
+
+def pass_rate_curve_plot(
+    curves: Mapping[str, tuple[Sequence[float] | np.ndarray, Sequence[float] | np.ndarray, float]],
+    path: str | Path,
+) -> Path:
+    """Plot each run's pass rate against the threshold; ``curves[name] = (thresholds,
+    pass rates, AUC)``."""
+    path = Path(path)
+    fig, ax = plt.subplots(figsize=(7.5, 4.8))
+    try:
+        for name, (taus, rates, auc) in curves.items():
+            label = f"{name} (AUC {auc:.3f})" if math.isfinite(auc) else name
+            ax.plot(list(taus), list(rates), marker="o", ms=3.5, label=label)
+        ax.set_xlabel("success-rate threshold")
+        ax.set_ylabel("pass rate (share of proposition x initial stance)")
+        ax.set_xlim(0.48, 1.02)
+        ax.set_ylim(0.0, 1.02)
+        ax.grid(alpha=0.3)
+        ax.set_title("Pass rate against threshold")
+        if len(curves) <= 15:
+            ax.legend(fontsize=7, loc="lower left")
         fig.savefig(path, dpi=110, bbox_inches="tight")
     finally:
         plt.close(fig)

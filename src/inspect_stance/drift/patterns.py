@@ -78,3 +78,37 @@ def stance_drift_rate(matrices: np.ndarray) -> tuple[float, float]:
     total = np.sum([per[n] for n in PATTERNS], axis=0)
     mean, se = mean_se(total)
     return float(mean), float(se)
+
+
+def pattern_stances(name: str) -> tuple[int, ...]:
+    """The initial stances ``i`` for which pattern ``name`` has cells (others are structurally 0:
+    e.g. polarization exists only for Agree and Disagree)."""
+    pattern_mask(name)  # validates the name
+    return tuple(sorted({i for i, _ in PATTERN_CELLS[name]}))
+
+
+def per_stance_pattern_masses(matrices: np.ndarray) -> dict[str, FloatArray]:
+    """Pattern mass per proposition and initial stance, ``(P, 5)`` per pattern:
+    ``m[s, i] = sum_{j: (i, j) in cells} T[s, i, j]`` (NaN where row ``i`` of ``T[s]`` is
+    missing). For each ``(s, i)`` the five masses sum to ``sum_{j != i} T[s, i, j]``, which is
+    ``1 - T[s, i, i]`` for a row summing to 1."""
+    arr = np.asarray(matrices, dtype=np.float64)
+    row_missing = np.isnan(arr).any(axis=-1)
+    out: dict[str, FloatArray] = {}
+    for name in PATTERNS:
+        mask = pattern_mask(name)
+        sums = np.where(mask, np.nan_to_num(arr, nan=0.0), 0.0).sum(axis=-1)
+        out[name] = np.where(row_missing, np.nan, sums)
+    return out
+
+
+def drift_patterns_by_stance(matrices: np.ndarray) -> dict[str, tuple[FloatArray, FloatArray]]:
+    """The per-stance drift-pattern table (the reference study's supplementary tables S5-S10):
+    for each pattern, the mean and SE over propositions of its mass for each initial stance,
+    two arrays of shape ``(5,)``. The success rate ``T[s, i, i]`` and the five pattern masses of
+    a stance sum to 1 (rows summing to 1); the mean of a pattern over the five stances is its
+    overall mass (:func:`drift_patterns`)."""
+    return {
+        name: mean_se(values, axis=0)
+        for name, values in per_stance_pattern_masses(matrices).items()
+    }

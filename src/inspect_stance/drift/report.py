@@ -6,11 +6,16 @@ zero vectors, as in the reference study — or ``exclude``):
 
 - success rate by initial stance and SPR, mean (SE over propositions) — :mod:`.spr`;
 - the five drift-pattern masses and SDR, mean (SE) — :mod:`.patterns`;
+- the per-stance drift-pattern table of each run (the reference study's supplementary tables
+  S5-S10): rows = the five initial stances and their mean ("All stances", Table 2's row),
+  columns = success rate and the five pattern masses, mean (SE over propositions); a cell of a
+  pattern that cannot occur from that stance (e.g. polarization from Neutral) is ``-``;
 - one-sided Student-t upper bounds of each proposition's success rate at ``confidence``,
   uncorrected and Bonferroni-corrected over propositions, and the share of propositions whose
   bound reaches 1, by initial stance — :mod:`.confidence`;
 - pass rate by initial stance at ``threshold`` and the normalised trapezoid AUC over thresholds
-  0.50..1.00 — :mod:`.pass_rate`;
+  0.50..1.00 — :mod:`.pass_rate`; the pass-rate curve over all proposition-initial stance
+  combinations against the threshold (Fig. S6A), CSV and PNG;
 - all of the above again for the argmax (temperature-0) re-analysis (each trial's vector replaced
   by a point mass on its most probable stance — :func:`.transition.argmax_trials`);
 - multi-hop chains: SPR after ``k`` hops and the stationary distributions — :mod:`.hops`;
@@ -34,8 +39,19 @@ import pandas as pd
 
 from inspect_stance.drift.confidence import bonferroni_level, share_reaching_one, upper_bounds
 from inspect_stance.drift.hops import k_hop_matrices, spr_curve, stationary_distributions
-from inspect_stance.drift.pass_rate import AUC_THRESHOLDS, pass_rate, pass_rate_auc
-from inspect_stance.drift.patterns import PATTERNS, drift_patterns, stance_drift_rate
+from inspect_stance.drift.pass_rate import (
+    AUC_THRESHOLDS,
+    pass_rate,
+    pass_rate_auc,
+    pass_rate_curve,
+)
+from inspect_stance.drift.patterns import (
+    PATTERNS,
+    drift_patterns,
+    drift_patterns_by_stance,
+    pattern_stances,
+    stance_drift_rate,
+)
 from inspect_stance.drift.run import DriftRun
 from inspect_stance.drift.spr import stance_preservation_rate, success_by_stance
 from inspect_stance.drift.transition import (
@@ -47,6 +63,7 @@ from inspect_stance.drift.transition import (
     transition_matrices,
     unparsed_mask,
 )
+from inspect_stance.markdown import md_table
 from inspect_stance.stances import STANCE_KEYS, STANCES
 
 PATTERN_LABELS: dict[str, str] = {
@@ -78,6 +95,7 @@ class Analysis:
     pass_rate: FloatArray  # (5,) at the threshold
     auc_by_stance: FloatArray  # (5,)
     auc: float
+    patterns_by_stance: dict[str, tuple[FloatArray, FloatArray]] = field(default_factory=dict)
 
     @property
     def success_per_proposition(self) -> FloatArray:
@@ -114,6 +132,7 @@ def analyse(
         pass_rate=pass_rate(succ_prop, threshold),
         auc_by_stance=auc_by_stance,
         auc=auc,
+        patterns_by_stance=drift_patterns_by_stance(matrices),
     )
 
 
@@ -151,6 +170,7 @@ def build_report(
     hops: int = 1,
 ) -> RunReport:
     """Compute the full report of ``run``."""
+    check_threshold(threshold)
     if not 0.0 < confidence < 1.0:
         raise ValueError(f"--confidence {confidence} must be strictly between 0 and 1")
     if hops < 1:
@@ -171,6 +191,23 @@ def build_report(
         stationary=stationary,
         stationary_unique=unique,
     )
+
+
+def check_threshold(threshold: float) -> float:
+    """A pass-rate threshold must be a number in ``[0, 1]`` (a success rate); ``ValueError``."""
+    if not (isinstance(threshold, (int, float)) and 0.0 <= float(threshold) <= 1.0):
+        raise ValueError(
+            f"--threshold {threshold} is not a success rate; give a number between 0 and 1 "
+            "(default 0.95)"
+        )
+    return float(threshold)
+
+
+def pooled_pass_curve(an: Analysis, thresholds: np.ndarray = AUC_THRESHOLDS) -> FloatArray:
+    """Pass rate over all proposition-initial stance combinations at each threshold (Fig. S6A):
+    ``#{(s, i): succ[s, i] > tau} / #{(s, i) defined}``."""
+    flat = an.success_per_proposition.reshape(-1, 1)
+    return np.asarray(pass_rate_curve(flat, thresholds)[:, 0], dtype=np.float64)
 
 
 def unique_names(reports: list[RunReport]) -> None:
@@ -197,7 +234,9 @@ def _nums(xs: Any) -> list[float | None]:
 
 
 def run_json(rep: RunReport) -> dict[str, Any]:
-    """The ``--json`` object of one run, with exactly the public keys of the issue.
+    """The ``--json`` object of one run, with exactly the public keys of the issue, plus
+    ``patterns_by_stance`` / ``patterns_by_stance_se`` (pattern -> 5 values in stance order,
+    the S5-S10 tables) and ``pass_rate_curve`` (``thresholds``, pooled ``pass_rate``; Fig. S6A).
 
     With ``--hops K > 1`` a ``hops`` object is added (opt-in; the default object has only the
     public keys): ``{"k", "spr", "spr_se", "spr_by_hops", "stationary_mean"}``.
@@ -216,6 +255,12 @@ def run_json(rep: RunReport) -> dict[str, Any]:
         "ci_includes_one_bonferroni": _nums(m.ci_includes_one_bonferroni),
         "pass_rate": _nums(m.pass_rate),
         "auc": _num(m.auc),
+        "patterns_by_stance": {name: _nums(m.patterns_by_stance[name][0]) for name in PATTERNS},
+        "patterns_by_stance_se": {name: _nums(m.patterns_by_stance[name][1]) for name in PATTERNS},
+        "pass_rate_curve": {
+            "thresholds": _nums(AUC_THRESHOLDS),
+            "pass_rate": _nums(pooled_pass_curve(m)),
+        },
         "argmax": {"spr": _num(a.spr), "success_by_stance": _nums(a.success)},
         "unparsed_trials": rep.run.n_unparsed,
         "missing_values": rep.run.n_missing,
@@ -367,6 +412,57 @@ def tables(reports: list[RunReport]) -> dict[str, pd.DataFrame]:
     return out
 
 
+ALL_STANCES = "All stances"
+NOT_A_PATTERN = "-"
+
+
+def stance_pattern_table(rep: RunReport) -> pd.DataFrame:
+    """One run's per-stance drift-pattern table (supplementary tables S5-S10), cells formatted:
+    rows = initial stances plus ``All stances`` (the mean over the five, Table 2's row),
+    columns = success rate and the five pattern masses, ``mean (SE over propositions)``;
+    ``-`` where a pattern has no cells from that stance."""
+    m = rep.main
+    rows: dict[str, list[str]] = {}
+    for i, stance in enumerate(STANCES):
+        row = [_ms(m.success[i], m.success_se[i])]
+        for p in PATTERNS:
+            mean, se = m.patterns_by_stance[p]
+            row.append(_ms(mean[i], se[i]) if i in pattern_stances(p) else NOT_A_PATTERN)
+        rows[stance] = row
+    rows[ALL_STANCES] = [_ms(m.spr, m.spr_se), *[_ms(*m.patterns[p]) for p in PATTERNS]]
+    columns = ["Success rate", *[PATTERN_LABELS[p] for p in PATTERNS]]
+    return pd.DataFrame.from_dict(rows, orient="index", columns=columns)
+
+
+def stance_pattern_title(rep: RunReport) -> str:
+    """Title of a run's per-stance drift-pattern table."""
+    return f"Drift patterns by initial stance (Tables S5-S10 layout): {rep.name}"
+
+
+def stance_patterns_frame(reports: list[RunReport]) -> pd.DataFrame:
+    """The per-stance drift-pattern tables as numbers, one row per run x initial stance (and an
+    ``All stances`` row per run); a pattern's columns are empty where it has no cells."""
+    rows = []
+    for r in reports:
+        m = r.main
+        for i, stance in enumerate([*STANCES, ALL_STANCES]):
+            row: dict[str, Any] = {"run": r.name, "initial_stance": stance}
+            if i < len(STANCES):
+                row["success"], row["success_se"] = m.success[i], m.success_se[i]
+            else:
+                row["success"], row["success_se"] = m.spr, m.spr_se
+            for p in PATTERNS:
+                mean, se = m.patterns_by_stance[p]
+                if i == len(STANCES):
+                    row[p], row[f"{p}_se"] = m.patterns[p]
+                elif i in pattern_stances(p):
+                    row[p], row[f"{p}_se"] = mean[i], se[i]
+                else:
+                    row[p], row[f"{p}_se"] = math.nan, math.nan
+            rows.append(row)
+    return pd.DataFrame(rows)
+
+
 def terminal_summary(reports: list[RunReport]) -> str:
     """The readable terminal summary: one block per table plus the policy line."""
     lines = [
@@ -383,6 +479,10 @@ def terminal_summary(reports: list[RunReport]) -> str:
             lines.append("")
             lines.append(title)
             lines.append(df.to_string())
+        for rep in reports:
+            lines.append("")
+            lines.append(stance_pattern_title(rep))
+            lines.append(stance_pattern_table(rep).to_string())
     return "\n".join(lines)
 
 
@@ -393,6 +493,23 @@ def slug(name: str) -> str:
     """A file-name-safe version of a run name."""
     s = re.sub(r"[^A-Za-z0-9._-]+", "_", name).strip("_")
     return s or "run"
+
+
+def file_bases(reports: list[RunReport]) -> list[str]:
+    """One file-name base per run, unique even where names differ only in characters that
+    :func:`slug` replaces or in case (``a/b``, ``a b``, ``A_B``): a repeat gets ``_2``, ``_3``
+    ... (compared case-insensitively, for case-insensitive file systems)."""
+    used: set[str] = set()
+    bases = []
+    for r in reports:
+        base = candidate = slug(r.name)
+        k = 1
+        while candidate.casefold() in used:
+            k += 1
+            candidate = f"{base}_{k}"
+        used.add(candidate.casefold())
+        bases.append(candidate)
+    return bases
 
 
 def summary_frame(reports: list[RunReport]) -> pd.DataFrame:
@@ -518,15 +635,18 @@ def stationary_frame(reports: list[RunReport]) -> pd.DataFrame:
 
 
 def pass_curve_frame(reports: list[RunReport]) -> pd.DataFrame:
-    """Pass rate by stance at every AUC threshold, for both analyses."""
+    """Pass rate by stance and over all combinations (``pass_rate_all``, Fig. S6A) at every AUC
+    threshold, for both analyses."""
     rows = []
     for r in reports:
         for label, an in (("probabilities", r.main), ("argmax", r.argmax)):
             succ = an.success_per_proposition
-            for t in AUC_THRESHOLDS:
+            pooled = pooled_pass_curve(an)
+            for k, t in enumerate(AUC_THRESHOLDS):
                 row: dict[str, Any] = {"run": r.name, "analysis": label, "threshold": float(t)}
                 for i, key in enumerate(STANCE_KEYS):
                     row[f"pass_rate_{key}"] = pass_rate(succ, float(t))[i]
+                row["pass_rate_all"] = pooled[k]
                 rows.append(row)
     return pd.DataFrame(rows)
 
@@ -547,7 +667,22 @@ def markdown_report(reports: list[RunReport], images: dict[str, list[str]]) -> s
         "",
     ]
     for title, df in tables(reports).items():
-        lines += [f"## {title}", "", _md_table(df), ""]
+        lines += [f"## {title}", "", md_table(df, index="run"), ""]
+    lines += [
+        "## Drift patterns by initial stance (supplementary tables S5-S10)",
+        "",
+        "Mean (SE over propositions); each stance's success rate and pattern masses sum to 1; "
+        f"`{NOT_A_PATTERN}`: the pattern has no cells from that stance; "
+        f"{ALL_STANCES}: the mean over the five stances (Table 2).",
+        "",
+    ]
+    for rep in reports:
+        lines += [
+            f"### {rep.name}",
+            "",
+            md_table(stance_pattern_table(rep), index="initial stance"),
+            "",
+        ]
     if images:
         lines += ["## Figures", ""]
         for title, paths in images.items():
@@ -556,14 +691,6 @@ def markdown_report(reports: list[RunReport], images: dict[str, list[str]]) -> s
             lines += [f"![{title}]({p})" for p in paths]
             lines.append("")
     return "\n".join(lines)
-
-
-def _md_table(df: pd.DataFrame) -> str:
-    cols = ["run", *[str(c) for c in df.columns]]
-    out = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
-    for name, row in df.iterrows():
-        out.append("| " + " | ".join([str(name), *[str(v) for v in row.to_list()]]) + " |")
-    return "\n".join(out)
 
 
 def write_outputs(
@@ -584,13 +711,13 @@ def write_outputs(
     csv(summary_frame(reports), "summary.csv")
     csv(per_proposition_frame(reports), "per_proposition.csv")
     csv(pass_curve_frame(reports), "pass_rate_curve.csv")
+    csv(stance_patterns_frame(reports), "drift_patterns_by_stance.csv")
     csv(hops_frame(reports), "spr_by_hops.csv")
     csv(k_hop_frame(reports), "k_hop_matrices.csv")
     csv(stationary_frame(reports), "stationary.csv")
 
     images: dict[str, list[str]] = {}
-    for r in reports:
-        base = slug(r.name)
+    for r, base in zip(reports, file_bases(reports), strict=True):
         paths = []
         mean, se = mean_se(r.main.matrices, axis=0)
         p = heatmap.transition_heatmap(
@@ -625,10 +752,17 @@ def write_outputs(
                 )
                 written.append(p)
         written += paths
-        images[r.name] = [str(p.relative_to(out)) for p in paths]
+        key = r.name if r.name not in images else f"{r.name} [{base}]"
+        images[key] = [str(p.relative_to(out)) for p in paths]
     p = heatmap.spr_vs_hops_plot({r.name: r.hop_curve for r in reports}, out / "spr_vs_hops.png")
     written.append(p)
     images["SPR against hops"] = [p.name]
+    p = heatmap.pass_rate_curve_plot(
+        {r.name: (AUC_THRESHOLDS, pooled_pass_curve(r.main), r.main.auc) for r in reports},
+        out / "pass_rate_curve.png",
+    )
+    written.append(p)
+    images["Pass rate against threshold (Fig. S6A)"] = [p.name]
     md = out / "report.md"
     md.write_text(markdown_report(reports, images), encoding="utf-8")
     written.append(md)
