@@ -17,6 +17,7 @@ are ranked and labelled by every annotator. See ``docs/prompt_validation.md``.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -48,7 +49,7 @@ from inspect_stance.roles import require_roles, role_config
 
 if TYPE_CHECKING:
     from inspect_stance.construction.prompts import PromptSpec
-    from inspect_stance.construction.real_prompts import RealPrompt
+    from inspect_stance.construction.real_prompts import RealPrompt as RealPromptType
     from inspect_stance.construction.templates import Template
     from inspect_stance.construction.topics import Topic
 
@@ -154,7 +155,8 @@ def prompt_validation(
         per_source: prompts of each source per setting (default 2); a setting shows up to
             ``3 * per_source`` prompts to each annotator.
         real_prompts: real user prompts: ``issuebench`` (the real chat-log prompts IssueBench
-            clustered under each topic, minus the setting's generator seeds), a file
+            clustered under each topic; when this run generates prompts, half of them are the
+            real prompts and the other half the generator's seeds), a file
             (``prompt_text`` or WildChat/LMSYS ``conversation`` column; optional ``topic_id``,
             ``intent``, ``stance``) or ``hub:NAME`` (a hub chat-log dataset such as
             ``hub:allenai/WildChat-1M``, filtered to the topic by keywords).
@@ -171,7 +173,7 @@ def prompt_validation(
             set of the prompt-construction study).
         opinion_templates: a file of opinion-sharing templates (default the built-in set).
         seeds_per_setting: real prompts shown to the ``prompter`` as examples per setting
-            (default 6); with ``real_prompts=issuebench`` they are not used as real prompts.
+            (default 6; with ``real_prompts=issuebench`` drawn from the seed half only).
         seed: seed of the template draw, the real-prompt draw, the generator seeds and each
             annotator's shuffled order (default 0).
         prompter_cache: cache the prompter's answers (no expiry) so a retried run gets the
@@ -201,11 +203,13 @@ def _build(
     seed: int,
     prompter_cache: bool,
 ) -> Task:
-    from inspect_stance.construction.prompts import build_specs, load_prompts, select_seeds
+    from inspect_stance.construction.prompts import build_specs, load_prompts
     from inspect_stance.construction.real_prompts import (
         ISSUEBENCH,
+        RealPrompt,
         load_real_prompts,
         real_for_setting,
+        split_issuebench,
     )
     from inspect_stance.construction.settings import (
         INTENTS,
@@ -238,6 +242,22 @@ def _build(
     settings = [
         (t, Setting(t.topic_id, i, s)) for t in topic_list for i in intent_list for s in stance_list
     ]
+    split: dict[int, list[str]] = {}
+    if (
+        REAL in source_list
+        and real_source == ISSUEBENCH
+        and GENERATED in methods
+        and any((st, GENERATED) not in (reused or {}) for _, st in settings)
+    ):  # real prompts and generator seeds from disjoint halves of IssueBench's prompts
+        halves = {t.topic_id: split_issuebench(t, seed_value) for t in topic_list}
+        split = {i: h[0] for i, h in halves.items()}
+        topic_list = [replace(t, seeds=tuple(halves[t.topic_id][1])) for t in topic_list]
+        settings = [
+            (t, Setting(t.topic_id, i, s))
+            for t in topic_list
+            for i in intent_list
+            for s in stance_list
+        ]
     templates: dict[str, list[Template]] = {}
     if TEMPLATED in methods and any((st, TEMPLATED) not in (reused or {}) for _, st in settings):
         files = {
@@ -260,9 +280,12 @@ def _build(
             seeds_per_setting=k_seeds,
             seed=seed_value,
         )
-    real: dict[int, list[RealPrompt]] = {}
+    real: dict[int, list[RealPromptType]] = {}
     if REAL in source_list:
-        real = load_real_prompts(real_source, topic_list, limit)
+        if split:
+            real = {i: [RealPrompt(text, i) for text in texts] for i, texts in split.items()}
+        else:
+            real = load_real_prompts(real_source, topic_list, limit)
         if not any(real.values()):
             raise InputError(
                 f"real_prompts {real_prompts}: no real prompt for any topic of this run; "
@@ -297,11 +320,6 @@ def _build(
                     needs_prompter = True
                     instructions = spec.generation_instructions
         if REAL in source_list:
-            exclude = (
-                select_seeds(topic, k_seeds, seed_value, setting)
-                if real_prompts.strip() == ISSUEBENCH and GENERATED in methods
-                else []
-            )
             chosen = real_for_setting(
                 real.get(topic.topic_id, []),
                 setting.intent,
@@ -309,7 +327,6 @@ def _build(
                 k,
                 seed_value,
                 setting.key,
-                exclude,
             )
             if len(chosen) < k:
                 short[setting.key] = k - len(chosen)
@@ -366,6 +383,7 @@ def _build(
         "real_prompts": real_prompts,
         "real_prompts_found": {str(t): len(v) for t, v in real.items()},
         "real_shortfall": short,
+        "real_seed_split": bool(split),
         "prompts_from": prompts_path,
         "construction_judges": _construction_judges(prompts_path),
         "seed": seed_value,

@@ -20,6 +20,7 @@ NaN where a figure is undefined (no data, or a single category everywhere: ``p_e
 from __future__ import annotations
 
 import math
+import warnings
 from collections import defaultdict
 from collections.abc import Sequence
 
@@ -71,7 +72,9 @@ def cohen_kappa(
     p_e = float((table.sum(axis=1) / n) @ (table.sum(axis=0) / n))
     if math.isclose(p_e, 1.0):
         return NAN
-    return float(cohens_kappa(table).kappa)
+    with warnings.catch_warnings():  # its z statistic divides by zero when kappa = +-1
+        warnings.simplefilter("ignore", RuntimeWarning)
+        return float(cohens_kappa(table).kappa)
 
 
 def kappa_per_annotator(rows: Sequence[Annotation], field: str) -> dict[str, float]:

@@ -4,14 +4,17 @@ Sources (task parameter ``real_prompts``):
 
 - ``issuebench`` (default): the real user prompts IssueBench clustered under each topic
   (``top_prompts`` / ``random_prompts`` of its ``issues`` table; they come from WildChat,
-  LMSYS-Chat-1M, ShareGPT and other chat logs). A prompt a setting's generator got as a seed is
-  not used as that setting's real prompt.
+  LMSYS-Chat-1M, ShareGPT and other chat logs). When this run's generator writes prompts, each
+  topic's prompts are split once into two disjoint halves (:func:`split_issuebench`): one half
+  are the real prompts, the other the generator's seeds, so no generated prompt was written
+  from a real prompt it is ranked against. (Prompts reused with ``prompts_from`` were written
+  from seeds this run cannot know.)
 - ``hub:NAME`` (e.g. ``hub:allenai/WildChat-1M``, ``hub:lmsys/lmsys-chat-1m``): a hub dataset
   of chat logs read with ``datasets`` (streaming, split ``train``, the first ``real_limit``
   rows); the first user turn of ``conversation`` is the prompt, rows whose ``language`` is not
   English are skipped, and prompts are assigned to topics by keywords (below). Gated datasets
   need ``huggingface-cli login`` first.
-- a file (``.csv`` / ``.tsv`` / ``.jsonl`` / ``.json`` / ``.parquet``, read with ``datasets``)
+- a file (``.csv`` / ``.tsv`` / ``.jsonl`` / ``.json`` / ``.parquet``, read with ``pandas``)
   with a ``prompt_text`` (or ``prompt``) column, or a ``conversation`` column in the
   WildChat / LMSYS format; optional ``topic_id`` (else keywords assign the topic), and optional
   ``intent`` (writing / information / opinion) and ``stance`` (neutral / pole_a / pole_b): a
@@ -127,23 +130,34 @@ def _label(value: Any, allowed: Sequence[str], column: str, where: str, row: int
     return text
 
 
-def _from_file(path: Path, topics: Sequence[Topic]) -> dict[int, list[RealPrompt]]:
-    from datasets import load_dataset
+def _read_rows(path: Path) -> list[dict[str, Any]]:
+    """The rows of a local file (pandas: no cache files are written)."""
+    import pandas as pd
 
-    builder = _BUILDERS.get(path.suffix.lower())
-    if builder is None:
+    suffix = path.suffix.lower()
+    if suffix not in _BUILDERS:
         raise InputError(
             f"real_prompts {path}: unknown file type {path.suffix!r}; use .csv, .tsv, .json, "
             f".jsonl or .parquet, 'issuebench' or hub:NAME"
         )
-    kwargs: dict[str, Any] = {"data_files": str(path), "split": "train"}
-    if path.suffix.lower() == ".tsv":
-        kwargs["delimiter"] = "\t"
     try:
-        rows = load_dataset(builder, **kwargs).to_list()
+        if suffix in (".csv", ".tsv"):
+            table = pd.read_csv(
+                path, sep="\t" if suffix == ".tsv" else ",", dtype=str, keep_default_na=False
+            )
+        elif suffix == ".parquet":
+            table = pd.read_parquet(path)
+        else:
+            table = pd.read_json(path, lines=suffix == ".jsonl", dtype=False)
     except Exception as ex:  # noqa: BLE001 - any unreadable file is one input error
         first = str(ex).strip().splitlines()[0] if str(ex).strip() else type(ex).__name__
         raise InputError(f"real_prompts {path}: cannot be read ({first})") from ex
+    rows: list[dict[str, Any]] = table.to_dict("records")
+    return rows
+
+
+def _from_file(path: Path, topics: Sequence[Topic]) -> dict[int, list[RealPrompt]]:
+    rows = _read_rows(path)
     if not rows:
         raise InputError(f"real_prompts {path}: no rows; give real user prompts, one per row")
     columns = set(rows[0])
@@ -158,7 +172,8 @@ def _from_file(path: Path, topics: Sequence[Topic]) -> dict[int, list[RealPrompt
     out: dict[int, list[RealPrompt]] = defaultdict(list)
     for i, row in enumerate(rows, start=1):
         raw = row[text_col] if text_col else first_user_turn(row.get("conversation"))
-        text = str(raw).strip() if raw is not None else ""
+        missing = raw is None or (isinstance(raw, float) and math.isnan(raw))
+        text = "" if missing else str(raw).strip()
         if not text:
             continue
         intent = _label(row.get("intent"), INTENT_LABELS, "intent", str(path), i)
@@ -228,6 +243,18 @@ def load_real_prompts(
             seen.setdefault((p.text, p.intent, p.stance), p)
         out[topic_id] = list(seen.values())
     return out
+
+
+def split_issuebench(topic: Topic, seed: int) -> tuple[list[str], list[str]]:
+    """A topic's IssueBench prompts split into (real prompts, generator seeds): shuffled with
+    ``numpy.random.default_rng(stable_seed(seed, topic_id, "split"))``, even positions real,
+    odd positions seeds (a single prompt stays real)."""
+    import numpy as np
+
+    prompts = list(topic.seeds)
+    rng = np.random.default_rng(stable_seed(seed, topic.topic_id, "split"))
+    shuffled = [prompts[i] for i in rng.permutation(len(prompts))]
+    return shuffled[0::2], shuffled[1::2]
 
 
 def real_for_setting(

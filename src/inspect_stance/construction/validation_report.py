@@ -18,8 +18,8 @@ log(s) of a linked ``prompt_construction`` run. Writes to ``--out`` (default
 
 Human CSV columns: ``annotator``, ``item_id`` (the log's prompt id, e.g.
 ``339-opinion-neutral-templated-00``; ``inspect-stance validation-report`` writes every id with
-its prompt to ``prompts.csv``), and any of ``rank`` (1 = most likely real; ties allowed, one
-ranking per annotator and setting), ``intent`` (writing / information / opinion), ``stance``
+its prompt to ``prompts.csv``), and any of ``rank`` (1 = most likely real; ties allowed and
+turned into mid-ranks within each annotator's ranking of a setting), ``intent`` (writing / information / opinion), ``stance``
 (neutral / pole_a / pole_b, or A / B) and ``side`` (none / pole_a / pole_b, or A / B). An
 empty cell is an answer not given. The source and the intended labels come from the log.
 
@@ -285,7 +285,25 @@ def load_human(path: str | Path, items: dict[str, dict[str, Any]]) -> tuple[list
             f"human annotations {p}: no item_id matches a prompt of the logs; use the ids in "
             f"prompts.csv of this report"
         )
-    return rows, unmatched
+    return _mid_ranks(rows), unmatched
+
+
+def _mid_ranks(rows: list[Annotation]) -> list[Annotation]:
+    """Each annotator's ranks within a setting as mid-ranks (``1, 2, 2, 4`` -> ``1, 2.5, 2.5,
+    4``), so a tie means the same whichever way the file writes it."""
+    from dataclasses import replace
+
+    from scipy.stats import rankdata
+
+    groups: dict[tuple[str, str], list[int]] = {}
+    for i, r in enumerate(rows):
+        if r.rank is not None:
+            groups.setdefault((r.annotator, r.setting), []).append(i)
+    out = list(rows)
+    for idx in groups.values():
+        for i, rank in zip(idx, rankdata([rows[i].rank for i in idx]), strict=True):
+            out[i] = replace(rows[i], rank=float(rank))
+    return out
 
 
 # ----- the report -----
