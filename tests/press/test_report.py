@@ -213,11 +213,17 @@ def test_report_picks_press_logs_out_of_a_folder(tmp_path, capsys):
     write_log(logs / "a.eval", "m/a", [sample_record(0, "A", "left", {"none": [AGREE]})])
     write_log(logs / "b.eval", "m/b", [sample_record(0, "A", "left", {"none": [AGREE]})])
     write_log(logs / "c.eval", "m/c", [], task="stance_drift")
+    write_log(logs / "cancelled.eval", "m/d", [])  # a PReSS log without scores
     (logs / "junk.json").write_text("{}")
     assert main(["press-report", str(logs), "--out", str(tmp_path / "o")]) == 0
     captured = capsys.readouterr()
-    assert "press-report: skipped 1 log of other tasks and 1 unreadable file" in captured.err
+    assert (
+        "press-report: skipped 1 log of other tasks and 1 unreadable file and 1 PReSS log "
+        "without scores" in captured.err
+    )
     assert "2 log(s)" in captured.out
+    assert main(["press-report", str(logs / "cancelled.eval"), "--out", str(tmp_path / "o")]) == 2
+    assert "no PReSS scores" in capsys.readouterr().err
     assert main(["press-report", str(logs / "c.eval"), "--out", str(tmp_path / "o")]) == 2
     assert "is a log of task 'stance_drift', not press" in capsys.readouterr().err
 

@@ -102,8 +102,32 @@ def read_press_log(path: str | Path) -> PressRun:
 
 def find_press_logs(paths: Iterable[str | Path]) -> tuple[list[PressRun], str]:
     """The PReSS runs among ``paths`` (files and folders) and the line saying what was skipped
-    (empty when nothing was); see :func:`inspect_stance.logfile.find_task_logs`."""
+    (empty when nothing was); see :func:`inspect_stance.logfile.find_task_logs`.
+
+    Inside a folder, a PReSS log without PReSS scores (a cancelled or failed run) is skipped
+    and counted too; named explicitly, it is an error.
+    """
     from inspect_stance.logfile import find_task_logs
 
-    found = find_task_logs(list(paths), PRESS_TASKS, WHAT)
-    return [read_press_log(p) for p in found.paths], found.skipped_line()
+    given = [Path(p) for p in paths]
+    found = find_task_logs(given, PRESS_TASKS, WHAT)
+    explicit = {p for p in given if not p.is_dir()}
+    runs: list[PressRun] = []
+    unscored: list[Path] = []
+    for path in found.paths:
+        try:
+            runs.append(read_press_log(path))
+        except InputError:
+            if path in explicit:
+                raise
+            unscored.append(path)
+    skipped = found.skipped_line()
+    if unscored:
+        n = len(unscored)
+        extra = f"{n} PReSS log{'s' if n != 1 else ''} without scores"
+        skipped = f"{skipped} and {extra}" if skipped else f"skipped {extra}"
+    if not runs:
+        raise InputError(
+            f"no scored log of a {WHAT} found in {', '.join(map(str, given))} ({skipped})"
+        )
+    return runs, skipped
