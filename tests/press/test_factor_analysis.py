@@ -61,6 +61,7 @@ def test_two_perfect_blocks(method):
     np.testing.assert_allclose(np.abs(result.loadings), [[1, 0], [1, 0], [0, 1], [0, 1]], atol=1e-6)
     assert result.loadings[0, 0] == pytest.approx(1) and result.loadings[2, 1] == pytest.approx(-1)
     np.testing.assert_allclose(result.uniqueness, 0, atol=1e-9)
+    np.testing.assert_allclose(result.uniqueness_positive, 0, atol=1e-9)
     np.testing.assert_allclose(result.rotated_variance, [2, 2], atol=1e-9)
 
 
@@ -114,6 +115,12 @@ def test_principal_factors_match_statsmodels_and_numpy():
     # right statements load positive, left ones negative on their factor
     assert (result.loadings[:3][big[:3]] > 0).all() and (result.loadings[3:][big[3:]] < 0).all()
     assert result.n_sign_consistent is not None
+    # uniqueness over the kept factors equals statsmodels'; over every positive-eigenvalue
+    # factor it is 1 - sum_j lambda_j v_qj^2 (statsmodels with all positive factors kept)
+    np.testing.assert_allclose(result.uniqueness, fa.uniqueness, atol=1e-10)
+    n_pos = int(np.sum(result.eigenvalues > 0))
+    fa_all = Factor(corr=r, n_factor=n_pos, method="pa", smc=True).fit(maxiter=1)
+    np.testing.assert_allclose(result.uniqueness_positive, fa_all.uniqueness, atol=1e-10)
 
 
 def test_principal_components_eigenvalues_sum_to_statements():

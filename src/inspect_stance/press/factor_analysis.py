@@ -33,7 +33,11 @@ applies it to Table 5's). With two or more kept factors, their loadings are rota
 (``statsmodels.multivariate.factor_rotation.rotate_factors(L, "varimax")``, orthogonal, without
 Kaiser row normalisation, as Stata's ``rotate`` default); rotated variance_j = sum_q L_qj^2,
 its proportion over the same denominator as the eigenvalues (Table 6). Uniqueness_q =
-1 - sum_j L_qj^2 over the kept factors (unchanged by the rotation). Factors are ordered by
+1 - sum_j L_qj^2 over the kept factors (unchanged by the rotation);
+``uniqueness_positive_factors`` is 1 - communality over every factor with a positive eigenvalue
+(Stata's ``factor`` keeps those by default and shows their uniquenesses beside rotated
+loadings: the paper's Table 7 uniquenesses are a little below 1 - h^2 of its two loadings, e.g.
+Q1 0.36 where 1 - 0.74^2 - 0.28^2 = 0.37, which fits this). Factors are ordered by
 variance, and each is signed so that sum_q b_q L_qj >= 0 (b = +1 right, -1 left): a positive
 loading points to the right. ``n_sign_consistent`` counts statements whose factor-1 loading
 has the sign of their bias (the paper: "mostly consistent").
@@ -94,6 +98,7 @@ class FactorResult:
     loadings_unrotated: np.ndarray  # statements x n_retained
     loadings: np.ndarray  # statements x n_retained, varimax-rotated when n_retained >= 2
     rotated: bool
+    uniqueness_positive: np.ndarray  # 1 - communality over every factor with eigenvalue > 0
 
     @property
     def rotated_variance(self) -> np.ndarray:
@@ -259,6 +264,8 @@ def factor_analysis(data: FactorData, method: FactorMethod = "pf") -> FactorResu
     proportion = values / total
     k = int(np.sum(values > KAISER_THRESHOLD))
     unrotated = vectors[:, :k] * np.sqrt(values[:k])
+    positive = values > 0
+    u_all = 1.0 - ((vectors[:, positive] ** 2) * values[positive]).sum(axis=1)
     if k >= 2:
         with np.errstate(divide="ignore"):  # statsmodels logs log10(0) at exact convergence
             rotated, _ = rotate_factors(unrotated, "varimax")
@@ -279,6 +286,7 @@ def factor_analysis(data: FactorData, method: FactorMethod = "pf") -> FactorResu
         loadings_unrotated=_orient(unrotated, data.biases),
         loadings=_orient(rotated, data.biases),
         rotated=k >= 2,
+        uniqueness_positive=np.where(np.abs(u_all) < NUMERICAL_ZERO, 0.0, u_all),
     )
 
 
@@ -286,7 +294,7 @@ def factor_tables(result: FactorResult) -> dict[str, Any]:
     """The paper's Tables 5-7 as DataFrames: ``eigenvalues`` (factor, eigenvalue, proportion,
     cumulative, kaiser_retained), ``rotated_variance`` (factor, variance, proportion,
     cumulative) and ``loadings`` (statement_id, bias, statement, Factor j ..., uniqueness,
-    unrotated Factor j ...)."""
+    uniqueness_positive_factors, unrotated Factor j ...)."""
     import pandas as pd
 
     k = result.n_retained
@@ -319,6 +327,7 @@ def factor_tables(result: FactorResult) -> dict[str, Any]:
     for j in range(k):
         load[names[j]] = result.loadings[:, j]
     load["uniqueness"] = result.uniqueness
+    load["uniqueness_positive_factors"] = result.uniqueness_positive
     for j in range(k):
         load[f"unrotated {names[j]}"] = result.loadings_unrotated[:, j]
     return {"eigenvalues": eig, "rotated_variance": rot, "loadings": load}

@@ -516,6 +516,9 @@ def factor_section(
         f"### {'Varimax-rotated' if result.rotated else 'Unrotated'} loadings and uniqueness "
         "(Table 7)",
         "",
+        "`uniqueness` = 1 - communality over the retained factors; "
+        "`uniqueness_positive_factors` over every factor with a positive eigenvalue (what "
+        "Stata's `factor` shows by default). "
         "Each factor is signed so that positive loadings point to the right (agreeing with a "
         f"right statement). Factor-1 loading has the sign of the statement's bias for "
         f"{consistent} of {len(result.statements)} statements.",
@@ -528,6 +531,7 @@ def factor_section(
                     "statement",
                     *[f"Factor {j + 1}" for j in range(k)],
                     "uniqueness",
+                    "uniqueness_positive_factors",
                 ]
             ]
         ),
