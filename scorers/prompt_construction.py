@@ -98,6 +98,17 @@ def judge_models() -> list[Model]:
     return judges
 
 
+def judge_configs() -> dict[str, dict[str, Any]]:
+    """The generation config each bound judge's calls carry (``role_config`` over
+    :data:`JUDGE_DEFAULTS`), by judge name, for the log; empty when no judge is bound."""
+    bound = model_roles().get(JUDGES_ROLE)
+    judges = bound if isinstance(bound, list) else ([bound] if bound is not None else [])
+    return {
+        name: role_config(m, JUDGE_DEFAULTS).model_dump(exclude_none=True)
+        for name, m in zip(judge_names(judges), judges, strict=True)
+    }
+
+
 def judge_names(judges: Sequence[Model]) -> list[str]:
     """Unique display names, ``provider/model``; a repeated model gets ``#2``, ``#3`` ..."""
     names: list[str] = []

@@ -20,6 +20,7 @@ from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_stance.scorers.prompt_construction import (
     JUDGE_DEFAULTS,
     JUDGES_ROLE,
+    judge_configs,
     stance_ensemble,
     validation_agreement,
 )
@@ -144,6 +145,7 @@ def judge_validation(
             "label_column": label_column,
             "rubric_threshold": threshold,
             "judge_sees_prompt": sees_prompt,
+            "role_configs": {"judges": judge_configs()},
             "role_defaults": {"judges": JUDGE_DEFAULTS.model_dump(exclude_none=True)},
         },
         version=TASK_VERSION,

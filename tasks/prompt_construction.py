@@ -22,7 +22,7 @@ from inspect_stance.scorers.prompt_construction import (
     JUDGE_DEFAULTS,
     JUDGES_ROLE,
     construction_metrics,
-    judge_names,
+    judge_configs,
     stance_ensemble,
 )
 from inspect_stance.solvers.prompt_construction import (
@@ -157,16 +157,8 @@ def _sample(spec: PromptSpec, human: dict[str, str], prompts_per_setting: int) -
 
 def _role_configs(needs_prompter: bool) -> dict[str, Any]:
     """The generation config each bound role model's calls will carry (for the log)."""
-    roles = model_roles()
-    bound = roles.get(JUDGES_ROLE)
-    judges = bound if isinstance(bound, list) else ([bound] if bound is not None else [])
-    out: dict[str, Any] = {
-        "judges": {
-            name: role_config(m, JUDGE_DEFAULTS).model_dump(exclude_none=True)
-            for name, m in zip(judge_names(judges), judges, strict=True)
-        }
-    }
-    prompter = roles.get(PROMPTER_ROLE)
+    out: dict[str, Any] = {"judges": judge_configs()}
+    prompter = model_roles().get(PROMPTER_ROLE)
     if needs_prompter and prompter is not None and not isinstance(prompter, list):
         out["prompter"] = {
             str(prompter): role_config(prompter, PROMPTER_DEFAULTS).model_dump(exclude_none=True)

@@ -15,7 +15,7 @@ import pytest
 from inspect_ai import eval as inspect_eval
 from inspect_ai._util.error import PrerequisiteError
 from inspect_ai.log import read_eval_log
-from inspect_ai.model import get_model
+from inspect_ai.model import GenerateConfig, get_model
 from inspect_ai.model._model import init_model_roles
 from inspect_stance.tasks.prompt_construction import prompt_construction
 from scipy.stats import wilcoxon
@@ -558,3 +558,47 @@ def test_report_on_a_folder_skips_other_tasks_and_compares_thresholds(
     other = next(p for p in logs.glob("*.eval") if "some-other-task" in p.name)
     assert cli_main(["construction-report", str(other)]) == 2
     assert "is a log of task 'some_other_task'" in capsys.readouterr().err
+
+
+def test_role_calls_carry_a_bounded_config(tiny_inputs, tmp_path, monkeypatch):
+    """What reaches the provider: judges at temperature 0 / max_tokens 256, the prompter at
+    temperature 1 / max_tokens 2048, and a role's own config wins field by field."""
+    from inspect_stance.providers.construction_sim import ConstructionSim
+
+    seen: list[tuple[str, int | None, float | None]] = []
+    original = ConstructionSim.generate
+
+    async def recording(self, input, tools, tool_choice, config):
+        seen.append((self.model_name, config.max_tokens, config.temperature))
+        return await original(self, input, tools, tool_choice, config)
+
+    monkeypatch.setattr(ConstructionSim, "generate", recording)
+    own = get_model(
+        "construction_sim/judge_exact",
+        memoize=False,
+        config=GenerateConfig(max_tokens=32),
+    )
+    args = _small_args(tiny_inputs, methods="generated", prompts_per_setting=1, stances="neutral")
+    target = sim("target", topics=args["topics"])
+    (log,) = inspect_eval(
+        prompt_construction,
+        task_args=args,
+        model=target,
+        model_roles={"judges": [sim("judge_noisy"), own], "prompter": sim("prompter")},
+        log_dir=str(tmp_path),
+        display="none",
+    )
+    assert log.status == "success"
+    by_model = {name: {(m, t) for n, m, t in seen if n == name} for name, _, _ in seen}
+    assert by_model["judge_noisy"] == {(256, 0.0)}
+    assert by_model["judge_exact"] == {(32, 0.0)}  # the role's own max_tokens wins
+    assert by_model["prompter"] == {(2048, 1.0)}
+    configs = log.eval.metadata["role_configs"]
+    assert configs["judges"]["construction_sim/judge_exact"] == {
+        "max_tokens": 32,
+        "temperature": 0.0,
+    }
+    assert configs["prompter"]["construction_sim/prompter"] == {
+        "max_tokens": 2048,
+        "temperature": 1.0,
+    }

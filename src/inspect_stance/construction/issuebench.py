@@ -89,11 +89,18 @@ def load_table(source: str | Path, config: str, split: str | None = None) -> pd.
     kwargs: dict[str, Any] = {"data_files": str(path), "split": "train"}
     if path.suffix.lower() == ".tsv":
         kwargs["delimiter"] = "\t"
+    from datasets.utils import logging as ds_logging
+
+    bars = ds_logging.is_progress_bar_enabled()
+    ds_logging.disable_progress_bar()  # a local file: no "Generating train split" lines
     try:
         dataset = load_dataset(builder, **kwargs)
     except Exception as ex:
         first = str(ex).strip().splitlines()[0] if str(ex).strip() else type(ex).__name__
         raise InputError(f"{config} source {path}: cannot be read ({first})") from ex
+    finally:
+        if bars:
+            ds_logging.enable_progress_bar()
     return dataset.to_pandas()
 
 
