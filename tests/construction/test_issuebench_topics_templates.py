@@ -35,7 +35,7 @@ def issues(shared_data):
     return load_issues(shared_data / "issuebench" / "issues.csv")
 
 
-def test_issues_load_through_datasets_csv_builder(issues, shared_data):
+def test_issues_load_from_a_local_file(issues, shared_data):
     raw = load_table(shared_data / "issuebench" / "issues.csv", "issues")
     assert len(raw) == len(issues) == 396
     # tag_exclude == 1 rows are flagged, counted by hand in the file: 184

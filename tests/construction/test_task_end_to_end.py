@@ -220,6 +220,7 @@ def _small_args(tiny_inputs, **kw):
         methods="templated",
         opinion_templates=str(tiny_inputs["opinion"]),
         templates_per_setting=2,
+        prompter_cache=False,  # no Inspect cache files outside tmp_path
     )
     args.update(kw)
     return args

@@ -10,8 +10,8 @@ A *source* is ``"package"`` (the copy shipped as package data, see
 ``inspect_stance/data/issuebench_NOTICE.txt``: the writing templates of ``templates_sample``;
 for issues, the six default topics of :mod:`inspect_stance.construction.topics`), ``"hub"``
 (``datasets.load_dataset("Paul/IssueBench", config)``, needs the network or the hub cache) or a
-path to a local CSV / JSON / Parquet file with the same columns (loaded with the matching
-``datasets`` builder), e.g. ``../shared/data/issuebench/issues.csv``.
+path to a local CSV / TSV / JSON / JSON Lines / Parquet file with the same columns, e.g.
+``../shared/data/issuebench/issues.csv``.
 """
 
 from __future__ import annotations
@@ -48,8 +48,9 @@ def load_table(source: str | Path, config: str, split: str | None = None) -> pd.
     """Load one IssueBench table as a DataFrame.
 
     ``source == "hub"`` loads ``datasets.load_dataset("Paul/IssueBench", config)`` and takes
-    ``split`` (or the only split); any other value is a local file loaded with the ``csv`` /
-    ``json`` / ``parquet`` builder of ``datasets`` (its single split ``train``).
+    ``split`` (or the only split); ``"package"`` reads the packaged copy; any other value is a
+    local CSV / TSV / JSON / JSON Lines / Parquet file read with pandas (UTF-8, BOM tolerated;
+    no ``datasets`` cache files for a local table).
     Raises :class:`~inspect_stance.errors.InputError` (a ``ValueError``) with a one-line message
     when the source cannot be read.
     """
@@ -86,22 +87,18 @@ def load_table(source: str | Path, config: str, split: str | None = None) -> pd.
             f"{config} source {path}: unknown file type {path.suffix!r}; use .csv, .tsv, "
             f".json, .jsonl or .parquet"
         )
-    kwargs: dict[str, Any] = {"data_files": str(path), "split": "train"}
-    if path.suffix.lower() == ".tsv":
-        kwargs["delimiter"] = "\t"
-    from datasets.utils import logging as ds_logging
+    import pandas as pd
 
-    bars = ds_logging.is_progress_bar_enabled()
-    ds_logging.disable_progress_bar()  # a local file: no "Generating train split" lines
+    suffix = path.suffix.lower()
     try:
-        dataset = load_dataset(builder, **kwargs)
-    except Exception as ex:
+        if suffix in (".csv", ".tsv"):
+            return pd.read_csv(path, sep="\t" if suffix == ".tsv" else ",", encoding="utf-8-sig")
+        if suffix == ".parquet":
+            return pd.read_parquet(path)
+        return pd.read_json(path, lines=suffix == ".jsonl", encoding="utf-8")
+    except Exception as ex:  # noqa: BLE001 - any unreadable file is one input error
         first = str(ex).strip().splitlines()[0] if str(ex).strip() else type(ex).__name__
-        raise InputError(f"{config} source {path}: cannot be read ({first})") from ex
-    finally:
-        if bars:
-            ds_logging.enable_progress_bar()
-    return dataset.to_pandas()
+        raise InputError(f"{config} source {path}: cannot be read ({first})") from None
 
 
 def read_package_csv(name: str) -> pd.DataFrame:
