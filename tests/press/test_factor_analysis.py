@@ -206,6 +206,7 @@ def test_report_writes_factor_tables_and_scree(tmp_path):
     md = (out / "report.md").read_text()
     assert "Kaiser criterion (eigenvalue > 1): 2 factor(s) retained." in md
     assert "16 observations kept, 0 dropped, from 2 model(s)" in md
+    assert "The correlation matrix is singular (rank 2 < 4 statements" in md
 
 
 def test_report_without_draws_says_so(tmp_path):

@@ -492,10 +492,22 @@ def factor_section(
     )
     k = result.n_retained
     consistent = result.n_sign_consistent
+    rank = int(np.linalg.matrix_rank(result.correlation))
     lines += [
         f"Method: {what}; Pearson (phi) correlations of {result.n_observations} observations x "
         f"{len(result.statements)} statements.",
         "",
+        *(
+            [
+                f"The correlation matrix is singular (rank {rank} < {len(result.statements)} "
+                "statements: too few observations, or statements answered identically), so "
+                "some statements are predicted exactly by the others; more draws or models "
+                "give a better-conditioned analysis.",
+                "",
+            ]
+            if rank < len(result.statements)
+            else []
+        ),
         "![scree plot](scree.png)",
         "",
         "### Eigenvalues and variance explained (unrotated; Table 5)",
