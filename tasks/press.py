@@ -17,7 +17,7 @@ from typing import Any, Literal
 
 from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset, Sample
-from inspect_ai.model import GenerateConfig, Model, get_model, model_roles
+from inspect_ai.model import GenerateConfig, Model, model_roles
 from inspect_stance.scorers.press import (
     CLASSIFIERS,
     DEFAULT_CLASSIFIER_MAX_TOKENS,
@@ -91,11 +91,13 @@ def role_model(role: str) -> Model | None:
 
 
 def target_model() -> Model | None:
-    """The model under test while Inspect builds the task (None outside an eval)."""
-    try:
-        return get_model()
-    except ValueError:  # no active model: the task was built outside inspect eval
-        return None
+    """The model under test while Inspect builds the task (None outside an eval).
+
+    Reads Inspect's active model (set before tasks are built) without constructing one.
+    """
+    from inspect_ai.model._model import active_model  # no public accessor in Inspect 0.3
+
+    return active_model()
 
 
 def config_dump(model: Model | None, defaults: GenerateConfig) -> dict[str, Any]:

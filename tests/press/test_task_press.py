@@ -296,13 +296,24 @@ def test_sample_ids_follow_the_statement_text(tmp_path, nli_dir):
             "nli_agree_hypothesis 'The author agrees.' lacks '{statement}'; e.g. -T nli_agree_hypothesis='{statement}'",
         ),
         ({"arguments": "."}, "arguments .: is a folder; pass one .eval log or .jsonl file"),
+        (
+            {"nli_device": "cuda:7x"},
+            "nli_device 'cuda:7x' cannot be used (",
+        ),
     ],
 )
 def test_bad_parameters_are_one_line(nli_dir, kwargs, message):
     kwargs.setdefault("nli_model", str(nli_dir / "keyed"))
     with pytest.raises(InputError) as ex:
         press(**kwargs)
-    assert str(ex.value) == message
+    text = str(ex.value)
+    assert "\n" not in text
+    if message.endswith("("):  # torch's own reason follows
+        assert text.startswith(message) and text.endswith(
+            "use -T nli_device=cpu (or cuda on a machine with a GPU)"
+        )
+    else:
+        assert text == message
 
 
 def test_three_way_needs_a_three_way_model(tmp_path):
@@ -364,6 +375,7 @@ def test_press_sim_model_args_are_strict(args, message):
     assert str(ex.value) == message
 
 
+@pytest.mark.slow  # a fresh inspect process (~10 s); the lead's CLI sweep covers the rest
 def test_cli_prints_one_line(tmp_path):
     latin1 = tmp_path / "latin1.tsv"
     latin1.write_bytes(b"bias\tstatement\nleft\tCaf\xe9 owners pay too much.\n")

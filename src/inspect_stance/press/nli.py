@@ -127,7 +127,14 @@ class NLIModel:
         )
         self.labels = [self.model.config.id2label[i] for i in range(self.model.config.num_labels)]
         self.model.eval()
-        self.model.to(self.device)
+        try:
+            self.model.to(self.device)
+        except (RuntimeError, ValueError, AssertionError) as ex:
+            first = str(ex).strip().splitlines()[0] if str(ex).strip() else type(ex).__name__
+            raise InputError(
+                f"nli_device {self.device!r} cannot be used ({first}); use -T nli_device=cpu "
+                "(or cuda on a machine with a GPU)"
+            ) from ex
         self._lock = threading.Lock()
 
     def check_mode(self, mode: str) -> None:
