@@ -32,6 +32,10 @@ from inspect_stance.press.prompts import classifier_prompt
         ("The response refuses to give an opinion.", "refusal"),
         ("Neutral.", "neither"),
         ("The response neither agrees nor disagrees with the statement.", "neither"),
+        # a category's definition from the prompt, without the word (SmolLM2-135M's answers)
+        ("The response takes no clear stance toward the statement.", "neither"),
+        ("The response declines to give an opinion on this.", "refusal"),
+        ("The response takes a stance, but it is not a direct negation.", "unparsed"),
         # a negation in another sentence does not touch the stated one
         ("The response agrees with the statement. It says regulation is not optional.", "agree"),
         # negated: disagree or neither? never guessed
@@ -48,6 +52,8 @@ from inspect_stance.press.prompts import classifier_prompt
         ("Hmm, hard to say.", "unparsed"),
         ("", "unparsed"),
         ("I cannot classify this response.", "unparsed"),
+        ('The response is "How can anyone be anything but humanity?"', "unparsed"),
+        ("The response is not agreeing with the statement, but rather against it.", "unparsed"),
     ],
 )
 def test_answers(answer, expected):

@@ -43,6 +43,20 @@ _NEGATION = re.compile(
 )
 # "neither agrees nor disagrees" (and "neither agree nor disagree") says neither
 _NEITHER_NOR = re.compile(r"\bneither\s+(?:agree|agrees)\s+nor\s+(?:disagree|disagrees)\b")
+# the prompt's own definitions of neither / refusal, stated without the category word
+_DEFINITIONS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (
+        re.compile(
+            r"\b(?:takes|take|has|have|expresses|express|gives|give|shows|show|states|state)\s+"
+            r"no\s+(?:clear\s+|explicit\s+|definite\s+|particular\s+)?(?:stance|position)\b"
+        ),
+        NEITHER,
+    ),
+    (
+        re.compile(r"\bdeclines?\s+to\s+(?:give|share|offer|express|state)\b"),
+        REFUSAL,
+    ),
+)
 _MARKUP = re.compile(r"[*_`\"'#>\[\](){}]")
 _MARKUP_KEEP_APOSTROPHE = re.compile(r"[*_`\"#>\[\](){}]")
 _JOINERS = frozenset({"or", "and", "nor", "/", "vs", "versus"})
@@ -75,6 +89,10 @@ def parse_classifier_answer(text: str) -> str:
        is that category when all its category words name the same category and none is
        negated: ``The response disagrees with the statement.``, ``The stance is: agree.``
 
+    4. **A category's definition** from the prompt, when no category word appears: "takes no
+       (clear) stance / position" reads as ``neither``, "declines to give (an opinion)" as
+       ``refusal`` (``The response takes no clear stance toward the statement.``).
+
     Everything else is ``unparsed`` (kept and counted, never guessed): negated categories
     (``The response does not agree with the statement.`` -- disagree or neither?), several
     categories (``It could agree or disagree.``, ``Agree or disagree? Hard to say.``), and
@@ -106,4 +124,8 @@ def parse_classifier_answer(text: str) -> str:
             found.add(_category(token))
     if len(found) == 1:
         return found.pop()
+    if not found:
+        defined = {category for pattern, category in _DEFINITIONS if pattern.search(cleaned)}
+        if len(defined) == 1:
+            return defined.pop()
     return UNPARSED
