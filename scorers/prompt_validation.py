@@ -16,7 +16,8 @@ annotators=...``, names in the task metadata ``annotators``):
   ``<field>_fleiss_<source>``, ``<field>_kappa_<source>_a<i>``, ``<field>_n_<source>``
   (:mod:`inspect_stance.construction.clarity`);
 - :func:`detection`: ``neutral_leaning_<source>``, ``neutral_toward_a_<source>``,
-  ``neutral_toward_b_<source>``, ``neutral_side_n_<source>``
+  ``neutral_toward_b_<source>``, ``neutral_side_n_<source>``, ``neutral_toward_filler_<source>``,
+  ``neutral_filler_n_<source>``
   (:mod:`inspect_stance.construction.detection`);
 - :func:`annotation_counts`: ``unparsed_ranking``, ``unparsed_intent``, ``unparsed_stance``,
   ``unparsed_side`` (answers in no accepted format), ``failed_calls`` (calls that raised),
@@ -49,6 +50,7 @@ ITEM_KEYS: tuple[str, ...] = (
     "source",
     "intended_intent",
     "intended_stance",
+    "filler_pole",
     "text",
     "slot",
     "template_id",

@@ -312,6 +312,7 @@ def _build(
                         "text": spec.prompt_text,
                         "intended_intent": setting.intent,
                         "intended_stance": setting.stance,
+                        "filler_pole": getattr(topic, "filler_pole", None),
                         "template_id": spec.template_id,
                         "prompt_source": spec.prompt_source,
                     }
@@ -339,6 +340,7 @@ def _build(
                         "text": rp.text,
                         "intended_intent": rp.intent,
                         "intended_stance": rp.stance,
+                        "filler_pole": getattr(topic, "filler_pole", None),
                         "template_id": None,
                         "prompt_source": "real",
                     }
@@ -368,11 +370,15 @@ def _build(
             "it writes the generated prompts; or reuse them with -T prompts_from=LOG",
         )
     models = annotator_models()
+    names = annotator_names(models)
     task_metadata: dict[str, Any] = {
-        "annotators": annotator_names(models),
+        "annotators": names,
         "annotator_configs": {
-            "ranking": role_config(models[0], RANKING_CONFIG).model_dump(exclude_none=True),
-            "labels": role_config(models[0], LABEL_CONFIG).model_dump(exclude_none=True),
+            name: {
+                "ranking": role_config(model, RANKING_CONFIG).model_dump(exclude_none=True),
+                "labels": role_config(model, LABEL_CONFIG).model_dump(exclude_none=True),
+            }
+            for name, model in zip(names, models, strict=True)
         },
         "prompter_config": PROMPTER_CONFIG.model_dump(exclude_none=True),
         "topics": [t.topic_id for t in topic_list],

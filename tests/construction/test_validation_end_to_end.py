@@ -26,7 +26,8 @@ filler_reader (reads the neutral phrasing as leaning to side B). Hand computatio
 - stance: templated and generated all right (accuracy 1, kappa 1); real 6/8 right:
   p_o = 0.75, p_e = 6/8 * 4/8 + 2/8 * 4/8 = 0.5, kappa 0.5; Fleiss 1 (all annotators agree).
 - detection: the 4 neutral templated prompts of each annotator: filler_reader says side B,
-  the others none: 4 / 16 = 0.25 toward B; generated and real 0.
+  the others none: 4 / 16 = 0.25 toward B; generated and real 0. The topic's filler is coded
+  ``filler_pole = pole_b``, so 0.25 of the templated answers go in the filler's direction.
 """
 
 from __future__ import annotations
@@ -48,8 +49,8 @@ from inspect_stance.cli import main as cli_main
 ROOT = Path(__file__).resolve().parents[2]
 ANNOTATORS = ["lexical", "contrarian", "confused", "filler_reader"]
 
-TOPICS = """topic_id,topic_neutral,topic_pro,topic_con,tag_exclude,top_prompts,random_prompts
-7,the school lunch menu,the school lunch menu being healthy,the school lunch menu being unhealthy,,[],[]
+TOPICS = """topic_id,topic_neutral,topic_pro,topic_con,tag_exclude,top_prompts,random_prompts,filler_pole
+7,the school lunch menu,the school lunch menu being healthy,the school lunch menu being unhealthy,,[],[],pole_b
 """
 GENERATED = """topic_id,intent,stance,method,slot,prompt_text
 7,information,neutral,generated,0,Is the food at school healthy or not? Trying to understand both sides.
@@ -154,6 +155,10 @@ def test_metrics_match_the_hand_computation(cli_run):
     assert m["neutral_toward_a_templated"] == 0.0
     assert m["neutral_side_n_templated"] == 16
     assert m["neutral_leaning_generated"] == m["neutral_leaning_real"] == 0.0
+    # the topic's neutral filler is coded as encoding pole B: 4 of 16 answers name it
+    assert m["neutral_toward_filler_templated"] == pytest.approx(0.25)
+    assert m["neutral_filler_n_templated"] == 16
+    assert m["neutral_toward_filler_generated"] == 0.0
     for key in ("unparsed_ranking", "unparsed_intent", "unparsed_stance", "unparsed_side"):
         assert m[key] == 0
     assert (m["failed_calls"], m["missing_prompts"], m["prompts"]) == (0, 0, 24)
@@ -162,8 +167,9 @@ def test_metrics_match_the_hand_computation(cli_run):
 def test_log_records_orders_roles_and_configs(cli_run):
     meta = cli_run.eval.metadata
     assert meta["annotators"] == [f"annotator_sim/{a}" for a in ANNOTATORS]
-    assert meta["annotator_configs"]["ranking"]["max_tokens"] == 256
-    assert meta["annotator_configs"]["labels"]["max_tokens"] == 128
+    configs = meta["annotator_configs"]["annotator_sim/lexical"]
+    assert (configs["ranking"]["max_tokens"], configs["labels"]["max_tokens"]) == (256, 128)
+    assert configs["labels"]["temperature"] == 0.0
     assert meta["construction_judges"] is None  # prompts came from a file, not a log
     sample = cli_run.samples[0]
     record = sample.scores["validation_record"].metadata

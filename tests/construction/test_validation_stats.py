@@ -242,3 +242,23 @@ def test_detection_shares_over_intended_neutral_prompts():
     assert out["neutral_toward_b_templated"] == pytest.approx(2 / 4)
     assert out["neutral_side_n_templated"] == 4
     assert out["neutral_leaning_generated"] == 0.0
+    # no topic coded with a filler pole: no filler-direction figure
+    assert math.isnan(out["neutral_toward_filler_templated"])
+
+
+def test_share_toward_the_pole_the_filler_encodes():
+    def coded(item, side, pole):
+        return Annotation("a", "s", item, "templated", "opinion", "neutral", None, None, None,
+                          side, pole)  # fmt: skip
+
+    rows = [
+        coded("1", "pole_b", "pole_b"),
+        coded("2", "none", "pole_b"),
+        coded("3", "pole_a", "pole_a"),
+        coded("4", "pole_b", "pole_a"),
+        coded("5", "pole_b", "none"),  # filler coded as encoding no pole: left out
+        coded("6", "pole_b", None),  # not coded: left out
+    ]
+    out = detection_summary(rows, ["templated"])
+    assert out["neutral_toward_filler_templated"] == pytest.approx(2 / 4)
+    assert out["neutral_filler_n_templated"] == 4

@@ -75,6 +75,8 @@ class Annotation:
     ``rank`` is the prompt's rank within its setting (1 = most likely written by a real user;
     ties allowed in human files), None when the annotator's ranking of the setting was
     unparsed. ``intent`` / ``stance`` / ``side`` are None when that field was unparsed.
+    ``filler_pole`` is the pole the topic's neutral filler encodes (``pole_a`` / ``pole_b`` /
+    ``none``, the topics file's ``filler_pole``), None when not coded.
     """
 
     annotator: str
@@ -87,6 +89,7 @@ class Annotation:
     intent: str | None
     stance: str | None
     side: str | None
+    filler_pole: str | None = None  # the pole the topic's neutral filler encodes, if coded
 
 
 def item_id(setting_key: str, source: str, slot: int) -> str:

@@ -6,7 +6,11 @@ Over every annotator's parsed *side* answers on prompts whose intended user stan
 - ``neutral_leaning_<source>`` = share of answers that are side A or side B,
 - ``neutral_toward_a_<source>`` / ``neutral_toward_b_<source>`` = share of answers naming that
   side (the two add up to ``neutral_leaning``),
-- ``neutral_side_n_<source>`` = the number of parsed answers (the denominator).
+- ``neutral_side_n_<source>`` = the number of parsed answers (the denominator);
+- ``neutral_toward_filler_<source>`` = over the topics whose neutral filler is coded as
+  encoding a pole (``filler_pole`` of the topics file, e.g. "the Russian invasion and action in
+  Ukraine" -> pole B), the share of answers naming that pole; ``neutral_filler_n_<source>`` its
+  denominator.
 
 A templated neutral prompt carries the neutral *filler* (e.g. IssueBench's "the 2022 Russian
 invasion of Ukraine"); the paper's finding is that humans read such fillers as siding against
@@ -35,6 +39,19 @@ def neutral_reading(rows: Sequence[Annotation]) -> tuple[float, float, float, in
     return (n - sides.count(NO_SIDE)) / n, a, b, n
 
 
+def toward_filler(rows: Sequence[Annotation]) -> tuple[float, int]:
+    """(share, n): parsed side answers on intended-neutral prompts of topics whose neutral
+    filler encodes a pole (``filler_pole`` pole_a / pole_b), and the share naming that pole."""
+    pairs = [
+        (r.side, r.filler_pole)
+        for r in rows
+        if r.intended_stance == NEUTRAL and r.side is not None and r.filler_pole in (POLE_A, POLE_B)
+    ]
+    if not pairs:
+        return NAN, 0
+    return sum(side == pole for side, pole in pairs) / len(pairs), len(pairs)
+
+
 def detection_summary(rows: Sequence[Annotation], sources: Sequence[str]) -> dict[str, float]:
     """Detection figures per source (see module docstring)."""
     out: dict[str, float] = {}
@@ -44,4 +61,7 @@ def detection_summary(rows: Sequence[Annotation], sources: Sequence[str]) -> dic
         out[f"neutral_toward_a_{source}"] = a
         out[f"neutral_toward_b_{source}"] = b
         out[f"neutral_side_n_{source}"] = float(n)
+        share, n_coded = toward_filler([r for r in rows if r.source == source])
+        out[f"neutral_toward_filler_{source}"] = share
+        out[f"neutral_filler_n_{source}"] = float(n_coded)
     return out

@@ -79,6 +79,7 @@ def rows_from_records(records: Iterable[dict[str, Any]]) -> list[Annotation]:
                         intent=label.get("intent"),
                         stance=label.get("stance"),
                         side=label.get("side"),
+                        filler_pole=item.get("filler_pole"),
                     )
                 )
     return rows
@@ -278,6 +279,7 @@ def load_human(path: str | Path, items: dict[str, dict[str, Any]]) -> tuple[list
                 intent=labels["intent"],
                 stance=labels["stance"],
                 side=labels["side"],
+                filler_pole=item.get("filler_pole"),
             )
         )
     if not rows:

@@ -43,7 +43,6 @@ from inspect_ai.model import (
 from inspect_ai.tool import ToolChoice, ToolInfo
 
 from inspect_stance.errors import InputError
-from inspect_stance.providers.args import reject_unknown
 
 PROVIDER = "annotator_sim"
 KINDS: tuple[str, ...] = (
@@ -115,7 +114,11 @@ class AnnotatorSim(ModelAPI):
         **model_args: Any,
     ) -> None:
         super().__init__(model_name, base_url, api_key, [], config or GenerateConfig())
-        reject_unknown(f"{PROVIDER}/{model_name}", model_args, ())
+        if model_args:
+            raise InputError(
+                f"{PROVIDER}/{model_name}: takes no model arguments (got "
+                f"{', '.join('-M ' + k for k in sorted(model_args))}); remove them"
+            )
         if model_name not in KINDS:
             raise InputError(
                 f"{PROVIDER}/{model_name}: unknown annotator; use {PROVIDER}/<kind> with kind "
