@@ -317,6 +317,7 @@ def test_unparsed_and_failed_answers_are_counted(inputs, tmp_path):
         ({"per_source": 0}, None, "per_source 0"),
         ({"real_prompts": "missing.csv"}, None, "real_prompts missing.csv: no such file"),
         ({"prompts_from": None}, None, "needs the model role 'prompter'"),
+        ({}, {"annotators": "annotator_sim/wizard"}, "annotator_sim/wizard: unknown annotator"),
     ],
 )
 def test_bad_input_fails_before_any_model_call(inputs, tmp_path, args, roles, message):
