@@ -806,15 +806,14 @@ class OpenAIServer:
 
         @app.post("/v1/files")
         async def upload(request: Request) -> Response:
-            form = await request.form()
-            upload = form.get("file")
-            purpose = form.get("purpose")
-            if upload is None or isinstance(upload, str):
+            fields = parse_multipart(await request.body(), request.headers.get("content-type", ""))
+            if "file" not in fields or fields["file"][0] is None:
                 return error(400, "Missing required parameter: 'file'.", "file")
+            purpose = fields.get("purpose", (None, b""))[1].decode()
             if purpose != "batch":
                 return error(400, f"Invalid value for 'purpose': {purpose!r}.", "purpose")
-            data = await upload.read()
-            return JSONResponse(self._new_file(data, upload.filename or "upload.jsonl", "batch"))
+            filename, data = fields["file"]
+            return JSONResponse(self._new_file(data, filename or "upload.jsonl", "batch"))
 
         @app.get("/v1/files/{file_id}")
         async def file_info(file_id: str) -> Response:
@@ -887,6 +886,25 @@ class OpenAIServer:
             return JSONResponse(batch)
 
         return app
+
+
+def parse_multipart(body: bytes, content_type: str) -> dict[str, tuple[str | None, bytes]]:
+    """``multipart/form-data`` fields as ``{name: (filename or None, bytes)}`` (stdlib only)."""
+    from email.parser import BytesParser
+    from email.policy import HTTP
+
+    message = BytesParser(policy=HTTP).parsebytes(
+        f"Content-Type: {content_type}\r\n\r\n".encode() + body
+    )
+    fields: dict[str, tuple[str | None, bytes]] = {}
+    if not message.is_multipart():
+        return fields
+    for part in message.iter_parts():
+        name = part.get_param("name", header="content-disposition")
+        if name:
+            payload = part.get_payload(decode=True) or b""
+            fields[str(name)] = (part.get_filename(), payload)
+    return fields
 
 
 def stable_hash(text: str) -> int:

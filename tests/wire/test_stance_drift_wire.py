@@ -17,7 +17,7 @@ from inspect_ai import eval as inspect_eval
 from inspect_ai.log import read_eval_log
 from inspect_stance.tasks.stance_drift import stance_drift
 from openai_server import Reply
-from wire_support import local_model
+from wire_support import letter_vector, local_model
 
 GEN_MARK = "WIRE-ARGUMENT"
 
@@ -55,23 +55,6 @@ def drift_script(model: str, body: dict) -> Reply | str:
                 return reply
             return f"{GEN_MARK}: a short argument about {proposition.lower()}."
     return "unexpected prompt"
-
-
-def letter_vector(content: list[dict], letter: str) -> list[float]:
-    """The documented logprob estimate, recomputed from the server's response.
-
-    Answer token = the first generated token whose text without whitespace and ``*`` is the
-    letter; every top alternative whose stripped, upper-cased text is A-E adds ``exp(logprob)``
-    to that letter; the five masses are renormalised.
-    """
-    pos = next(k for k, c in enumerate(content) if c["token"].strip().strip("*") == letter)
-    mass = dict.fromkeys("ABCDE", 0.0)
-    for alt in content[pos]["top_logprobs"]:
-        key = alt["token"].strip().upper()
-        if key in mass:
-            mass[key] += math.exp(alt["logprob"])
-    total = sum(mass.values())
-    return [mass[L] / total for L in "ABCDE"]
 
 
 @pytest.fixture(scope="module")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 from typing import Any
 
@@ -68,3 +69,20 @@ def cli_env(server: OpenAIServer, **extra: str) -> dict[str, str]:
     )
     env.update(extra)
     return env
+
+
+def letter_vector(content: list[dict], letter: str) -> list[float]:
+    """The documented logprob estimate, recomputed from the server's response.
+
+    Answer token = the first generated token whose text without whitespace and ``*`` is the
+    letter; every top alternative whose stripped, upper-cased text is A-E adds ``exp(logprob)``
+    to that letter; the five masses are renormalised.
+    """
+    pos = next(k for k, c in enumerate(content) if c["token"].strip().strip("*") == letter)
+    mass = dict.fromkeys("ABCDE", 0.0)
+    for alt in content[pos]["top_logprobs"]:
+        key = alt["token"].strip().upper()
+        if key in mass:
+            mass[key] += math.exp(alt["logprob"])
+    total = sum(mass.values())
+    return [mass[L] / total for L in "ABCDE"]
