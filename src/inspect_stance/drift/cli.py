@@ -79,7 +79,16 @@ def expand_inputs(paths: list[str]) -> tuple[list[Path], str]:
 
 
 def load_input(path: str | Path, unparsed: str = "failure") -> DriftRun:
-    """Load a log or ``.npz`` run; unusable input -> ``InputError`` naming the file."""
+    """Load a log or ``.npz`` run; unusable input -> ``InputError`` naming the file (a log is
+    first checked with the shared reader's wording: missing, unreadable, another task's log)."""
+    from inspect_stance.errors import InputError as SharedInputError
+    from inspect_stance.logfile import LOG_SUFFIXES, find_task_logs
+
+    if Path(path).suffix in LOG_SUFFIXES:
+        try:
+            find_task_logs([path], ["stance_drift"], RUN_WHAT)
+        except SharedInputError as ex:
+            raise _input_error(str(ex)) from ex
     try:
         return load_run(path, unparsed)
     except ValueError as ex:
