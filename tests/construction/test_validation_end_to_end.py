@@ -42,7 +42,7 @@ from pathlib import Path
 import pytest
 from inspect_ai import eval as inspect_eval
 from inspect_ai.log import read_eval_log, write_eval_log
-from inspect_ai.model import ModelConfig
+from inspect_ai.model import ModelConfig, get_model
 
 from inspect_stance.cli import main as cli_main
 
@@ -370,3 +370,58 @@ def test_issuebench_real_prompts_are_never_the_generator_seeds(tmp_path):
     assert sorted(shown + real) == sorted(seeds)  # the other half, and only it, seeds the prompter
     record = sample.scores["validation_record"].metadata
     assert [x["source"] for x in record["items"]].count("generated") == 3
+
+
+def test_prompts_from_a_construction_log_links_its_judges(inputs, tmp_path, capsys):
+    """The validated prompts are the prompt_construction run's own, and the report says which
+    annotators were also that run's judges (no --judges-log needed)."""
+    construction_args = {
+        "topics": str(inputs["topics"]),
+        "intents": "opinion",
+        "stances": "neutral",
+        "opinion_templates": str(inputs["opinion"]),
+        "templates_per_setting": 2,
+        "prompts_per_setting": 2,
+        "prompter_cache": False,
+    }
+    (construction,) = inspect_eval(
+        "tasks/prompt_construction.py",
+        task_args=construction_args,
+        model=get_model("construction_sim/target", topics=str(inputs["topics"]), memoize=False),
+        model_roles={
+            "judges": ["construction_sim/judge_exact", "annotator_sim/lexical"],
+            "prompter": "construction_sim/prompter",
+        },
+        log_dir=str(tmp_path / "construction"),
+        display="none",
+    )
+    assert construction.status == "success", construction.error
+    (log,) = inspect_eval(
+        "tasks/prompt_validation.py",
+        task_args={
+            "topics": str(inputs["topics"]),
+            "intents": "opinion",
+            "stances": "neutral",
+            "sources": "templated,generated",
+            "prompts_from": construction.location,
+        },
+        model_roles={"annotators": ["annotator_sim/lexical", "annotator_sim/contrarian"]},
+        log_dir=str(tmp_path / "validation"),
+        display="none",
+    )
+    assert log.status == "success", log.error
+    assert log.eval.metadata["construction_judges"] == [
+        "construction_sim/judge_exact",
+        "annotator_sim/lexical",
+    ]
+    (sample,) = log.samples
+    used = {x["text"] for x in sample.metadata["items"]}
+    construction_prompts = {
+        s.metadata["prompt_text"] for s in read_eval_log(construction.location).samples
+    }
+    assert used == construction_prompts  # 2 templated + 2 generated, the very same texts
+    code = cli_main(["validation-report", log.location, "--out", str(tmp_path / "r"), "--json"])
+    assert code == 0
+    summary = json.loads(capsys.readouterr().out)
+    also = {a["annotator"]: a["also_judge"] for a in summary["annotators"]}
+    assert also == {"annotator_sim/lexical": "yes", "annotator_sim/contrarian": "no"}

@@ -162,9 +162,10 @@ def judges_of_log(path: str | Path) -> list[str]:
     """The models of role ``judges`` of a ``prompt_construction`` log (header only)."""
     from inspect_ai.log import read_eval_log
 
-    from inspect_stance.logfile import read_task_log
+    from inspect_stance.logfile import find_task_logs
 
-    read_task_log(path, ("prompt_construction",), "prompt_construction run")  # checks the task
+    # checks the file and its task from the header alone (a named file of another task raises)
+    find_task_logs([path], ("prompt_construction",), "prompt_construction run")
     header = read_eval_log(str(path), header_only=True)
     roles = header.eval.model_roles or {}
     bound = roles.get("judges")
