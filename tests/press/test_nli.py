@@ -50,6 +50,15 @@ def test_missing_model_is_one_line_error(tmp_path):
     assert "could not be loaded" in str(ex.value) and "\n" not in str(ex.value)
 
 
+def test_folder_without_config_is_one_line_error(tmp_path):
+    with pytest.raises(InputError) as ex:
+        NLIModel(str(tmp_path))
+    assert str(ex.value) == (
+        f"NLI model '{tmp_path}' is a folder without config.json; pass -T nli_model=<hub id or "
+        "a folder written by save_pretrained>"
+    )
+
+
 def test_loaded_once_per_process(nli_dir):
     a = load_nli(str(nli_dir / "random"), "cpu")
     assert load_nli(str(nli_dir / "random"), "cpu") is a

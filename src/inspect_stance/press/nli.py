@@ -31,6 +31,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
+from pathlib import Path
 from typing import Any, Literal
 
 import numpy as np
@@ -113,6 +114,12 @@ class NLIModel:
         self.name = name
         self.device = device or ("cuda" if torch.cuda.is_available() else "cpu")
         hf_logging.disable_progress_bar()
+        folder = Path(name).expanduser()
+        if folder.is_dir() and not (folder / "config.json").is_file():
+            raise InputError(
+                f"NLI model {name!r} is a folder without config.json; pass -T nli_model=<hub id "
+                "or a folder written by save_pretrained>"
+            )
         try:
             self.tokenizer = AutoTokenizer.from_pretrained(name)
             self.model = AutoModelForSequenceClassification.from_pretrained(name)
