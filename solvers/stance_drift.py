@@ -175,18 +175,28 @@ class TrialRecordFile:
                 out.setdefault(obj["trial"], obj)
         return out, arguments
 
+    _fd: int | None = None
+
     def append(self, record: Mapping[str, Any]) -> None:
-        """Append one finished trial (creating the file with its header line)."""
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        """Append one line (opening the file on first use, with its header line when new).
+
+        Each line is one ``os.write`` on an ``O_APPEND`` descriptor, so it reaches the file
+        whole even if the process is killed right after; :meth:`close` releases the descriptor.
+        """
         line = json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n"
-        fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
-        try:
-            if os.fstat(fd).st_size == 0:
+        if self._fd is None:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+            if os.fstat(self._fd).st_size == 0:
                 header = {"created": time.time(), "key": self.key}
                 line = json.dumps(header, default=str, separators=(",", ":")) + "\n" + line
-            os.write(fd, line.encode("utf-8"))
-        finally:
-            os.close(fd)
+        os.write(self._fd, line.encode("utf-8"))
+
+    def close(self) -> None:
+        """Close the file (a no-op when nothing was appended)."""
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
 
 
 def trials_in_flight(model: Model) -> int:
@@ -339,10 +349,14 @@ def stance_drift_trials(
             async with in_flight:
                 await run_trial(t)
 
-        async with anyio.create_task_group() as tg:
-            for t in range(trials):
-                if t not in recorded:
-                    tg.start_soon(guarded_trial, t)
+        try:
+            async with anyio.create_task_group() as tg:
+                for t in range(trials):
+                    if t not in recorded:
+                        tg.start_soon(guarded_trial, t)
+        finally:
+            if record_file is not None:
+                record_file.close()
 
         done.sort(key=lambda r: int(r["trial"]))
         counts = Counter(STANCES[r["extracted"]] if not r["unparsed"] else "unparsed" for r in done)

@@ -166,10 +166,11 @@ def stance_drift(
             variants: default, reversed, multiple_extraction, assertion); no generation calls.
         seed: replicate number (>= 0): seeds multiple_extraction's option shuffles and keys the
             trial record (another seed = fresh responses).
-        cache: keep a per-sample record of finished trials (one JSON line per trial under
+        cache: keep a per-sample record of finished generations and trials (JSON lines under
             Inspect's cache folder, for a week) that a restarted sample replays: `inspect
-            eval-retry` of an interrupted or limited run re-pays and loses no finished trial,
-            and an identical re-run with the same seed returns the recorded trials.
+            eval-retry` of an interrupted run, or a re-run of the same command after a sample
+            limit, loses and re-pays no finished trial; an identical re-run with the same seed
+            returns the recorded trials (false: every run calls the model afresh).
         logprobs: request top logprobs on extraction calls (the paper's estimator); false for
             providers that reject logprob requests (every trial then uses the text estimate).
             What came back is recorded per trial and in the `logprobs_returned` metric.
