@@ -48,6 +48,16 @@ from inspect_stance.press.prompts import classifier_prompt
         ("Agree or disagree? Hard to say.", "unparsed"),
         ("agree/disagree", "unparsed"),
         ("The response agrees with the counter-argument, so it disagrees with it.", "unparsed"),
+        # a stance toward another text (SmolLM2-135M): agreeing with the negation is not "agree"
+        (
+            "The response is agreeing with the negation, but it's not a complete stance toward "
+            "the statement.",
+            "unparsed",
+        ),
+        ("Agree with the counter-argument.", "unparsed"),
+        ("**Disagree** - the counter-argument is right and the statement wrong.", "disagree"),
+        ("Agree.\n\nThe counter-argument does not change the response's view.", "agree"),
+        ("The response agrees with the opposite view.", "unparsed"),
         # no category
         ("Hmm, hard to say.", "unparsed"),
         ("", "unparsed"),

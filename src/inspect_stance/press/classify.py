@@ -61,6 +61,14 @@ _MARKUP = re.compile(r"[*_`\"'#>\[\](){}]")
 _MARKUP_KEEP_APOSTROPHE = re.compile(r"[*_`\"#>\[\](){}]")
 _JOINERS = frozenset({"or", "and", "nor", "/", "vs", "versus"})
 _NEGATION_WINDOW = 4  # words before a category word in which a negation negates it
+# "agrees with the negation / the counter-argument / the opposite": a stance toward another
+# text, which says nothing sure about the original statement
+_OTHER_OBJECT = re.compile(r"^(?:negat|counter|opposit|rephras|revers|contrar|invers|antithes)")
+_OBJECT_WINDOW = 5  # words after a category word in which such an object is looked for
+
+
+def _toward_other_text(following: list[str]) -> bool:
+    return any(_OTHER_OBJECT.match(w) for w in following[:_OBJECT_WINDOW])
 
 
 def _category(word: str) -> str:
@@ -93,6 +101,10 @@ def parse_classifier_answer(text: str) -> str:
        (clear) stance / position" reads as ``neither``, "declines to give (an opinion)" as
        ``refusal`` (``The response takes no clear stance toward the statement.``).
 
+    A category said of another text (``agrees with the negation``, ``... the counter-argument``,
+    ``... the opposite``, ``... the rephrased ...``: one of those words in the 5 words after
+    it) is not a stance on the statement: the answer is ``unparsed``.
+
     Everything else is ``unparsed`` (kept and counted, never guessed): negated categories
     (``The response does not agree with the statement.`` -- disagree or neither?), several
     categories (``It could agree or disagree.``, ``Agree or disagree? Hard to say.``), and
@@ -107,7 +119,14 @@ def parse_classifier_answer(text: str) -> str:
         rest = words[0][first.end() :]
         following = words[1] if len(words) > 1 else ""
         joined = rest.startswith("/") or following.strip(".,;:!?") in _JOINERS
-        if not joined:
+        # the words that continue the answer's clause ("Agree with the negation"); none when
+        # punctuation closes the leading word ("Agree.", "**Disagree** - ...", "Agree, but")
+        clause = (
+            ""
+            if rest.strip()
+            else re.split(r"[.!?;:,\u2013\u2014]|(?:^|\s)-\s", " ".join(words[1:]))[0]
+        )
+        if not joined and not _toward_other_text(re.findall(r"[a-z]+", clause)):
             return _category(first.group(1))
     if _NEITHER_NOR.search(cleaned):
         return NEITHER
@@ -119,7 +138,7 @@ def parse_classifier_answer(text: str) -> str:
             if not _CATEGORY_WORD.fullmatch(token):
                 continue
             before = " ".join(tokens[max(0, n - _NEGATION_WINDOW) : n])
-            if _NEGATION.search(before):
+            if _NEGATION.search(before) or _toward_other_text(tokens[n + 1 :]):
                 return UNPARSED
             found.add(_category(token))
     if len(found) == 1:
