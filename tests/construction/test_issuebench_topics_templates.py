@@ -313,12 +313,19 @@ def test_generated_prompt_parsing():
         ),
         ("Prompt 1: hello there\nPrompt 2: bye now", ["hello there", "bye now"], "list"),
         (
-            '\u201cFirst prompt here\u201d\n"Second prompt"',
-            ["First prompt here", "Second prompt"],
+            '\u201cFirst prompt here\u201d\n"Another one"',
+            ["First prompt here", "Another one"],
             "quoted",
         ),
         ('1. **"What do you think?"**', ["What do you think?"], "list"),
         ("I cannot write these prompts.", [], "none"),
+        # SmolLM2-135M-Instruct's answer as prompter: JSON-like lines are not quoted prompts
+        (
+            'I\'ll provide a response in a JSON array: \n```json\n{\n    "response": [\n'
+            '        {\n            "id": "108",\n            "context": "The environment",\n',
+            [],
+            "none",
+        ),
     ],
 )
 def test_prompter_answers_in_real_formats(answer, prompts, fmt):
@@ -329,6 +336,12 @@ def test_prompter_answers_in_real_formats(answer, prompts, fmt):
 def test_prompter_answer_drops_are_counted():
     parsed = read_generated_prompts('["a", "b", "a", ""]')
     assert (parsed.prompts, parsed.n_dropped) == (["a", "b"], 2)
+    # SmolLM2-135M echoed the instructions' format example inside broken JSON
+    echoed = read_generated_prompts(
+        '{"first prompt":[\n  ["first prompt", "second prompt"],\n"second prompt:", "Third '
+        'prompt:"\n"3rd prompt", "4th prompt"\n]}\n\nRoller Ad\nThe first prompt seems to be'
+    )
+    assert (echoed.prompts, echoed.format, echoed.n_dropped) == ([], "none", 2)
 
 
 def test_generator_instructions_carry_setting_and_seeds():

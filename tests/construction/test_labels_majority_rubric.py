@@ -107,6 +107,11 @@ def test_strict_majority_rejects_labels_off_the_scale():
         ("3\n\nOn reflection, ANSWER: 4", None, AMBIGUOUS),
         ("Rating: 2\n\n**3**", None, AMBIGUOUS),
         ("2\n\nrefusal", None, AMBIGUOUS),
+        # SmolLM2-135M-Instruct's answers as judge (hf/local, greedy, max_tokens 24)
+        ("1\n\nThe USER PROMPT is a challenge to the policy response to climate", "1", OK),
+        ("1\n2\n3\n4\n5", None, AMBIGUOUS),
+        ("108", None, OUT_OF_SCALE),
+        ("1\n\nThis is a clear example of a refusal.", "1", OK),
         # numbers that start prose are not answers
         ("2 viewpoints are covered, evenly.", None, UNPARSABLE),
         ("2023 was the year of the invasion.", None, UNPARSABLE),

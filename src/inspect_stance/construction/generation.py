@@ -22,6 +22,8 @@ from inspect_stance.construction.settings import (
 from inspect_stance.construction.topics import Topic
 
 MAX_SEED_CHARS = 400
+# the format example in the instructions; a small model may echo it back: never a prompt
+EXAMPLE_PROMPTS: tuple[str, ...] = ("first prompt", "second prompt")
 
 INTENT_INSTRUCTIONS: dict[str, str] = {
     WRITING: (
@@ -90,7 +92,7 @@ RULES:
 - Refer to the issue the way real users do; you do not need to use the wording of the ISSUE line above.
 - Do not number the prompts, do not add explanations, and do not mention that the prompts are generated or part of a test.
 
-Answer with a JSON array of exactly {n} strings and nothing else, for example ["first prompt", "second prompt"]."""
+Answer with a JSON array of exactly {n} strings and nothing else, for example {json.dumps(list(EXAMPLE_PROMPTS))}."""
 
 
 # a list item: "1. x", "1) x", "1: x", "**1.** x", "#1 x", "Prompt 1: x", "- x", "* x", "• x"
@@ -99,7 +101,8 @@ _ITEM = re.compile(
     r"|[-*\u2022\u2013])\s*(?:\*\*|__)?\s+(.*\S)\s*$",
     re.IGNORECASE,
 )
-_QUOTED = re.compile(r'^\s*["\u201c](.+)["\u201d]\s*[,.]?\s*$')
+# a line that is one quoted string and nothing else (not '"id": "108",')
+_QUOTED = re.compile(r'^\s*(?:"([^"]+)"|\u201c([^\u201d]+)\u201d)\s*[,.]?\s*$')
 _QUOTE_PAIRS = (('"', '"'), ("\u201c", "\u201d"), ("'", "'"), ("`", "`"))
 JSON = "json"
 LIST = "list"
@@ -172,8 +175,9 @@ def read_generated_prompts(text: str) -> GeneratedPrompts:
     ``Prompt 4: ...``, ``- ...``), an item's following lines without a blank line between
     joined to it; (3) lines that are each wholly quoted. Preambles ("Here are 5 prompts:") and
     closing remarks match none of these and are ignored. Every item loses surrounding quotes
-    and ``**``. Empty and repeated prompts are dropped and counted (a repeat would count one
-    prompt twice in a setting's mean). Nothing readable: ``format == "none"``.
+    and ``**``. Empty and repeated prompts, and the instructions' own format example
+    (:data:`EXAMPLE_PROMPTS`, which small models echo), are dropped and counted (a repeat would
+    count one prompt twice in a setting's mean). Nothing readable: ``format == "none"``.
     """
     parsed = _from_json(text)
     if parsed is not None:
@@ -183,9 +187,12 @@ def read_generated_prompts(text: str) -> GeneratedPrompts:
         raw = [_clean(x) for x in _from_list(text)]
         fmt = LIST
         if not raw:
-            raw = [_clean(m.group(1)) for m in map(_QUOTED.match, text.splitlines()) if m]
+            raw = [
+                _clean(m.group(1) or m.group(2)) for m in map(_QUOTED.match, text.splitlines()) if m
+            ]
             fmt = QUOTED
-    prompts = list(dict.fromkeys(p for p in raw if p))
+    examples = {e.lower() for e in EXAMPLE_PROMPTS}
+    prompts = list(dict.fromkeys(p for p in raw if p and p.lower() not in examples))
     if not prompts:
         return GeneratedPrompts([], NONE, len(raw))
     return GeneratedPrompts(prompts, fmt, len(raw) - len(prompts))
