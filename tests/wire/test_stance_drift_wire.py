@@ -142,3 +142,27 @@ def test_stored_vector_equals_the_one_recomputed_from_top_logprobs(drift_run, pr
     n_unparsed = sum(5 for _, e in CASES.values() if e is None)
     assert summed["unparsed"].value == n_unparsed
     assert summed["logprob_estimated"].value == len(CASES) * 5 - n_unparsed
+
+
+def test_streamed_responses_give_the_same_vectors(serve, tmp_path):
+    """``-M stream=true``: the server streams SSE chunks with per-token logprobs; the
+    accumulated completion gives the same parse and vectors as the unstreamed one."""
+    server = serve(drift_script, models=("respondent",))
+    subset = ["We should ban prose answers", "We should ban yellow paint"]
+    props = tmp_path / "propositions.txt"
+    props.write_text("\n".join(subset) + "\n")
+    [log] = inspect_eval(
+        stance_drift(propositions=str(props), trials=1, words_limit=20, cache=False),
+        model=local_model(server, "respondent", model_args={"stream": True}),
+        log_dir=str(tmp_path / "logs"),
+        display="none",
+    )
+    assert log.status == "success", log.error
+    requests = server.chat_requests("respondent")
+    assert len(requests) == 20 and {r.via for r in requests} == {"stream"}
+    records = _records_by_proposition(read_eval_log(log.location))
+    prose = _extraction_responses(server, subset[0])[0]["choices"][0]["logprobs"]["content"]
+    for rec in records[subset[0]]:
+        assert rec["estimator"] == "logprobs"
+        assert rec["probs"] == pytest.approx(letter_vector(prose, "B"), abs=1e-12)
+    assert all(rec["unparsed"] for rec in records[subset[1]])

@@ -38,8 +38,13 @@ class Servers:
         self.started.clear()
 
 
-def local_model(server: OpenAIServer, name: str, **config: Any) -> Model:
+def local_model(
+    server: OpenAIServer, name: str, model_args: dict[str, Any] | None = None, **config: Any
+) -> Model:
     """``openai-api/local/NAME`` bound to ``server`` (never memoized: each server has its port).
+
+    ``model_args`` are the provider's ``-M`` arguments (e.g. ``stream=True``); ``config`` the
+    model's own generation config (what ``--model-role 'r={model: ..., max_tokens: N}'`` sets).
 
     Inspect memoizes models by name, so a test that reused ``openai-api/local/x`` after an
     earlier test's server stopped would retry a dead port; ``max_retries`` bounds any retry
@@ -53,6 +58,7 @@ def local_model(server: OpenAIServer, name: str, **config: Any) -> Model:
         api_key=API_KEY,
         memoize=False,
         config=GenerateConfig(**config),
+        **(model_args or {}),
     )
 
 
