@@ -217,8 +217,9 @@ def press(
         require_roles("press", ["classifier"], "-T classifier=llm")
     given = load_arguments(arguments, items, k) if arguments else None
     if classifier == "nli" or n_entropy > 0:
-        # fail fast (and cache) before any model call
-        load_nli(nli_model, nli_device).check_mode(nli_mode if classifier == "nli" else "three_way")
+        # fail fast (and cache) before any model call; entropy clustering needs only the
+        # entailment class, as zero-shot does
+        load_nli(nli_model, nli_device).check_mode(nli_mode if classifier == "nli" else "zero_shot")
 
     target = target_model()
     arguer = role_model("arguer")
