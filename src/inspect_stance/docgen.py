@@ -43,7 +43,8 @@ _BLOCK = re.compile(r"(<!-- params: (?P<name>[a-z_]+) -->\n)(?P<body>.*?)(<!-- /
 def _load(spec: str) -> Callable[..., Any]:
     module, name = spec.split(":")
     fn = getattr(importlib.import_module(module), name)
-    return getattr(fn, "__wrapped__", fn)  # type: ignore[no-any-return]
+    inner: Callable[..., Any] = getattr(fn, "__wrapped__", fn)
+    return inner
 
 
 def _default(value: Any) -> str:
