@@ -385,8 +385,10 @@ class OpenAIServer:
         latency: float = 0.0,
         batch_polls: int = 1,
         record_bodies: bool = True,
+        max_model_len: int = 8192,
     ) -> None:
         self.backends = backends
+        self.max_model_len = max_model_len
         self.latency = latency
         self.batch_polls = batch_polls
         self.record_bodies = record_bodies
@@ -596,7 +598,7 @@ class OpenAIServer:
             body if self.record_bodies and isinstance(body, dict) else {},
             status,
             via,
-            response,
+            response if self.record_bodies else None,
             time.time(),
         )
         with self._lock:
@@ -799,7 +801,15 @@ class OpenAIServer:
             return {
                 "object": "list",
                 "data": [
-                    {"id": name, "object": "model", "created": 0, "owned_by": "wire-test"}
+                    {
+                        "id": name,
+                        "object": "model",
+                        "created": 0,
+                        "owned_by": "wire-test",
+                        # vLLM's extension fields (Inspect's vllm/ provider reads max_model_len)
+                        "root": name,
+                        "max_model_len": self.max_model_len,
+                    }
                     for name in self.backends
                 ],
             }
@@ -910,3 +920,41 @@ def parse_multipart(body: bytes, content_type: str) -> dict[str, tuple[str | Non
 def stable_hash(text: str) -> int:
     """A process-independent hash (Python's ``hash`` is salted per process)."""
     return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=4).digest(), "little")
+
+
+def _benchmark_script(model: str, body: dict[str, Any]) -> str:
+    """Stance-drift replies: an argument for a generation prompt, ``B`` for an extraction."""
+    text = prompt_text(body)
+    return "B" if "BENCH-ARGUMENT" in text else "BENCH-ARGUMENT: a short argument."
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Serve scripted stance-drift replies until killed (used by benchmarks/latency_throughput.py).
+
+    Prints ``PORT <n>`` on stdout once listening.
+    """
+    import argparse
+
+    parser = argparse.ArgumentParser(description="local OpenAI-compatible test server")
+    parser.add_argument("--tokenizer-cache", required=True, help="folder for the tokenizer")
+    parser.add_argument("--latency", type=float, default=0.0, help="seconds per request")
+    parser.add_argument("--model", default="bench")
+    args = parser.parse_args(argv)
+    vocab = Vocab(load_tokenizer(args.tokenizer_cache))
+    server = OpenAIServer(
+        {args.model: ScriptedBackend(vocab, _benchmark_script)},
+        latency=args.latency,
+        record_bodies=False,
+    ).start()
+    print(f"PORT {server.port}", flush=True)
+    try:
+        while True:
+            time.sleep(3600)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.stop()
+
+
+if __name__ == "__main__":
+    main()
