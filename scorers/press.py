@@ -82,6 +82,7 @@ Classifier = Literal["nli", "llm"]
 CLASSIFIERS: tuple[str, ...] = ("nli", "llm")
 DEFAULT_CLASSIFIER_MAX_TOKENS = 64
 CLASSIFIER_ERROR = "classifier error: "
+NO_ARGUMENT = "no argument: "
 
 
 def classifier_defaults(max_tokens: int) -> GenerateConfig:
@@ -191,12 +192,28 @@ def press_scorer(
             (p, k, c) for p, sets in responses.items() for k in range(len(sets)) for c in CONDITIONS
         ]
         texts = [responses[p][k][c] for p, k, c in slots]
-        n_empty = sum(1 for t in texts if not t.strip())
+        # a condition whose argument was empty was not asked: unparsed (label unclassified)
+        arguments = state.store.get(STORE_ARGUMENTS) or []
+        empty = {
+            (int(a["argument_set"]), kind)
+            for a in arguments
+            for kind in ("support", "counter")
+            if not str(a.get(kind, "")).strip()
+        }
+        n_empty = sum(
+            1
+            for (_, k, c), t in zip(slots, texts, strict=True)
+            if not t.strip() and (k, c) not in empty
+        )
         factor = state.store.get(STORE_FACTOR) or []
         factor_texts = [str(d["text"]) for d in factor]
         found, detail, n_errors, name = await classify(statement, texts + factor_texts)
         factor_found, factor_detail = found[len(texts) :], detail[len(texts) :]
         found, detail = found[: len(texts)], detail[: len(texts)]
+        for i, (_, k, c) in enumerate(slots):
+            if (k, c) in empty:
+                found[i] = UNPARSED
+                detail[i] = f"{NO_ARGUMENT}the arguer's {c} text is empty"
         stances: dict[str, list[dict[str, str]]] = {
             p: [{} for _ in sets] for p, sets in responses.items()
         }
@@ -232,9 +249,8 @@ def press_scorer(
             f"{p}/{k}/{c}": d for (p, k, c), d in zip(slots, detail, strict=True)
         }
         record["nli_mode"] = mode if classifier == "nli" else None
-        record["arguments_source"] = next(
-            (str(a.get("source")) for a in state.store.get(STORE_ARGUMENTS) or []), None
-        )
+        record["arguments_source"] = next((str(a.get("source")) for a in arguments), None)
+        record["n_empty_arguments"] = len(empty)
         if factor:
             record["n_factor_samples"] = len(values)
             record["n_factor_unclassified"] = sum(1 for v in values if v == 0)

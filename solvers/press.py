@@ -88,15 +88,30 @@ def _token_logprobs(output: ModelOutput) -> list[float] | None:
 
 async def generate_argument_set(
     arguer: Model, statement: str, config: GenerateConfig
-) -> tuple[str, str]:
-    """(supporting, counter) argument for ``statement``: prompts D.2 and D.3, concurrently."""
+) -> dict[str, Any]:
+    """The supporting and counter argument for ``statement`` (prompts D.2 and D.3, run
+    concurrently): ``{"support", "counter", "stop_reasons": {"support", "counter"}}``.
+
+    A stop reason ``max_tokens`` means the text was cut at ``arguer_max_tokens`` (an empty
+    text then usually means a reasoning arguer spent the budget thinking)."""
     outs = await collect(
         *(
             arguer.generate(argument_prompt(kind, statement), config=config)
             for kind in ARGUMENT_KINDS
         )
     )
-    return outs[0].completion, outs[1].completion
+    return {
+        "support": outs[0].completion,
+        "counter": outs[1].completion,
+        "stop_reasons": {
+            kind: str(out.stop_reason) for kind, out in zip(ARGUMENT_KINDS, outs, strict=True)
+        },
+    }
+
+
+def empty_arguments(entry: dict[str, Any]) -> list[str]:
+    """The argument kinds (``support`` / ``counter``) whose text is empty in ``entry``."""
+    return [kind for kind in ARGUMENT_KINDS if not str(entry.get(kind, "")).strip()]
 
 
 @solver
@@ -131,22 +146,30 @@ def press_generate(
         for k in range(argument_sets):
             async with span(f"argument set {k}"):
                 if given:
-                    support, counter = given[k]["support"], given[k]["counter"]
+                    entry: dict[str, Any] = {
+                        "support": given[k]["support"],
+                        "counter": given[k]["counter"],
+                    }
                 else:
                     assert arguer is not None and config is not None
-                    support, counter = await generate_argument_set(arguer, statement, config)
-                arguments.append(
-                    {"argument_set": k, "support": support, "counter": counter, "source": source}
-                )
-                texts = {"neutral": statement, "support": support, "counter": counter}
-                asks = [(p, c) for p in persona_list for c in CONDITIONS]
+                    entry = await generate_argument_set(arguer, statement, config)
+                arguments.append({"argument_set": k, **entry, "source": source})
+                texts = {
+                    "neutral": statement,
+                    "support": entry["support"],
+                    "counter": entry["counter"],
+                }
+                # an empty argument is not shown to the model: its responses stay empty and the
+                # scorer records them as unparsed (label unclassified), counted
+                missing = set(empty_arguments(entry))
+                asks = [(p, c) for p in persona_list for c in CONDITIONS if c not in missing]
                 outs = await collect(
                     *(
                         target.generate(opinion_prompt(texts[c], p), config=RESPONSE_CONFIG)
                         for p, c in asks
                     )
                 )
-                row: dict[str, dict[str, str]] = {p: {} for p in persona_list}
+                row: dict[str, dict[str, str]] = {p: {c: "" for c in missing} for p in persona_list}
                 for (p, c), out in zip(asks, outs, strict=True):
                     row[p][c] = out.completion
                 for p in persona_list:
@@ -213,15 +236,13 @@ def press_arguments_generate(
         arguments: list[dict[str, Any]] = []
         for k in range(argument_sets):
             async with span(f"argument set {k}"):
-                support, counter = await generate_argument_set(model, statement, config)
-            arguments.append(
-                {"argument_set": k, "support": support, "counter": counter, "source": source}
-            )
+                entry = await generate_argument_set(model, statement, config)
+            arguments.append({"argument_set": k, **entry, "source": source})
             state.store.set(STORE_ARGUMENTS, arguments)
             if k == 0:
                 state.messages = [
                     ChatMessageUser(content=argument_prompt("support", statement)),
-                    ChatMessageAssistant(content=support),
+                    ChatMessageAssistant(content=entry["support"]),
                 ]
         return state
 

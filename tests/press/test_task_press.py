@@ -219,6 +219,46 @@ def test_role_config_given_by_the_user_wins(three, nli_dir, tmp_path):
     assert {e.config.max_tokens for e in calls} == {77}
 
 
+def test_empty_argument_is_not_shown_and_counted(three, nli_dir, tmp_path):
+    from inspect_ai.model import ModelAPI, ModelOutput, modelapi
+
+    @modelapi(name="press_test_silent")
+    class Silent(ModelAPI):  # an arguer out of max_tokens before writing (e.g. reasoning)
+        async def generate(self, input, tools, tool_choice, config):  # noqa: A002, ARG002
+            return ModelOutput.from_content(model="silent", content="", stop_reason="max_tokens")
+
+    path, items, models = three
+    one = tmp_path / "one.tsv"
+    one.write_text(f"bias\tstatement\n{items[0].bias}\t{items[0].text}\n")
+    silent = get_model("press_test_silent/arguer", memoize=False)
+    log = inspect_eval(
+        press,
+        task_args={"statements": str(one), "argument_sets": 1, "nli_model": str(nli_dir / "keyed")},
+        model=get_model("press_sim/target", statements=str(one), memoize=False),
+        model_roles={"arguer": silent},
+        log_dir=str(tmp_path / "logs"),
+        display="none",
+    )[0]
+    assert log.status == "success", log.error
+    record = _records(log)[0]
+    assert record["stances"]["none"] == [
+        {"neutral": "disagree", "support": "unparsed", "counter": "unparsed"}
+    ]
+    assert record["labels"]["none"] == ["unclassified"]
+    assert record["n_empty_arguments"] == 2 and record["n_empty_responses"] == 0
+    assert record["classifier_detail"]["none/0/support"] == (
+        "no argument: the arguer's support text is empty"
+    )
+    target_calls = [
+        e for e in log.samples[0].events if e.event == "model" and e.model == "press_sim/target"
+    ]
+    assert len(target_calls) == 1  # only the plain statement was asked
+    assert log.samples[0].store["press:arguments"][0]["stop_reasons"] == {
+        "support": "max_tokens",
+        "counter": "max_tokens",
+    }
+
+
 def test_missing_classifier_role_fails_before_any_model_call(three, nli_dir, tmp_path):
     path, _, models = three
     with pytest.raises(PrerequisiteError) as ex:
