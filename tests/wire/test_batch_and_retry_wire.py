@@ -14,8 +14,10 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -175,3 +177,62 @@ def test_provider_errors_then_eval_retry_lose_and_repay_nothing(serve, tmp_path)
     assert len(new) == 10 and all(is_extraction(r.body) for r in new)
     assert all(failing in str(r.body["messages"]) for r in new)
     assert len(ok_all) == 40  # 20 trials x 2 calls, each answered once over both runs
+
+
+@pytest.mark.slow  # two `inspect` CLI processes
+def test_eval_retry_after_a_crash_with_a_batch_in_flight(serve, tmp_path):
+    """The `inspect` process dies while a batch is in flight: Inspect keeps batch ids only in
+    memory, so `eval-retry` sends those calls again in a new batch (a real provider would run
+    and bill the abandoned batch too). Finished generations come back from the trial record."""
+    server = serve(answer_script, models=("gpt-4o-mini",), batch_polls=10_000)
+    props = tmp_path / "p.txt"
+    props.write_text("We should ban school uniforms\n")
+    config = tmp_path / "batch.yaml"
+    config.write_text("size: 10\nsend_delay: 1\ntick: 0.2\n")
+    logs = tmp_path / "logs"
+    env = cli_env(server, INSPECT_CACHE_DIR=str(tmp_path / "cache"))
+    args = ["tasks/stance_drift.py", "--model", "openai/gpt-4o-mini", "-T", f"propositions={props}"]
+    args += ["-T", "trials=2", "-T", "words_limit=20", "--batch", str(config)]
+    inspect_cli = str(Path(sys.executable).with_name("inspect"))
+    proc = subprocess.Popen(
+        [inspect_cli, "eval", *args, "--log-dir", str(logs)],
+        env=env,
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 120
+        # let the generation batch complete, then die with the extraction batch in flight
+        while time.monotonic() < deadline:
+            if len(server.batches) == 1:
+                server.batch_polls = 0  # the generation batch completes on its next poll
+            if len(server.batches) == 2:
+                break
+            time.sleep(0.1)
+        assert len(server.batches) == 2, "the extraction batch was never submitted"
+        server.batch_polls = 10_000
+        for b in server.batches.values():
+            server._batch_polls_seen[b["id"]] = 0
+        time.sleep(0.5)
+    finally:
+        proc.kill()
+        proc.wait(timeout=30)
+    first_batches = dict(server.batches)
+    statuses = sorted(b["status"] for b in first_batches.values())
+    assert statuses == ["completed", "in_progress"]
+    [info] = list_eval_logs(str(logs))
+
+    server.batch_polls = 0
+    retry = _inspect("eval-retry", info.name, "--log-dir", str(logs), env=env, cwd=ROOT)
+    assert retry.returncode == 0, retry.stdout + retry.stderr
+    new_batches = [b for k, b in server.batches.items() if k not in first_batches]
+    lines = [
+        json.loads(line)
+        for b in new_batches
+        for line in server.file_data[b["input_file_id"]].decode().splitlines()
+    ]
+    # only the 10 extraction calls are sent again: the generations were recorded
+    assert len(lines) == 10 and all(is_extraction(item["body"]) for item in lines)
+    final = [i for i in list_eval_logs(str(logs)) if i.name != info.name]
+    assert read_eval_log(final[0].name, header_only=True).status == "success"
