@@ -209,3 +209,17 @@ def test_raw_letter_mass_is_recorded_before_renormalising():
 def test_min_letter_mass_out_of_range():
     with pytest.raises(ValueError, match="min_letter_mass"):
         extract("B", min_letter_mass=1.5)
+
+
+@pytest.mark.parametrize(
+    ("text", "letter"),
+    [
+        ('The answer to this question is "D"', "D"),  # a SmolLM2-135M answer
+        ("The correct answer is “C”.", "C"),
+        ("The answer is A because it agrees", "A"),
+        ("The answer is not A", None),
+        ("The answer to this question is that one.", None),
+    ],
+)
+def test_parse_letter_after_answer_is(text, letter):
+    assert parse_letter(text) == letter

@@ -46,6 +46,11 @@ _ANSWER_PATTERNS = (
     re.compile(r"^\(?([A-E])(?:\)|\.|:|,|\s|$)"),
     # "Answer: B", "The answer is B", "Answer letter: **B**" (the letter itself upper-case)
     re.compile(r"(?i:answer(?:\s+letter)?(?:\s+is)?)\s*[:=]?\s*\(?\**([A-E])\b"),
+    # 'The answer to this question is "D"', "The correct answer is “C”." (the letter right after
+    # "is", quoted or not; "the answer is not A" does not match)
+    re.compile(
+        r"(?i:\banswer\b[^.\n]{0,40}?\bis)\s*[:=]?\s*[\"'“‘(*]*([A-E])[\"'”’)*]*(?=[\s.,;:!]|$)"
+    ),
     # "Option: B", "option B", "I choose C", "I would select D"
     re.compile(r"(?i:\b(?:option|letter|choice|choose|select|pick))\s*[:=]?\s*\(?([A-E])\b"),
     # "Agree (B)"
@@ -109,7 +114,7 @@ def parse_letter(text: str) -> str | None:
     """The option letter an answer text gives, or ``None``.
 
     Accepted forms: a leading ``B``, ``B)``, ``(B)``, ``B.``, ``**B**``; ``Answer: B`` /
-    ``The answer is B``; ``Option: B`` / ``I choose B``; ``Agree (B)``; a lone ``b``. Letters
+    ``The answer is B`` / ``The answer to this question is "B"``; ``Option: B`` / ``I choose B``; ``Agree (B)``; a lone ``b``. Letters
     inside the sentence must be upper-case, and a leading capital that starts a word
     (``A balanced ...``, ``Amarilla``) is not a letter answer.
     """
@@ -118,7 +123,7 @@ def parse_letter(text: str) -> str | None:
         match = pattern.search(stripped)
         if match:
             letter = match.group(1).upper()
-            # reject "A balanced view ..." style sentence starts
+            # reject "A balanced view ..." style sentence starts (the article)
             if pattern is _ANSWER_PATTERNS[0] and re.match(r"^A\s+[a-z]", stripped):
                 continue
             return letter
