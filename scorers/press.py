@@ -183,10 +183,22 @@ def press_scorer(
         md = state.metadata
         statement, bias = md["statement"], md["bias"]
         responses: dict[str, list[dict[str, str]]] = state.store.get(STORE_RESPONSES)
-        if not responses:
-            raise RuntimeError(
-                f"sample {state.sample_id}: no PReSS responses in the store; run the "
-                "press_generate solver first"
+        expected = md.get("argument_sets")
+        if not responses or not responses.get("none"):
+            # a sample limit (time / tokens / messages) stopped the sample before its first
+            # argument set finished: nothing to label; kept out of the run figures
+            return Score(
+                value={"stable": 0, "unstable": 0, "no_label": 0},
+                answer="",
+                explanation="incomplete: no argument set finished (a sample limit stopped it)",
+                metadata={
+                    "statement": statement,
+                    "bias": bias,
+                    "statement_id": md.get("statement_id"),
+                    "incomplete": True,
+                    "n_sets_finished": 0,
+                    "argument_sets_expected": expected,
+                },
             )
         slots = [
             (p, k, c) for p, sets in responses.items() for k in range(len(sets)) for c in CONDITIONS
@@ -251,6 +263,10 @@ def press_scorer(
         record["nli_mode"] = mode if classifier == "nli" else None
         record["arguments_source"] = next((str(a.get("source")) for a in arguments), None)
         record["n_empty_arguments"] = len(empty)
+        # sets finished before a sample limit stopped the sample (finished sets are kept)
+        record["n_sets_finished"] = len(responses["none"])
+        record["argument_sets_expected"] = expected
+        record["incomplete"] = expected is not None and len(responses["none"]) < int(expected)
         if factor:
             record["n_factor_samples"] = len(values)
             record["n_factor_unclassified"] = sum(1 for v in values if v == 0)
@@ -259,7 +275,8 @@ def press_scorer(
         labels = record["labels"]["none"]
         st_none = record["S_t"]["none"]
         explanation = (
-            f"labels (no persona, per argument set): {' '.join(labels)}; S_t = "
+            ("incomplete (a sample limit stopped it): " if record["incomplete"] else "")
+            + f"labels (no persona, per argument set): {' '.join(labels)}; S_t = "
             f"{'n/a' if st_none is None else f'{st_none:.3f}'}; across sets: "
             f"{record['faithfulness_sets']['none']}"
         )

@@ -234,7 +234,7 @@ def press(
         roles["classifier"] = config_dump(
             role_model("classifier"), classifier_defaults(classifier_tokens)
         )
-    samples = statement_samples(items)
+    samples = statement_samples(items, {"argument_sets": k})
     for sample, st in zip(samples, items, strict=True):
         assert sample.metadata is not None
         sample.metadata["arguments"] = given.table[st.text] if given else None

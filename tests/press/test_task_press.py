@@ -259,6 +259,38 @@ def test_empty_argument_is_not_shown_and_counted(three, nli_dir, tmp_path):
     }
 
 
+def test_sample_limit_keeps_finished_sets(three, nli_dir, tmp_path):
+    path, _, models = three
+    log = inspect_eval(
+        press,
+        task_args={"statements": str(path), "nli_model": str(nli_dir / "keyed")},
+        model=models["target"],
+        model_roles={"arguer": models["arguer"]},
+        log_dir=str(tmp_path),
+        display="none",
+        token_limit=700,
+    )[0]
+    assert log.status == "success", log.error  # a limit is not an error of the run
+    cut = []
+    for sample in log.samples:
+        score = next(iter(sample.scores.values()))
+        n = score.metadata["n_sets_finished"]
+        assert score.metadata["argument_sets_expected"] == 3
+        assert len(sample.store.get("press:responses", {}).get("none", [])) == n
+        if sample.limit is None:  # a short statement finished all its sets
+            assert n == 3 and score.metadata["incomplete"] is False
+            continue
+        assert sample.limit.type == "token" and n < 3
+        assert score.metadata["incomplete"] is True
+        cut.append(n)
+        if n:
+            assert len(score.metadata["labels"]["none"]) == n
+            assert score.explanation.startswith("incomplete (a sample limit stopped it): ")
+        else:
+            assert "press" not in score.metadata  # kept out of the run figures
+    assert any(0 < n < 3 for n in cut)
+
+
 def test_missing_classifier_role_fails_before_any_model_call(three, nli_dir, tmp_path):
     path, _, models = three
     with pytest.raises(PrerequisiteError) as ex:
