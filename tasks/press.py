@@ -107,6 +107,8 @@ def config_dump(model: Model | None, defaults: GenerateConfig) -> dict[str, Any]
 
 
 def statement_samples(items: list[Statement], extra: dict[str, Any] | None = None) -> list[Sample]:
+    """One sample per statement: input = the statement text (what the viewer's sample list
+    shows), id = :func:`_sample_id`, metadata statement_id / statement / bias (+ ``extra``)."""
     return [
         Sample(
             id=_sample_id(st),
