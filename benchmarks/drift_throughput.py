@@ -2,12 +2,13 @@
 
 Runs the real task on the simulated respondent (zero latency, so all time is harness time:
 Inspect's model API, transcript, logging, our solver and scorer) and prints trials/second and
-ms/trial. Usage::
+ms/trial (wall clock; ``benchmarks/harness_cost.py`` measures CPU against a bare Inspect task).
+Usage::
 
     python benchmarks/drift_throughput.py [--propositions 8] [--trials 100] [--variant default]
         [--no-log-realtime] [--no-cache]
 
-Defaults mirror the task's defaults (per-trial cache on, Inspect's realtime log on).
+Defaults mirror the task's defaults (trial record on, Inspect's realtime log on).
 """
 
 from __future__ import annotations
@@ -29,11 +30,11 @@ def main() -> None:
     parser.add_argument("--trials", type=int, default=100)
     parser.add_argument("--variant", default="default")
     parser.add_argument("--no-log-realtime", action="store_true")
-    parser.add_argument("--no-cache", action="store_true", help="turn the per-trial cache off")
+    parser.add_argument("--no-cache", action="store_true", help="turn the trial record off")
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory() as tmp:
-        # a cold, private response cache (not the user's)
+        # a cold, private trial record (not the user's)
         os.environ["INSPECT_CACHE_DIR"] = str(Path(tmp) / "cache")
         props = Path(tmp) / "props.txt"
         props.write_text(

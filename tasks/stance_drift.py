@@ -187,7 +187,7 @@ def stance_drift(
     """
     if variant not in VARIANTS:
         raise InputError(
-            f"unknown variant {variant!r}; use -T variant= one of {', '.join(VARIANTS)}"
+            f"unknown variant {variant!r}; use -T variant=NAME, NAME one of {', '.join(VARIANTS)}"
         )
     if unparsed not in UNPARSED_POLICIES:
         raise InputError(

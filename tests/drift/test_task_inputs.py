@@ -84,6 +84,10 @@ def test_default_propositions_are_shipped_and_need_no_network(monkeypatch):
         "We should subsidize the human mission to Mars",
         "We should subsidize vocational education",
     ]
+    from inspect_stance.drift.prompts import EXEMPLAR_PROPOSITIONS
+
+    assert {e.text for e in exemplars} <= EXEMPLAR_PROPOSITIONS
+    assert not {p.text for p in evaluated} & EXEMPLAR_PROPOSITIONS
     task = stance_drift(limit_propositions=2, trials=1)
     assert task.metadata["n_propositions"] == 2
     assert task.metadata["propositions_source"].startswith("package data")
