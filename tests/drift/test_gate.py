@@ -15,8 +15,8 @@ from inspect_stance.drift.run import DriftRun
 
 pytestmark = pytest.mark.filterwarnings("ignore:The 'initial' parameter is deprecated")
 
-N_PROPS = 12
-TRIALS = 8
+N_PROPS = 8
+TRIALS = 6
 
 
 def _matrix(diag: float) -> list[list[float]]:

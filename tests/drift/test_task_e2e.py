@@ -77,13 +77,11 @@ def test_frequency_estimator_recovers_truth_20x100(files, tmp_path):
 
 
 def test_frequency_estimator_recovers_truth_within_binomial_se(files, tmp_path):
-    """Fast tier: 4 propositions x 40 trials (800 trials); each success rate and the SPR lie
+    """Fast tier: 3 propositions x 30 trials (450 trials); each success rate and the SPR lie
     within 4 binomial standard errors of the truth: ``SE_i = sqrt(p_i (1 - p_i) / n)`` with
-    ``n = 160`` draws per initial stance, ``SE_SPR = sqrt(sum_i p_i (1 - p_i) / n) / 5``."""
-    n = 4 * 40
-    log = run(
-        files, tmp_path, {"logprobs": "false", "seed": 3}, trials=40, limit_propositions=4
-    )
+    ``n = 90`` draws per initial stance, ``SE_SPR = sqrt(sum_i p_i (1 - p_i) / n) / 5``."""
+    n = 3 * 30
+    log = run(files, tmp_path, {"logprobs": "false", "seed": 3}, trials=30, limit_propositions=3)
     m = metrics(log)
     assert m["trials"] == 5 * n and m["frequency_estimated"] == 5 * n
     p = np.diag(TRUTH)
@@ -120,12 +118,21 @@ def test_two_calls_per_trial_and_six_with_multiple_extraction(files, tmp_path):
 
 
 def test_unparsed_rate_counted_under_both_policies(files, tmp_path):
-    log = run(files, tmp_path, {"unparsed_rate": 0.1, "seed": 1}, trials=40, limit_propositions=5)
+    log = run(files, tmp_path, {"unparsed_rate": 0.1, "seed": 1}, trials=20, limit_propositions=4)
     m = metrics(log)
     share = m["unparsed"] / m["trials"]
-    assert 0.07 < share < 0.13
-    # failure policy: unparsed mass missing from the diagonal
-    assert m["spr"] == pytest.approx(TRUE_SPR * (1 - share), abs=0.01)
+    assert 0.04 < share < 0.16  # 400 draws at 0.1: 4 binomial SEs = 0.06
+    # failure policy: each sample's unparsed share is missing from its diagonal (logprob rows
+    # are exact, so the SPR is known from the counts)
+    full = read_eval_log(log.location)
+    expected = np.mean(
+        [
+            TRUTH[s.metadata["initial_stance"], s.metadata["initial_stance"]]
+            * (1 - sum(r["unparsed"] for r in s.store["trials"]) / 20)
+            for s in full.samples
+        ]
+    )
+    assert m["spr"] == pytest.approx(expected, abs=1e-9)
     from inspect_stance.scorers.stance_drift import stance_drift_scorer
 
     excl = score(
