@@ -199,6 +199,32 @@ class TrialRecordFile:
             self._fd = None
 
 
+#: settings that change how calls are made, not what a response is: left out of the record key
+_OPERATIONAL = frozenset(
+    {
+        "max_connections",
+        "max_retries",
+        "timeout",
+        "attempt_timeout",
+        "stream_idle_timeout",
+        "batch",
+        "cache",
+        "cache_prompt",
+        "adaptive_connections",
+        "extra_headers",
+    }
+)
+
+
+def _generation_settings(model: Model) -> dict[str, Any]:
+    """The generation config in force for ``model``'s calls (its own config merged with the
+    eval's ``--temperature`` etc.), without operational settings such as connection limits."""
+    from inspect_ai.model._generate_config import active_generate_config
+
+    merged = model.config.merge(active_generate_config())
+    return {k: v for k, v in merged.model_dump(exclude_none=True).items() if k not in _OPERATIONAL}
+
+
 def trials_in_flight(model: Model) -> int:
     """How many of a sample's trials run at once: the model's connection limit
     (``--max-connections``, else the provider's default)."""
@@ -269,7 +295,8 @@ def stance_drift_trials(
                 "model": str(model),
                 "base_url": model.api.base_url,
                 "model_args": model.model_args,
-                "model_config": model.config.model_dump(exclude_none=True),
+                # the generation settings in force (--temperature, --max-tokens, ...)
+                "model_config": _generation_settings(model),
                 "proposition": proposition,
                 "stance": stance,
                 "variant": variant,
