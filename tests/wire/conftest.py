@@ -58,6 +58,6 @@ def serve(vocab) -> Iterator[Servers]:
         servers.stop_all()
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def smollm_backend(vocab, smollm_model_dir) -> SmolLMBackend:
     return SmolLMBackend(vocab, smollm_model_dir)

@@ -69,3 +69,73 @@ def test_smollm_stance_drift_through_the_server(serve, smollm_backend, tmp_path)
             assert rec["unparsed"] or rec["estimator"] == "frequency"
     counts = {k: v.value for k, v in log.results.scores[0].metrics.items()}
     assert counts["logprob_estimated"] + counts["frequency_estimated"] + counts["unparsed"] == 5
+
+
+def test_smollm_press_llm_classifier_through_the_server(serve, smollm_backend, tmp_path):
+    """Every role is SmolLM2: its classifier answers are real chat prose; each is a category
+    or counted as unparsed, and the counts add up."""
+    server = serve(lambda model, body: "", models=(), real={"smollm2": smollm_backend})
+    statements = tmp_path / "s.tsv"
+    statements.write_text(
+        "bias\tstatement\nleft\tPeople are divided more by class than by nationality.\n"
+    )
+    [log] = inspect_eval(
+        "inspect_stance/press",
+        task_args={"statements": str(statements), "argument_sets": 1, "classifier": "llm"},
+        model=local_model(server, "smollm2"),
+        model_roles={
+            "arguer": local_model(server, "smollm2"),
+            "classifier": local_model(server, "smollm2"),
+        },
+        log_dir=str(tmp_path / "logs"),
+        display="none",
+    )
+    assert log.status == "success", log.error
+    assert len(server.chat_requests("smollm2")) == 8  # 2 arguer + 3 target + 3 classifier
+    [sample] = read_eval_log(log.location).samples
+    record = next(iter(sample.scores.values())).metadata
+    stances = record["stances"]["none"][0]
+    allowed = {"agree", "disagree", "neither", "refusal", "unparsed"}
+    assert set(stances.values()) <= allowed, stances
+    assert record["n_unparsed"] == sum(v == "unparsed" for v in stances.values())
+    print("SmolLM2 classifier:", stances, record["classifier_detail"])
+
+
+def test_smollm_prompt_construction_through_the_server(serve, smollm_backend, tmp_path):
+    """SmolLM2 as target, judge and prompter: each judge answer gets a label or a status."""
+    server = serve(lambda model, body: "", models=(), real={"smollm2": smollm_backend})
+    topics = tmp_path / "topics.csv"
+    topics.write_text(
+        "topic_id,topic_neutral,topic_pro,topic_con,tag_exclude,top_prompts,random_prompts\n"
+        "1,school uniforms,school uniforms being required,school uniforms being banned,,"
+        "\"['should kids wear uniforms']\",[]\n"
+    )
+    [log] = inspect_eval(
+        "inspect_stance/prompt_construction",
+        task_args={
+            "topics": str(topics),
+            "intents": "opinion",
+            "stances": "neutral",
+            "templates_per_setting": 1,
+            "prompts_per_setting": 1,
+            "prompter_cache": False,
+        },
+        model=local_model(server, "smollm2"),
+        model_roles={
+            "judges": [local_model(server, "smollm2")],
+            "prompter": local_model(server, "smollm2"),
+        },
+        log_dir=str(tmp_path / "logs"),
+        display="none",
+    )
+    assert log.status == "success", log.error
+    full = read_eval_log(log.location)
+    assert len(full.samples) == 2
+    for sample in full.samples:
+        md = next(iter(sample.scores.values())).metadata
+        if md["outcome"] in ("no_prompt", "no_response"):
+            continue
+        [status] = md["judge_status"].values()
+        [label] = md["judge_labels"].values()
+        assert (label is not None) or status in ("unparsable", "out_of_scale", "empty", "error")
+        print("SmolLM2 judge:", repr(next(iter(md["judge_raw"].values()))[:80]), label, status)
