@@ -29,7 +29,10 @@ from inspect_stance.errors import InputError
 #: document (relative to the project root) -> the tasks it documents, as "module:function"
 DOCUMENTED_TASKS: dict[str, tuple[str, ...]] = {
     "docs/stance_drift.md": ("inspect_stance.tasks.stance_drift:stance_drift",),
-    "docs/press.md": ("inspect_stance.tasks.press:press",),
+    "docs/press.md": (
+        "inspect_stance.tasks.press:press",
+        "inspect_stance.tasks.press_arguments:press_arguments",
+    ),
     "docs/prompt_construction.md": (
         "inspect_stance.tasks.prompt_construction:prompt_construction",
         "inspect_stance.tasks.judge_validation:judge_validation",
@@ -52,6 +55,8 @@ def _default(value: Any) -> str:
         return "required"
     if value is None:
         return "—"
+    if isinstance(value, bool):
+        return f"`{str(value).lower()}`"  # as typed on the command line: -T cache=true
     return f"`{value!r}`" if isinstance(value, str) else f"`{value}`"
 
 
