@@ -289,7 +289,7 @@ class SmolLMBackend:
                 attention_mask=torch.ones(1, len(ids), dtype=torch.long),
                 max_new_tokens=limit,
                 do_sample=not greedy,
-                temperature=None if greedy else float(temperature),
+                temperature=None if greedy else float(str(temperature)),
                 top_p=None,
                 top_k=None,
                 output_logits=True,
@@ -302,7 +302,8 @@ class SmolLMBackend:
         if eos in new:
             new = new[: new.index(eos)]
             finish = "stop"
-        logprobs, tops = [], []
+        logprobs: list[float] = []
+        tops: list[list[tuple[int | str, float]]] = []
         for k, tid in enumerate(new):
             lp = torch.log_softmax(out.logits[k][0].float(), dim=-1)
             logprobs.append(float(lp[tid]))
@@ -654,7 +655,7 @@ class OpenAIServer:
             )
             content = choice["logprobs"]["content"] if choice["logprobs"] else None
             if content:
-                pieces = [(c["token"], [c]) for c in content]
+                pieces: list[tuple[str, list[Any] | None]] = [(c["token"], [c]) for c in content]
                 # token texts may split multi-byte characters: the deltas carry the final text
                 text = choice["message"]["content"]
                 joined = "".join(p for p, _ in pieces)
@@ -912,8 +913,9 @@ def parse_multipart(body: bytes, content_type: str) -> dict[str, tuple[str | Non
     for part in message.iter_parts():
         name = part.get_param("name", header="content-disposition")
         if name:
-            payload = part.get_payload(decode=True) or b""
-            fields[str(name)] = (part.get_filename(), payload)
+            payload = part.get_payload(decode=True)
+            data = payload if isinstance(payload, bytes) else b""
+            fields[str(name)] = (part.get_filename(), data)
     return fields
 
 
