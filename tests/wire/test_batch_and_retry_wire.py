@@ -8,7 +8,7 @@
   answered twice (counted on the server).
 - A provider error mid-run (500s for one proposition's extraction calls, ``--max-retries 0``,
   ``--continue-on-fail``) followed by ``inspect eval-retry``: the finished samples are kept,
-  the failed sample's finished generation calls come back from the per-trial cache, and the
+  the failed sample's finished generation calls come back from the trial record (`-T cache=true`), and the
   server answers every needed call exactly once over both runs.
 """
 
