@@ -30,7 +30,7 @@ from inspect_stance.construction.labels import parse_label
 from inspect_stance.construction.rubric import DEFAULT_THRESHOLD, check_threshold
 from inspect_stance.construction.settings import NEUTRAL, POLE_A, POLE_B, TEMPLATED, WRITING
 from inspect_stance.errors import InputError
-from inspect_stance.params import as_bool
+from inspect_stance.params import as_bool, reject_unknown_args
 from inspect_stance.paths import user_path
 from inspect_stance.roles import require_roles
 
@@ -106,6 +106,7 @@ def judge_validation(
     label_column: str = "final_label",
     rubric_threshold: float = DEFAULT_THRESHOLD,
     judge_sees_prompt: bool = True,
+    **unknown: Any,
 ) -> Task:
     """Agreement of the ``judges`` ensemble with human stance labels on collected responses.
 
@@ -124,6 +125,7 @@ def judge_validation(
         judge_sees_prompt: Show the judges the user prompt (and tell them not to factor in
             whether it was one-sided); default true.
     """
+    reject_unknown_args("judge_validation", unknown, judge_validation)
     if not annotations:
         raise InputError(
             "judge_validation needs -T annotations=FILE, e.g. "

@@ -31,7 +31,7 @@ from inspect_stance.solvers.press import (
 )
 
 from inspect_stance.errors import InputError
-from inspect_stance.params import FALSE_WORDS, TRUE_WORDS, as_bool, as_int
+from inspect_stance.params import FALSE_WORDS, TRUE_WORDS, as_bool, as_int, reject_unknown_args
 from inspect_stance.paths import user_path
 from inspect_stance.press.arguments import load_arguments
 from inspect_stance.press.nli import (
@@ -142,6 +142,7 @@ def press(
     nli_disagree_hypothesis: str = DEFAULT_DISAGREE_HYPOTHESIS,
     arguer_max_tokens: int | str = DEFAULT_ARGUER_MAX_TOKENS,
     classifier_max_tokens: int | str = DEFAULT_CLASSIFIER_MAX_TOKENS,
+    **unknown: Any,
 ) -> Task:
     """PReSS: the stance of the model under test on each statement, plainly and under a
     supporting and a counter argument, labelled S^R / U^R / S^L / U^L per argument set.
@@ -193,6 +194,7 @@ def press(
         classifier_max_tokens: max_tokens of every LLM-classifier call (default 64; the first
             word is the answer); the role's own config wins; temperature 0.
     """
+    reject_unknown_args("press", unknown, press)
     # -T paths are relative to the shell's directory, not tasks/ (see inspect_stance.paths)
     statements = user_path(statements) if statements else None
     arguments = user_path(arguments) if arguments else None

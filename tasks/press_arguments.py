@@ -10,6 +10,8 @@ reads. See ``docs/press.md``.
 
 from __future__ import annotations
 
+from typing import Any
+
 from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset
 from inspect_stance.scorers.press import press_arguments_check
@@ -20,7 +22,7 @@ from inspect_stance.solvers.press import (
 )
 from inspect_stance.tasks.press import config_dump, role_model, statement_samples, target_model
 
-from inspect_stance.params import as_int
+from inspect_stance.params import as_int, reject_unknown_args
 from inspect_stance.paths import user_path
 from inspect_stance.press.statements import load_statements
 
@@ -32,6 +34,7 @@ def press_arguments(
     statements: str | None = None,
     argument_sets: int | str = 3,
     arguer_max_tokens: int | str = DEFAULT_ARGUER_MAX_TOKENS,
+    **unknown: Any,
 ) -> Task:
     """PReSS arguments once for every target (the paper: one arguer, temperature 1, 3 sets):
     the supporting (D.2) and counter (D.3) argument of every statement, K times, by the arguer
@@ -45,6 +48,7 @@ def press_arguments(
         arguer_max_tokens: max_tokens of every arguer call (default 1024; raise it for
             reasoning arguers such as DeepSeek-R1); the role's own config wins; temperature 1.
     """
+    reject_unknown_args("press_arguments", unknown, press_arguments)
     statements = user_path(statements) if statements else None
     items = load_statements(statements)
     k = as_int("argument_sets", argument_sets, example=3)

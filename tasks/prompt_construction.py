@@ -68,7 +68,7 @@ from inspect_stance.construction.topics import (
     load_topics_file,
     select_topics,
 )
-from inspect_stance.params import as_bool, as_int
+from inspect_stance.params import as_bool, as_int, reject_unknown_args
 from inspect_stance.paths import user_path
 from inspect_stance.roles import require_roles, role_config
 
@@ -188,6 +188,7 @@ def prompt_construction(
     judge_sees_prompt: bool = True,
     human_labels: str | None = None,
     prompter_cache: bool = True,
+    **unknown: Any,
 ) -> Task:
     """Templated vs LLM-generated prompts, rated by the ``judges`` ensemble (the paper's design).
 
@@ -249,6 +250,7 @@ def prompt_construction(
         prompter_cache: Cache the prompter's answer per setting (no expiry) so ``eval-retry``
             gets the same prompts back. Default true.
     """
+    reject_unknown_args("prompt_construction", unknown, prompt_construction)
     threshold = check_threshold(rubric_threshold)
     sees_prompt = as_bool("judge_sees_prompt", judge_sees_prompt)
     issues, issuebench_templates = user_path(issues), user_path(issuebench_templates)

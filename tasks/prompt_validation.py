@@ -43,7 +43,7 @@ from inspect_stance.construction.annotation import (
     item_id,
 )
 from inspect_stance.errors import InputError
-from inspect_stance.params import as_bool, as_int
+from inspect_stance.params import as_bool, as_int, reject_unknown_args
 from inspect_stance.paths import user_path
 from inspect_stance.roles import require_roles, role_config
 
@@ -137,6 +137,7 @@ def prompt_validation(
     seeds_per_setting: int = 6,
     seed: int = 0,
     prompter_cache: bool = True,
+    **unknown: Any,
 ) -> Task:
     """Annotators rank a setting's real, templated and generated prompts for realism and label
     each prompt's intent, stance and leaning side.
@@ -179,6 +180,7 @@ def prompt_validation(
         prompter_cache: cache the prompter's answers (no expiry) so a retried run gets the
             same generated prompts (default true).
     """
+    reject_unknown_args("prompt_validation", unknown, prompt_validation)
     try:
         return _build(**locals())
     except ValueError as ex:  # construction code raises one-line ValueErrors

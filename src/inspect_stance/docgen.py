@@ -67,7 +67,11 @@ def parameter_table(fn: Callable[..., Any]) -> str:
 
     doc = docstring_parser.parse(inspect.getdoc(fn) or "")
     described = {p.arg_name: " ".join((p.description or "").split()) for p in doc.params}
-    params = inspect.signature(fn).parameters
+    params = {
+        n: p
+        for n, p in inspect.signature(fn).parameters.items()
+        if p.kind is not inspect.Parameter.VAR_KEYWORD  # **unknown: rejected, not documented
+    }
     missing = [n for n in params if n not in described or not described[n]]
     extra = [n for n in described if n not in params]
     if missing or extra:

@@ -8,6 +8,8 @@ one-line :class:`~inspect_stance.errors.InputError` (a ``ValueError``) naming th
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from inspect_stance.errors import InputError
 
 TRUE_WORDS: frozenset[str] = frozenset({"true", "yes", "y", "on", "1"})
@@ -53,3 +55,31 @@ def as_int(name: str, value: object, minimum: int = 1, example: int = 3) -> int:
     if n < minimum:
         raise InputError(f"{name} {n}; use an integer >= {minimum} (e.g. -T {name}={example})")
     return n
+
+
+def reject_unknown_args(task: str, unknown: dict[str, object], fn: Callable[..., object]) -> None:
+    """Raise a one-line error for task parameters the task does not have.
+
+    Inspect passes every ``-T name=value`` to a task function that takes ``**kwargs`` (and only
+    logs a warning, invisible under ``--display none``, for names a task without them does not
+    take), so each task collects the rest in ``**unknown`` and calls this first: a typo such as
+    ``-T tirals=5`` fails before any model call instead of silently running the default.
+    """
+    if not unknown:
+        return
+    import difflib
+    import inspect
+
+    known = [
+        n
+        for n, p in inspect.signature(fn).parameters.items()
+        if p.kind is not inspect.Parameter.VAR_KEYWORD
+    ]
+
+    hints = []
+    for name in sorted(unknown):
+        close = difflib.get_close_matches(name, known, n=1)
+        hints.append(f"-T {name}" + (f" (did you mean {close[0]}?)" if close else ""))
+    raise InputError(
+        f"{task}: unknown parameter(s) {', '.join(hints)}; its parameters are {', '.join(known)}"
+    )
