@@ -182,7 +182,7 @@ def prompt_validation(
     """
     reject_unknown_args("prompt_validation", unknown, prompt_validation)
     try:
-        return _build(**locals())
+        return _build(**{k: v for k, v in locals().items() if k != "unknown"})
     except ValueError as ex:  # construction code raises one-line ValueErrors
         raise _one_line(ex) from ex
 
