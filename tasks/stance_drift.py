@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
-from typing import Literal, get_args
+from typing import Any, Literal, get_args
 
 from inspect_ai import Epochs, Task, task
 from inspect_ai.dataset import MemoryDataset, Sample
@@ -33,7 +33,7 @@ from inspect_stance.drift.propositions import (
 )
 from inspect_stance.drift.transition import UNPARSED_POLICIES
 from inspect_stance.errors import InputError
-from inspect_stance.params import as_bool, as_int
+from inspect_stance.params import as_bool, as_int, reject_unknown_args
 from inspect_stance.paths import user_path
 from inspect_stance.stances import N_STANCES, STANCE_KEYS, STANCES
 
@@ -141,6 +141,7 @@ def stance_drift(
     logprobs: bool = True,
     min_letter_mass: float = DEFAULT_MIN_LETTER_MASS,
     extraction_temperature: float | None = DEFAULT_EXTRACTION_TEMPERATURE,
+    **unknown: Any,
 ) -> Task:
     """Stance drift: generation -> fresh-context extraction, 5x5 transition matrices, SPR.
 
@@ -185,6 +186,7 @@ def stance_drift(
             re-scoring with stance_drift_argmax); "none" leaves it to the provider. Generation
             calls use the model's own settings (--temperature etc.).
     """
+    reject_unknown_args("stance_drift", unknown, stance_drift)
     if variant not in VARIANTS:
         raise InputError(
             f"unknown variant {variant!r}; use -T variant=NAME, NAME one of {', '.join(VARIANTS)}"

@@ -171,6 +171,7 @@ def test_latin1_file_is_named(tmp_path):
         ({"propositions": "absent.txt"}, r"absent.txt not found"),
         ({"variant": "in_context", "arguments_from": "x.eval"}, r"cannot reuse arguments"),
         ({"arguments_from": "absent.eval"}, r"absent.eval: no such file"),
+        ({"tirals": 5}, r"unknown parameter\(s\) -T tirals \(did you mean trials\?\)"),
     ],
 )
 def test_bad_task_parameters_are_one_line_input_errors(kwargs, message):
