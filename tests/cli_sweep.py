@@ -63,8 +63,12 @@ def _wait(pid: int, timeout: float) -> int:
 
 def run_many(invocations: list[list[str]], cwd: str, timeout: float = 30.0) -> list[Result]:
     """Run each argument list as ``inspect <args>`` in a forked child (sequentially)."""
-    import inspect_ai._cli.main  # noqa: F401 - import once, before forking
+    # import once, before forking, in the real script's order: Inspect's main() sets its
+    # exception hook first, then loads the entry point (which wraps that hook)
+    import inspect_ai._cli.main  # noqa: F401
+    from inspect_ai._util.error import set_exception_hook
 
+    set_exception_hook()
     import inspect_stance._registry  # noqa: F401
 
     results = []

@@ -25,6 +25,9 @@ from cli_sweep import Result, sweep  # noqa: E402
 # small runs, so that a case the package fails to reject ends quickly (and fails the test)
 DRIFT = ["eval", "tasks/stance_drift.py", "--model", "stance_sim/respondent", "-T", "trials=1"]
 PRESS = ["eval", "tasks/press.py", "--model", "press_sim/target"]
+JUDGES = ["--model-role", "judges=construction_sim/judge_exact,construction_sim/judge_noisy"]
+VALIDATION = ["eval", "tasks/prompt_validation.py"]
+ANNOTATORS = ["--model-role", "annotators=annotator_sim/lexical,annotator_sim/contrarian"]
 CONSTRUCTION = [
     "eval",
     "tasks/prompt_construction.py",
@@ -111,8 +114,41 @@ def _cases(f: dict[str, str]) -> list[tuple[list[str], str]]:
         ([*PRESS, "-T", f"arguments={f['notalog.eval']}"], "notalog.eval"),
         ([*PRESS, "-M", "bogus=1"], "bogus"),
         (["eval", "tasks/press.py", "--model", "press_sim/nobody"], "press_sim"),
+        ([*DRIFT, "-T", "extraction_temperature=hot"], "extraction_temperature"),
+        ([*DRIFT, "-T", "min_letter_mass=abc"], "min_letter_mass"),
+        ([*PRESS, "-T", "nli_mode=two_way"], "nli_mode"),
+        ([*PRESS, "-T", "factor_samples=many"], "factor_samples"),
+        ([*PRESS, "-T", "arguer_max_tokens=0"], "arguer_max_tokens"),
+        ([*PRESS, "-T", "statments=x.tsv"], "statments"),
+        (
+            ["eval", "tasks/press.py", "--model", "press_sim/classifier", "-M", "style=loud"],
+            "style",
+        ),
         # prompt construction
         (CONSTRUCTION, "judges"),
+        ([*CONSTRUCTION, *JUDGES, "-T", "rubric_threshold=0.8"], "rubric_threshold"),
+        ([*CONSTRUCTION, *JUDGES, "-T", "templates_per_setting=0"], "templates_per_setting"),
+        ([*CONSTRUCTION, *JUDGES, "-T", "intents=poetry"], "intents"),
+        ([*CONSTRUCTION, *JUDGES, "-T", "topics=abc"], "topics"),
+        ([*CONSTRUCTION, *JUDGES, "-T", "topics=59"], "topics"),
+        ([*CONSTRUCTION, *JUDGES, "-T", "judge_sees_prompt=maybe"], "judge_sees_prompt"),
+        ([*CONSTRUCTION, *JUDGES, "-T", f"topics={missing}"], "missing.txt"),
+        ([*CONSTRUCTION, *JUDGES, "-T", f"prompts_from={f['latin1.tsv']}"], "latin1.tsv"),
+        ([*CONSTRUCTION, *JUDGES, "-M", "neutral_filer=2"], "neutral_filer"),
+        # prompt validation
+        (VALIDATION, "annotators"),
+        ([*VALIDATION, *ANNOTATORS, "-T", "sources=real,invented"], "sources"),
+        ([*VALIDATION, *ANNOTATORS, "-T", "per_source=0"], "per_source"),
+        ([*VALIDATION, *ANNOTATORS, "-T", f"real_prompts={missing}"], "missing.txt"),
+        (
+            [
+                "eval",
+                "tasks/prompt_validation.py",
+                "--model-role",
+                "annotators=annotator_sim/wizard",
+            ],
+            "annotator_sim/wizard",
+        ),
         (
             [*CONSTRUCTION, "--model-role", "judges=construction_sim/judge_exact", "-M", "bogus=1"],
             "bogus",
@@ -147,13 +183,13 @@ def test_every_bad_input_is_one_line_and_a_failure(results: list[tuple[Result, s
         )
         if not ok:
             bad.append(f"{' '.join(r.args[1:])}: rc={r.returncode} lines={lines[:4]}")
-    assert len(results) >= 40
+    assert len(results) >= 60
     assert not bad, f"{len(bad)} of {len(results)} cases not one line:\n" + "\n".join(bad)
 
 
 def test_no_bad_input_wrote_a_log(results: list[tuple[Result, str]], tmp_path_factory):
     # built before the first model call: nothing ran, so no log (and nothing was paid)
-    logs = list((tmp_path_factory.getbasetemp()).rglob("*.eval"))
+    logs = list((tmp_path_factory.getbasetemp()).glob("bad-input*/logs/*"))
     assert logs == []
 
 

@@ -65,8 +65,10 @@ def install_excepthook() -> None:
         if err is None:
             previous(exc_type, exc, tb)
             return
-        sys.stderr.write(f"{err.message}\n")
-        sys.stderr.flush()
+        # the process's own stderr: Inspect may have swapped sys.stderr for a display wrapper
+        stream = sys.__stderr__ or sys.stderr
+        stream.write(f"{err.message}\n")
+        stream.flush()
 
     hook._inspect_stance = True  # type: ignore[attr-defined]
     sys.excepthook = hook
