@@ -1,14 +1,17 @@
-"""Every shell block marked ``offline`` in the README and docs runs verbatim, here, offline.
+"""Every shell block marked ``offline`` in the README and docs runs verbatim, offline.
 
 A block is marked by its fence's info string: ```` ```bash offline ```` (default tier) or
-```` ```bash offline slow ```` (slow tier). Each block runs in ``bash -euo pipefail`` from the
-project root, with the log directory and ``HOME`` in a temporary folder, and must exit 0.
+```` ```bash offline slow ```` (slow tier). Each block runs in ``bash -euo pipefail`` in a fresh
+copy of the project's user-facing files (``tasks/``, the docs, an empty ``logs/``), as a user in
+a fresh clone would, with ``HOME`` in a temporary folder and no API key, and must exit 0. The
+installed package (this checkout) provides the code.
 """
 
 from __future__ import annotations
 
 import os
 import re
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -35,14 +38,18 @@ def test_the_readme_has_offline_commands():
 
 @pytest.mark.parametrize("block", _blocks())
 def test_offline_block_runs_verbatim(block: str, tmp_path: Path):
-    env = dict(os.environ)
-    env["INSPECT_LOG_DIR"] = str(tmp_path / "logs")
-    env["HOME"] = str(tmp_path / "home")
+    clone = tmp_path / "clone"
+    shutil.copytree(ROOT / "tasks", clone / "tasks", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(ROOT / "docs", clone / "docs")
+    shutil.copy(ROOT / "README.md", clone / "README.md")
+    (clone / "logs").mkdir()
     (tmp_path / "home").mkdir()
-    env.pop("OPENAI_API_KEY", None)
+    env = {k: v for k, v in os.environ.items() if not k.endswith("_API_KEY")}
+    env.pop("INSPECT_LOG_DIR", None)
+    env["HOME"] = str(tmp_path / "home")
     proc = subprocess.run(
         ["bash", "-euo", "pipefail", "-c", block],
-        cwd=ROOT,
+        cwd=clone,
         env=env,
         capture_output=True,
         text=True,
@@ -51,3 +58,4 @@ def test_offline_block_runs_verbatim(block: str, tmp_path: Path):
     assert proc.returncode == 0, (
         f"{block}\n--- stdout\n{proc.stdout[-3000:]}\n--- stderr\n{proc.stderr[-3000:]}"
     )
+    assert list(clone.rglob("*.eval")), "the block wrote no log"
