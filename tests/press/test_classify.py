@@ -76,3 +76,20 @@ def test_prompt_constrains_the_format():
     assert prompt.endswith(
         "Answer with one word: agree, disagree, neither or refusal. Do not explain."
     )
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        # SmolLM2-135M through the wire-test server: a stance and its denial in one answer
+        "The response agrees with the statement but does not take a clear stance toward the statement.",
+        "The response disagrees with the statement, without a definite position.",
+    ],
+)
+def test_a_stance_beside_its_denial_is_unparsed(answer):
+    assert parse_classifier_answer(answer) == "unparsed"
+
+
+def test_a_stance_beside_a_clear_position_is_read():
+    answer = "The response disagrees with the statement and takes a clear position."
+    assert parse_classifier_answer(answer) == "disagree"

@@ -57,6 +57,11 @@ _DEFINITIONS: tuple[tuple[re.Pattern[str], str], ...] = (
         REFUSAL,
     ),
 )
+# "does not take a clear stance", "no clear position", "without a definite stance": said beside
+# an agree / disagree in the same answer, it contradicts it
+_NO_STANCE = re.compile(
+    r"(?:\b(?:no|not|without)\b|n't)(?:\s+[a-z]+){0,3}?\s+(?:stance|position)\b"
+)
 _MARKUP = re.compile(r"[*_`\"'#>\[\](){}]")
 _MARKUP_KEEP_APOSTROPHE = re.compile(r"[*_`\"#>\[\](){}]")
 _JOINERS = frozenset({"or", "and", "nor", "/", "vs", "versus"})
@@ -101,6 +106,9 @@ def parse_classifier_answer(text: str) -> str:
        (clear) stance / position" reads as ``neither``, "declines to give (an opinion)" as
        ``refusal`` (``The response takes no clear stance toward the statement.``).
 
+    An ``agree`` / ``disagree`` stated beside a denial of any stance ("agrees with the statement
+    but does not take a clear stance") contradicts itself: ``unparsed``.
+
     A category said of another text (``agrees with the negation``, ``... the counter-argument``,
     ``... the opposite``, ``... the rephrased ...``: one of those words in the 5 words after
     it) is not a stance on the statement: the answer is ``unparsed``.
@@ -142,7 +150,10 @@ def parse_classifier_answer(text: str) -> str:
                 return UNPARSED
             found.add(_category(token))
     if len(found) == 1:
-        return found.pop()
+        category = found.pop()
+        if category in (AGREE, DISAGREE) and _NO_STANCE.search(cleaned):
+            return UNPARSED  # "agrees ... but does not take a clear stance": contradictory
+        return category
     if not found:
         defined = {category for pattern, category in _DEFINITIONS if pattern.search(cleaned)}
         if len(defined) == 1:
