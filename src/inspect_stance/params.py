@@ -16,11 +16,9 @@ TRUE_WORDS: frozenset[str] = frozenset({"true", "yes", "y", "on", "1"})
 FALSE_WORDS: frozenset[str] = frozenset({"false", "no", "n", "off", "0", "none", ""})
 
 
-def as_bool(name: str, value: object) -> bool:
-    """``value`` as a boolean: a bool, 0 / 1, None (False), or a word of :data:`TRUE_WORDS` /
-    :data:`FALSE_WORDS` (any case); anything else is a ``ValueError``."""
-    if value is None:
-        return False
+def parse_bool(value: object) -> bool | None:
+    """``value`` as a boolean, or None when it is not one: a bool, 0 / 1, or a word of
+    :data:`TRUE_WORDS` / :data:`FALSE_WORDS` (any case, surrounding blanks ignored)."""
     if isinstance(value, bool):
         return value
     if isinstance(value, int) and value in (0, 1):
@@ -31,7 +29,33 @@ def as_bool(name: str, value: object) -> bool:
             return True
         if word in FALSE_WORDS:
             return False
-    raise InputError(f"{name} {value!r} is not a boolean; use -T {name}=true or -T {name}=false")
+    return None
+
+
+def parse_int(value: object) -> int | None:
+    """``value`` as an integer, or None when it is not one: an int (not a bool), an integral
+    float, or a string of an integer."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, str):
+        try:
+            return int(value.strip())
+        except ValueError:
+            return None
+    return None
+
+
+def as_bool(name: str, value: object) -> bool:
+    """``value`` as a boolean (:func:`parse_bool`; None is False); anything else is a
+    ``ValueError``."""
+    b = False if value is None else parse_bool(value)
+    if b is None:
+        raise InputError(
+            f"{name} {value!r} is not a boolean; use -T {name}=true or -T {name}=false"
+        )
+    return b
 
 
 def as_int(name: str, value: object, minimum: int = 1, example: int = 3) -> int:
@@ -40,16 +64,7 @@ def as_int(name: str, value: object, minimum: int = 1, example: int = 3) -> int:
     Booleans and other values are a ``ValueError`` (``... is not an integer; use e.g.
     -T name=example``), as are integers below ``minimum``.
     """
-    n: int | None = None
-    if isinstance(value, int) and not isinstance(value, bool):
-        n = value
-    elif isinstance(value, float) and value.is_integer():
-        n = int(value)
-    elif isinstance(value, str):
-        try:
-            n = int(value.strip())
-        except ValueError:
-            n = None
+    n = parse_int(value)
     if n is None:
         raise InputError(f"{name} {value!r} is not an integer; use e.g. -T {name}={example}")
     if n < minimum:

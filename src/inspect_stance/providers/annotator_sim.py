@@ -43,6 +43,7 @@ from inspect_ai.model import (
 from inspect_ai.tool import ToolChoice, ToolInfo
 
 from inspect_stance.errors import InputError
+from inspect_stance.providers.base import SimulatedAPI
 
 PROVIDER = "annotator_sim"
 KINDS: tuple[str, ...] = (
@@ -102,18 +103,11 @@ def stance_of(prompt: str, side_a: str, side_b: str) -> str:
 _LETTER = {"pole_a": "A", "pole_b": "B", "neutral": "neutral", "none": "none"}
 
 
-class AnnotatorSim(ModelAPI):
+class AnnotatorSim(SimulatedAPI):
     """See the module docstring."""
 
-    def __init__(
-        self,
-        model_name: str,
-        base_url: str | None = None,
-        api_key: str | None = None,
-        config: GenerateConfig | None = None,
-        **model_args: Any,
-    ) -> None:
-        super().__init__(model_name, base_url, api_key, [], config or GenerateConfig())
+    def configure(self, model_name: str, model_args: dict[str, Any]) -> None:
+        """Reads the model name and the -M arguments (see the module docstring)."""
         if model_args:
             raise InputError(
                 f"{PROVIDER}/{model_name}: takes no model arguments (got "

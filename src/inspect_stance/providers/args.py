@@ -13,21 +13,14 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from inspect_stance.errors import InputError
-from inspect_stance.params import FALSE_WORDS, TRUE_WORDS
+from inspect_stance.params import parse_bool, parse_int
 
 
 def arg_bool(provider: str, name: str, value: Any) -> bool:
     """``value`` as a bool: a bool, 0/1, or a true/false word (``true``, ``no``, …)."""
-    if isinstance(value, bool):
-        return value
-    if isinstance(value, int) and value in (0, 1):
-        return bool(value)
-    if isinstance(value, str):
-        word = value.strip().lower()
-        if word in TRUE_WORDS:
-            return True
-        if word in FALSE_WORDS:
-            return False
+    b = parse_bool(value)
+    if b is not None:
+        return b
     raise InputError(
         f"{provider}: -M {name}={value!r} is not a boolean; use -M {name}=true or -M {name}=false"
     )
@@ -37,16 +30,7 @@ def arg_int(
     provider: str, name: str, value: Any, minimum: int | None = None, example: int = 0
 ) -> int:
     """``value`` as an integer (an int, an integral float or a string of one) >= ``minimum``."""
-    n: int | None = None
-    if isinstance(value, int) and not isinstance(value, bool):
-        n = value
-    elif isinstance(value, float) and value.is_integer():
-        n = int(value)
-    elif isinstance(value, str):
-        try:
-            n = int(value.strip())
-        except ValueError:
-            n = None
+    n = parse_int(value)
     if n is None:
         raise InputError(
             f"{provider}: -M {name}={value!r} is not an integer; use e.g. -M {name}={example}"

@@ -61,6 +61,7 @@ from inspect_ai.tool import ToolChoice, ToolInfo
 from inspect_stance.errors import InputError
 from inspect_stance.paths import user_path
 from inspect_stance.providers.args import arg_bool, arg_int, reject_unknown
+from inspect_stance.providers.base import SimulatedAPI
 
 MARKER = re.compile(r"\[\[stance=(\d|refusal)\]\]")
 _RUBRIC_PRO = re.compile(
@@ -225,18 +226,11 @@ def _load_phrases(path: Path | None) -> list[tuple[re.Pattern[str], str]]:
     return [(re.compile(r"(?<!\w)" + re.escape(p) + r"(?!\w)"), kind) for p, kind in phrases]
 
 
-class ConstructionSim(ModelAPI):
+class ConstructionSim(SimulatedAPI):
     """See the module docstring."""
 
-    def __init__(
-        self,
-        model_name: str,
-        base_url: str | None = None,
-        api_key: str | None = None,
-        config: GenerateConfig | None = None,
-        **model_args: Any,
-    ) -> None:
-        super().__init__(model_name, base_url, api_key, [], config or GenerateConfig())
+    def configure(self, model_name: str, model_args: dict[str, Any]) -> None:
+        """Reads the model name and the -M arguments (see the module docstring)."""
         self._phrases: list[tuple[re.Pattern[str], str]] | None = None
         kind = model_name.removeprefix("judge_")
         if model_name not in ("target", "prompter") and (

@@ -58,7 +58,6 @@ from inspect_ai.model import (
     GenerateConfig,
     Logprob,
     Logprobs,
-    ModelAPI,
     ModelOutput,
     ModelUsage,
     modelapi,
@@ -69,6 +68,7 @@ from inspect_stance.errors import InputError
 from inspect_stance.press.prompts import CLASSIFIER_TEMPLATE, PERSONA_PREFIXES
 from inspect_stance.press.statements import Statement, load_statements
 from inspect_stance.providers.args import arg_int, reject_unknown
+from inspect_stance.providers.base import SimulatedAPI
 
 PROVIDER = "press_sim"
 MODEL_ARGS: tuple[str, ...] = ("statements", "argument_sets", "archetypes", "fail_on", "style")
@@ -146,18 +146,11 @@ def _usage(prompt: str, text: str) -> ModelUsage:
 
 
 @modelapi(name="press_sim")
-class PressSimAPI(ModelAPI):
+class PressSimAPI(SimulatedAPI):
     """Scripted PReSS arguer / target / classifier (see module docstring)."""
 
-    def __init__(
-        self,
-        model_name: str,
-        base_url: str | None = None,
-        api_key: str | None = None,
-        config: GenerateConfig | None = None,
-        **model_args: Any,
-    ) -> None:
-        super().__init__(model_name, base_url, api_key, [], config or GenerateConfig())
+    def configure(self, model_name: str, model_args: dict[str, Any]) -> None:
+        """Reads the model name and the -M arguments (see the module docstring)."""
         if model_name not in ("target", "arguer", "classifier"):
             raise InputError(
                 f"press_sim/{model_name}: unknown model; use press_sim/target, press_sim/arguer "

@@ -62,6 +62,7 @@ from inspect_ai.tool import ToolChoice, ToolInfo
 from inspect_stance.errors import InputError
 from inspect_stance.paths import user_path
 from inspect_stance.providers.args import arg_bool, arg_float, arg_int, reject_unknown
+from inspect_stance.providers.base import SimulatedAPI
 from inspect_stance.stances import LETTERS, N_STANCES, STANCE_KEYS, STANCES
 
 # an option line "B) Agree" or an inline mapping "according to: A) Agree strongly, B) Agree, ..."
@@ -160,18 +161,11 @@ def stance_sim_provider() -> type[ModelAPI]:
     return StanceSimAPI
 
 
-class StanceSimAPI(ModelAPI):
+class StanceSimAPI(SimulatedAPI):
     """Simulated stance respondent with a ground-truth transition matrix."""
 
-    def __init__(
-        self,
-        model_name: str,
-        base_url: str | None = None,
-        api_key: str | None = None,
-        config: GenerateConfig = GenerateConfig(),  # noqa: B008 (Inspect ModelAPI signature)
-        **model_args: Any,
-    ) -> None:
-        super().__init__(model_name, base_url, api_key, [], config)
+    def configure(self, model_name: str, model_args: dict[str, Any]) -> None:
+        """Reads the model name and the -M arguments (see the module docstring)."""
         reject_unknown(PROVIDER, model_args, MODEL_ARGS)
         self.transition = load_transition(model_args.get("transition"))
         self.seed = arg_int(PROVIDER, "seed", model_args.get("seed", 0), minimum=0, example=1)
