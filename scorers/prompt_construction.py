@@ -21,7 +21,7 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from inspect_ai.model import GenerateConfig, Model, model_roles
+from inspect_ai.model import GenerateConfig, Model
 from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, metric, scorer
 from inspect_ai.solver import TaskState
 from inspect_ai.util import LimitExceededError, collect
@@ -53,7 +53,7 @@ from inspect_stance.construction.rubric import (
 )
 from inspect_stance.construction.settings import GENERATED, METHODS, Setting
 from inspect_stance.errors import InputError
-from inspect_stance.roles import role_config
+from inspect_stance.roles import role_config, role_models
 
 logger = logging.getLogger(__name__)
 
@@ -88,8 +88,7 @@ META_KEYS: tuple[str, ...] = (
 
 def judge_models() -> list[Model]:
     """The models bound to role ``judges`` (one or more); a one-line ``InputError`` if none."""
-    bound = model_roles().get(JUDGES_ROLE)
-    judges = bound if isinstance(bound, list) else ([bound] if bound is not None else [])
+    judges = role_models(JUDGES_ROLE)
     if not judges:
         raise InputError(
             "no judges: bind one or more models to the role 'judges', e.g. "
@@ -101,8 +100,7 @@ def judge_models() -> list[Model]:
 def judge_configs() -> dict[str, dict[str, Any]]:
     """The generation config each bound judge's calls carry (``role_config`` over
     :data:`JUDGE_DEFAULTS`), by judge name, for the log; empty when no judge is bound."""
-    bound = model_roles().get(JUDGES_ROLE)
-    judges = bound if isinstance(bound, list) else ([bound] if bound is not None else [])
+    judges = role_models(JUDGES_ROLE)
     return {
         name: role_config(m, JUDGE_DEFAULTS).model_dump(exclude_none=True)
         for name, m in zip(judge_names(judges), judges, strict=True)

@@ -40,7 +40,7 @@ from inspect_stance.construction.annotation import (
 )
 from inspect_stance.construction.generation import parse_generated_prompts
 from inspect_stance.errors import InputError
-from inspect_stance.roles import role_config
+from inspect_stance.roles import role_config, role_models
 
 logger = logging.getLogger(__name__)
 
@@ -60,8 +60,7 @@ SKIPPED = "skipped"  # ranking of a setting with fewer than two prompts
 
 def annotator_models() -> list[Model]:
     """The models bound to role ``annotators`` (one or several); a one-line error if none."""
-    bound = model_roles().get(ANNOTATORS_ROLE)
-    models = bound if isinstance(bound, list) else ([bound] if bound is not None else [])
+    models = role_models(ANNOTATORS_ROLE)
     if not models:
         raise InputError(
             "prompt_validation needs the model role 'annotators'; add --model-role "

