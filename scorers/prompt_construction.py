@@ -53,7 +53,7 @@ from inspect_stance.construction.rubric import (
 )
 from inspect_stance.construction.settings import GENERATED, METHODS, Setting
 from inspect_stance.errors import InputError
-from inspect_stance.roles import role_config, role_models
+from inspect_stance.roles import model_names, role_config, role_models
 
 logger = logging.getLogger(__name__)
 
@@ -108,15 +108,8 @@ def judge_configs() -> dict[str, dict[str, Any]]:
 
 
 def judge_names(judges: Sequence[Model]) -> list[str]:
-    """Unique display names, ``provider/model``; a repeated model gets ``#2``, ``#3`` ..."""
-    names: list[str] = []
-    for model in judges:
-        base = str(model)
-        name, k = base, 2
-        while name in names:
-            name, k = f"{base}#{k}", k + 1
-        names.append(name)
-    return names
+    """Unique display names (:func:`inspect_stance.roles.model_names`)."""
+    return model_names(judges)
 
 
 def score_records(scores: list[SampleScore]) -> list[Record]:

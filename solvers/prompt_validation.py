@@ -40,7 +40,7 @@ from inspect_stance.construction.annotation import (
 )
 from inspect_stance.construction.generation import parse_generated_prompts
 from inspect_stance.errors import InputError
-from inspect_stance.roles import role_config, role_models
+from inspect_stance.roles import model_names, role_config, role_models
 
 logger = logging.getLogger(__name__)
 
@@ -70,15 +70,8 @@ def annotator_models() -> list[Model]:
 
 
 def annotator_names(models: list[Model]) -> list[str]:
-    """Unique display names ``provider/model``; a repeated model gets ``#2``, ``#3`` ..."""
-    names: list[str] = []
-    for model in models:
-        base = str(model)
-        name, k = base, 2
-        while name in names:
-            name, k = f"{base}#{k}", k + 1
-        names.append(name)
-    return names
+    """Unique display names (:func:`inspect_stance.roles.model_names`)."""
+    return model_names(models)
 
 
 async def _ask(model: Model, prompt: str, defaults: GenerateConfig) -> tuple[str, bool]:

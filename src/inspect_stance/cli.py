@@ -16,16 +16,16 @@ import os
 import sys
 from collections.abc import Sequence
 
+# unusable input (exit 2, its one-line message on stderr) is the package's one error class, so
+# an error raised anywhere below a subcommand needs no conversion
+from inspect_stance.errors import InputError
+
 SUBCOMMAND_MODULES: tuple[str, ...] = (
     "inspect_stance.drift.cli",
     "inspect_stance.press.cli",
     "inspect_stance.construction.cli",
     "inspect_stance.construction.validation_report",
 )
-
-
-class InputError(Exception):
-    """Unusable input: the message is one line naming the file and the problem (exit 2)."""
 
 
 def build_parser() -> argparse.ArgumentParser:

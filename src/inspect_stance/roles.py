@@ -10,7 +10,7 @@ role call carries a bounded ``max_tokens`` on the wire while the user's per-role
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from inspect_ai.model import GenerateConfig, Model, model_roles
 
@@ -52,3 +52,16 @@ def role_models(role: str) -> list[Model]:
     if isinstance(bound, list):
         return bound
     return [] if bound is None else [bound]
+
+
+def model_names(models: Sequence[Model]) -> list[str]:
+    """Unique display names ``provider/model`` of a role's models, in order; a repeated model
+    gets ``#2``, ``#3`` ... (two identical judges stay two judges)."""
+    names: list[str] = []
+    for model in models:
+        base = str(model)
+        name, k = base, 2
+        while name in names:
+            name, k = f"{base}#{k}", k + 1
+        names.append(name)
+    return names

@@ -10,14 +10,9 @@ from typing import Any
 def _run(args: argparse.Namespace) -> int:
     import sys
 
-    from inspect_stance.cli import InputError
     from inspect_stance.construction.report import build_report
-    from inspect_stance.errors import InputError as UserInputError
 
-    try:
-        summary = build_report(args.logs, args.out, args.human_labels)
-    except UserInputError as ex:
-        raise InputError(str(ex)) from ex
+    summary = build_report(args.logs, args.out, args.human_labels)
     if summary.get("skipped"):
         print(f"inspect-stance construction-report: {summary['skipped']}", file=sys.stderr)
     if args.json:

@@ -471,12 +471,7 @@ def build_validation_report(
 
 
 def _run(args: argparse.Namespace) -> int:
-    from inspect_stance.cli import InputError as CliInputError
-
-    try:
-        summary = build_validation_report(args.logs, args.out, args.human, args.judges_log or ())
-    except InputError as ex:
-        raise CliInputError(str(ex)) from ex
+    summary = build_validation_report(args.logs, args.out, args.human, args.judges_log or ())
     if args.json:
         print(json.dumps(summary, indent=2))
     else:

@@ -22,9 +22,9 @@ from inspect_stance.drift.run import DriftRun, load_run
 
 
 def _input_error(message: str) -> Exception:
-    from inspect_stance.cli import InputError
+    from inspect_stance.errors import InputError
 
-    return InputError(" ".join(str(message).split()))
+    return InputError(message)  # InputError folds the message onto one line
 
 
 #: what a report command reads, in the shared log-finding wording
