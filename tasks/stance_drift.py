@@ -14,6 +14,11 @@ from typing import Any, Literal, get_args
 from inspect_ai import Epochs, Task, task
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_stance.scorers.stance_drift import drift_pool, stance_drift_scorer
+from inspect_stance.solvers.stance_chain import (
+    CHAIN_RECORD_FORMAT,
+    RELAY_ROLE,
+    stance_chain_trials,
+)
 from inspect_stance.solvers.stance_drift import RECORD_FORMAT, stance_drift_trials
 
 from inspect_stance.drift.arguments import arguments_from_log
@@ -31,10 +36,17 @@ from inspect_stance.drift.propositions import (
     load_package_topics,
     read_propositions_file,
 )
+from inspect_stance.drift.relay_prompts import (
+    DEFAULT_RELAY_LANGUAGE,
+    RELAY_OPERATIONS,
+    RelayOperation,
+    relay_calls_per_hop,
+)
 from inspect_stance.drift.transition import UNPARSED_POLICIES
 from inspect_stance.errors import InputError
 from inspect_stance.params import as_bool, as_int, reject_unknown_args
 from inspect_stance.paths import user_path
+from inspect_stance.roles import require_roles
 from inspect_stance.stances import N_STANCES, STANCE_KEYS, STANCES
 
 #: bumped when sample ids or scoring change (2: content-derived sample ids, short Input lines,
@@ -53,6 +65,9 @@ Variant = Literal[
 Unparsed = Literal["failure", "exclude"]
 assert set(get_args(Variant)) == set(VARIANTS)
 assert set(get_args(Unparsed)) == set(UNPARSED_POLICIES)
+assert set(get_args(RelayOperation)) == set(RELAY_OPERATIONS)
+#: variants a chain (hops > 1) runs: the default and reversed prompts (one extraction per hop)
+CHAIN_VARIANTS = ("default", "reversed")
 
 DEFAULT_EXTRACTION_TEMPERATURE = 1.0
 
@@ -127,6 +142,52 @@ def _load_propositions(propositions: str | None) -> tuple[list[Proposition], str
     return read_propositions_file(path), f"file {path}"
 
 
+def _check_chain(
+    hops: int,
+    variant: str,
+    operation: str,
+    language: str | None,
+    arguments_from: str | None,
+) -> str | None:
+    """Check the chain parameters (``hops`` > 1) before any model call; the translation
+    language (``None`` unless ``relay_operation=translate``)."""
+    if hops < 1:
+        raise InputError(f"hops must be at least 1 (got {hops}); use e.g. -T hops=3")
+    if operation not in RELAY_OPERATIONS:
+        raise InputError(
+            f"unknown relay_operation {operation!r}; use -T relay_operation=NAME, NAME one of "
+            f"{', '.join(RELAY_OPERATIONS)}"
+        )
+    if language is not None and operation != "translate":
+        raise InputError(
+            "relay_language applies only to -T relay_operation=translate; drop it or add "
+            "-T relay_operation=translate"
+        )
+    if language is not None:
+        language = str(language).strip()
+        if not language or not all(c.isalpha() or c in " -" for c in language):
+            raise InputError(
+                f"relay_language {language!r} is not a language name; use e.g. "
+                "-T relay_language=German"
+            )
+        if language.lower() == "english":
+            raise InputError(
+                "relay_language English is the language the text comes back to; name another "
+                "language, e.g. -T relay_language=German"
+            )
+    if hops == 1:
+        return None
+    if variant not in CHAIN_VARIANTS:
+        raise InputError(
+            f"variant {variant!r} does not run as a chain; with -T hops > 1 use -T variant="
+            f"{' or -T variant='.join(CHAIN_VARIANTS)}"
+        )
+    if arguments_from:
+        raise InputError("arguments_from does not combine with -T hops > 1; drop one of them")
+    require_roles("stance_drift", [RELAY_ROLE], "with -T hops > 1 each later hop is relayed")
+    return (language or DEFAULT_RELAY_LANGUAGE) if operation == "translate" else None
+
+
 @task
 def stance_drift(
     variant: Variant = "default",
@@ -141,6 +202,9 @@ def stance_drift(
     logprobs: bool = True,
     min_letter_mass: float = DEFAULT_MIN_LETTER_MASS,
     extraction_temperature: float | None = DEFAULT_EXTRACTION_TEMPERATURE,
+    hops: int = 1,
+    relay_operation: RelayOperation = "paraphrase",
+    relay_language: str | None = None,
     **unknown: Any,
 ) -> Task:
     """Stance drift: generation -> fresh-context extraction, 5x5 transition matrices, SPR.
@@ -185,6 +249,16 @@ def stance_drift(
             0 makes it the argmax of appendix B.2, also available without new calls by
             re-scoring with stance_drift_argmax); "none" leaves it to the provider. Generation
             calls use the model's own settings (--temperature etc.).
+        hops: length of each trial's chain (>= 1; 1 is the one-hop task). Hop 1 is the
+            generation; each later hop passes the previous hop's text through the `relay` model
+            role (--model-role relay=MODEL, or relay=A,B to alternate models hop by hop) and
+            the stance is extracted after every hop; the metrics are then the final hop's, and
+            `inspect-stance report` shows every hop and the Markov test. Variants default and
+            reversed only.
+        relay_operation: what a relay does to the text (hops > 1): paraphrase | summarise (at
+            most half of words_limit words) | clarify (edit for clarity) | translate (into
+            relay_language and back into English: two relay calls per hop).
+        relay_language: the language of relay_operation=translate (default French).
     """
     reject_unknown_args("stance_drift", unknown, stance_drift)
     if variant not in VARIANTS:
@@ -203,6 +277,8 @@ def stance_drift(
     logprobs = as_bool("logprobs", logprobs)
     temperature = _temperature(extraction_temperature)
     min_letter_mass = check_min_letter_mass(min_letter_mass)
+    hops = as_int("hops", hops, example=3)
+    language = _check_chain(hops, variant, relay_operation, relay_language, arguments_from)
     props, source = _load_propositions(propositions)
     if variant == "in_context":
         props = [p for p in props if p.text not in EXEMPLAR_PROPOSITIONS]
@@ -235,9 +311,32 @@ def stance_drift(
     calls_per_trial = (0 if arguments else 1) + (
         MULTIPLE_EXTRACTIONS if variant == "multiple_extraction" else 1
     )
-    return Task(
-        dataset=MemoryDataset(samples, name="stance_drift"),
-        solver=stance_drift_trials(
+    chain: dict[str, Any] = {}
+    if hops > 1:
+        relay_calls = (hops - 1) * relay_calls_per_hop(relay_operation)
+        chain = {
+            "hops": hops,
+            "relay_operation": relay_operation,
+            "relay_language": language,
+            "model_calls_per_trial_by_role": {"model": 1 + hops, RELAY_ROLE: relay_calls},
+        }
+        calls_per_trial = 1 + hops + relay_calls
+    solver = (
+        stance_chain_trials(
+            trials=trials,
+            hops=hops,
+            relay_operation=relay_operation,
+            relay_language=language or DEFAULT_RELAY_LANGUAGE,
+            variant=variant,
+            words_limit=words_limit,
+            seed=seed,
+            cache=cache,
+            logprobs=logprobs,
+            min_letter_mass=min_letter_mass,
+            extraction_temperature=temperature,
+        )
+        if hops > 1
+        else stance_drift_trials(
             trials=trials,
             variant=variant,
             words_limit=words_limit,
@@ -247,7 +346,11 @@ def stance_drift(
             logprobs=logprobs,
             min_letter_mass=min_letter_mass,
             extraction_temperature=temperature,
-        ),
+        )
+    )
+    return Task(
+        dataset=MemoryDataset(samples, name="stance_drift"),
+        solver=solver,
         scorer=stance_drift_scorer(unparsed=unparsed),
         # --epochs N adds trials: the reducer pools them (a bare count keeps this reducer)
         epochs=Epochs(1, drift_pool()),
@@ -270,6 +373,11 @@ def stance_drift(
                 "top_logprobs": "max(5, --top-logprobs)" if logprobs else None,
             },
             "generation_config": "the model's own (--temperature, --max-tokens ...)",
-            "trial_record": f"format {RECORD_FORMAT}, seed {seed}" if cache else None,
+            "trial_record": (
+                f"format {CHAIN_RECORD_FORMAT if hops > 1 else RECORD_FORMAT}, seed {seed}"
+                if cache
+                else None
+            ),
+            **chain,
         },
     )

@@ -11,6 +11,7 @@ install_excepthook()  # our one-line errors reach stderr in every display mode
 from inspect_stance.providers.annotator_sim import annotator_sim
 from inspect_stance.providers.construction_sim import construction_sim
 from inspect_stance.providers.press_sim import PressSimAPI
+from inspect_stance.providers.relay_sim import relay_sim_provider
 from inspect_stance.providers.stance_sim import stance_sim_provider
 from inspect_stance.tasks.judge_validation import judge_validation
 from inspect_stance.tasks.press import press
