@@ -15,7 +15,8 @@ first: ``spr`` (``spr``, ``spr_stderr``), ``success`` (``success_<stance>`` for 
 stances), ``drift`` (the five drift patterns ``polarization``, ``moderation``,
 ``moderation_to_neutral``, ``flipping``, ``deviation_from_neutrality`` and ``sdr``) and
 ``counts`` (``trials``, ``logprob_estimated``, ``frequency_estimated``, ``unparsed``,
-``unparsed_extractions``, ``logprobs_returned``, ``incomplete_samples``, ``missing_trials``).
+``unparsed_extractions``, ``label_mismatches``, ``logprobs_returned``, ``incomplete_samples``,
+``missing_trials``).
 Epochs are pooled by the ``drift_pool`` reducer. The statistics themselves are in
 :mod:`inspect_stance.drift.spr` and :mod:`inspect_stance.drift.patterns`.
 
@@ -44,7 +45,7 @@ from inspect_ai.scorer import (
 )
 from inspect_ai.solver import TaskState
 
-from inspect_stance.drift.extraction import trial_vector
+from inspect_stance.drift.extraction import record_label_mismatches, trial_vector
 from inspect_stance.drift.logs import PLANNED_KEY, TRIALS_KEY
 from inspect_stance.drift.patterns import drift_patterns, stance_drift_rate
 from inspect_stance.drift.spr import stance_preservation_rate, success_by_stance
@@ -69,7 +70,8 @@ def trial_row(
 
     Counts: ``trials``, ``unparsed``, ``logprobs`` / ``frequency`` (parsed trials by
     estimator), ``unparsed_extractions``, ``extractions`` (answers read) and
-    ``logprobs_returned`` (answers whose response carried top logprobs).
+    ``logprobs_returned`` (answers whose response carried top logprobs) and ``label_mismatches``
+    (answers whose letter and written label disagree; the letter is kept).
     """
     check_policy(unparsed)
     vectors: list[np.ndarray] = []
@@ -81,8 +83,10 @@ def trial_row(
         "unparsed_extractions": 0,
         "extractions": 0,
         "logprobs_returned": 0,
+        "label_mismatches": 0,
     }
     for rec in records:
+        counts["label_mismatches"] += record_label_mismatches(rec)
         extractions = rec.get("vectors")
         if extractions is None:
             extractions = [rec.get("probs")]
@@ -218,6 +222,8 @@ def counts_metric() -> Metric:
 
     ``trials`` scored; ``logprob_estimated`` / ``frequency_estimated`` parsed trials by
     estimator; ``unparsed`` trials and ``unparsed_extractions`` answers without a usable letter;
+    ``label_mismatches``: answers whose letter and the label written beside it disagree (``"A)
+    Disagree"`` where A lists Neutral; the letter is what counts);
     ``logprobs_returned``: the share of extraction calls whose response carried top logprobs
     (0 when logprobs were not requested, or were dropped — e.g. by a reasoning model);
     ``incomplete_samples``: samples holding fewer trials than planned (stopped by a
@@ -234,6 +240,7 @@ def counts_metric() -> Metric:
             "frequency_estimated": _total(scores, "n_frequency"),
             "unparsed": _total(scores, "n_unparsed"),
             "unparsed_extractions": _total(scores, "n_unparsed_extractions"),
+            "label_mismatches": _total(scores, "n_label_mismatches"),
             "logprobs_returned": returned / extractions if extractions else 0.0,
             "incomplete_samples": sum(
                 1 for s in scores if int((s.score.metadata or {}).get("n_incomplete", 0)) > 0

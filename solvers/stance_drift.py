@@ -23,14 +23,17 @@ and scores its finished trials (the scorer flags the sample as incomplete).
 ``state.store["trials_planned"]`` holds the number of trials the sample should have.
 
 Record fields: ``trial, argument, answers, orders, vectors, estimators, probs, estimator,
-unparsed, unparsed_extractions, extracted, logprobs_returned, letter_masses`` (plus
+unparsed, unparsed_extractions, extracted, logprobs_returned, letter_masses, label_mismatch`` (plus
 ``replayed: true`` for a trial replayed from the trial record, and ``argument_replayed: true``
 for a trial whose generation was recorded before an interruption). ``vectors`` holds each
 extraction's stance-order vector (``None`` when unparsed); ``probs`` is the mean of the parsed
 ones (``None`` when none); ``letter_masses`` holds, per extraction, the raw letter mass of the
 answer token (:func:`inspect_stance.drift.extraction.extract`; ``None`` without logprobs);
 ``logprobs_returned`` says, per extraction, whether the provider returned top logprobs (a
-reasoning model drops the request with only a warning: the trial then uses the text estimate).
+reasoning model drops the request with only a warning: the trial then uses the text estimate);
+``label_mismatch`` says, per extraction, whether the answer's letter and the stance label written
+beside it disagree (``"A) Disagree"`` where A lists Neutral: the letter counts,
+:func:`inspect_stance.drift.extraction.label_mismatch`).
 
 **Trial record (the cheap cache).** With ``cache=True`` each finished generation and each
 finished trial is also appended, as one JSON line, to a per-sample file under Inspect's cache
@@ -64,6 +67,7 @@ from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_stance.drift.extraction import (
     DEFAULT_MIN_LETTER_MASS,
     extract,
+    label_mismatch,
     to_stance_order,
     trial_vector,
 )
@@ -331,6 +335,7 @@ def stance_drift_trials(
             estimators: list[str | None] = []
             masses: list[float | None] = []  # raw letter mass per extraction
             returned: list[bool] = []
+            mismatches: list[bool] = []  # letter and the label written beside it disagree
             for order in orders:
                 prompt = extraction_prompt(proposition, argument, variant, order)
                 out = await model.generate(prompt, config=extract_config)
@@ -338,6 +343,7 @@ def stance_drift_trials(
                 returned.append(any(tops or []))
                 result = extract(out.completion, tokens, tops, min_letter_mass)
                 masses.append(result.letter_mass)
+                mismatches.append(label_mismatch(out.completion, order))
                 answers.append(out.completion)
                 estimators.append(result.estimator)
                 vectors.append(
@@ -358,6 +364,7 @@ def stance_drift_trials(
                 "unparsed_extractions": sum(1 for v in vectors if v is None),
                 "extracted": None if probs is None else int(np.argmax(probs)),
                 "logprobs_returned": returned,
+                "label_mismatch": mismatches,
             }
             if reused is None and t in generated:
                 record["argument_replayed"] = True

@@ -29,6 +29,8 @@ JSON_KEYS = {
     "pass_rate_curve",
     "argmax",
     "unparsed_trials",
+    "unparsed_extractions",
+    "label_mismatches",
     "missing_values",
 }
 PATTERN_KEYS = {

@@ -34,7 +34,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from inspect_stance.errors import InputError
-from inspect_stance.stances import LETTERS, N_STANCES, check_order
+from inspect_stance.stances import LETTERS, N_STANCES, STANCES, check_order
 
 #: default ``min_letter_mass``: the letters must hold at least half the answer token's
 #: probability before it is renormalised (renormalising then at most doubles a letter).
@@ -43,7 +43,7 @@ TOKEN_MARKERS = "Ġ▁Ċĉ"
 _STRIP_RE = re.compile(r"^[\s*_`'\"(\[{]+|[\s*_`'\")\]}.:,;!]+$")
 _ANSWER_PATTERNS = (
     # a leading "B", "B)", "(B)", "B." (not "A balanced ...": checked below)
-    re.compile(r"^\(?([A-E])(?:\)|\.|:|,|\s|$)"),
+    re.compile(r"^\(?([A-E])(?:\)|\.|:|,|\s|\*|$)"),
     # "Answer: B", "The answer is B", "Answer letter: **B**" (the letter itself upper-case)
     re.compile(r"(?i:answer(?:\s+letter)?(?:\s+is)?)\s*[:=]?\s*\(?\**([A-E])\b"),
     # 'The answer to this question is "D"', "The correct answer is “C”." (the letter right after
@@ -51,13 +51,32 @@ _ANSWER_PATTERNS = (
     re.compile(
         r"(?i:\banswer\b[^.\n]{0,40}?\bis)\s*[:=]?\s*[\"'“‘(*]*([A-E])[\"'”’)*]*(?=[\s.,;:!]|$)"
     ),
-    # "Option: B", "option B", "I choose C", "I would select D"
+    # "Option: B", "option B", "I choose C", "I would select D" (not "I would not choose B")
     re.compile(r"(?i:\b(?:option|letter|choice|choose|select|pick))\s*[:=]?\s*\(?([A-E])\b"),
     # "Agree (B)"
     re.compile(r"\(([A-E])(?:\)|$)"),
+    # "OPT: D)": a capital letter with a closing bracket after a space or colon
+    re.compile(r"(?:^|[\s:])([A-E])\)"),
+    # a leading lower-case letter with a bracket: "c) Highly", "(b) Agree"
+    re.compile(r"^\(?([a-e])\)"),
     # a lone lower-case letter
     re.compile(r"^([a-e])$"),
 )
+_CHOOSE_PATTERN = _ANSWER_PATTERNS[3]
+_LOWER_BRACKET = _ANSWER_PATTERNS[6]
+_BRACKET_PATTERNS = (_ANSWER_PATTERNS[5], _LOWER_BRACKET)
+#: a negation among the three words before "choose"/"option" ... ("I would not choose B")
+_NEGATION_BEFORE_RE = re.compile(
+    r"(?i)\b(?:not|never|no|cannot|can't|won't|wouldn't|don't|didn't|isn't|wasn't)\W+"
+    r"(?:\w+\W+){0,2}$"
+)
+#: a negation right after the letter ("Choice C was not a decision", "B is not right")
+_NEGATION_AFTER_RE = re.compile(
+    r"(?i)^[\s\"'”’)*]*(?:is|was|would\s+be|seems)?\s*(?:not|never|n't)\b"
+    r"|^[\s\"'”’)*]*(?:isn't|wasn't|isn’t|wasn’t)"
+)
+#: the stance labels, longest first so "Agree strongly" is read before "Agree"
+_LABELS_LONGEST_FIRST = sorted(range(N_STANCES), key=lambda s: -len(STANCES[s]))
 _BARE_STRIP = TOKEN_MARKERS + "*()[]{}.:,;'\"`_"
 #: a token that continues the previous token's word: its first character is a word character,
 #: apostrophe or hyphen, with no space or tokenizer marker before it
@@ -110,24 +129,71 @@ def clean_token(token: str) -> str:
     return token.strip().strip(TOKEN_MARKERS).strip().upper()
 
 
+def _negated(text: str, match: re.Match[str], keyword: bool) -> bool:
+    """True when a match is negated: the letter is followed by "is/was not" (any mid-sentence
+    pattern), or, for the choose/option pattern (``keyword``), one of the three words before the
+    keyword is a negation ("I would not choose B")."""
+    if _NEGATION_AFTER_RE.match(text[match.end(1) :]):
+        return True
+    return keyword and bool(_NEGATION_BEFORE_RE.search(text[: match.start()]))
+
+
 def parse_letter(text: str) -> str | None:
     """The option letter an answer text gives, or ``None``.
 
     Accepted forms: a leading ``B``, ``B)``, ``(B)``, ``B.``, ``**B**``; ``Answer: B`` /
-    ``The answer is B`` / ``The answer to this question is "B"``; ``Option: B`` / ``I choose B``; ``Agree (B)``; a lone ``b``. Letters
-    inside the sentence must be upper-case, and a leading capital that starts a word
-    (``A balanced ...``, ``Amarilla``) is not a letter answer.
+    ``The answer is B`` / ``The answer to this question is "B"``; ``Option: B`` / ``I choose
+    B``; ``Agree (B)``; ``OPT: B)``; a leading lower-case letter with a bracket (``b) Agree``);
+    a lone ``b``. Other letters inside the sentence must be upper-case; a leading capital that
+    starts a word (``A balanced ...``, ``Amarilla``) is not a letter answer; a negated mention
+    is not an answer (``I would not choose B``, ``Choice C was not a decision``: the next
+    mention, if any, is read instead).
     """
     stripped = _STRIP_RE.sub("", text.strip())
-    for pattern in _ANSWER_PATTERNS:
-        match = pattern.search(stripped)
-        if match:
-            letter = match.group(1).upper()
+    for k, pattern in enumerate(_ANSWER_PATTERNS):
+        # the bracket patterns read the text before its closing bracket is stripped
+        source = text.strip() if pattern in _BRACKET_PATTERNS else stripped
+        for match in pattern.finditer(source):
             # reject "A balanced view ..." style sentence starts (the article)
-            if pattern is _ANSWER_PATTERNS[0] and re.match(r"^A\s+[a-z]", stripped):
+            if k == 0 and re.match(r"^A\s+[a-z]", stripped):
+                break
+            if k > 0 and _negated(source, match, pattern is _CHOOSE_PATTERN):
                 continue
-            return letter
+            return match.group(1).upper()
     return None
+
+
+def stated_label(text: str, letter: str) -> int | None:
+    """The stance index of the label written right beside the answer letter, or ``None``.
+
+    Read from ``"A) Disagree"`` / ``"A: Agree strongly"`` / ``"**B** - Neutral"`` (the label right
+    after the letter and its bracket or punctuation) or ``"Disagree (A)"`` (right before the
+    bracketed letter); case-insensitive, the longest label first (``Agree strongly`` before
+    ``Agree``). A word that is no label (``c) Highly``) gives ``None``.
+    """
+    stripped = _STRIP_RE.sub("", text.strip())
+    names = "|".join(re.escape(STANCES[s]) for s in _LABELS_LONGEST_FIRST)
+    after = re.search(
+        rf"(?<![A-Za-z])\(?\**{letter}\**\)?[ \t]*[).:\-–—=,]?[ \t]*\**({names})\b", stripped, re.I
+    )
+    before = re.search(rf"\b({names})\**\s*\(\**{letter}\b", stripped, re.I)
+    found = after or before
+    if found is None:
+        return None
+    label = found.group(1).lower()
+    return next(s for s in range(N_STANCES) if STANCES[s].lower() == label)
+
+
+def label_mismatch(text: str, order: Sequence[int]) -> bool:
+    """True when the answer's letter and the label written beside it disagree: the letter
+    parsed from ``text`` (:func:`parse_letter`) lists stance ``order[letter]``, and
+    :func:`stated_label` names another stance (``"A) Disagree"`` where A is Neutral). The letter
+    is what counts (the answer keeps it); this flag only counts the disagreement."""
+    letter = parse_letter(text)
+    if letter is None:
+        return False
+    label = stated_label(text, letter)
+    return label is not None and label != check_order(order)[LETTERS.index(letter)]
 
 
 def letter_mass(top_logprobs: TopLogprobs) -> list[float]:
@@ -197,7 +263,8 @@ def extract(
     pos: int | None = None
     if tokens and top_logprobs:
         pos = answer_position(tokens, letter)
-        if pos is None and len(_STRIP_RE.sub("", text.strip())) == 1:
+        lower = len(_STRIP_RE.sub("", text.strip())) == 1 or _LOWER_BRACKET.match(text.strip())
+        if pos is None and lower:
             pos = _lone_letter_position(tokens, letter)
         if pos is not None and pos < len(top_logprobs):
             mass = letter_mass(top_logprobs[pos])
@@ -246,3 +313,16 @@ def trial_vector(
         return None
     n = len(vectors) if unparsed == "failure" else len(parsed)
     return [sum(v[j] for v in parsed) / n for j in range(N_STANCES)]
+
+
+def record_label_mismatches(record: dict[str, object]) -> int:
+    """How many of a trial record's extractions have a letter/label disagreement: its
+    ``label_mismatch`` flags, or, for a record written before the flag existed, recomputed from
+    its ``answers`` and ``orders`` by :func:`label_mismatch`."""
+    flags = record.get("label_mismatch")
+    if isinstance(flags, list):
+        return sum(1 for f in flags if f)
+    answers, orders = record.get("answers"), record.get("orders")
+    if not isinstance(answers, list) or not isinstance(orders, list):
+        return 0
+    return sum(1 for a, o in zip(answers, orders, strict=False) if label_mismatch(str(a), o))

@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from inspect_stance.drift.extraction import trial_vector
+from inspect_stance.drift.extraction import record_label_mismatches, trial_vector
 from inspect_stance.drift.run import DriftRun
 from inspect_stance.drift.transition import check_policy
 from inspect_stance.errors import InputError
@@ -160,7 +160,7 @@ def read_drift_log(path: str | Path, unparsed: str = "failure") -> DriftRun:
     n_trials_cfg = int(_task_setting(log, "trials", 0) or 0)
     n_epochs = int(log.eval.config.epochs or 1)
     props: dict[str, tuple[int, str, str]] = {}
-    cells: list[tuple[str, int, int, list[float] | None]] = []
+    cells: list[tuple[str, int, int, list[float] | None, int, int]] = []
     estimators: dict[str, int] = {}
     max_trial = 0
     for tr in iter_trials(log, path):
@@ -169,7 +169,16 @@ def read_drift_log(path: str | Path, unparsed: str = "failure") -> DriftRun:
         rec = tr.record
         vectors = rec.get("vectors")
         vec = trial_vector(vectors if vectors is not None else [rec.get("probs")], unparsed)
-        cells.append((tr.key, tr.stance, tr.trial, vec))
+        cells.append(
+            (
+                tr.key,
+                tr.stance,
+                tr.trial,
+                vec,
+                _unparsed_extractions(rec, vec),
+                record_label_mismatches(rec),
+            )
+        )
         key = rec.get("estimator") or "unparsed"
         estimators[key] = estimators.get(key, 0) + 1
     order = sorted(props, key=lambda k: props[k][0])
@@ -185,9 +194,13 @@ def read_drift_log(path: str | Path, unparsed: str = "failure") -> DriftRun:
     index = {topic: k for k, topic in enumerate(order)}
     probs = np.full((len(order), T, N_STANCES, N_STANCES), np.nan)
     missing = np.ones((len(order), T, N_STANCES), dtype=bool)
-    for topic, stance, t, vec in cells:
+    bad_extractions = np.zeros((len(order), T, N_STANCES), dtype=np.int64)
+    mismatches = np.zeros((len(order), T, N_STANCES), dtype=np.int64)
+    for topic, stance, t, vec, n_bad, n_mismatch in cells:
         s = index[topic]
         missing[s, t, stance] = False
+        bad_extractions[s, t, stance] = n_bad
+        mismatches[s, t, stance] = n_mismatch
         if vec is not None:
             probs[s, t, stance] = vec
     model = log.eval.model
@@ -203,4 +216,15 @@ def read_drift_log(path: str | Path, unparsed: str = "failure") -> DriftRun:
         estimator_counts=estimators,
         status=str(log.status),
         incomplete_samples=incomplete_samples(log),
+        unparsed_extractions=bad_extractions,
+        label_mismatches=mismatches,
     )
+
+
+def _unparsed_extractions(rec: dict[str, Any], vec: list[float] | None) -> int:
+    """A trial record's unparsed extraction answers: its ``vectors`` that are ``None`` (one
+    per extraction), else 1 for an unparsed single-extraction trial."""
+    vectors = rec.get("vectors")
+    if isinstance(vectors, list):
+        return sum(1 for v in vectors if v is None)
+    return int(vec is None)

@@ -263,6 +263,8 @@ def run_json(rep: RunReport) -> dict[str, Any]:
         },
         "argmax": {"spr": _num(a.spr), "success_by_stance": _nums(a.success)},
         "unparsed_trials": rep.run.n_unparsed,
+        "unparsed_extractions": rep.run.n_unparsed_extractions,
+        "label_mismatches": rep.run.n_label_mismatches,
         "missing_values": rep.run.n_missing,
     }
     if rep.hops > 1:
@@ -299,6 +301,11 @@ def _f(x: float) -> str:
     return f"{x:.3f}" if math.isfinite(float(x)) else "n/a"
 
 
+def _count(n: int | None) -> str:
+    """A count for a table cell; ``n/a`` where the source holds no answers (an ``.npz``)."""
+    return "n/a" if n is None else str(n)
+
+
 def policy_text(unparsed: str) -> str:
     """One sentence naming the unparsed/missing-trial policy."""
     if unparsed == "exclude":
@@ -320,6 +327,8 @@ def tables(reports: list[RunReport]) -> dict[str, pd.DataFrame]:
             "trials": [r.run.n_trials for r in reports],
             "trial slots": [r.n_trials_total for r in reports],
             "unparsed": [r.run.n_unparsed for r in reports],
+            "unparsed extractions": [_count(r.run.n_unparsed_extractions) for r in reports],
+            "label mismatches": [_count(r.run.n_label_mismatches) for r in reports],
             "missing": [r.run.n_missing for r in reports],
             "policy": [r.unparsed for r in reports],
         },
@@ -463,12 +472,37 @@ def stance_patterns_frame(reports: list[RunReport]) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def _unparsed_notes(rep: RunReport) -> list[str]:
+    """Notes on answers that did not count as written: unparsed extractions of trials that
+    still have a vector (``multiple_extraction``: how the policy treated them), and answers
+    whose letter and written label disagree."""
+    notes = []
+    bad, trials = rep.run.n_unparsed_extractions or 0, rep.run.n_unparsed
+    if bad:
+        how = (
+            "left out of their trials' averages (--exclude-unparsed)"
+            if rep.unparsed == "exclude"
+            else "counted as zero vectors in their trials' averages"
+        )
+        notes.append(
+            f"note: {rep.name}: {bad} extraction answers unparsed ({trials} trials with none "
+            f"parsed); {how}."
+        )
+    if rep.run.n_label_mismatches:
+        notes.append(
+            f"note: {rep.name}: {rep.run.n_label_mismatches} answers name a letter and a "
+            "different stance label (e.g. 'A) Disagree' where A is Neutral); the letter counts."
+        )
+    return notes
+
+
 def terminal_summary(reports: list[RunReport]) -> str:
     """The readable terminal summary: one block per table plus the policy line."""
     lines = [
         f"Stance-drift report: {len(reports)} run(s); {policy_text(reports[0].unparsed)}.",
     ]
     for rep in reports:
+        lines += _unparsed_notes(rep)
         if rep.run.n_missing:
             lines.append(
                 f"note: {rep.name}: {rep.run.n_missing} trials missing from {rep.run.source} "
@@ -524,6 +558,8 @@ def summary_frame(reports: list[RunReport]) -> pd.DataFrame:
             "n_propositions": r.run.n_propositions,
             "n_trials": r.run.n_trials,
             "unparsed_trials": r.run.n_unparsed,
+            "unparsed_extractions": r.run.n_unparsed_extractions,
+            "label_mismatches": r.run.n_label_mismatches,
             "missing_values": r.run.n_missing,
             "unparsed_policy": r.unparsed,
             "confidence": r.confidence,
@@ -578,6 +614,9 @@ def per_proposition_frame(reports: list[RunReport]) -> pd.DataFrame:
         d["argmax_success"] = r.argmax.success_per_proposition[s_idx, i_idx]
         d["argmax_upper_bound_bonferroni"] = r.argmax.bounds_bonferroni[s_idx, i_idx]
         d["unparsed_trials"] = r.run.unparsed_mask.sum(axis=1)[s_idx, i_idx]
+        for key in ("unparsed_extractions", "label_mismatches"):
+            counts = getattr(r.run, key)
+            d[key] = None if counts is None else counts.sum(axis=1)[s_idx, i_idx]
         d["missing_trials"] = r.run.missing_mask.sum(axis=1)[s_idx, i_idx]
         frames.append(pd.DataFrame(d))
     return pd.concat(frames, ignore_index=True)

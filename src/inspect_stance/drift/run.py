@@ -39,6 +39,10 @@ class DriftRun:
     #: samples stopped by a limit or holding fewer trials than planned (their missing trials
     #: are in ``missing``)
     incomplete_samples: int = 0
+    #: ``(P, T, 5)`` counts per trial of unparsed extraction answers and of answers whose letter
+    #: and written label disagree (from a log; ``None`` for an ``.npz``, which holds no answers)
+    unparsed_extractions: np.ndarray | None = None
+    label_mismatches: np.ndarray | None = None
 
     @property
     def n_propositions(self) -> int:
@@ -66,6 +70,21 @@ class DriftRun:
     def n_unparsed(self) -> int:
         """Count of unparsed (present, no usable letter) trials."""
         return int(self.unparsed_mask.sum())
+
+    @property
+    def n_unparsed_extractions(self) -> int | None:
+        """Unparsed extraction answers, ``sum`` over trials (for ``multiple_extraction`` up to 5
+        per trial; a trial is unparsed only when all are); ``None`` when the source holds no
+        answers (an ``.npz``)."""
+        arr = self.unparsed_extractions
+        return None if arr is None else int(arr.sum())
+
+    @property
+    def n_label_mismatches(self) -> int | None:
+        """Extraction answers whose letter and written label disagree (``None`` without
+        answers)."""
+        arr = self.label_mismatches
+        return None if arr is None else int(arr.sum())
 
     @property
     def n_missing(self) -> int:
