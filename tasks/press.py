@@ -46,6 +46,7 @@ from inspect_stance.press.nli import (
 )
 from inspect_stance.press.statements import Statement, load_statements
 from inspect_stance.roles import require_roles, role_config
+from inspect_stance.viewer import headline, press_viewer
 
 TASK_VERSION = 2  # 2: binary zero-shot NLI default, factor draws, arguments fingerprint
 DEFAULT_DRAWS = 20  # the paper: N = 20 entropy generations; Appendix B: 20 draws per item
@@ -95,7 +96,7 @@ def target_model() -> Model | None:
 
     Reads Inspect's active model (set before tasks are built) without constructing one.
     """
-    from inspect_ai.model._model import active_model  # no public accessor in Inspect 0.3
+    from inspect_stance.inspect_adapter import active_model
 
     return active_model()
 
@@ -263,6 +264,8 @@ def press(
             nli_disagree_hypothesis=nli_disagree_hypothesis,
             classifier_max_tokens=classifier_tokens,
         ),
+        headline_metric=headline("press"),
+        viewer=press_viewer(),
         version=TASK_VERSION,
         metadata={
             "press_argument_sets": k,

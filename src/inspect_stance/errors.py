@@ -1,27 +1,25 @@
 """One-line user-facing errors.
 
-Inspect prints a :class:`~inspect_ai._util.error.PrerequisiteError` raised while a task is built
-(or inside a model provider's constructor) as its message alone, without a traceback. Every error
-that a user causes with a bad ``-T`` / ``-M`` value, input file or missing model role is an
-:class:`InputError`: a ``PrerequisiteError`` that is also a ``ValueError`` (so ``except
-ValueError`` and ``pytest.raises(ValueError)`` keep working). Its message is one line that names
-the problem and the fix.
+Every error that a user causes with a bad ``-T`` / ``-M`` value, input file or missing model role
+is an :class:`InputError`, a ``ValueError`` (so ``except ValueError`` and
+``pytest.raises(ValueError)`` keep working) whose message is one line that names the problem and
+the fix. This module imports nothing from Inspect, so the method cores that raise it stay
+Inspect-free; :func:`install_excepthook` (run when Inspect loads the package's entry point) is
+what prints it as that one line, without a traceback, under ``inspect eval``.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from inspect_ai._util.error import PrerequisiteError
 
-
-class InputError(PrerequisiteError, ValueError):
-    """A bad parameter, file or role, reported as one line (no traceback) by Inspect's CLI."""
+class InputError(ValueError):
+    """A bad parameter, file or role, reported as one line (no traceback) by the CLIs."""
 
     def __init__(self, message: str) -> None:
         message = " ".join(str(message).split())  # one line, whatever the caller built
-        PrerequisiteError.__init__(self, message)
-        ValueError.__init__(self, message)
+        super().__init__(message)
+        self.message = message
 
     def __str__(self) -> str:
         return str(self.message)
@@ -49,10 +47,11 @@ def _root_input_error(exc: BaseException) -> InputError | None:
 def install_excepthook() -> None:
     """Print an uncaught :class:`InputError` as its one line on stderr (exit status 1).
 
-    Inspect's own hook prints a ``PrerequisiteError`` on stdout and, with ``--display none``,
-    not at all; a CI job then sees a bare exit status. This hook (installed when Inspect loads
-    the package's entry point) handles our errors the same way in every display mode and hands
-    every other exception to the hook it replaced.
+    Inspect's own hook prints a traceback for an exception it does not know (and, with
+    ``--display none``, its own one-line errors not at all); a CI job then sees a bare exit
+    status. This hook (installed when Inspect loads the package's entry point) handles our
+    errors the same way in every display mode and hands every other exception to the hook it
+    replaced.
     """
     import sys
 

@@ -13,7 +13,6 @@ import re
 
 import pytest
 from inspect_ai import eval as inspect_eval
-from inspect_ai._util.error import PrerequisiteError
 from inspect_ai.log import read_eval_log
 from inspect_ai.model import GenerateConfig, get_model
 from inspect_ai.model._model import init_model_roles
@@ -21,6 +20,7 @@ from inspect_stance.tasks.prompt_construction import prompt_construction
 from scipy.stats import wilcoxon
 
 from inspect_stance.cli import main as cli_main
+from inspect_stance.errors import InputError
 
 TRUE_LABEL = {
     ("templated", "neutral"): 2,
@@ -285,7 +285,7 @@ def test_refusals_are_counted_not_scored(tiny_inputs, tmp_path):
 
 def test_missing_roles_fail_before_any_model_call(tiny_inputs, tmp_path):
     target = sim("target", topics=str(tiny_inputs["topics"]))
-    with pytest.raises(PrerequisiteError, match="needs the model role 'judges'"):
+    with pytest.raises(InputError, match="needs the model role 'judges'"):
         inspect_eval(
             prompt_construction,
             task_args=_small_args(tiny_inputs),
@@ -294,7 +294,7 @@ def test_missing_roles_fail_before_any_model_call(tiny_inputs, tmp_path):
             display="none",
         )
     # generated prompts need a prompter; reusing them (prompts_from) does not
-    with pytest.raises(PrerequisiteError, match="needs the model role 'prompter'"):
+    with pytest.raises(InputError, match="needs the model role 'prompter'"):
         inspect_eval(
             prompt_construction,
             task_args=_small_args(tiny_inputs, methods="generated"),
@@ -480,7 +480,7 @@ def test_simulated_target_reads_the_packaged_topics_anywhere(tmp_path, monkeypat
     ],
 )
 def test_simulated_models_parse_their_arguments_strictly(name, args, message):
-    with pytest.raises(PrerequisiteError, match=re.escape(message)):
+    with pytest.raises(InputError, match=re.escape(message)):
         sim(name, **args)
 
 

@@ -11,7 +11,6 @@ from collections import Counter
 
 import pytest
 from inspect_ai import eval as inspect_eval
-from inspect_ai._util.error import PrerequisiteError
 from inspect_ai.model import get_model
 from inspect_stance.tasks.press import press
 from inspect_stance.tasks.press_arguments import press_arguments
@@ -293,7 +292,7 @@ def test_sample_limit_keeps_finished_sets(three, nli_dir, tmp_path):
 
 def test_missing_classifier_role_fails_before_any_model_call(three, nli_dir, tmp_path):
     path, _, models = three
-    with pytest.raises(PrerequisiteError) as ex:
+    with pytest.raises(InputError) as ex:
         inspect_eval(
             press,
             task_args={

@@ -45,7 +45,9 @@ from typing import Any
 
 import numpy as np
 from inspect_ai.model import (
+    ChatCompletionChoice,
     ChatMessage,
+    ChatMessageAssistant,
     GenerateConfig,
     Logprob,
     Logprobs,
@@ -55,8 +57,6 @@ from inspect_ai.model import (
     TopLogprob,
     modelapi,
 )
-from inspect_ai.model._chat_message import ChatMessageAssistant
-from inspect_ai.model._model_output import ChatCompletionChoice
 from inspect_ai.tool import ToolChoice, ToolInfo
 
 from inspect_stance.errors import InputError

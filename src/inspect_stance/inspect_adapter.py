@@ -1,0 +1,34 @@
+"""The package's only imports from Inspect's private modules, each where Inspect has no public API.
+
+Inspect may move a private name in any release; keeping them here means one file to mend, and
+``tests/test_core_inspect_free.py`` checks that no other module reaches into ``inspect_ai._*``
+or ``inspect_ai.<pkg>._*``. Importing this module loads Inspect: only Inspect-facing code
+(tasks, solvers, scorers, providers) imports it.
+"""
+
+from __future__ import annotations
+
+from inspect_ai.model import GenerateConfig, Model
+
+
+def active_model() -> Model | None:
+    """The model under test while Inspect builds a task or runs a sample (None outside an eval).
+
+    Why private: the public ``get_model()`` falls back to ``INSPECT_EVAL_MODEL`` (constructing a
+    model) or raises when no eval is active; reading the active one without side effects has no
+    public accessor in Inspect 0.3.
+    """
+    from inspect_ai.model._model import active_model as _active_model
+
+    return _active_model()
+
+
+def active_generate_config() -> GenerateConfig:
+    """The eval-level generation config in force (``--temperature``, ``--max-connections`` ...).
+
+    Why private: Inspect merges it into the ``--model``'s calls inside ``Model.generate`` and
+    exposes no public accessor; a solver that records or sizes its calls must read it here.
+    """
+    from inspect_ai.model._generate_config import active_generate_config as _active_config
+
+    return _active_config()
