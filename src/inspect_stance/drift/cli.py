@@ -134,10 +134,19 @@ def cmd_report(args: argparse.Namespace) -> int:
         from inspect_stance.drift.report import write_outputs
 
         written = write_outputs(reports, args.out, args.per_proposition_heatmaps)
+    from inspect_stance.drift.chain_report import report_chains
+
+    chain_text, chains = report_chains(paths, policy, args.out)  # logs of -T hops=K runs
     if args.json:
-        print(_dump({"runs": [run_json(r) for r in reports]}))
+        print(
+            _dump(
+                {"runs": [run_json(r) for r in reports], **({"chains": chains} if chains else {})}
+            )
+        )
     else:
         print(terminal_summary(reports))
+        if chain_text:
+            print("\n" + chain_text)
         if args.out:
             print(f"\nwrote {len(written)} files to {args.out} (report.md, CSVs, PNGs)")
     return 0
