@@ -16,7 +16,7 @@ stances), ``drift`` (the five drift patterns ``polarization``, ``moderation``,
 ``moderation_to_neutral``, ``flipping``, ``deviation_from_neutrality`` and ``sdr``) and
 ``counts`` (``trials``, ``logprob_estimated``, ``frequency_estimated``, ``unparsed``,
 ``unparsed_extractions``, ``label_mismatches``, ``logprobs_returned``, ``incomplete_samples``,
-``missing_trials``).
+``missing_trials``, ``trials_replayed``).
 Epochs are pooled by the ``drift_pool`` reducer. The statistics themselves are in
 :mod:`inspect_stance.drift.spr` and :mod:`inspect_stance.drift.patterns`.
 
@@ -84,6 +84,7 @@ def trial_row(
         "extractions": 0,
         "logprobs_returned": 0,
         "label_mismatches": 0,
+        "replayed": sum(1 for rec in records if rec.get("replayed")),
     }
     for rec in records:
         counts["label_mismatches"] += record_label_mismatches(rec)
@@ -228,7 +229,8 @@ def counts_metric() -> Metric:
     (0 when logprobs were not requested, or were dropped — e.g. by a reasoning model);
     ``incomplete_samples``: samples holding fewer trials than planned (stopped by a
     ``--time-limit`` / ``--token-limit`` / ``--working-limit``); ``missing_trials``: planned
-    trials that did not finish.
+    trials that did not finish; ``trials_replayed``: trials replayed from the trial record
+    instead of calling the model (``-T cache=false`` calls it afresh).
     """
 
     def compute(scores: list[SampleScore]) -> Value:
@@ -246,6 +248,7 @@ def counts_metric() -> Metric:
                 1 for s in scores if int((s.score.metadata or {}).get("n_incomplete", 0)) > 0
             ),
             "missing_trials": _total(scores, "n_missing"),
+            "trials_replayed": _total(scores, "n_replayed"),
         }
 
     return compute

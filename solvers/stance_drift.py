@@ -52,7 +52,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import os
+import stat
 import time
 from collections import Counter
 from collections.abc import Mapping, Sequence
@@ -79,12 +81,17 @@ from inspect_stance.drift.prompts import (
     generation_prompt,
     variant_order,
 )
+from inspect_stance.fingerprint import OPERATIONAL_CONFIG, digest, model_identity
 from inspect_stance.stances import N_STANCES, STANCES
+
+logger = logging.getLogger(__name__)
 
 MIN_TOP_LOGPROBS = 5
 #: bump when the record format or what a trial does changes: old records are then not replayed
 RECORD_FORMAT = 1
 RECORD_EXPIRY_S = 7 * 24 * 3600
+#: store key: how many of the sample's trials were replayed from the trial record
+REPLAYED_KEY = "trials_replayed"
 
 
 def _logprob_tokens(
@@ -133,9 +140,44 @@ def record_dir() -> Path:
     return cache_path().parent / "inspect_stance" / "stance_drift"
 
 
-def _digest(obj: Any, size: int = 16) -> str:
-    text = json.dumps(obj, sort_keys=True, default=str, ensure_ascii=False)
-    return hashlib.blake2b(text.encode("utf-8"), digest_size=size).hexdigest()
+#: kept for the modules that import them from here (one definition: inspect_stance.fingerprint)
+_OPERATIONAL = OPERATIONAL_CONFIG
+_digest = digest
+
+_warned: set[str] = set()
+
+
+def _warn_once(kind: str, message: str) -> None:
+    if kind not in _warned:
+        _warned.add(kind)
+        logger.warning(message)
+
+
+def _private_dir(path: Path) -> None:
+    """Create ``path`` (mode 0700) and make it 0700 if it exists."""
+    path.mkdir(mode=0o700, parents=True, exist_ok=True)
+    if not path.is_dir():
+        raise NotADirectoryError(f"{path} is not a folder")
+    if stat.S_IMODE(path.stat().st_mode) != 0o700:
+        path.chmod(0o700)
+
+
+def usable_record_dir() -> Path | None:
+    """:func:`record_dir`, created private (0700 for it and its ``inspect_stance`` parent), or
+    None, with one warning per process, when it cannot be a folder (e.g. a file stands where
+    ``inspect_stance`` should be): the record is a convenience, so the run goes on without it."""
+    folder = record_dir()
+    try:
+        _private_dir(folder.parent)
+        _private_dir(folder)
+    except OSError as ex:
+        _warn_once(
+            "folder",
+            f"stance_drift: trial record disabled, {folder} cannot be a folder ({ex}); every "
+            "trial calls the model (move the file away or set INSPECT_CACHE_DIR)",
+        )
+        return None
+    return folder
 
 
 class TrialRecordFile:
@@ -156,8 +198,8 @@ class TrialRecordFile:
         """Recorded trials and generated arguments by trial index (empty without a file)."""
         try:
             lines = self.path.read_text(encoding="utf-8").splitlines()
-        except (FileNotFoundError, UnicodeDecodeError):
-            return {}, {}
+        except (OSError, UnicodeDecodeError):
+            return {}, {}  # no record (or an unreadable one): the trials run
         out: dict[int, dict[str, Any]] = {}
         arguments: dict[int, str] = {}
         for k, line in enumerate(lines):
@@ -180,6 +222,7 @@ class TrialRecordFile:
         return out, arguments
 
     _fd: int | None = None
+    _broken: bool = False
 
     def append(self, record: Mapping[str, Any]) -> None:
         """Append one line (opening the file on first use, with its header line when new).
@@ -187,14 +230,21 @@ class TrialRecordFile:
         Each line is one ``os.write`` on an ``O_APPEND`` descriptor, so it reaches the file
         whole even if the process is killed right after; :meth:`close` releases the descriptor.
         """
+        if self._broken:
+            return
         line = json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n"
-        if self._fd is None:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
-            if os.fstat(self._fd).st_size == 0:
-                header = {"created": time.time(), "key": self.key}
-                line = json.dumps(header, default=str, separators=(",", ":")) + "\n" + line
-        os.write(self._fd, line.encode("utf-8"))
+        try:
+            if self._fd is None:
+                _private_dir(self.path.parent)
+                self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+                os.fchmod(self._fd, 0o600)  # a file written by an older version was 0644
+                if os.fstat(self._fd).st_size == 0:
+                    header = {"created": time.time(), "key": self.key}
+                    line = json.dumps(header, default=str, separators=(",", ":")) + "\n" + line
+            os.write(self._fd, line.encode("utf-8"))
+        except OSError as ex:
+            self._broken = True  # the record is a convenience: the trials go on without it
+            _warn_once("write", f"stance_drift: trial record not written ({ex})")
 
     def close(self) -> None:
         """Close the file (a no-op when nothing was appended)."""
@@ -203,30 +253,14 @@ class TrialRecordFile:
             self._fd = None
 
 
-#: settings that change how calls are made, not what a response is: left out of the record key
-_OPERATIONAL = frozenset(
-    {
-        "max_connections",
-        "max_retries",
-        "timeout",
-        "attempt_timeout",
-        "stream_idle_timeout",
-        "batch",
-        "cache",
-        "cache_prompt",
-        "adaptive_connections",
-        "extra_headers",
-    }
-)
-
-
 def _generation_settings(model: Model) -> dict[str, Any]:
     """The generation config in force for ``model``'s calls (its own config merged with the
-    eval's ``--temperature`` etc.), without operational settings such as connection limits."""
+    eval's ``--temperature`` etc.); :func:`~inspect_stance.fingerprint.model_identity` drops
+    the operational settings such as connection limits."""
     from inspect_ai.model._generate_config import active_generate_config
 
     merged = model.config.merge(active_generate_config())
-    return {k: v for k, v in merged.model_dump(exclude_none=True).items() if k not in _OPERATIONAL}
+    return dict(merged.model_dump(exclude_none=True))
 
 
 def trials_in_flight(model: Model) -> int:
@@ -265,7 +299,7 @@ def stance_drift_trials(
     n_extractions = MULTIPLE_EXTRACTIONS if variant == "multiple_extraction" else 1
     base_order = variant_order(variant)
     # the prompt templates, so a changed prompt text never replays an old record
-    templates = _digest(
+    templates = digest(
         [
             generation_prompt("{proposition}", 0, variant, words_limit, base_order),
             extraction_prompt("{proposition}", "{argument}", variant, base_order),
@@ -296,11 +330,9 @@ def stance_drift_trials(
         if cache:
             key = {
                 "format": RECORD_FORMAT,
-                "model": str(model),
-                "base_url": model.api.base_url,
-                "model_args": model.model_args,
-                # the generation settings in force (--temperature, --max-tokens, ...)
-                "model_config": _generation_settings(model),
+                # name, scrubbed base URL, -M args (file arguments by content) and the
+                # generation settings in force (--temperature, --max-tokens, ...)
+                "model": model_identity(model, _generation_settings(model)),
                 "proposition": proposition,
                 "stance": stance,
                 "variant": variant,
@@ -308,13 +340,15 @@ def stance_drift_trials(
                 "templates": templates,
                 "extract_config": extract_config.model_dump(exclude_none=True),
                 "min_letter_mass": min_letter_mass,
-                "arguments": None if reused is None else _digest(list(reused)),
+                "arguments": None if reused is None else digest(list(reused)),
                 "seed": seed,
                 "epoch": state.epoch,
             }
-            name = _digest(key)
-            record_file = TrialRecordFile(record_dir() / name[:2] / f"{name}.jsonl", key)
-            recorded, generated = record_file.load()
+            folder = usable_record_dir()
+            if folder is not None:
+                name = digest(key)
+                record_file = TrialRecordFile(folder / name[:2] / f"{name}.jsonl", key)
+                recorded, generated = record_file.load()
 
         async def run_trial(t: int) -> None:
             if reused is not None:
@@ -396,6 +430,8 @@ def stance_drift_trials(
         counts = Counter(STANCES[r["extracted"]] if not r["unparsed"] else "unparsed" for r in done)
         summary = ", ".join(f"{k}: {v}" for k, v in counts.most_common())
         replayed = sum(1 for r in done if r.get("replayed"))
+        # a record cannot see a model changed behind the same name and URL: say what was replayed
+        state.store.set(REPLAYED_KEY, replayed)
         note = f" ({replayed} replayed from the trial record)" if replayed else ""
         state.output = ModelOutput.from_content(
             model=str(model), content=f"{len(done)} trials{note}; extracted {summary}"
