@@ -70,7 +70,7 @@ def test_missing_and_unreadable(tmp_path):
         read_propositions_file(tmp_path / "nope.txt")
     bad = tmp_path / "p.txt"
     bad.write_bytes(b"\xff\xfe\x00bad")
-    with pytest.raises(ValueError, match="p.txt is not UTF-8 text") as info:
+    with pytest.raises(ValueError, match="p.txt, line 1: not UTF-8") as info:
         read_propositions_file(bad)
     assert "\n" not in str(info.value)
 

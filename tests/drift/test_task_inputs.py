@@ -150,7 +150,7 @@ def test_bad_propositions_files_are_one_line_input_errors(tmp_path, name, body, 
 def test_latin1_file_is_named(tmp_path):
     path = tmp_path / "p.txt"
     path.write_bytes("We should ban caf\xe9s\n".encode("latin-1"))
-    with pytest.raises(InputError, match=r"p.txt is not UTF-8 text"):
+    with pytest.raises(InputError, match=r"p.txt, line 1: not UTF-8"):
         read_propositions_file(path)
 
 

@@ -45,6 +45,7 @@ from inspect_stance.construction.issuebench import (
     read_package_csv,
 )
 from inspect_stance.errors import InputError
+from inspect_stance.tables import TABLE_SUFFIXES, read_table, text_cell, text_key
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -182,7 +183,38 @@ def topics_from_table(table: pd.DataFrame, where: str) -> list[Topic]:
     ids = [t.topic_id for t in out]
     if len(set(ids)) != len(ids):
         raise InputError(f"topics file {where}: duplicate topic_id values; give each topic once")
+    seen: dict[str, int] = {}
+    for t in out:
+        first = seen.setdefault(text_key(t.neutral), t.topic_id)
+        if first != t.topic_id:
+            raise InputError(
+                f"topics file {where}: topics {first} and {t.topic_id} have the same "
+                f"topic_neutral {t.neutral!r} (up to case, Unicode form and zero-width "
+                "characters); give each topic once"
+            )
     return out
+
+
+def _read_topics_table(path: Path) -> pd.DataFrame:
+    """A ``.csv`` / ``.tsv`` / ``.jsonl`` topics file through the shared reader
+    (:func:`inspect_stance.tables.read_table`), its three phrasings checked to be one line of
+    text each (a stray quote, a NUL byte, a JSON object or number are one-line errors); other
+    types (``.json``, ``.parquet``) through pandas."""
+    import pandas as pd
+
+    if path.suffix.lower() not in TABLE_SUFFIXES:
+        return load_table(path, "topics")
+    rows = read_table(path, "topics")
+    for n, row in rows:
+        for col in ISSUE_COLUMNS[1:]:
+            if col in row:
+                row[col] = text_cell(row[col], f"topics file {path}, line {n}", col, False)
+        if isinstance(row.get("topic_id"), (dict, list)):
+            raise InputError(
+                f"topics file {path}, line {n}: topic_id is a JSON "
+                f"{type(row['topic_id']).__name__}; use a whole number"
+            )
+    return pd.DataFrame([row for _, row in rows], dtype=object)
 
 
 def load_topics_file(path: str | Path) -> tuple[list[Topic], list[str]]:
@@ -196,7 +228,7 @@ def load_topics_file(path: str | Path) -> tuple[list[Topic], list[str]]:
     path = Path(path)
     if not path.is_file():
         raise InputError(f"topics file {path}: no such file; give an existing .csv/.tsv/.jsonl")
-    table = load_table(path, "topics")
+    table = _read_topics_table(path)
     if table.empty:
         raise InputError(f"topics file {path}: no rows; add at least one topic")
     excluded: list[str] = []

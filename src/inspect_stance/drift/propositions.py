@@ -13,9 +13,12 @@ No network is needed.
 A custom set comes from a file: ``.txt`` (one proposition per line), ``.csv`` / ``.tsv`` (a
 ``topic`` or ``proposition`` column, optional ``topic_id`` and ``role`` columns; rows with
 ``role == icl_example`` are not evaluated) or ``.jsonl`` (one object per line with the same
-keys). A UTF-8 byte-order mark is stripped. A repeated proposition (same text up to case and
-whitespace) is an error naming both lines, since it would count one proposition twice and
-shrink the standard error.
+keys), read by :func:`inspect_stance.tables.read_table`. A UTF-8 byte-order mark is stripped.
+A proposition is one line of text: a line break (a stray quote that swallowed the lines after
+it), a NUL byte, or a JSON object/number where text is expected is an error. A repeated
+proposition (the same text up to case, whitespace, Unicode normal form and zero-width
+characters: :func:`inspect_stance.tables.text_key`) is an error naming both lines, since it
+would count one proposition twice and shrink the standard error.
 
 Every problem is a one-line :class:`~inspect_stance.errors.InputError` naming the file and the
 fix. ``pandas`` and ``datasets`` are imported inside the functions (this module is imported by
@@ -24,10 +27,7 @@ the task module, which Inspect imports in every process).
 
 from __future__ import annotations
 
-import csv
 import hashlib
-import io
-import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from importlib import resources
@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from inspect_stance.errors import InputError
+from inspect_stance.tables import read_table, read_text_file, text_cell, text_key
 
 HUB = "hub"
 HUB_DATASET = "ibm-research/debate_speeches"
@@ -72,17 +73,13 @@ def proposition_key(text: str) -> str:
     return hashlib.blake2b(text.strip().encode("utf-8"), digest_size=4).hexdigest()
 
 
-def _normal(text: str) -> str:
-    """Text compared for duplicates: whitespace collapsed, case folded."""
-    return " ".join(text.split()).casefold()
-
-
 def check_unique(props: list[Proposition], source: str) -> list[Proposition]:
-    """Raise a one-line error when a proposition (up to case and whitespace) or a topic id
-    repeats, naming the lines; otherwise return ``props``."""
+    """Raise a one-line error when a proposition (compared by
+    :func:`~inspect_stance.tables.text_key`: case, whitespace, Unicode normal form, zero-width
+    characters) or a topic id repeats, naming the lines; otherwise return ``props``."""
     seen: dict[str, Proposition] = {}
     for p in props:
-        first = seen.setdefault(_normal(p.text), p)
+        first = seen.setdefault(text_key(p.text), p)
         if first is not p:
             raise InputError(
                 f"propositions file {source}: the proposition {p.text!r} appears on lines "
@@ -119,7 +116,7 @@ def package_topics_path() -> Path:
 
 def load_package_topics() -> tuple[list[Proposition], list[Proposition]]:
     """The shipped debate topics as ``(evaluated, exemplars)``: 112 and 2, reference order."""
-    rows = _read_rows(package_topics_path(), "\t")
+    rows = read_table(package_topics_path(), "propositions")
     evaluated = _from_rows(rows, package_topics_path(), keep_exemplars=False)
     exemplars = [
         Proposition(topic_id=str(r["topic_id"]).strip(), text=str(r["topic"]).strip(), line=n)
@@ -161,67 +158,8 @@ def load_debate_topics(
     return topics[:-N_EXEMPLAR_TOPICS], topics[-N_EXEMPLAR_TOPICS:]
 
 
-def _read_text(path: Path) -> str:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as ex:
-        raise InputError(
-            f"propositions file {path} is not UTF-8 text (byte {ex.start}); save it as UTF-8"
-        ) from ex
-    except OSError as ex:
-        raise InputError(f"propositions file {path} cannot be read ({ex.strerror})") from ex
-    return text[1:] if text.startswith(BOM) else text
-
-
-def _read_rows(path: Path, sep: str) -> list[tuple[int, dict[str, str]]]:
-    """``(line number, row)`` pairs of a CSV/TSV file, header names stripped and lower-cased."""
-    text = _read_text(path)
-    try:
-        reader = csv.reader(io.StringIO(text), delimiter=sep)
-        header = next(reader, None)
-        if header is None:
-            raise InputError(f"propositions file {path} is empty; add propositions")
-        names = [h.strip().lower() for h in header]
-        rows = []
-        for values in reader:
-            if not any(v.strip() for v in values):
-                continue
-            if len(values) > len(names):
-                raise InputError(
-                    f"propositions file {path}, line {reader.line_num}: {len(values)} fields for "
-                    f"{len(names)} columns; quote fields that contain {sep!r}"
-                )
-            rows.append((reader.line_num, dict(zip(names, values, strict=False))))
-    except csv.Error as ex:
-        raise InputError(f"propositions file {path} is not valid CSV: {ex}") from ex
-    return rows
-
-
-def _read_jsonl(path: Path) -> list[tuple[int, dict[str, str]]]:
-    rows = []
-    for n, line in enumerate(_read_text(path).splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            obj = json.loads(line)
-        except json.JSONDecodeError as ex:
-            raise InputError(
-                f"propositions file {path}, line {n}: not JSON ({ex.msg}); write one JSON "
-                'object per line, e.g. {"proposition": "We should ..."}'
-            ) from ex
-        if not isinstance(obj, dict):
-            raise InputError(
-                f"propositions file {path}, line {n}: a JSON {type(obj).__name__}, not an "
-                'object; write one object per line, e.g. {"proposition": "We should ..."}'
-            )
-        rows.append(
-            (n, {str(k).strip().lower(): "" if v is None else str(v) for k, v in obj.items()})
-        )
-    return rows
-
-
 def _from_rows(
-    rows: list[tuple[int, dict[str, str]]], path: Path, keep_exemplars: bool = False
+    rows: list[tuple[int, dict[str, Any]]], path: Path, keep_exemplars: bool = False
 ) -> list[Proposition]:
     if not rows:
         raise InputError(f"propositions file {path} contains no propositions; add some")
@@ -236,12 +174,21 @@ def _from_rows(
     for n, row in rows:
         if not keep_exemplars and str(row.get("role") or "").strip() == EXEMPLAR_ROLE:
             continue
-        text = " ".join(str(row.get(text_col) or "").split())
+        where = f"propositions file {path}, line {n}"
+        text = text_cell(row.get(text_col), where, text_col, required=False)
         if not text:
             continue
-        topic_id = str(row.get("topic_id") or "").strip() or proposition_key(text)
+        topic_id = _topic_id(row.get("topic_id"), where) or proposition_key(text)
         out.append(Proposition(topic_id=topic_id, text=text, line=n))
     return out
+
+
+def _topic_id(value: Any, where: str) -> str:
+    """A ``topic_id`` cell as text: a JSON integer is accepted (``{"topic_id": 7}``), an object,
+    list, float or boolean is an error."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(value)
+    return text_cell(value, where, "topic_id", required=False)
 
 
 def read_propositions_file(path: str | Path) -> list[Proposition]:
@@ -249,9 +196,10 @@ def read_propositions_file(path: str | Path) -> list[Proposition]:
 
     Text is stripped of a UTF-8 BOM and its whitespace collapsed. A proposition without a
     ``topic_id`` gets its content key (:func:`proposition_key`). Raises a one-line
-    :class:`InputError` (naming the file) when the file is missing, not UTF-8, has no
-    recognisable column, holds a non-object JSON line, repeats a proposition or a topic id
-    (naming both lines), or yields no proposition.
+    :class:`InputError` (naming the file) when the file is missing, not UTF-8, not valid CSV,
+    has no recognisable column, holds a non-object JSON line, a proposition with a line break or
+    NUL byte or one that is not text, repeats a proposition or a topic id (naming both lines),
+    or yields no proposition.
     """
     path = Path(path)
     if not path.is_file():
@@ -262,14 +210,12 @@ def read_propositions_file(path: str | Path) -> list[Proposition]:
     suffix = path.suffix.lower()
     if suffix == ".txt":
         props = []
-        for n, line in enumerate(_read_text(path).splitlines(), start=1):
-            text = " ".join(line.split())
+        for n, line in enumerate(read_text_file(path, "propositions").split("\n"), start=1):
+            text = text_cell(line, f"propositions file {path}, line {n}", "line", required=False)
             if text:
                 props.append(Proposition(topic_id=proposition_key(text), text=text, line=n))
-    elif suffix in (".csv", ".tsv"):
-        props = _from_rows(_read_rows(path, "\t" if suffix == ".tsv" else ","), path)
-    elif suffix == ".jsonl":
-        props = _from_rows(_read_jsonl(path), path)
+    elif suffix in (".csv", ".tsv", ".jsonl"):
+        props = _from_rows(read_table(path, "propositions"), path)
     else:
         raise InputError(
             f"propositions file {path}: unknown extension {suffix!r}; use .txt, .csv, .tsv or "

@@ -17,6 +17,7 @@ from importlib import resources
 from pathlib import Path
 
 from inspect_stance.errors import InputError
+from inspect_stance.tables import text_cell, text_key
 
 BIASES: tuple[str, ...] = ("left", "right")
 REQUIRED_COLUMNS: tuple[str, ...] = ("bias", "statement")
@@ -41,8 +42,9 @@ def parse_statements(text: str, source: str = "statements") -> list[Statement]:
     """Parse the tab-separated ``text`` of a statements file (see module docstring).
 
     Raises :class:`~inspect_stance.errors.InputError` (a ``ValueError``) with a one-line message naming ``source`` and the fix when a required
-    column is missing, a ``bias`` is not ``left``/``right``, a statement is empty or repeated, or
-    the file has no rows.
+    column is missing, a ``bias`` is not ``left``/``right``, a statement is empty, holds a NUL
+    byte or a line break, or is repeated (compared by :func:`inspect_stance.tables.text_key`:
+    case, whitespace, Unicode form, zero-width characters), or the file has no rows.
     """
     lines = [line.rstrip("\r") for line in text.split("\n")]
     lines = [line for line in lines if line.strip()]
@@ -57,7 +59,7 @@ def parse_statements(text: str, source: str = "statements") -> list[Statement]:
         )
     ib, it = header.index("bias"), header.index("statement")
     out: list[Statement] = []
-    seen: set[str] = set()
+    seen: dict[str, int] = {}
     for n, line in enumerate(lines[1:], start=2):
         fields = line.split("\t")
         if len(fields) <= max(ib, it):
@@ -65,7 +67,7 @@ def parse_statements(text: str, source: str = "statements") -> list[Statement]:
                 f"{source}: line {n} has {len(fields)} field(s); expected tab-separated bias and statement"
             )
         bias = fields[ib].strip().lower()
-        body = fields[it].strip()
+        body = text_cell(fields[it], f"{source}: line {n}", "statement", required=False)
         if bias not in BIASES:
             raise InputError(
                 f"{source}: line {n} has bias {fields[ib].strip()!r}; bias must be 'left' or 'right'"
@@ -74,11 +76,13 @@ def parse_statements(text: str, source: str = "statements") -> list[Statement]:
             raise InputError(
                 f"{source}: line {n} has an empty statement; remove the line or fill it in"
             )
-        if body in seen:
+        first = seen.setdefault(text_key(body), n)
+        if first != n:
             raise InputError(
-                f"{source}: line {n} repeats the statement {body[:60]!r}; statements must be unique"
+                f"{source}: line {n} repeats the statement {body[:60]!r} of line {first} (up to "
+                "case, whitespace, Unicode form and zero-width characters); statements must be "
+                "unique"
             )
-        seen.add(body)
         out.append(Statement(id=len(out), bias=bias, text=body))
     if not out:
         raise InputError(f"{source}: no statements below the header; add rows bias<TAB>statement")
