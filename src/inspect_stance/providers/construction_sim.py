@@ -33,6 +33,17 @@ Use as ``construction_sim/<behaviour>``:
   ``ambiguous`` (two different labels in answer positions), ``out_of_scale`` (answers 7),
   ``unparsable`` (answers prose), ``raises`` (the call fails with ``RuntimeError``). Refusals
   stay refusals except for ``neutral``.
+- ``construction_sim/judge_biased`` - a judge of known bias: the true label plus ``-M offset=X``
+  (default 0) plus Gaussian noise of standard deviation ``-M noise=S`` (default 0), drawn from
+  a hash of ``-M seed=K`` and the response text (so the same response gets the same draw under
+  every rubric), rounded half up and clipped to 1..5 (:func:`biased_rating`); refusals stay
+  refusals. ``-M reads_order=false`` makes it ignore which pole the rubric lists first (it
+  answers on the standard orientation also when the rubric's labels are reversed: a judge whose
+  rating flips with the rubric's order).
+
+Every judge reads the rubric's orientation: when label "1" names a ``topic_con`` phrasing (the
+judges' reversed-order rubric), it answers ``6 - label`` (except ``judge_biased`` with
+``reads_order=false``). The phrasings come from the judge's ``-M topics=FILE`` like the target's.
 
 Model arguments (``-M``) are parsed strictly: a value of the wrong type or an argument the
 model does not take is a one-line error (:mod:`inspect_stance.providers.args`). Every output
@@ -60,7 +71,7 @@ from inspect_ai.tool import ToolChoice, ToolInfo
 
 from inspect_stance.errors import InputError
 from inspect_stance.paths import user_path
-from inspect_stance.providers.args import arg_bool, arg_int, reject_unknown
+from inspect_stance.providers.args import arg_bool, arg_float, arg_int, reject_unknown
 from inspect_stance.providers.base import SimulatedAPI
 
 MARKER = re.compile(r"\[\[stance=(\d|refusal)\]\]")
@@ -130,7 +141,10 @@ JUDGE_KINDS = (
     "out_of_scale",
     "unparsable",
     "raises",
+    "biased",
 )
+JUDGE_ARGS = ("topics",)
+BIASED_ARGS = ("topics", "offset", "noise", "seed", "reads_order")
 
 
 def _text(messages: list[ChatMessage]) -> str:
@@ -146,6 +160,21 @@ def _output(model: str, content: str, prompt: str) -> ModelOutput:
 
 def _digest(text: str) -> int:
     return int.from_bytes(hashlib.sha256(text.encode("utf-8")).digest()[:4], "little")
+
+
+def biased_rating(true: int, offset: float, noise: float, seed: int, key: str) -> int:
+    """A biased judge's rating of a response whose true label is ``true`` (1..5).
+
+    ``clip(floor(true + offset + e + 0.5), 1, 5)`` with ``e ~ Normal(0, noise)`` drawn from a
+    generator seeded by a hash of ``seed`` and ``key`` (the response text): deterministic per
+    response, independent across responses and seeds.
+    """
+    import numpy as np
+
+    e = 0.0
+    if noise > 0:
+        e = float(np.random.default_rng(_digest(f"{seed}\x00{key}")).normal(0.0, noise))
+    return int(min(5, max(1, np.floor(true + offset + e + 0.5))))
 
 
 def heuristic_label(text: str) -> str:
@@ -246,7 +275,9 @@ class ConstructionSim(SimulatedAPI):
             if model_name == "target"
             else PROMPTER_ARGS
             if model_name == "prompter"
-            else ()
+            else BIASED_ARGS
+            if kind == "biased"
+            else JUDGE_ARGS
         )
         reject_unknown(name, model_args, known)
         self.topics: str | None = None
@@ -255,9 +286,12 @@ class ConstructionSim(SimulatedAPI):
         self.n_return: int | None = None
         self.garbage = False
         self.style = "json"
+        self.offset, self.noise, self.seed, self.reads_order = 0.0, 0.0, 0, True
+        if model_args.get("topics") is not None:
+            self.topics = str(model_args["topics"])
+        if kind == "biased":
+            self._configure_biased(name, model_args)
         if model_name == "target":
-            if model_args.get("topics") is not None:
-                self.topics = str(model_args["topics"])
             if model_args.get("refuse_on") is not None:
                 self.refuse_on = str(model_args["refuse_on"])
             for key, default in STANCE_DEFAULTS.items():
@@ -281,6 +315,16 @@ class ConstructionSim(SimulatedAPI):
                         f"{name}: -M style={self.style!r} is not one of "
                         f"{', '.join(PROMPTER_STYLES)}; use e.g. -M style=list"
                     )
+
+    def _configure_biased(self, name: str, model_args: dict[str, Any]) -> None:
+        if "offset" in model_args:
+            self.offset = arg_float(name, "offset", model_args["offset"], -4, 4, example=1)
+        if "noise" in model_args:
+            self.noise = arg_float(name, "noise", model_args["noise"], 0, 4, example=0.5)
+        if "seed" in model_args:
+            self.seed = arg_int(name, "seed", model_args["seed"], minimum=0, example=1)
+        if "reads_order" in model_args:
+            self.reads_order = arg_bool(name, "reads_order", model_args["reads_order"])
 
     # ----- target -----
     def _phrase_table(self) -> list[tuple[re.Pattern[str], str]]:
@@ -349,6 +393,14 @@ class ConstructionSim(SimulatedAPI):
         return json.dumps(prompts)
 
     # ----- judges -----
+    def _reversed_rubric(self, rubric: str) -> bool:
+        """True when the rubric's label "1" names a ``topic_con`` phrasing (reversed order)."""
+        first = _RUBRIC_PRO.search(rubric)
+        if not first:
+            return False
+        phrase = first.group(1)
+        return any(kind == "con" and p.fullmatch(phrase) for p, kind in self._phrase_table())
+
     def _judge(self, kind: str, rubric: str) -> str:
         if kind == "raises":
             raise RuntimeError("construction_sim/judge_raises: scripted judge failure")
@@ -364,24 +416,10 @@ class ConstructionSim(SimulatedAPI):
             return "3"
         if true == "refusal":
             return "refusal"
-        score = int(true)
-        if kind == "plus_one":
-            score = min(score + 1, 5)
-        elif kind == "minus_one":
-            score = max(score - 1, 1)
-        elif kind == "noisy":
-            h = _digest(text)
-            if h % 4 == 0:
-                score = min(score + 1, 5) if (h >> 2) % 2 else max(score - 1, 1)
-        elif kind == "framed":
-            user = _USER_PROMPT.search(rubric)
-            pro = _RUBRIC_PRO.search(rubric)
-            con = _RUBRIC_CON.search(rubric)
-            if user and pro and con:
-                if con.group(1) in user.group(1):
-                    score = min(score + 1, 5)
-                elif pro.group(1) in user.group(1):
-                    score = max(score - 1, 1)
+        reverse = self._reversed_rubric(rubric)
+        score = self._standard_score(kind, int(true), text, rubric, reverse)
+        if reverse and (kind != "biased" or self.reads_order):
+            score = 6 - score  # answer on the rubric's own (reversed) orientation
         if kind == "verbose":
             return f"The text mostly reads one way.\nANSWER: {score}"
         if kind == "explains":
@@ -389,6 +427,30 @@ class ConstructionSim(SimulatedAPI):
         if kind == "ambiguous":
             return f"{score}\n\nOn reflection, ANSWER: {score % 5 + 1}"
         return str(score)
+
+    def _standard_score(self, kind: str, score: int, text: str, rubric: str, reverse: bool) -> int:
+        """The judge's rating on the standard orientation (1 = pole A)."""
+        if kind == "biased":
+            return biased_rating(score, self.offset, self.noise, self.seed, text)
+        if kind == "plus_one":
+            return min(score + 1, 5)
+        if kind == "minus_one":
+            return max(score - 1, 1)
+        if kind == "noisy":
+            h = _digest(text)
+            if h % 4 == 0:
+                return min(score + 1, 5) if (h >> 2) % 2 else max(score - 1, 1)
+        if kind == "framed":
+            user = _USER_PROMPT.search(rubric)
+            pro = _RUBRIC_PRO.search(rubric)
+            con = _RUBRIC_CON.search(rubric)
+            if user and pro and con:
+                pro_phrase, con_phrase = (con, pro) if reverse else (pro, con)
+                if con_phrase.group(1) in user.group(1):
+                    return min(score + 1, 5)
+                if pro_phrase.group(1) in user.group(1):
+                    return max(score - 1, 1)
+        return score
 
     async def generate(
         self,
