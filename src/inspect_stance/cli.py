@@ -25,6 +25,7 @@ SUBCOMMAND_MODULES: tuple[str, ...] = (
     "inspect_stance.press.cli",
     "inspect_stance.construction.cli",
     "inspect_stance.construction.validation_report",
+    "inspect_stance.compare_cli",
 )
 
 

@@ -1,0 +1,178 @@
+"""``inspect-stance compare RUN...``: paired comparisons of runs of one method.
+
+Inputs are logs of one method (``stance_drift``, ``press`` or ``prompt_construction``), or
+``.npz`` runs for stance drift; a folder contributes its method's logs (``--method`` picks one
+when a folder holds several methods' logs). See ``docs/comparing_models.md``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import math
+import sys
+from pathlib import Path
+from typing import Any
+
+from inspect_stance.errors import InputError
+
+METHOD_TASKS: dict[str, tuple[str, ...]] = {
+    "stance_drift": ("stance_drift",),
+    "press": ("press",),
+    "construction": ("prompt_construction",),
+}
+METHODS: tuple[str, ...] = ("auto", *METHOD_TASKS)
+
+
+def _task_of(path: Path) -> str | None:
+    from inspect_ai.log import read_eval_log
+
+    try:
+        return str(read_eval_log(str(path), header_only=True).eval.task).rsplit("/", 1)[-1]
+    except Exception:  # noqa: BLE001 - unreadable files are reported by the method's reader
+        return None
+
+
+def detect_method(paths: list[str], method: str) -> str:
+    """The method of the inputs: ``--method``, else the one the files and folders hold."""
+    if method != "auto":
+        return method
+    found: set[str] = set()
+    for raw in paths:
+        p = Path(raw)
+        files = sorted(x for x in p.rglob("*") if x.is_file()) if p.is_dir() else [p]
+        for f in files:
+            if f.suffix == ".npz":
+                found.add("stance_drift")
+            elif f.suffix in (".eval", ".json"):
+                task = _task_of(f)
+                found.update(m for m, tasks in METHOD_TASKS.items() if task in tasks)
+    if not found:
+        raise InputError(
+            f"no stance_drift, press or prompt_construction run found in {', '.join(paths)}; "
+            "pass their .eval logs (or .npz runs for stance drift)"
+        )
+    if len(found) > 1:
+        raise InputError(
+            f"the inputs hold runs of several methods ({', '.join(sorted(found))}); pass one "
+            "method's runs or choose with --method"
+        )
+    return found.pop()
+
+
+def check_options(args: argparse.Namespace) -> None:
+    """Range checks of the numeric options, and of ``--out``; one-line InputError each."""
+    for flag, value in (("--confidence", args.confidence), ("--alpha", args.alpha)):
+        if not (math.isfinite(value) and 0.0 < value < 1.0):
+            raise InputError(f"{flag} {value} must be strictly between 0 and 1")
+    if args.out:
+        check_out_dir(args.out, "--out")
+
+
+def check_out_dir(path: str, flag: str) -> None:
+    """A folder we may write into: not an existing file, its parent not a file."""
+    p = Path(path)
+    if p.exists() and not p.is_dir():
+        raise InputError(f"{flag} {p}: is an existing file; give a folder (it is created)")
+    for parent in p.parents:
+        if parent.exists() and not parent.is_dir():
+            raise InputError(f"{flag} {p}: {parent} is a file, not a folder; give another path")
+
+
+def _drift(args: argparse.Namespace) -> Any:
+    from inspect_stance.drift.cli import expand_inputs
+    from inspect_stance.drift.compare import compare_drift, load_drift, select_metrics
+    from inspect_stance.runs import check_settings, dedupe, name_runs, parse_labels
+
+    policy = "exclude" if args.exclude_unparsed else "failure"
+    paths, skipped = expand_inputs(args.paths)
+    if skipped:
+        print(f"inspect-stance compare: {skipped}", file=sys.stderr)
+    try:
+        metrics = select_metrics(args.metric)
+    except ValueError as ex:
+        raise InputError(str(ex)) from ex
+    loaded = [load_drift(p, policy) for p in paths]
+    keep, dropped = dedupe([x.info for x in loaded])
+    loaded = [loaded[k] for k in keep]
+    if len(loaded) < 2:
+        raise InputError(f"compare needs at least two different runs (got {len(loaded)})"
+                         + (f"; {dropped}" if dropped else ""))  # fmt: skip
+    names = name_runs([x.info for x in loaded], parse_labels(args.label))
+    notes = check_settings([x.info for x in loaded], names, args.allow_different_settings)
+    try:
+        result = compare_drift(loaded, names, metrics, args.confidence, args.interval,
+                               args.adjust, args.alpha, policy)  # fmt: skip
+    except ValueError as ex:
+        raise InputError(str(ex)) from ex
+    result.notes += notes + ([dropped] if dropped else [])
+    return result
+
+
+def _backend(method: str) -> Any:
+    """The function that builds the method's comparison from the parsed arguments."""
+    if method == "stance_drift":
+        return _drift
+    module = {
+        "press": "inspect_stance.press.compare_runs",
+        "construction": "inspect_stance.construction.compare",
+    }[method]
+    return importlib.import_module(module).cli_compare
+
+
+def cmd_compare(args: argparse.Namespace) -> int:
+    """Compute, print (table or ``--json``), and write ``--out``."""
+    from inspect_stance.compare_render import terminal_table, to_json, write_outputs
+
+    check_options(args)
+    method = detect_method(args.paths, args.method)
+    result = _backend(method)(args)
+    if result.notes:
+        for n in result.notes:
+            if n.startswith("counted once"):
+                print(f"inspect-stance compare: {n}", file=sys.stderr)
+    written = write_outputs(result, args.out) if args.out else []
+    if args.json:
+        print(json.dumps(to_json(result), indent=2, allow_nan=False))
+    else:
+        print(terminal_table(result))
+        if written:
+            print(f"\nwrote {', '.join(p.name for p in written)} to {args.out}")
+    return 0
+
+
+def _unit(text: str) -> float:
+    try:
+        return float(text)
+    except ValueError as ex:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from ex
+
+
+def register(subparsers: Any) -> None:
+    """Add ``compare`` to ``subparsers``."""
+    c = subparsers.add_parser(
+        "compare",
+        help="paired comparison of runs of one method (deltas, intervals, adjusted p, ranks)",
+        description="Compare runs of one method (stance_drift logs or .npz, press logs, "
+        "prompt_construction logs) item by item: deltas (b - a) with clustered intervals, "
+        "p-values adjusted over the family, rank probabilities and tied groups.",
+    )
+    c.add_argument("paths", nargs="+", metavar="RUN", help="logs, .npz runs or folders")
+    c.add_argument("--method", choices=METHODS, default="auto", help="method of the runs")
+    c.add_argument("--label", action="append", metavar="RUN=NAME", help="name a run")
+    c.add_argument("--metric", action="append", metavar="NAME", help="compare only these")
+    c.add_argument("--adjust", choices=("holm", "bh"), default="holm",
+                   help="p-value adjustment over the family (default holm)")  # fmt: skip
+    c.add_argument("--alpha", type=_unit, default=0.05, help="level of the tied groups")
+    c.add_argument("--confidence", type=_unit, default=0.95, help="interval level (0.95)")
+    c.add_argument("--interval", choices=("auto", "t", "bootstrap"), default="auto",
+                   help="paired t over items, cluster bootstrap, or auto (default)")  # fmt: skip
+    c.add_argument("--exclude-unparsed", action="store_true",
+                   help="stance drift: drop unparsed trials instead of counting failures")  # fmt: skip
+    c.add_argument("--persona", default="none", help="PReSS: persona condition (default none)")
+    c.add_argument("--allow-different-settings", action="store_true",
+                   help="compare runs whose settings differ (said in the output)")  # fmt: skip
+    c.add_argument("--json", action="store_true", help="print one JSON object")
+    c.add_argument("--out", metavar="DIR", help="write comparisons.csv, comparison.md, forest.png")
+    c.set_defaults(func=cmd_compare)

@@ -1,0 +1,172 @@
+"""Rendering a comparison family: terminal table, JSON, CSV, markdown and the forest plot.
+
+Analysis lives in :mod:`inspect_stance.stats` and the per-method ``compare`` modules; this module
+only turns their results into text and files.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from inspect_stance.stats.family import CompareResult, Comparison, width_ratio
+from inspect_stance.stats.ranking import Ranking
+
+
+def _f(x: float | None, digits: int = 3) -> str:
+    if x is None or (isinstance(x, float) and not math.isfinite(x)):
+        return "-"
+    return f"{x:.{digits}f}"
+
+
+def _p(x: float) -> str:
+    if not math.isfinite(x):
+        return "-"
+    return f"{x:.2g}" if x >= 1e-3 else f"{x:.1e}"
+
+
+HEADER = ("metric", "a", "b", "value a", "value b", "delta (b-a)", "CI", "p", "p adj", "n")
+
+
+def rows(comparisons: Sequence[Comparison]) -> list[tuple[str, ...]]:
+    """One text row per comparison, in :data:`HEADER` order."""
+    return [
+        (c.metric, c.run_a, c.run_b, _f(c.a), _f(c.b), _f(c.delta),
+         f"[{_f(c.ci[0])}, {_f(c.ci[1])}]", _p(c.p), _p(c.p_adjusted), str(c.n_items))
+        for c in comparisons
+    ]  # fmt: skip
+
+
+def terminal_table(result: CompareResult) -> str:
+    """A fixed-width table of the comparisons, the tests used, rankings and notes."""
+    body = [HEADER, *rows(result.comparisons)]
+    widths = [max(len(r[k]) for r in body) for k in range(len(HEADER))]
+    lines = ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() for r in body]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    tests = sorted({c.test for c in result.comparisons})
+    out = [
+        f"{result.method} comparison of {len(result.runs)} runs: "
+        + ", ".join(r["name"] for r in result.runs),
+        "",
+        *lines,
+        "",
+        f"{_pct(result.confidence)} intervals; p two-sided, adjusted ({result.adjust}) over all "
+        f"{len(result.comparisons)} comparisons.",
+        *(f"test: {t}" for t in tests),
+    ]
+    if len(result.runs) >= 3:  # two runs: the ranking is the comparison (it is in --json)
+        for metric, rk in result.rankings.items():
+            out.append(f"ranking on {metric}: " + ranking_line(rk))
+    out += [f"note: {n}" for n in result.notes]
+    return "\n".join(out)
+
+
+def _pct(c: float) -> str:
+    return f"{100 * c:g} %"
+
+
+def ranking_line(rk: Ranking) -> str:
+    """``A (P rank 1 = 0.91) > B ...; tied: {A, B}``."""
+    parts = [f"{n} ({_f(rk.estimates[n])}, P(rank {k + 1}) {rk.rank_probabilities[n][k]:.2f})"
+             for k, n in enumerate(rk.order)]  # fmt: skip
+    tied = "; ".join("{" + ", ".join(g) + "}" for g in rk.tied_groups) or "none"
+    return " > ".join(parts) + f"; tied groups: {tied}"
+
+
+def to_json(result: CompareResult) -> dict[str, Any]:
+    """The JSON document: runs, comparisons (metric, a, b, delta, ci, p, p_adjusted, test,
+    n_items, run names), rankings and notes."""
+    comps = []
+    for c in result.comparisons:
+        d = c.to_json()
+        d["naive_width_ratio"] = None if math.isnan(width_ratio(c)) else width_ratio(c)
+        comps.append(d)
+    return {
+        "method": result.method,
+        "runs": result.runs,
+        "confidence": result.confidence,
+        "alpha": result.alpha,
+        "adjust": result.adjust,
+        "comparisons": comps,
+        "rankings": {m: _ranking_json(r) for m, r in result.rankings.items()},
+        "notes": result.notes,
+        **result.extra,
+    }
+
+
+def _ranking_json(rk: Ranking) -> dict[str, Any]:
+    return {
+        "order": rk.order,
+        "estimates": rk.estimates,
+        "rank_probabilities": rk.rank_probabilities,
+        "tied_groups": rk.tied_groups,
+        "n_items": rk.n_items,
+        "n_resamples": rk.n_resamples,
+    }
+
+
+def markdown(result: CompareResult) -> str:
+    """The comparison as a markdown document."""
+    import pandas as pd
+
+    from inspect_stance.markdown import md_table
+
+    frame = pd.DataFrame(rows(result.comparisons), columns=list(HEADER))
+    out = [f"# {result.method} comparison", "", terminal_table(result).split("\n")[0], ""]
+    out += [md_table(frame), ""]
+    out += [f"- test: {t}" for t in sorted({c.test for c in result.comparisons})]
+    out.append(f"- p adjusted ({result.adjust}) over all {len(result.comparisons)} comparisons")
+    for metric, rk in result.rankings.items():
+        out.append(f"- ranking on {metric}: {ranking_line(rk)}")
+    out += [f"- note: {n}" for n in result.notes]
+    return "\n".join(out) + "\n"
+
+
+def write_outputs(result: CompareResult, out_dir: str | Path) -> list[Path]:
+    """``comparisons.csv``, ``comparison.md`` and ``forest.png`` in ``out_dir``."""
+    import pandas as pd
+
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    frame = pd.DataFrame([{**c.to_json(), "ci_low": c.ci[0], "ci_high": c.ci[1]}
+                          for c in result.comparisons]).drop(columns=["ci"])  # fmt: skip
+    paths = [out / "comparisons.csv", out / "comparison.md", out / "forest.png"]
+    frame.to_csv(paths[0], index=False)
+    paths[1].write_text(markdown(result), encoding="utf-8")
+    forest_plot(result, paths[2])
+    return paths
+
+
+def forest_plot(result: CompareResult, path: Path) -> None:
+    """One row per comparison: the interval, the point, the zero line; rows whose adjusted p is
+    at least alpha (statistically tied) shaded."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    comps = result.comparisons
+    n = len(comps)
+    fig, ax = plt.subplots(figsize=(8.5, 1.2 + 0.32 * n))
+    for k, c in enumerate(comps):
+        y = n - 1 - k
+        tied = not (c.p_adjusted < result.alpha)
+        if tied:
+            ax.axhspan(y - 0.5, y + 0.5, color="0.9", zorder=0)
+        color = "0.35" if tied else "tab:red"
+        ax.plot([c.ci[0], c.ci[1]], [y, y], color=color, lw=2, zorder=2)
+        ax.plot([c.delta], [y], "o", color=color, zorder=3)
+    ax.axvline(0.0, color="black", lw=1, ls="--", zorder=1)
+    ax.set_yticks(range(n))
+    ax.set_yticklabels([f"{c.metric}: {c.run_b} - {c.run_a}" for c in reversed(comps)],
+                       fontsize=8)  # fmt: skip
+    ax.set_ylim(-0.6, n - 0.4)
+    ax.set_xlabel(f"delta (b - a), {_pct(result.confidence)} interval")
+    ax.set_title(
+        f"{result.method}: shaded = tied (p adj {result.adjust} >= {result.alpha:g})", fontsize=9
+    )
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)

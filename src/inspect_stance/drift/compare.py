@@ -1,0 +1,169 @@
+"""Stance-drift runs compared: ΔSPR, Δ success rate per initial stance, Δ drift-pattern masses.
+
+Items are propositions, matched by their text. For each run the item-level values are, per
+proposition ``s`` (with ``T[s]`` its transition matrix, :mod:`.transition`):
+
+- ``spr``: ``mean_i T[s, i, i]`` (:func:`~inspect_stance.drift.spr.per_proposition_spr`);
+- ``success_<stance>``: ``T[s, i, i]`` for initial stance ``i``;
+- ``pattern_<name>``: the pattern's mass ``(1/5) sum_{(i,j) in cells} T[s, i, j]``
+  (:func:`~inspect_stance.drift.patterns.per_proposition_patterns`); lower is better.
+
+The trial-level values behind the naive interval are the per-trial diagonal probabilities
+``probs[s, t, i, i]`` (``spr``; ``success_<stance>`` for its stance) and per-trial row masses of
+the pattern cells (patterns), every trial counted as independent.
+
+Settings that must match (:func:`run_settings`): the prompt variant, the propositions source,
+the unparsed policy and the estimator (``logprobs``, ``min_letter_mass``,
+``extraction_temperature``) and ``words_limit``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from inspect_stance.drift.confidence import diagonal_trials
+from inspect_stance.drift.patterns import PATTERNS, pattern_mask, per_proposition_patterns
+from inspect_stance.drift.run import DriftRun
+from inspect_stance.drift.spr import per_proposition_spr
+from inspect_stance.drift.transition import diagonal, transition_matrices
+from inspect_stance.runs import RunInfo, log_info, npz_info
+from inspect_stance.stances import STANCE_KEYS
+from inspect_stance.stats.family import (
+    CompareResult,
+    MetricSpec,
+    RunItems,
+    adjust_family,
+    item_comparisons,
+    rankings,
+)
+from inspect_stance.stats.multiplicity import Adjust
+from inspect_stance.stats.paired import Interval
+
+SETTING_ARGS: tuple[str, ...] = (
+    "variant", "propositions", "unparsed", "logprobs", "min_letter_mass",
+    "extraction_temperature", "words_limit",
+)  # fmt: skip
+
+METRICS: tuple[MetricSpec, ...] = (
+    MetricSpec("spr"),
+    *(MetricSpec(f"success_{k}") for k in STANCE_KEYS),
+    *(MetricSpec(f"pattern_{p}", higher_is_better=False) for p in PATTERNS),
+)
+METRIC_NAMES: tuple[str, ...] = tuple(m.name for m in METRICS)
+
+
+@dataclass
+class LoadedDrift:
+    """A stance-drift run with what the comparison layer knows of its source."""
+
+    run: DriftRun
+    info: RunInfo
+
+
+def run_settings(info: RunInfo, log_metadata: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The settings of a logged run that must match (see the module docstring)."""
+    out = {k: info.task_args.get(k) for k in SETTING_ARGS if k in info.task_args}
+    source = (log_metadata or {}).get("propositions_source")
+    if source is not None:
+        out["propositions"] = source
+    return out
+
+
+def load_drift(path: str | Path, unparsed: str = "failure") -> LoadedDrift:
+    """A log or ``.npz`` run with its identity and settings."""
+    from inspect_stance.drift.cli import load_input
+
+    run = load_input(path, unparsed)
+    if Path(path).suffix == ".npz":
+        return LoadedDrift(run, npz_info(path))
+    from inspect_ai.log import read_eval_log
+
+    info = log_info(path)
+    meta = dict(read_eval_log(str(path), header_only=True).eval.metadata or {})
+    info.settings = run_settings(info, meta)
+    return LoadedDrift(run, info)
+
+
+def _pattern_trials(probs: np.ndarray, name: str) -> np.ndarray:
+    """Per-trial row mass of a pattern's cells, ``(P, T, 5)`` (unparsed rows as zero mass)."""
+    arr = np.nan_to_num(np.asarray(probs, dtype=np.float64), nan=0.0)
+    return np.where(pattern_mask(name), arr, 0.0).sum(axis=-1)
+
+
+def drift_items(run: DriftRun, name: str, unparsed: str = "failure") -> RunItems:
+    """Item-level (per-proposition) and trial-level values of every stance-drift metric."""
+    matrices = transition_matrices(run.probs, unparsed)
+    props = run.propositions
+    if len(set(props)) != len(props):
+        raise ValueError(f"{run.source}: propositions repeat; cannot pair them with another run")
+    diag = diagonal(matrices)  # (P, 5)
+    trials = diagonal_trials(run.probs, unparsed)  # (P, T, 5)
+    items: dict[str, dict[str, float]] = {
+        "spr": dict(zip(props, per_proposition_spr(matrices), strict=True))
+    }
+    tr: dict[str, np.ndarray] = {"spr": trials}
+    for i, key in enumerate(STANCE_KEYS):
+        items[f"success_{key}"] = dict(zip(props, diag[:, i], strict=True))
+        tr[f"success_{key}"] = trials[:, :, i]
+    for pname, values in per_proposition_patterns(matrices).items():
+        items[f"pattern_{pname}"] = dict(zip(props, values, strict=True))
+        tr[f"pattern_{pname}"] = _pattern_trials(run.probs, pname)
+    items = {m: {k: float(v) for k, v in d.items()} for m, d in items.items()}
+    return RunItems(name=name, items=items, trials=tr)
+
+
+def select_metrics(names: Sequence[str] | None) -> list[MetricSpec]:
+    """The metric specs named (all when none); ValueError naming the valid ones."""
+    if not names:
+        return list(METRICS)
+    by_name = {m.name: m for m in METRICS}
+    bad = [n for n in names if n not in by_name]
+    if bad:
+        raise ValueError(
+            f"unknown stance-drift metric {bad[0]!r}; use one of {', '.join(METRIC_NAMES)}"
+        )
+    return [by_name[n] for n in dict.fromkeys(names)]
+
+
+def compare_drift(
+    loaded: Sequence[LoadedDrift],
+    names: Sequence[str],
+    metrics: Sequence[MetricSpec],
+    confidence: float = 0.95,
+    interval: Interval = "auto",
+    adjust: Adjust = "holm",
+    alpha: float = 0.05,
+    unparsed: str = "failure",
+) -> CompareResult:
+    """Every pair of runs x every metric, adjusted together, and a ranking per metric."""
+    items = [drift_items(x.run, n, unparsed) for x, n in zip(loaded, names, strict=True)]
+    comps = adjust_family(item_comparisons(items, metrics, confidence, interval), adjust)
+    runs = [
+        {"name": n, "source": x.info.source, "model": x.run.model, "variant": x.run.variant,
+         "n_items": x.run.n_propositions, "n_trials": x.run.n_trials,
+         "n_unparsed": x.run.n_unparsed, "n_missing": x.run.n_missing}
+        for x, n in zip(loaded, names, strict=True)
+    ]  # fmt: skip
+    notes = [
+        "items are propositions (matched by text); trials are nested in them and resampled "
+        "with them"
+    ]
+    for x, n in zip(loaded, names, strict=True):
+        if x.run.n_unparsed or x.run.n_missing:
+            notes.append(f"{n}: {x.run.n_unparsed} unparsed and {x.run.n_missing} missing trials "
+                         f"(policy: {unparsed})")  # fmt: skip
+    return CompareResult(
+        method="stance_drift",
+        runs=runs,
+        comparisons=comps,
+        rankings=rankings(items, metrics, comps, alpha),
+        adjust=adjust,
+        alpha=alpha,
+        confidence=confidence,
+        notes=notes,
+    )

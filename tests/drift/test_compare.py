@@ -1,0 +1,114 @@
+"""`inspect-stance compare` on stance-drift runs: reference .npz figures, pairing by content,
+JSON fields, outputs, and refusals."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from inspect_stance.cli import main
+from inspect_stance.drift.compare import METRICS, drift_items
+from inspect_stance.drift.run import DriftRun, load_npz
+from inspect_stance.stats.family import item_comparisons
+
+JSON_KEYS = {"metric", "a", "b", "delta", "ci", "p", "p_adjusted", "test", "n_items"}
+
+
+@pytest.fixture(scope="module")
+def ref(shared_data):
+    folder = shared_data / "stance_drift_reference"
+    if not folder.is_dir():
+        pytest.skip("reference runs not available")
+    return folder
+
+
+def test_reference_npz_gives_published_figures(ref, capsys):
+    rc = main(["compare", str(ref / "gpt_4o_mini.npz"), str(ref / "gpt_4_1.npz"), "--json"])
+    assert rc == 0
+    out = json.loads(capsys.readouterr().out)
+    by = {c["metric"]: c for c in out["comparisons"]}
+    assert by["spr"]["a"] == pytest.approx(0.570, abs=5e-4)
+    published = [0.933, 0.108, 0.717, 0.310, 0.784]
+    for key, value in zip(
+        ["agree_strongly", "agree", "neutral", "disagree", "disagree_strongly"],
+        published,
+        strict=True,
+    ):
+        assert by[f"success_{key}"]["a"] == pytest.approx(value, abs=5e-4)
+    for c in out["comparisons"]:
+        assert JSON_KEYS <= set(c)
+        assert c["delta"] == pytest.approx(c["b"] - c["a"])
+        assert c["n_items"] == 112
+        assert c["p_adjusted"] >= c["p"]
+    # the SPR delta against an independent computation: scipy's paired t over propositions
+    a, b = load_npz(ref / "gpt_4o_mini.npz"), load_npz(ref / "gpt_4_1.npz")
+    sa = np.nan_to_num(a.probs).diagonal(axis1=-2, axis2=-1).mean(axis=(1, 2))
+    sb = np.nan_to_num(b.probs).diagonal(axis1=-2, axis2=-1).mean(axis=(1, 2))
+    ci = stats.ttest_rel(sb, sa).confidence_interval()
+    assert by["spr"]["ci"] == pytest.approx([ci.low, ci.high])
+    assert by["spr"]["p"] == pytest.approx(stats.ttest_rel(sb, sa).pvalue)
+    assert set(out["rankings"]["spr"]["order"]) == {"gpt_4o_mini", "gpt_4_1"}
+
+
+def _run(props, probs, name="r"):
+    return DriftRun(name=name, probs=probs, propositions=props, topic_ids=props, source=name)
+
+
+def test_pairing_is_by_proposition_text_not_position():
+    rng = np.random.default_rng(1)
+    probs = rng.dirichlet(np.ones(5), size=(6, 4, 5))
+    props = [f"p{k}" for k in range(6)]
+    perm = [3, 0, 5, 1, 4, 2]
+    a = drift_items(_run(props, probs, "a"), "a")
+    b = drift_items(_run([props[k] for k in perm], probs[perm], "b"), "b")
+    (spr,) = [c for c in item_comparisons([a, b], METRICS[:1]) if c.metric == "spr"]
+    assert spr.delta == pytest.approx(0.0, abs=1e-12)  # same data, shuffled order
+
+
+def test_same_npz_twice_counted_once(ref, capsys):
+    path = str(ref / "gpt_4o_mini.npz")
+    assert main(["compare", path, path]) == 2
+    err = capsys.readouterr().err
+    assert "at least two different runs" in err and "counted once" in err
+
+
+def test_out_writes_csv_markdown_and_forest_plot(ref, tmp_path, capsys):
+    out = tmp_path / "cmp"
+    paths = [str(ref / f"{m}.npz") for m in ("gpt_4o_mini", "gpt_4_1", "gpt_3_5_turbo")]
+    assert main(["compare", *paths, "--metric", "spr", "--out", str(out),
+                 "--label", "gpt_4_1.npz=GPT-4.1"]) == 0  # fmt: skip
+    text = capsys.readouterr().out
+    assert "GPT-4.1" in text and "ranking on spr" in text
+    import pandas as pd
+
+    frame = pd.read_csv(out / "comparisons.csv")
+    assert len(frame) == 3  # 3 pairs x 1 metric
+    assert (frame["p_adjusted"] >= frame["p"]).all()
+    assert (out / "forest.png").stat().st_size > 1000
+    assert "ranking on spr" in (out / "comparison.md").read_text()
+
+
+@pytest.mark.parametrize(
+    "extra, message",
+    [
+        (["--confidence", "1.5"], "--confidence 1.5 must be strictly between 0 and 1"),
+        (["--alpha", "0"], "--alpha 0.0 must be strictly between 0 and 1"),
+        (["--metric", "nope"], "unknown stance-drift metric 'nope'"),
+    ],
+)
+def test_bad_options_are_one_line_errors(ref, capsys, extra, message):
+    paths = [str(ref / "gpt_4o_mini.npz"), str(ref / "gpt_4_1.npz")]
+    assert main(["compare", *paths, *extra]) == 2
+    err = capsys.readouterr().err
+    assert message in err and len(err.strip().splitlines()) == 1
+
+
+def test_out_existing_file_is_one_line_error(ref, tmp_path, capsys):
+    f = tmp_path / "file.txt"
+    f.write_text("x")
+    paths = [str(ref / "gpt_4o_mini.npz"), str(ref / "gpt_4_1.npz")]
+    assert main(["compare", *paths, "--out", str(f)]) == 2
+    assert "is an existing file" in capsys.readouterr().err
