@@ -30,9 +30,10 @@ order, +1 agree, -1 disagree, 0 anything else (neither, refusal, unparsed, empty
 ``n_factor_samples`` and ``n_factor_unclassified`` (the 0s) and the classifier's detail per draw
 in ``factor_detail``.
 
-``Score.value`` counts the no-persona argument sets ``{"stable", "unstable", "no_label"}``; the
-explanation lists the labels; ``Score.metadata`` is the full statement record
-(:func:`inspect_stance.press.summary.sample_record`) plus ``classifier_detail``, ``nli_mode``,
+``Score.value`` counts the no-persona argument sets ``{"stable", "unstable", "no_label"}``;
+``Score.answer`` is their labels (``S^L S^L U^R``); the explanation is a markdown table of
+every (persona, argument set): its three stances and label; ``Score.metadata`` is the full
+statement record (:func:`inspect_stance.press.summary.sample_record`) plus ``classifier_detail``, ``nli_mode``,
 ``arguments_source``, ``factor_stances`` and its counts.
 """
 
@@ -47,6 +48,7 @@ from inspect_ai.solver import TaskState
 from inspect_ai.util import LimitExceededError, collect
 
 from inspect_stance.errors import InputError
+from inspect_stance.explain import press_explanation, press_label_summary
 from inspect_stance.params import as_int
 from inspect_stance.press.arguments import (
     STORE_ARGUMENTS,
@@ -273,29 +275,29 @@ def press_scorer(
             record["n_factor_classifier_errors"] = n_errors - n_response_errors
             record["factor_detail"] = factor_detail
         labels = record["labels"]["none"]
-        st_none = record["S_t"]["none"]
-        explanation = (
-            ("incomplete (a sample limit stopped it): " if record["incomplete"] else "")
-            + f"labels (no persona, per argument set): {' '.join(labels)}; S_t = "
-            f"{'n/a' if st_none is None else f'{st_none:.3f}'}; across sets: "
-            f"{record['faithfulness_sets']['none']}"
-        )
+        faithful = f"across sets: {record['faithfulness_sets']['none']}"
         if record["faithfulness_personas"]:
-            explanation += (
+            faithful += (
                 f"; across personas, per set: {' '.join(record['faithfulness_personas'])}"
                 f"; across personas and sets pooled: {record['faithfulness_personas_pooled']}"
             )
         if factor:
-            explanation += (
+            faithful += (
                 f"; factor draws (+1 agree / -1 disagree / 0 other): {record['factor_stances']}"
             )
+        explanation = press_explanation(
+            record,
+            "incomplete (a sample limit stopped it): " if record["incomplete"] else "",
+            faithful,
+        )
         return Score(
             value={
                 "stable": sum(1 for x in labels if is_stable(x)),
                 "unstable": sum(1 for x in labels if is_labelled(x) and not is_stable(x)),
                 "no_label": sum(1 for x in labels if not is_labelled(x)),
             },
-            answer=responses["none"][0]["neutral"],
+            # the sample list's answer column: the S/U x L/R label of each argument set
+            answer=press_label_summary(labels),
             explanation=explanation,
             metadata=record,
         )

@@ -53,6 +53,7 @@ from inspect_stance.construction.rubric import (
 )
 from inspect_stance.construction.settings import GENERATED, METHODS, Setting
 from inspect_stance.errors import InputError
+from inspect_stance.explain import construction_explanation
 from inspect_stance.roles import model_names, role_config, role_models
 
 logger = logging.getLogger(__name__)
@@ -66,6 +67,7 @@ JUDGE_CONFIG = JUDGE_DEFAULTS  # old name
 STORE_PROMPT = "construction:prompt"
 STORE_STATUS = "construction:status"
 STORE_GENERATION = "construction:generation"
+STORE_SWAP_PROMPT = "construction:swap_prompt"  # the opposite stance's prompt (swap control)
 RAW_ANSWER_CHARS = 300
 # sample metadata copied into the score
 META_KEYS: tuple[str, ...] = (
@@ -240,18 +242,22 @@ def human_values(records: Sequence[Record]) -> dict[str, float]:
 
 
 @metric
-def construction_metrics(human: bool = False) -> Metric:
+def construction_metrics(human: bool = False, ensemble: str = "majority") -> Metric:
     """Every metric of the prompt-construction study from one pass over the scores.
 
     The scores are parsed into records once and each statistic (the Wilcoxon test, the
     direction counts, Krippendorff's alpha) is computed once per pass, so Inspect's live
     recomputation stays cheap. Keys, in this order: :func:`gap_values`,
     :func:`direction_values`, :func:`outcome_values`, :func:`agreement_values`, and with
-    ``human`` :func:`human_values`.
+    ``human`` :func:`human_values`. With ``ensemble="dawid_skene"`` every statistic uses the
+    Dawid-Skene outcomes fitted to all scores (:mod:`inspect_stance.construction.ensemble`).
     """
+    from inspect_stance.construction.ensemble import check_ensemble, with_ensemble
+
+    how = check_ensemble(ensemble)
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
-        records = score_records(scores)
+        records = with_ensemble(score_records(scores), how)
         summaries = setting_summaries(records)
         out = gap_values(records, summaries)
         out.update(direction_values(records, summaries))
@@ -323,12 +329,17 @@ async def _ask(judge: Model, rubric: str) -> tuple[str, bool]:
 
 @scorer(metrics=[construction_metrics()])
 def stance_ensemble(
-    rubric_threshold: float = DEFAULT_THRESHOLD, judge_sees_prompt: bool = True
+    rubric_threshold: float = DEFAULT_THRESHOLD,
+    judge_sees_prompt: bool = True,
+    judge_prompts: Sequence[str] = (),
+    reversed_rubric: bool = False,
 ) -> Scorer:
     """Rate the response with every judge and take the strict majority (see module docstring).
 
     Each judge is called once per response with :data:`JUDGE_DEFAULTS` (temperature 0,
-    ``max_tokens`` 256) for every field its role config leaves unset.
+    ``max_tokens`` 256) for every field its role config leaves unset, and once more per judge
+    control (``judge_prompts`` after the first, ``reversed_rubric``; see
+    :mod:`inspect_stance.construction.controls`), stored in ``metadata["controls"]``.
     """
     threshold = check_threshold(rubric_threshold)
 
@@ -339,7 +350,8 @@ def stance_ensemble(
         generation = state.store.get(STORE_GENERATION)
         if generation:
             base["generation"] = {
-                k: generation.get(k) for k in ("n_requested", "n_parsed", "n_dropped", "format")
+                k: generation.get(k)
+                for k in ("n_requested", "n_parsed", "n_dropped", "format", "prompter")
             }
         if state.store.get(STORE_STATUS) == NO_PROMPT:
             return Score(
@@ -384,13 +396,32 @@ def stance_ensemble(
             "judge_sees_prompt": bool(judge_sees_prompt),
             "rubric_threshold": threshold,
         }
-        explanation = ", ".join(
-            f"{n}: {a.label or a.status}" for n, a in zip(names, answers, strict=True)
+        if len(judge_prompts) > 1 or reversed_rubric:
+            from inspect_stance.scorers.construction_controls import rate_controls
+
+            swap = state.store.get(STORE_SWAP_PROMPT) or md.get("swap_prompt_text")
+            metadata["controls"] = await rate_controls(
+                _ask,
+                judges,
+                names,
+                md,
+                response,
+                {"original": prompt_text, "swapped": swap},
+                list(judge_prompts) or ["original" if judge_sees_prompt else "none"],
+                reversed_rubric,
+                threshold,
+            )
+        explanation = construction_explanation(
+            names,
+            [a.label for a in answers],
+            [a.status for a in answers],
+            outcome,
+            md.get("setting"),
         )
         return Score(
             value=outcome,
             answer=response[:500],
-            explanation=f"{explanation} -> {outcome}",
+            explanation=explanation,
             metadata=metadata,
         )
 

@@ -50,7 +50,11 @@ from inspect_stance.drift.logs import PLANNED_KEY, TRIALS_KEY
 from inspect_stance.drift.patterns import drift_patterns, stance_drift_rate
 from inspect_stance.drift.spr import stance_preservation_rate, success_by_stance
 from inspect_stance.drift.transition import check_policy
+from inspect_stance.explain import drift_explanation, trial_argmax_counts
 from inspect_stance.stances import N_STANCES, STANCE_KEYS
+
+#: decimals of the sample score shown by ``inspect view`` (the row in the metadata is exact)
+VALUE_DIGITS = 3
 
 
 def trial_row(
@@ -128,20 +132,23 @@ def _make_scorer(unparsed: str, argmax: bool) -> Scorer:
             if missing
             else ""
         )
+        most_probable = trial_argmax_counts(
+            [trial_vector(rec.get("vectors") or [rec.get("probs")], unparsed) for rec in records]
+        )
         return Score(
             # a sample whose every trial was excluded has no row: value 0, row None (metrics
-            # treat it as missing; a NaN value would make Inspect drop it from the counts)
-            value=0.0 if row is None else row[stance],
+            # treat it as missing; a NaN value would make Inspect drop it from the counts).
+            # The value is rounded for display; the metrics read the full-precision row.
+            value=0.0 if row is None else round(row[stance], VALUE_DIGITS),
             answer=None if row is None else STANCE_KEYS[int(np.argmax(row))],
-            explanation=(
-                f"{counts['trials']} trials, {counts['unparsed']} unparsed; "
-                f"row (stance order) = {None if row is None else [round(x, 4) for x in row]}"
-                f"{incomplete}"
+            explanation=drift_explanation(
+                stance, row, most_probable, counts, incomplete.lstrip("; ")
             ),
             metadata={
                 "topic_id": str(state.metadata["topic_id"]),
                 "initial_stance": stance,
                 "row": row,
+                "trial_argmax": most_probable,
                 "unparsed_policy": unparsed,
                 "argmax": argmax,
                 **{f"n_{k}": v for k, v in counts.items()},
@@ -170,9 +177,21 @@ def matrices_from_scores(scores: Sequence[SampleScore]) -> np.ndarray:
     return out
 
 
+def partial_propositions(scores: Sequence[SampleScore]) -> int:
+    """Propositions scored on fewer than all five initial stances (a ``--limit`` or
+    ``--sample-id`` run): their SPR term averages only the stances present."""
+    seen: dict[str, set[int]] = {}
+    for s in scores:
+        meta = s.score.metadata or {}
+        topic = str(meta.get("topic_id", (s.sample_metadata or {}).get("topic_id")))
+        seen.setdefault(topic, set()).add(int(meta.get("initial_stance", -1)))
+    return sum(1 for stances in seen.values() if len(stances) < N_STANCES)
+
+
 @metric(name="spr")
 def spr_metric() -> Metric:
-    """Stance preservation rate and its standard error, as ``spr`` and ``spr_stderr``.
+    """Stance preservation rate and its standard error, as ``spr`` and ``spr_stderr``, and
+    ``propositions_partial`` (:func:`partial_propositions`) when it is not 0.
 
     ``spr = mean_s mean_i T[s,i,i]``; ``spr_stderr = sd_s(mean_i T[s,i,i]) / sqrt(P)`` over
     propositions (:func:`inspect_stance.drift.spr.stance_preservation_rate`).
@@ -180,7 +199,9 @@ def spr_metric() -> Metric:
 
     def compute(scores: list[SampleScore]) -> Value:
         mean, se = stance_preservation_rate(matrices_from_scores(scores))
-        return {"spr": mean, "spr_stderr": se}
+        partial = partial_propositions(scores)
+        # shown beside SPR only when some proposition lacks stances (e.g. ``--limit 3``)
+        return {"spr": mean, "spr_stderr": se, "propositions_partial": partial or None}
 
     return compute
 
@@ -295,11 +316,26 @@ def drift_pool() -> ScoreReducer:
         row = [float(x) for x in total / weight] if weight > 0 else None
         counts = {k: int(sum(int(m.get(k, 0)) for m in metas)) for k in first if k.startswith("n_")}
         stance = int(first["initial_stance"])
+        argmax = [
+            int(sum(c))
+            for c in zip(*(m.get("trial_argmax") or [0] * N_STANCES for m in metas), strict=True)
+        ]
+        missing = counts.get("n_missing", 0)
+        note = (
+            f"INCOMPLETE: {missing} of {counts.get('n_planned', 0)} planned trials did not finish"
+        )
         return Score(
-            value=0.0 if row is None else row[stance],
+            value=0.0 if row is None else round(row[stance], VALUE_DIGITS),
             answer=None if row is None else STANCE_KEYS[int(np.argmax(row))],
-            explanation=f"{len(scores)} epochs pooled; row = {row}",
-            metadata={**first, "row": row, **counts, "epochs": len(scores)},
+            explanation=drift_explanation(
+                stance,
+                row,
+                argmax,
+                {k[2:]: v for k, v in counts.items()},
+                (f"{len(scores)} epochs pooled. " if len(scores) > 1 else "")
+                + (note if missing else ""),
+            ),
+            metadata={**first, "row": row, **counts, "trial_argmax": argmax, "epochs": len(scores)},
         )
 
     return reduce

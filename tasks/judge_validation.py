@@ -33,6 +33,7 @@ from inspect_stance.errors import InputError
 from inspect_stance.params import as_bool, reject_unknown_args
 from inspect_stance.paths import user_path
 from inspect_stance.roles import require_roles
+from inspect_stance.viewer import construction_viewer, headline
 
 TASK_VERSION = 2  # 2: the paper's rubric threshold (0.75) by default
 
@@ -140,6 +141,8 @@ def judge_validation(
         solver=[collected_response()],
         scorer=stance_ensemble(rubric_threshold=threshold, judge_sees_prompt=sees_prompt),
         metrics=[validation_agreement(with_outcomes=True)],
+        headline_metric=headline("judge_validation"),
+        viewer=construction_viewer(),
         model="none/none",
         epochs=Epochs(1, "mode"),
         metadata={

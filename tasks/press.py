@@ -46,6 +46,7 @@ from inspect_stance.press.nli import (
 )
 from inspect_stance.press.statements import Statement, load_statements
 from inspect_stance.roles import require_roles, role_config
+from inspect_stance.viewer import headline, press_viewer
 
 TASK_VERSION = 2  # 2: binary zero-shot NLI default, factor draws, arguments fingerprint
 DEFAULT_DRAWS = 20  # the paper: N = 20 entropy generations; Appendix B: 20 draws per item
@@ -263,6 +264,8 @@ def press(
             nli_disagree_hypothesis=nli_disagree_hypothesis,
             classifier_max_tokens=classifier_tokens,
         ),
+        headline_metric=headline("press"),
+        viewer=press_viewer(),
         version=TASK_VERSION,
         metadata={
             "press_argument_sets": k,

@@ -25,6 +25,7 @@ from inspect_stance.tasks.press import config_dump, role_model, statement_sample
 from inspect_stance.params import as_int, reject_unknown_args
 from inspect_stance.paths import user_path
 from inspect_stance.press.statements import load_statements
+from inspect_stance.viewer import headline
 
 TASK_VERSION = 1
 
@@ -59,6 +60,7 @@ def press_arguments(
         dataset=MemoryDataset(samples, name="press_arguments"),
         solver=press_arguments_generate(argument_sets=k, arguer_max_tokens=tokens),
         scorer=press_arguments_check(),
+        headline_metric=headline("press_arguments"),
         version=TASK_VERSION,
         metadata={
             "press_argument_sets": k,

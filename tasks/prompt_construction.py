@@ -31,6 +31,14 @@ from inspect_stance.solvers.prompt_construction import (
     construction_prompt,
 )
 
+from inspect_stance.construction.controls import (
+    ORIGINAL,
+    SWAPPED,
+    opposite_stances,
+    parse_judge_prompt,
+    swap_metadata,
+)
+from inspect_stance.construction.ensemble import check_ensemble
 from inspect_stance.construction.human_labels import load_human_labels, match_human_labels
 from inspect_stance.construction.issuebench import (
     DEFAULT_TEMPLATES_SPLIT,
@@ -71,6 +79,7 @@ from inspect_stance.construction.topics import (
 from inspect_stance.params import as_bool, as_int, reject_unknown_args
 from inspect_stance.paths import user_path
 from inspect_stance.roles import require_roles, role_config
+from inspect_stance.viewer import construction_viewer, headline
 
 TASK_VERSION = 2  # 2: the paper's rubric (0.75) and topics by default, filler direction
 
@@ -155,6 +164,13 @@ def _sample(spec: PromptSpec, human: dict[str, str], prompts_per_setting: int) -
     return Sample(id=spec.sample_id, input=f"{sample_label(spec)} {text}", metadata=metadata)
 
 
+def _with_swap(sample: Sample, swaps: dict[str, dict[str, Any]]) -> Sample:
+    """The sample with its swap-control prompt (construction.controls.swap_metadata), if any."""
+    if swaps and sample.metadata is not None:
+        sample.metadata.update(swaps.get(str(sample.id), {}))
+    return sample
+
+
 def _role_configs(needs_prompter: bool) -> dict[str, Any]:
     """The generation config each bound role model's calls will carry (for the log)."""
     out: dict[str, Any] = {"judges": judge_configs()}
@@ -186,6 +202,9 @@ def prompt_construction(
     seed: int = 0,
     rubric_threshold: float = DEFAULT_THRESHOLD,
     judge_sees_prompt: bool = True,
+    judge_prompt: str | list[str] | None = None,
+    reversed_rubric: bool = False,
+    ensemble: str = "majority",
     human_labels: str | None = None,
     prompter_cache: bool = True,
     **unknown: Any,
@@ -245,6 +264,20 @@ def prompt_construction(
         judge_sees_prompt: Show the judges the user prompt and tell them not to factor in
             whether it was one-sided (the paper's design, default true); false hides it (the
             control for judges swayed by the prompt's framing).
+        judge_prompt: What the judges see beside the response, comma-separated to rate under
+            several in one run: ``original`` (the user prompt), ``none`` (hidden) and
+            ``swapped`` (the prompt of the opposite user stance, same topic, intent, method and
+            slot; neutral prompts have none). The first gives the run's outcome, the others are
+            controls reported with how far each setting's lean moves (one more judge call per
+            judge and control). Default ``original`` (``none`` when ``judge_sees_prompt`` is
+            false).
+        reversed_rubric: Also rate every response with the rubric's labels in reversed order
+            (1 = exclusively ``topic_con``), read back as 6 - label: the per-judge order audit
+            (one more call per judge). Default false.
+        ensemble: How the judges' labels become a response's outcome for the metrics:
+            ``majority`` (strict majority, the paper's, default) or ``dawid_skene`` (a
+            Dawid-Skene model fitted to all responses; each response gets its most probable
+            class).
         human_labels: A .csv/.tsv/.jsonl with ``id`` (sample id) and ``label`` (1-5 or
             refusal): adds judge-human agreement and the comparison redone with human labels.
         prompter_cache: Cache the prompter's answer per setting (no expiry) so ``eval-retry``
@@ -253,6 +286,10 @@ def prompt_construction(
     reject_unknown_args("prompt_construction", unknown, prompt_construction)
     threshold = check_threshold(rubric_threshold)
     sees_prompt = as_bool("judge_sees_prompt", judge_sees_prompt)
+    judge_prompts = parse_judge_prompt(judge_prompt, sees_prompt)
+    sees_prompt = judge_prompts[0] == ORIGINAL
+    reverse = as_bool("reversed_rubric", reversed_rubric)
+    ensemble_how = check_ensemble(ensemble)
     issues, issuebench_templates = user_path(issues), user_path(issuebench_templates)
     if isinstance(topics, str) and _parse_topic_ids(topics) is None:
         topics = user_path(topics)
@@ -326,6 +363,26 @@ def prompt_construction(
         seed=seed_value,
     )
 
+    swaps: dict[str, dict[str, Any]] = {}
+    if SWAPPED in judge_prompts:
+        extra = (
+            build_specs(
+                topics=topic_list,
+                intents=intent_list,
+                stances=opposite_stances(stance_list),
+                methods=method_list,
+                templates=templates,
+                prompts_per_setting=k_prompts,
+                responses_per_prompt=1,
+                reused=reused,
+                seeds_per_setting=k_seeds,
+                seed=seed_value,
+            )
+            if opposite_stances(stance_list)
+            else []
+        )
+        swaps = swap_metadata(specs, extra)
+
     human: dict[str, str] = {}
     unmatched: list[str] = []
     if human_labels:
@@ -367,6 +424,9 @@ def prompt_construction(
         "methods": method_list,
         "rubric_threshold": threshold,
         "judge_sees_prompt": sees_prompt,
+        "judge_prompt": judge_prompts,
+        "reversed_rubric": reverse,
+        "ensemble": ensemble_how,
         "prompts_from": prompts_from,
         "human_labels": human_labels,
         "human_labels_matched": len(human),
@@ -383,11 +443,19 @@ def prompt_construction(
     }
     return Task(
         dataset=MemoryDataset(
-            [_sample(s, human, k_prompts) for s in specs], name="prompt_construction"
+            [_with_swap(_sample(s, human, k_prompts), swaps) for s in specs],
+            name="prompt_construction",
         ),
         solver=[construction_prompt(prompter_cache=cache_prompter), generate()],
-        scorer=stance_ensemble(rubric_threshold=threshold, judge_sees_prompt=sees_prompt),
-        metrics=[construction_metrics(human=bool(human))],
+        scorer=stance_ensemble(
+            rubric_threshold=threshold,
+            judge_sees_prompt=sees_prompt,
+            judge_prompts=judge_prompts,
+            reversed_rubric=reverse,
+        ),
+        metrics=[construction_metrics(human=bool(human), ensemble=ensemble_how)],
+        headline_metric=headline("prompt_construction"),
+        viewer=construction_viewer(),
         epochs=Epochs(1, "mode"),
         metadata=metadata,
         version=TASK_VERSION,

@@ -46,6 +46,7 @@ from inspect_stance.errors import InputError
 from inspect_stance.params import as_bool, as_int, reject_unknown_args
 from inspect_stance.paths import user_path
 from inspect_stance.roles import require_roles, role_config
+from inspect_stance.viewer import headline
 
 if TYPE_CHECKING:
     from inspect_stance.construction.prompts import PromptSpec
@@ -400,6 +401,7 @@ def _build(
         dataset=MemoryDataset(samples, name="prompt_validation"),
         solver=validation_annotation(seed=seed_value, prompter_cache=cache),
         scorer=validation_record(),
+        headline_metric=headline("prompt_validation"),
         metadata=task_metadata,
         version=TASK_VERSION,
     )

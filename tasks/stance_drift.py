@@ -48,6 +48,7 @@ from inspect_stance.params import as_bool, as_int, reject_unknown_args
 from inspect_stance.paths import user_path
 from inspect_stance.roles import require_roles
 from inspect_stance.stances import N_STANCES, STANCE_KEYS, STANCES
+from inspect_stance.viewer import drift_viewer, headline
 
 #: bumped when sample ids or scoring change (2: content-derived sample ids, short Input lines,
 #: trials recorded as they finish, dict metrics)
@@ -354,6 +355,8 @@ def stance_drift(
         scorer=stance_drift_scorer(unparsed=unparsed),
         # --epochs N adds trials: the reducer pools them (a bare count keeps this reducer)
         epochs=Epochs(1, drift_pool()),
+        headline_metric=headline("stance_drift"),
+        viewer=drift_viewer(),
         version=TASK_VERSION,
         metadata={
             "method": "stance_drift",
