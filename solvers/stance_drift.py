@@ -38,8 +38,9 @@ beside it disagree (``"A) Disagree"`` where A lists Neutral: the letter counts,
 **Trial record (the cheap cache).** With ``cache=True`` each finished generation and each
 finished trial is also appended, as one JSON line, to a per-sample file under Inspect's cache
 folder (``<INSPECT_CACHE_DIR or ~/.cache/inspect_ai>/inspect_stance/stance_drift/``), keyed by
-everything that determines the trial: model name, base URL, ``-M`` args and generation config,
-the sample's proposition and stance, variant, words limit, the prompt templates, extraction
+everything that determines the trial: the model's identity
+(:func:`inspect_stance.fingerprint.model_identity`: name, scrubbed base URL, ``-M`` args with
+file arguments by content, generation config), the sample's proposition and stance, variant, words limit, the prompt templates, extraction
 settings, reused arguments, ``seed`` and epoch. A sample that starts again with the same key
 (``inspect eval-retry`` after an interruption, a re-run after a sample limit, or an identical
 re-run) replays the recorded trials without model calls, reuses recorded arguments, and runs
