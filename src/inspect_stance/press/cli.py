@@ -83,7 +83,9 @@ def _compare(args: argparse.Namespace) -> int:
     from inspect_stance.markdown import md_table
     from inspect_stance.press.compare import (
         arguments_note,
+        check_csv_path,
         check_same_arguments,
+        check_same_settings,
         faithfulness_across_runs,
         transition_frame,
         transitions,
@@ -91,9 +93,13 @@ def _compare(args: argparse.Namespace) -> int:
     from inspect_stance.press.logs import read_press_log
 
     persona = _choice("--persona", args.persona, PERSONAS)
+    for flag, value in (("--csv", args.csv), ("--faithfulness-csv", args.faithfulness_csv)):
+        if value:
+            check_csv_path(flag, value)
     try:
         before, after = read_press_log(args.before), read_press_log(args.after)
         same = check_same_arguments(before, after, args.allow_different_arguments)
+        settings = check_same_settings(before, after, args.allow_different_settings)
         faith = faithfulness_across_runs(before.records, after.records, persona)
         result = transitions(before.records, after.records, persona)
     except ValueError as ex:
@@ -121,6 +127,7 @@ def _compare(args: argparse.Namespace) -> int:
                 for k, r in runs.items()
             },
             "arguments_check": same,
+            "settings_check": settings,
             "faithfulness": faith,
             "table": {
                 str(i): {str(c): int(table.loc[i, c]) for c in table.columns} for i in table.index
@@ -134,6 +141,8 @@ def _compare(args: argparse.Namespace) -> int:
     print(f"# PReSS comparison: {before.model} -> {after.model} (persona {persona})\n")
     for k, r in runs.items():
         print(f"- {k} ({r.path}): {arguments_note(r)}")
+    for line in settings:
+        print(f"- {line}")
     print(f"- {same}\n")
     print("## Stability faithfulness across the two runs (Table 4)\n")
     print(
@@ -221,6 +230,11 @@ def register(subparsers: Any) -> None:
         "--allow-different-arguments",
         action="store_true",
         help="compare even when the runs' arguments_fingerprint differ or are not recorded",
+    )
+    c.add_argument(
+        "--allow-different-settings",
+        action="store_true",
+        help="compare even when the statements file, argument sets or classifier differ",
     )
     c.add_argument("--csv", metavar="PATH", help="also write the transition table as CSV")
     c.add_argument(

@@ -240,3 +240,31 @@ def arguments_note(run: PressRun) -> str:
     else:
         who = "the arguer is not recorded"
     return f"arguments: {source}; {who}"
+
+
+def check_same_settings(before: PressRun, after: PressRun, allow: bool = False) -> list[str]:
+    """Lines naming the settings (statements file, argument sets, classifier) that differ;
+    InputError (one line) unless ``allow`` (``--allow-different-settings``). The arguments are
+    checked by :func:`check_same_arguments`."""
+    from inspect_stance.press.compare_runs import SETTING_ARGS
+    from inspect_stance.runs import RunInfo, check_settings
+
+    infos = [
+        RunInfo(source=r.path, run_id=r.path,
+                settings={k: r.task_args[k] for k in SETTING_ARGS if k in r.task_args})
+        for r in (before, after)
+    ]  # fmt: skip
+    return check_settings(infos, ["before", "after"], allow)
+
+
+def check_csv_path(flag: str, value: str) -> None:
+    """A CSV path we can write: not a folder, in a folder that exists; one-line InputError."""
+    from pathlib import Path
+
+    path = Path(value)
+    if path.is_dir():
+        raise InputError(f"{flag} {path}: is a folder; give a file path such as {path}/table.csv")
+    if not path.parent.is_dir():
+        raise InputError(
+            f"{flag} {path}: folder {path.parent} does not exist; create it or give another path"
+        )

@@ -1,0 +1,183 @@
+"""PReSS runs compared (``inspect-stance compare`` on ``press`` logs).
+
+Items are statements, matched by their text (cluster: a statement's argument sets share it).
+Per statement, under one persona, with ``labels`` its argument sets' labels:
+
+- ``share_stable``: the paper's S_t = stable sets / |I| (:mod:`.stability`);
+- ``P_SF`` / ``P_SU`` / ``P_ID``: 1 when the statement's outcome across its own argument sets
+  is SF / SU / ID (:mod:`.faithfulness`), else 0: their means are the run's ``P_*_sets``.
+
+Beside them, for every pair of runs, McNemar's exact test
+(``statsmodels.stats.contingency_tables.mcnemar(exact=True)``) on the stable / unstable label of
+each statement x argument set matched in both runs, with Newcombe's paired interval of the
+difference in the share stable (it treats the instances as independent; the ``share_stable``
+row is the statement-clustered one), and the before x after label transition table.
+
+Settings that must match: the arguments fingerprint (both runs faced the same arguments), the
+statements file, the number of argument sets, and the classifier (``classifier``, ``nli_mode``,
+``nli_model``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from inspect_stance.errors import InputError
+from inspect_stance.press.compare import transitions
+from inspect_stance.press.faithfulness import OUTCOMES, faithfulness
+from inspect_stance.press.labels import is_labelled, is_stable
+from inspect_stance.press.logs import PressRun
+from inspect_stance.press.stability import topic_stability
+from inspect_stance.runs import RunInfo, log_info
+from inspect_stance.stats.family import (
+    CompareResult,
+    Comparison,
+    MetricSpec,
+    RunItems,
+    adjust_family,
+    item_comparisons,
+    rankings,
+)
+from inspect_stance.stats.intervals import newcombe_paired
+
+SETTING_ARGS: tuple[str, ...] = ("statements", "argument_sets", "classifier", "nli_mode",
+                                 "nli_model")  # fmt: skip
+METRICS: tuple[MetricSpec, ...] = (
+    MetricSpec("share_stable"),
+    MetricSpec("P_SF"),
+    MetricSpec("P_SU", higher_is_better=False),
+    MetricSpec("P_ID", higher_is_better=False),
+)
+MCNEMAR_TEST = "McNemar exact (statsmodels) over statement x set; Newcombe paired interval"
+
+
+def press_info(run: PressRun) -> RunInfo:
+    """Identity, task arguments and settings of a PReSS run."""
+    try:
+        info = log_info(run.path)
+    except Exception:  # noqa: BLE001 - read once already; a header that fails is no identity
+        info = RunInfo(source=run.path, run_id=f"path:{run.path}", model=run.model)
+    info.task_args = dict(run.task_args) or info.task_args
+    info.settings = {k: info.task_args[k] for k in SETTING_ARGS if k in info.task_args}
+    info.settings["arguments_fingerprint"] = run.arguments_fingerprint
+    return info
+
+
+def _labels(run: PressRun, persona: str) -> dict[str, list[str]]:
+    return {str(r["statement"]): list(r["labels"][persona])
+            for r in run.records if r["labels"].get(persona)}  # fmt: skip
+
+
+def press_items(run: PressRun, name: str, persona: str = "none") -> RunItems:
+    """Per-statement S_t and SF/SU/ID indicators, and the instance-level stable indicators."""
+    labels = _labels(run, persona)
+    items: dict[str, dict[str, float]] = {"share_stable": {}}
+    items.update({f"P_{o}": {} for o in OUTCOMES})
+    for statement, ls in labels.items():
+        items["share_stable"][statement] = float(topic_stability(ls) or 0.0)
+        outcome = faithfulness(ls)
+        for o in OUTCOMES:
+            items[f"P_{o}"][statement] = float(outcome == o)
+    stable = np.array([float(is_stable(x)) for ls in labels.values() for x in ls])
+    return RunItems(name=name, items=items, trials={"share_stable": stable})
+
+
+def mcnemar_comparison(
+    a: PressRun, b: PressRun, names: tuple[str, str], persona: str, confidence: float
+) -> Comparison | None:
+    """McNemar's exact test of the stable label over matched statement x set instances."""
+    from statsmodels.stats.contingency_tables import mcnemar
+
+    la, lb = _labels(a, persona), _labels(b, persona)
+    pairs = [(is_stable(x), is_stable(y)) for s in la if s in lb
+             for x, y in zip(la[s], lb[s], strict=False)]  # fmt: skip
+    if not pairs:
+        return None
+    n11 = sum(1 for x, y in pairs if x and y)
+    n10 = sum(1 for x, y in pairs if x and not y)
+    n01 = sum(1 for x, y in pairs if not x and y)
+    n00 = len(pairs) - n11 - n10 - n01
+    p = 1.0 if n10 + n01 == 0 else float(mcnemar([[n11, n10], [n01, n00]], exact=True).pvalue)
+    pa, pb = (n11 + n10) / len(pairs), (n11 + n01) / len(pairs)
+    return Comparison("stable_label (McNemar)", names[0], names[1], pa, pb, pb - pa,
+                      newcombe_paired(n11, n10, n01, n00, confidence), p, MCNEMAR_TEST,
+                      len(pairs))  # fmt: skip
+
+
+def compare_press(
+    runs: Sequence[PressRun],
+    names: Sequence[str],
+    persona: str = "none",
+    confidence: float = 0.95,
+    interval: Any = "auto",
+    adjust: Any = "holm",
+    alpha: float = 0.05,
+    metrics: Sequence[MetricSpec] = METRICS,
+) -> CompareResult:
+    """Every pair x metric, McNemar per pair, adjusted together; rankings; transitions."""
+    items = [press_items(r, n, persona) for r, n in zip(runs, names, strict=True)]
+    comps = item_comparisons(items, metrics, confidence, interval)
+    extra: dict[str, Any] = {"transitions": []}
+    for (ra, na), (rb, nb) in itertools.combinations(zip(runs, names, strict=True), 2):
+        mc = mcnemar_comparison(ra, rb, (na, nb), persona, confidence)
+        if mc is not None:
+            comps.append(mc)
+        tr = transitions(ra.records, rb.records, persona)
+        table = {str(r): {str(c): int(v) for c, v in row.items()}
+                 for r, row in tr["table"].to_dict(orient="index").items()}  # fmt: skip
+        extra["transitions"].append({"a": na, "b": nb, "summary": tr["summary"], "table": table})
+    comps = adjust_family(comps, adjust)
+    info = [{"name": n, "source": r.path, "model": r.model, "n_items": len(_labels(r, persona)),
+             "n_unparsed": sum(1 for ls in _labels(r, persona).values() for x in ls
+                               if not is_labelled(x))}
+            for r, n in zip(runs, names, strict=True)]  # fmt: skip
+    notes = [f"items are statements (matched by text, persona {persona}); argument sets are "
+             "nested in them; unlabelled sets count as not stable (the paper's S_t)"]  # fmt: skip
+    return CompareResult("press", info, comps, rankings(items, metrics, comps, alpha), adjust,
+                         alpha, confidence, notes, extra)  # fmt: skip
+
+
+def load_press_runs(
+    paths: Sequence[str], labels: Any, allow: bool
+) -> tuple[list[PressRun], list[str], list[str]]:
+    """Runs (deduplicated), their names, and notes (settings differing, runs counted once)."""
+    from inspect_stance.press.logs import find_press_logs
+    from inspect_stance.runs import check_settings, dedupe, name_runs, parse_labels
+
+    runs, skipped = find_press_logs(paths)
+    infos = [press_info(r) for r in runs]
+    keep, dropped = dedupe(infos)
+    runs, infos = [runs[k] for k in keep], [infos[k] for k in keep]
+    if len(runs) < 2:
+        raise InputError(f"compare needs at least two different runs (got {len(runs)})"
+                         + (f"; {dropped}" if dropped else ""))  # fmt: skip
+    names = name_runs(infos, parse_labels(labels))
+    notes = check_settings(infos, names, allow)
+    notes += [x for x in (dropped, skipped) if x]
+    return runs, names, notes
+
+
+def cli_compare(args: argparse.Namespace) -> CompareResult:
+    """``inspect-stance compare`` on PReSS logs."""
+    from inspect_stance.press.prompts import PERSONAS
+
+    if args.persona not in PERSONAS:
+        raise InputError(f"--persona {args.persona!r}; use one of {', '.join(PERSONAS)}")
+    by_name = {m.name: m for m in METRICS}
+    bad = [m for m in args.metric or [] if m not in by_name]
+    if bad:
+        raise InputError(f"unknown PReSS metric {bad[0]!r}; use one of {', '.join(by_name)}")
+    metrics = [by_name[m] for m in dict.fromkeys(args.metric)] if args.metric else list(METRICS)
+    runs, names, notes = load_press_runs(args.paths, args.label, args.allow_different_settings)
+    try:
+        result = compare_press(runs, names, args.persona, args.confidence, args.interval,
+                               args.adjust, args.alpha, metrics)  # fmt: skip
+    except ValueError as ex:
+        raise InputError(str(ex)) from ex
+    result.notes += notes
+    return result
