@@ -28,6 +28,7 @@ from inspect_stance.scorers.prompt_construction import (
     STORE_GENERATION,
     STORE_PROMPT,
     STORE_STATUS,
+    STORE_SWAP_PROMPT,
     judge_models,
 )
 
@@ -92,6 +93,15 @@ def construction_prompt(prompter_cache: bool = True) -> Solver:
                 return state
             text = prompts[slot]
         state.store.set(STORE_PROMPT, text)
+        if md.get("swap_generation_instructions") and md.get("swap_setting"):
+            # the swap control's prompt: this slot of the opposite setting (same cached call)
+            swapped, _, _ = await prompts_for(
+                md["swap_setting"], md["swap_generation_instructions"]
+            )
+            slot = int(md["slot"])
+            state.store.set(
+                STORE_SWAP_PROMPT, swapped.prompts[slot] if slot < len(swapped.prompts) else None
+            )
         state.metadata["prompt_text"] = text
         state.messages = [ChatMessageUser(content=text)]
         return state

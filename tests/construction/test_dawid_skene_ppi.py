@@ -138,7 +138,7 @@ def test_distance_difference_monte_carlo():
 def _coverage(reps: int, seed: int = 0) -> tuple[float, float]:
     """Share of replications whose 95 % PPI (and judges-only) interval covers the true lean.
 
-    Truth: labels drawn from a known distribution (mean 2.4, lean -0.6); three judges: exact,
+    Truth: labels drawn from a known distribution (mean 2.45, lean -0.55); three judges: exact,
     +1 and noisy (sd 0.8); the ensemble label is the median of the three (their majority when
     one exists); humans label 100 of 400 responses at random; classic PPI (lam = 1).
     """

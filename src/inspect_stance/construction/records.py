@@ -34,6 +34,10 @@ class Record:
     replicate: int = 0
     filler_pole: str | None = None  # pole the topic's neutral filler encodes ("none": neither)
     generation_parsed: int | None = None  # generated prompts: how many the prompter's answer gave
+    # judge controls (swapped / hidden prompt, reversed rubric): {name: {"judge_labels":
+    # {judge: label}, "judge_status": {...}, "outcome": ...}}, see construction.controls
+    controls: dict[str, Any] = field(default_factory=dict, compare=False)
+    prompter: str | None = None  # the model that wrote a generated prompt
     extra: dict[str, Any] = field(default_factory=dict, compare=False)
 
 
@@ -69,4 +73,6 @@ def record_from_score_metadata(
         replicate=int(meta.get("replicate", 0)),
         filler_pole=meta.get("filler_pole"),
         generation_parsed=int(parsed) if parsed is not None else None,
+        controls=dict(meta.get("controls") or {}),
+        prompter=generation.get("prompter") if isinstance(generation, Mapping) else None,
     )
