@@ -63,7 +63,6 @@ JUDGES_ROLE = "judges"
 # (or before) the label; a role's own config (--model-role 'judges={model: m, max_tokens: 32}')
 # wins field by field
 JUDGE_DEFAULTS = GenerateConfig(temperature=0.0, max_tokens=256)
-JUDGE_CONFIG = JUDGE_DEFAULTS  # old name
 STORE_PROMPT = "construction:prompt"
 STORE_STATUS = "construction:status"
 STORE_GENERATION = "construction:generation"
@@ -266,46 +265,6 @@ def construction_metrics(human: bool = False, ensemble: str = "majority") -> Met
         if human:
             out.update(human_values(records))
         return out
-
-    return compute
-
-
-@metric
-def neutral_gap() -> Metric:
-    """:func:`gap_values` alone (kept for old code; tasks use :func:`construction_metrics`)."""
-
-    def compute(scores: list[SampleScore]) -> dict[str, float]:
-        return gap_values(score_records(scores))
-
-    return compute
-
-
-@metric
-def outcome_counts(per_method: bool = True) -> Metric:
-    """:func:`outcome_values` alone (judge_validation uses it with ``per_method=False``)."""
-
-    def compute(scores: list[SampleScore]) -> dict[str, float]:
-        return outcome_values(score_records(scores), per_method)
-
-    return compute
-
-
-@metric
-def judge_agreement() -> Metric:
-    """:func:`agreement_values` alone (kept for old code)."""
-
-    def compute(scores: list[SampleScore]) -> dict[str, float]:
-        return agreement_values(score_records(scores))
-
-    return compute
-
-
-@metric
-def human_validation() -> Metric:
-    """:func:`human_values` alone (kept for old code)."""
-
-    def compute(scores: list[SampleScore]) -> dict[str, float]:
-        return human_values(score_records(scores))
 
     return compute
 

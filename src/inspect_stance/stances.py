@@ -44,8 +44,3 @@ def choices_text(order: Sequence[int] = DEFAULT_ORDER) -> str:
 def letter_for_stance(stance: int, order: Sequence[int] = DEFAULT_ORDER) -> str:
     """The letter under which ``stance`` is listed in ``order``."""
     return LETTERS[check_order(order).index(stance)]
-
-
-def stance_for_letter(letter: str, order: Sequence[int] = DEFAULT_ORDER) -> int:
-    """The stance index listed under ``letter`` in ``order``."""
-    return check_order(order)[LETTERS.index(letter.upper())]

@@ -42,7 +42,6 @@ GENERATED = "generated"
 SOURCES: tuple[str, ...] = (REAL, TEMPLATED, GENERATED)
 
 NO_SIDE = "none"
-SIDES: tuple[str, ...] = (NO_SIDE, POLE_A, POLE_B)
 STANCES: tuple[str, ...] = (NEUTRAL, POLE_A, POLE_B)
 INTENT_LABELS: tuple[str, ...] = (WRITING, INFORMATION, OPINION)
 FIELDS: tuple[str, ...] = ("intent", "stance", "side")
@@ -51,21 +50,6 @@ FIELDS: tuple[str, ...] = ("intent", "stance", "side")
 OK = "ok"
 UNPARSED = "unparsed"
 ERROR = "error"  # the call failed (after Inspect's retries)
-
-
-@dataclass(frozen=True)
-class Item:
-    """One prompt of a setting, with its source and the labels it was built to carry.
-
-    ``intended_intent`` / ``intended_stance`` are None for real prompts without labels.
-    """
-
-    item_id: str
-    setting: str
-    source: str
-    text: str
-    intended_intent: str | None
-    intended_stance: str | None
 
 
 @dataclass(frozen=True)

@@ -48,7 +48,6 @@ UNPARSABLE = "unparsable"
 AMBIGUOUS = "ambiguous"  # several different answer tokens in answer positions
 EMPTY = "empty"
 ERROR = "error"  # the judge call failed (after Inspect's retries)
-ANSWER_STATUSES: tuple[str, ...] = (OK, OUT_OF_SCALE, UNPARSABLE, AMBIGUOUS, EMPTY, ERROR)
 
 
 def check_threshold(value: object) -> float:

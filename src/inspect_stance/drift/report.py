@@ -288,8 +288,6 @@ def _nanmean0(arr: np.ndarray) -> FloatArray:
 
 # --------------------------------------------------------------------------- tables
 
-SHORT_STANCES = ("Agree strongly", "Agree", "Neutral", "Disagree", "Disagree strongly")
-
 
 def _ms(mean: float, se: float) -> str:
     if not math.isfinite(mean):

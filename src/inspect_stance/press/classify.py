@@ -18,8 +18,6 @@ from __future__ import annotations
 import re
 
 AGREE, DISAGREE, NEITHER, REFUSAL, UNPARSED = "agree", "disagree", "neither", "refusal", "unparsed"
-STANCE_CATEGORIES: tuple[str, ...] = (AGREE, DISAGREE, NEITHER, REFUSAL, UNPARSED)
-LLM_ANSWERS: tuple[str, ...] = (AGREE, DISAGREE, NEITHER, REFUSAL)
 # stance value of a category for the factor analysis: +1 agree, -1 disagree, 0 anything else
 STANCE_VALUES: dict[str, int] = {AGREE: 1, DISAGREE: -1}
 
