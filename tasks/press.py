@@ -31,6 +31,7 @@ from inspect_stance.solvers.press import (
 )
 
 from inspect_stance.errors import InputError
+from inspect_stance.extras import require_nli_extra
 from inspect_stance.params import FALSE_WORDS, TRUE_WORDS, as_bool, as_int, reject_unknown_args
 from inspect_stance.paths import user_path
 from inspect_stance.press.arguments import load_arguments
@@ -222,6 +223,12 @@ def press(
         require_roles("press", ["classifier"], "-T classifier=llm")
     given = load_arguments(arguments, items, k) if arguments else None
     if classifier == "nli" or n_entropy > 0:
+        require_nli_extra(
+            "press",
+            "the NLI stance classifier (-T classifier=nli, the default)"
+            if classifier == "nli"
+            else "entropy clustering (-T entropy_samples)",
+        )
         # fail fast (and cache) before any model call; entropy clustering needs only the
         # entailment class, as zero-shot does
         load_nli(nli_model, nli_device).check_mode(nli_mode if classifier == "nli" else "zero_shot")

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from inspect_stance.errors import InputError
 
 TRUE_WORDS: frozenset[str] = frozenset({"true", "yes", "y", "on", "1"})
-FALSE_WORDS: frozenset[str] = frozenset({"false", "no", "n", "off", "0", "none", ""})
+FALSE_WORDS: frozenset[str] = frozenset({"false", "no", "n", "off", "0", "none"})
 
 
 def parse_bool(value: object) -> bool | None:
@@ -48,9 +48,11 @@ def parse_int(value: object) -> int | None:
 
 
 def as_bool(name: str, value: object) -> bool:
-    """``value`` as a boolean (:func:`parse_bool`; None is False); anything else is a
-    ``ValueError``."""
-    b = False if value is None else parse_bool(value)
+    """``value`` as a boolean (:func:`parse_bool`); anything else is a ``ValueError``, an empty
+    value too (``-T cache=`` arrives as None: it is not false)."""
+    b = None if value is None else parse_bool(value)
+    if b is None and (value is None or (isinstance(value, str) and not value.strip())):
+        raise InputError(f"{name} is empty; use -T {name}=true or -T {name}=false")
     if b is None:
         raise InputError(
             f"{name} {value!r} is not a boolean; use -T {name}=true or -T {name}=false"
@@ -72,6 +74,40 @@ def as_int(name: str, value: object, minimum: int = 1, example: int = 3) -> int:
     return n
 
 
+#: the package's task modules (each defines a task function of the same name)
+TASK_NAMES: tuple[str, ...] = (
+    "stance_drift",
+    "press",
+    "press_arguments",
+    "prompt_construction",
+    "judge_validation",
+    "prompt_validation",
+)
+
+
+def _parameters(fn: Callable[..., object]) -> list[str]:
+    import inspect
+
+    return [
+        n
+        for n, p in inspect.signature(fn).parameters.items()
+        if p.kind is not inspect.Parameter.VAR_KEYWORD
+    ]
+
+
+def sibling_parameters(task: str) -> set[str]:
+    """Parameters of the package's other tasks (those ``inspect eval-set`` may run beside
+    ``task`` on one command line)."""
+    import importlib
+
+    names: set[str] = set()
+    for other in TASK_NAMES:
+        if other != task:
+            module = importlib.import_module(f"inspect_stance.tasks.{other}")
+            names.update(_parameters(getattr(module, other)))
+    return names
+
+
 def reject_unknown_args(task: str, unknown: dict[str, object], fn: Callable[..., object]) -> None:
     """Raise a one-line error for task parameters the task does not have.
 
@@ -79,20 +115,26 @@ def reject_unknown_args(task: str, unknown: dict[str, object], fn: Callable[...,
     logs a warning, invisible under ``--display none``, for names a task without them does not
     take), so each task collects the rest in ``**unknown`` and calls this first: a typo such as
     ``-T tirals=5`` fails before any model call instead of silently running the default.
+
+    A name that is a parameter of another of the package's tasks is what one command line
+    running several tasks passes (``inspect eval-set tasks/stance_drift.py tasks/press.py -T
+    trials=5``): it is ignored with Inspect's own warning (``param 'x' not used by task 'y'``),
+    as Inspect does for tasks without ``**kwargs``.
     """
     if not unknown:
         return
     import difflib
-    import inspect
+    import logging
 
-    known = [
-        n
-        for n, p in inspect.signature(fn).parameters.items()
-        if p.kind is not inspect.Parameter.VAR_KEYWORD
-    ]
-
+    shared = sibling_parameters(task) & set(unknown)
+    for name in sorted(shared):
+        logging.getLogger(__name__).warning(f"param '{name}' not used by task '{task}'")
+    typos = sorted(set(unknown) - shared)
+    if not typos:
+        return
+    known = _parameters(fn)
     hints = []
-    for name in sorted(unknown):
+    for name in typos:
         close = difflib.get_close_matches(name, known, n=1)
         hints.append(f"-T {name}" + (f" (did you mean {close[0]}?)" if close else ""))
     raise InputError(
