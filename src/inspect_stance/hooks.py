@@ -1,0 +1,52 @@
+"""Inspect hooks of the package: what a finished run must say on the console.
+
+:class:`ReplayNotice` warns, at the end of every task, how many trials were replayed from the
+stance-drift trial record instead of calling the model (the header's ``trials_replayed``
+metric): a record cannot see a model updated behind the same name and URL, so a run that
+replayed one says so.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from inspect_ai.hooks import Hooks, TaskEnd, hooks
+
+logger = logging.getLogger(__name__)
+
+REPLAYED_METRIC = "trials_replayed"
+
+
+def replay_notice(log: object) -> str | None:
+    """The console line for a finished log whose header counts replayed trials, or None.
+
+    ``<task>: N of M trials were replayed from the trial record (no model call; the record
+    cannot see a model changed behind the same name): -T cache=false calls the model afresh``.
+    """
+    results = getattr(log, "results", None)
+    if results is None:
+        return None
+    for score in results.scores:
+        replayed = score.metrics.get(REPLAYED_METRIC)
+        if replayed is None or not replayed.value:
+            continue
+        trials = score.metrics.get("trials")
+        total = f" of {int(trials.value)}" if trials is not None else ""
+        task = getattr(getattr(log, "eval", None), "task", "task")
+        return (
+            f"{task}: {int(replayed.value)}{total} trials were replayed from the trial record "
+            "(no model call; the record cannot see a model changed behind the same name): "
+            "-T cache=false calls the model afresh"
+        )
+    return None
+
+
+@hooks(name="inspect_stance_replay_notice", description="Warn when trials were replayed.")
+class ReplayNotice(Hooks):
+    """Warns once per task whose log counts trials replayed from the trial record."""
+
+    async def on_task_end(self, data: TaskEnd) -> None:
+        """Log the :func:`replay_notice` line as a warning (nothing when none was replayed)."""
+        line = replay_notice(data.log)
+        if line:
+            logger.warning(line)
