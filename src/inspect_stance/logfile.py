@@ -7,12 +7,15 @@ Streaming sample reads are avoided: they are quadratic in the sample count.
 
 :func:`read_task_log` is the one reader with the one wording of its errors;
 :func:`find_task_logs` picks one task's logs out of files and folders (``logs/`` holds every
-task's logs by default) and says how many it skipped.
+task's logs by default) and says how many it skipped; it also recognises the same run given
+twice (two copies of one log, a log named and also found in a folder: the same eval id) and
+keeps it once (:func:`drop_repeated_runs`, which every report command uses).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import hashlib
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -68,6 +71,12 @@ class FoundLogs:
     paths: list[Path] = field(default_factory=list)
     skipped_other_task: list[Path] = field(default_factory=list)
     skipped_unreadable: list[Path] = field(default_factory=list)
+    #: ``(repeat, first)`` pairs: logs left out as the same run as an earlier one
+    repeated: list[tuple[Path, Path]] = field(default_factory=list)
+
+    def repeated_line(self) -> str:
+        """One line for stderr naming the runs counted once (:func:`repeated_line`)."""
+        return repeated_line(self.repeated)
 
     def skipped_line(self) -> str:
         """One line for stderr, e.g. ``skipped 3 logs of other tasks and 1 unreadable file``;
@@ -94,6 +103,7 @@ def find_task_logs(paths: Iterable[str | Path], tasks: Iterable[str], what: str)
 
     names = {_task_name(t) for t in tasks}
     found = FoundLogs()
+    ids: dict[Path, str] = {}
     for raw in paths:
         p = Path(raw)
         if p.is_dir():
@@ -105,6 +115,7 @@ def find_task_logs(paths: Iterable[str | Path], tasks: Iterable[str], what: str)
                     continue
                 if _task_name(str(header.eval.task)) in names:
                     found.paths.append(f)
+                    ids[f] = _eval_identity(header)
                 else:
                     found.skipped_other_task.append(f)
         else:
@@ -124,7 +135,59 @@ def find_task_logs(paths: Iterable[str | Path], tasks: Iterable[str], what: str)
                     f"pass the .eval log of a {what}"
                 )
             found.paths.append(p)
+            ids[p] = _eval_identity(header)
+    found.paths, found.repeated = drop_repeated_runs(found.paths, ids)
     if not found.paths:
         extra = f" ({found.skipped_line()})" if found.skipped_line() else ""
         raise InputError(f"no log of a {what} found in {', '.join(map(str, paths))}{extra}")
     return found
+
+
+def _eval_identity(header: Any) -> str:
+    """What makes two logs the same run: the eval id Inspect gives each evaluation (a copy or a
+    ``.json`` conversion of a log keeps it; a re-run or an ``eval-retry`` gets a new one)."""
+    return f"eval:{header.eval.eval_id}"
+
+
+def run_identity(path: str | Path) -> str:
+    """The identity of a run file: a log's eval id (read from its header), or the content hash
+    (SHA-256) of any other file (an ``.npz`` of arrays)."""
+    p = Path(path)
+    if p.suffix in LOG_SUFFIXES:
+        from inspect_ai.log import read_eval_log
+
+        return _eval_identity(read_eval_log(str(p), header_only=True))
+    return "sha256:" + hashlib.sha256(p.read_bytes()).hexdigest()
+
+
+def drop_repeated_runs(
+    paths: Sequence[Path], ids: dict[Path, str] | None = None
+) -> tuple[list[Path], list[tuple[Path, Path]]]:
+    """``paths`` without the runs already given (same :func:`run_identity`; ``ids`` holds the
+    identities already known), in order, and the ``(repeat, first)`` pairs left out. The same
+    path given twice is a repeat too."""
+    known = dict(ids or {})
+    first: dict[str, Path] = {}
+    kept: list[Path] = []
+    repeated: list[tuple[Path, Path]] = []
+    for p in paths:
+        key = known.get(p) or run_identity(p)
+        if key in first:
+            repeated.append((p, first[key]))
+        else:
+            first[key] = p
+            kept.append(p)
+    return kept, repeated
+
+
+def repeated_line(repeated: Sequence[tuple[Path, Path]]) -> str:
+    """One line for stderr, e.g. ``counted 1 repeated run once: b.eval is the same run as
+    a.eval (same eval id)``; empty when nothing repeated (at most three pairs are named)."""
+    if not repeated:
+        return ""
+    n = len(repeated)
+    named = "; ".join(f"{a} is the same run as {b}" for a, b in repeated[:3])
+    more = f"; and {n - 3} more" if n > 3 else ""
+    logs = all(a.suffix in LOG_SUFFIXES for a, _ in repeated)
+    why = "same eval id" if logs else "same eval id or file content"
+    return f"counted {n} repeated run{'s' if n != 1 else ''} once: {named}{more} ({why})"

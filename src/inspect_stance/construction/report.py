@@ -93,7 +93,7 @@ def read_records(paths: Sequence[str | Path]) -> tuple[list[Record], dict[str, A
         "logs": [],
         "errored_samples": 0,
         "unscored_samples": 0,
-        "skipped": found.skipped_line(),
+        "skipped": "; ".join(x for x in (found.skipped_line(), found.repeated_line()) if x),
         "skipped_other_task": len(found.skipped_other_task),
         "skipped_unreadable": len(found.skipped_unreadable),
     }

@@ -371,8 +371,9 @@ def build_validation_report(
     from inspect_stance.markdown import md_table
 
     found = find_task_logs(logs, TASKS, WHAT)
-    if found.skipped_line():
-        print(found.skipped_line(), file=sys.stderr)
+    for line in (found.skipped_line(), found.repeated_line()):
+        if line:
+            print(f"validation-report: {line}", file=sys.stderr)
     records: list[dict[str, Any]] = []
     linked: list[str] = []
     for path in found.paths:

@@ -34,13 +34,21 @@ RUN_WHAT = "stance_drift run"
 def expand_inputs(paths: list[str]) -> tuple[list[Path], str]:
     """The runs named by ``paths``, in order: ``.npz`` files, and ``stance_drift`` logs found
     with :func:`inspect_stance.logfile.find_task_logs` (a folder may hold other tasks' logs:
-    they are skipped and counted); a folder's ``.npz`` files are taken too. Returns the run
-    paths and the line saying what was skipped (empty when nothing was). ``InputError`` when a
+    they are skipped and counted); a folder's ``.npz`` files are taken too. The same run given
+    twice (a copy of a log: the same eval id; an ``.npz`` of the same content) is kept once
+    (:func:`inspect_stance.logfile.drop_repeated_runs`). Returns the run paths and the line
+    saying what was skipped or counted once (empty when nothing was). ``InputError`` when a
     named file is not a run or nothing is found."""
     from inspect_stance.errors import InputError as SharedInputError
-    from inspect_stance.logfile import LOG_SUFFIXES, find_task_logs
+    from inspect_stance.logfile import (
+        LOG_SUFFIXES,
+        drop_repeated_runs,
+        find_task_logs,
+        repeated_line,
+    )
 
     runs: list[Path] = []
+    repeated: list[tuple[Path, Path]] = []
     other = unreadable = 0
     for raw in paths:
         p = Path(raw)
@@ -65,17 +73,20 @@ def expand_inputs(paths: list[str]) -> tuple[list[Path], str]:
                     raise _input_error(str(ex)) from ex
         if found is not None:
             runs += found.paths
+            repeated += found.repeated
             other += len(found.skipped_other_task)
             unreadable += len(found.skipped_unreadable)
         elif p.is_dir() and not npz:
             raise _input_error(f"no log of a {RUN_WHAT} (or .npz) found in {p}")
         runs += npz
+    runs, across = drop_repeated_runs(runs)
     parts = []
     if other:
         parts.append(f"{other} log{'s' if other != 1 else ''} of other tasks")
     if unreadable:
         parts.append(f"{unreadable} unreadable file{'s' if unreadable != 1 else ''}")
-    return runs, (f"skipped {' and '.join(parts)}" if parts else "")
+    lines = [f"skipped {' and '.join(parts)}" if parts else "", repeated_line(repeated + across)]
+    return runs, "; ".join(x for x in lines if x)
 
 
 def load_input(path: str | Path, unparsed: str = "failure") -> DriftRun:

@@ -130,4 +130,4 @@ def find_press_logs(paths: Iterable[str | Path]) -> tuple[list[PressRun], str]:
         raise InputError(
             f"no scored log of a {WHAT} found in {', '.join(map(str, given))} ({skipped})"
         )
-    return runs, skipped
+    return runs, "; ".join(x for x in (skipped, found.repeated_line()) if x)
