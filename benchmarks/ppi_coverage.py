@@ -89,16 +89,17 @@ def main() -> None:
             rng = np.random.default_rng(args.seed)
             rows = [replication(rng, r, n, big_n) for r in range(args.reps)]
             mean = {k: float(np.mean([x[k] for x in rows])) for k in rows[0]}
-            err = np.array([x["ds offset error"] for x in rows])
             print(f"N={big_n} responses, n={n} human-labelled:")
-            for name in ("ppi++", "ppi", "humans only", "judges only"):
-                print(
-                    f"  {name:12s} coverage {mean[name]:.3f}  mean width {mean[name + ' width']:.3f}"
-                )
-            print(
-                f"  Dawid-Skene offset of the +1 judge minus its realised offset: mean "
-                f"{err.mean():+.4f}, max |.| {np.abs(err).max():.4f}"
-            )
+            for name in ("ppi", "ppi++", "humans only", "judges only"):
+                width = mean[name + " width"]
+                print(f"  {name:12s} coverage {mean[name]:.3f}  mean width {width:.3f}")
+    for n_judges in (3, 5):
+        judges = ((0.0, 0.4), (1.0, 0.4)) + ((0.0, 0.4),) * (n_judges - 2)
+        err = np.array([ds_offset_error(r, judges) for r in range(args.ds_reps)])
+        print(
+            f"Dawid-Skene, {n_judges} judges (one +1), offset minus realised offset: mean "
+            f"{err.mean():+.3f}, max |.| {np.abs(err).max():.3f} ({args.ds_reps} replications)"
+        )
 
 
 if __name__ == "__main__":

@@ -47,6 +47,11 @@ from inspect_stance.construction.comparison import (
     setting_table,
 )
 from inspect_stance.construction.human_labels import load_model_labels
+from inspect_stance.construction.judge_report import (
+    judge_markdown,
+    judge_section,
+    write_judge_files,
+)
 from inspect_stance.construction.records import Record, record_from_score_metadata
 from inspect_stance.construction.rubric import OK, OUT_OF_SCALE
 from inspect_stance.construction.settings import INTENTS, METHODS, USER_STANCES
@@ -93,7 +98,7 @@ def read_records(paths: Sequence[str | Path]) -> tuple[list[Record], dict[str, A
         "logs": [],
         "errored_samples": 0,
         "unscored_samples": 0,
-        "skipped": "; ".join(x for x in (found.skipped_line(), found.repeated_line()) if x),
+        "skipped": found.skipped_line(),
         "skipped_other_task": len(found.skipped_other_task),
         "skipped_unreadable": len(found.skipped_unreadable),
     }
@@ -575,6 +580,9 @@ def build_report(
         "",
     ]
     md.append(md_table(agree))
+    judges = judge_section(by_model)  # controls, audits, per-judge bias, Dawid-Skene, PPI
+    write_judge_files(judges, out)
+    md += judge_markdown(judges)
     md += ["", "## Lean by setting", "", "![lean by setting](lean_by_setting.png)", ""]
     if not settings_frame.empty:
         cols = [
