@@ -34,9 +34,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-import time
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 import anyio
@@ -45,7 +43,6 @@ from inspect_ai.model import GenerateConfig, Model, ModelOutput, get_model
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_stance.solvers.stance_drift import (
     MIN_TOP_LOGPROBS,
-    RECORD_EXPIRY_S,
     TrialRecordFile,
     _generation_settings,
     _logprob_tokens,
@@ -54,6 +51,7 @@ from inspect_stance.solvers.stance_drift import (
     trials_in_flight,
 )
 
+from inspect_stance.drift.chain_record import load_chain_record
 from inspect_stance.drift.extraction import extract, to_stance_order
 from inspect_stance.drift.logs import PLANNED_KEY, TRIALS_KEY
 from inspect_stance.drift.prompts import (
@@ -112,39 +110,6 @@ def _digest(obj: Any) -> str:
 def relay_for_hop(relays: Sequence[Model], hop: int) -> int:
     """Index of the relay model of hop ``hop >= 2``: ``(hop - 2) mod len(relays)``."""
     return (hop - 2) % len(relays)
-
-
-def load_chain_record(path: Path, key: dict[str, Any]) -> tuple[dict[Any, Any], dict[Any, str]]:
-    """Recorded hops ``{(trial, hop): record}`` and texts ``{(trial, hop): text}`` of a chain
-    record file (the header line checked as in :class:`TrialRecordFile`: a file of another key
-    or older than ``RECORD_EXPIRY_S`` is discarded; a line cut short by a kill is ignored)."""
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except (FileNotFoundError, UnicodeDecodeError):
-        return {}, {}
-    hops: dict[Any, Any] = {}
-    texts: dict[Any, str] = {}
-    for k, line in enumerate(lines):
-        try:
-            obj = json.loads(line)
-        except json.JSONDecodeError:
-            continue
-        if not isinstance(obj, dict):
-            continue
-        if k == 0:
-            created = float(obj.get("created", 0))
-            if time.time() - created > RECORD_EXPIRY_S or obj.get("key") != key:
-                path.unlink(missing_ok=True)
-                return {}, {}
-            continue
-        t, h = obj.get("trial"), obj.get("hop")
-        if not isinstance(t, int) or not isinstance(h, int):
-            continue
-        if obj.get("stage") == "text":
-            texts.setdefault((t, h), str(obj.get("text", "")))
-        elif obj.get("stage") == "hop":
-            hops.setdefault((t, h), {k2: v for k2, v in obj.items() if k2 != "stage"})
-    return hops, texts
 
 
 async def extract_text(
@@ -270,7 +235,7 @@ class ChainRunner:
                 self.s["words_limit"],
                 variant_order(self.s["variant"]),
             )
-            text, steps = (await self.model.generate(prompt)).completion, []
+            text, steps = (await self.model.generate(prompt)).completion, list[str]()
         else:
             text, steps = await relay_text(
                 self.relays[relay],
