@@ -171,6 +171,8 @@ def register(subparsers: Any) -> None:
     c.add_argument("--exclude-unparsed", action="store_true",
                    help="stance drift: drop unparsed trials instead of counting failures")  # fmt: skip
     c.add_argument("--persona", default="none", help="PReSS: persona condition (default none)")
+    c.add_argument("--per-setting", action="store_true",
+                   help="prompt construction: also one lean row per setting x method")  # fmt: skip
     c.add_argument("--allow-different-settings", action="store_true",
                    help="compare runs whose settings differ (said in the output)")  # fmt: skip
     c.add_argument("--json", action="store_true", help="print one JSON object")

@@ -45,6 +45,7 @@ class MetricSpec:
     name: str
     higher_is_better: bool = True
     value_range: tuple[float, float] = (0.0, 1.0)
+    rank: bool = True  # False: no "better" direction (e.g. a signed lean), no ranking
 
 
 @dataclass
@@ -134,7 +135,7 @@ def rankings(
     out: dict[str, Ranking] = {}
     if len(runs) < 2:
         return out
-    for spec in metrics:
+    for spec in (m for m in metrics if m.rank):
         keys = [k for k in runs[0].items[spec.name] if all(k in r.items[spec.name] for r in runs)]
         values = np.array([[r.items[spec.name][k] for r in runs] for k in keys], dtype=np.float64)
         p_adj = {
