@@ -83,6 +83,7 @@ from inspect_stance.drift.prompts import (
     variant_order,
 )
 from inspect_stance.fingerprint import OPERATIONAL_CONFIG, digest, model_identity
+from inspect_stance.hooks import ensure_replay_notice
 from inspect_stance.stances import N_STANCES, STANCES
 
 logger = logging.getLogger(__name__)
@@ -433,6 +434,8 @@ def stance_drift_trials(
         replayed = sum(1 for r in done if r.get("replayed"))
         # a record cannot see a model changed behind the same name and URL: say what was replayed
         state.store.set(REPLAYED_KEY, replayed)
+        if replayed:
+            ensure_replay_notice()  # the console warning with the run's total, at task end
         note = f" ({replayed} replayed from the trial record)" if replayed else ""
         state.output = ModelOutput.from_content(
             model=str(model), content=f"{len(done)} trials{note}; extracted {summary}"

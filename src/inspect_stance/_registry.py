@@ -8,7 +8,6 @@ from inspect_stance.errors import install_excepthook
 
 install_excepthook()  # our one-line errors reach stderr in every display mode
 
-from inspect_stance.hooks import ReplayNotice
 from inspect_stance.providers.annotator_sim import annotator_sim
 from inspect_stance.providers.construction_sim import construction_sim
 from inspect_stance.providers.press_sim import PressSimAPI

@@ -41,7 +41,26 @@ def replay_notice(log: object) -> str | None:
     return None
 
 
-@hooks(name="inspect_stance_replay_notice", description="Warn when trials were replayed.")
+_registered = False
+
+
+def ensure_replay_notice() -> None:
+    """Register :class:`ReplayNotice` with Inspect (once per process).
+
+    Called by the solver when a sample replays its first trial, i.e. after Inspect started the
+    eval: a hook registered at import would make Inspect print a "hooks enabled" banner on
+    every run, and Inspect reads its hooks again at each event, so the task-end event reaches
+    a hook registered mid-run.
+    """
+    global _registered
+    if _registered:
+        return
+    _registered = True
+    hooks(name="inspect_stance_replay_notice", description="Warn when trials were replayed.")(
+        ReplayNotice
+    )
+
+
 class ReplayNotice(Hooks):
     """Warns once per task whose log counts trials replayed from the trial record."""
 
