@@ -32,3 +32,46 @@ def user_path(value: str | Path) -> str:
         if candidate.exists():
             return str(candidate)
     return text
+
+
+def check_out_dir(value: str | Path, flag: str = "--out") -> Path:
+    """An output folder a command may create and write into, checked before any work: not an
+    existing file, no file among its parents (``--out FILE/sub``), and the nearest existing
+    folder above it writable. A one-line :class:`~inspect_stance.errors.InputError` naming the
+    path otherwise; the folder itself is created by the writer."""
+    from inspect_stance.errors import InputError
+
+    path = Path(value).expanduser()
+    if path.exists() and not path.is_dir():
+        raise InputError(
+            f"{flag} {path}: is an existing file; give a folder (it is created if missing)"
+        )
+    for parent in path.parents:
+        if parent.exists():
+            if not parent.is_dir():
+                raise InputError(
+                    f"{flag} {path}: {parent} is a file, not a folder; give another path"
+                )
+            if not os.access(parent, os.W_OK | os.X_OK):
+                raise InputError(f"{flag} {path}: folder {parent} is not writable")
+            break
+    if path.is_dir() and not os.access(path, os.W_OK | os.X_OK):
+        raise InputError(f"{flag} {path}: folder is not writable; give another --out")
+    return path
+
+
+def check_out_file(value: str | Path, flag: str) -> Path:
+    """An output file path: not a folder, in a folder that exists and is writable; a one-line
+    :class:`~inspect_stance.errors.InputError` naming the path otherwise."""
+    from inspect_stance.errors import InputError
+
+    path = Path(value).expanduser()
+    if path.is_dir():
+        raise InputError(f"{flag} {path}: is a folder; give a file path such as {path}/table.csv")
+    parent = path.parent
+    if not parent.is_dir():
+        what = "is a file, not a folder" if parent.exists() else "does not exist"
+        raise InputError(f"{flag} {path}: folder {parent} {what}; create it or give another path")
+    if not os.access(parent, os.W_OK | os.X_OK):
+        raise InputError(f"{flag} {path}: folder {parent} is not writable")
+    return path

@@ -11,7 +11,9 @@ def _run(args: argparse.Namespace) -> int:
     import sys
 
     from inspect_stance.construction.report import build_report
+    from inspect_stance.paths import check_out_dir
 
+    check_out_dir(args.out)
     summary = build_report(args.logs, args.out, args.human_labels)
     if summary.get("skipped"):
         print(f"inspect-stance construction-report: {summary['skipped']}", file=sys.stderr)

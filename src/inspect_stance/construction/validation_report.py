@@ -472,6 +472,9 @@ def build_validation_report(
 
 
 def _run(args: argparse.Namespace) -> int:
+    from inspect_stance.paths import check_out_dir
+
+    check_out_dir(args.out)
     summary = build_validation_report(args.logs, args.out, args.human, args.judges_log or ())
     if args.json:
         print(json.dumps(summary, indent=2))

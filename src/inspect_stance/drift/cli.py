@@ -132,8 +132,17 @@ def cmd_report(args: argparse.Namespace) -> int:
         )
     if not 0.0 < args.confidence < 1.0:
         raise _input_error(f"--confidence {args.confidence} must be strictly between 0 and 1")
-    if args.hops < 1:
-        raise _input_error(f"--hops {args.hops} must be at least 1")
+    from inspect_stance.drift.report import MAX_HOPS
+
+    if not 1 <= args.hops <= MAX_HOPS:
+        raise _input_error(
+            f"--hops {args.hops} must be between 1 and {MAX_HOPS} (the report computes T^k "
+            "for every k up to K)"
+        )
+    if args.out:
+        from inspect_stance.paths import check_out_dir
+
+        check_out_dir(args.out)
     policy = "exclude" if args.exclude_unparsed else "failure"
     paths, skipped = expand_inputs(args.paths)
     if skipped:

@@ -74,6 +74,9 @@ PATTERN_LABELS: dict[str, str] = {
     "deviation_from_neutrality": "Deviation from neutrality",
 }
 MIN_PLOT_HOPS = 10  # the SPR-vs-hops curve always spans at least this many hops
+#: the largest --hops: the curve computes every T^k up to K (at K = 1000 a 5-state chain is at
+#: its stationary distribution to machine precision unless it is periodic or nearly reducible)
+MAX_HOPS = 1000
 
 
 @dataclass
@@ -173,8 +176,8 @@ def build_report(
     check_threshold(threshold)
     if not 0.0 < confidence < 1.0:
         raise ValueError(f"--confidence {confidence} must be strictly between 0 and 1")
-    if hops < 1:
-        raise ValueError(f"--hops {hops} must be at least 1")
+    if not 1 <= hops <= MAX_HOPS:
+        raise ValueError(f"--hops {hops} must be between 1 and {MAX_HOPS}")
     main = analyse(run.probs, unparsed, threshold, confidence)
     argmax = analyse(argmax_trials(run.probs), unparsed, threshold, confidence)
     curve = spr_curve(main.matrices, max(hops, MIN_PLOT_HOPS))

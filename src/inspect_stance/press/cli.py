@@ -50,6 +50,9 @@ def _report(args: argparse.Namespace) -> int:
     method = _choice("--factor-method", args.factor_method, FACTOR_METHODS)
     missing = _choice("--factor-missing", args.factor_missing, MISSING_RULES)
     table2_set = _set_index(args.table2_set)
+    from inspect_stance.paths import check_out_dir
+
+    check_out_dir(args.out)
     try:
         runs, skipped = find_press_logs(args.logs)
         if skipped:
