@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -21,6 +21,9 @@ from inspect_stance.drift.run import DriftRun
 from inspect_stance.drift.transition import FloatArray
 from inspect_stance.errors import InputError
 from inspect_stance.stances import N_STANCES
+
+if TYPE_CHECKING:
+    from inspect_ai.log import EvalLog
 
 
 @dataclass
@@ -60,7 +63,7 @@ class ChainRun:
         )
 
 
-def chain_hops(log: Any) -> int:
+def chain_hops(log: EvalLog) -> int:
     """The ``hops`` task argument of a read log (1 for a one-hop run)."""
     args = log.eval.task_args or {}
     meta = log.eval.metadata or {}
@@ -79,7 +82,7 @@ def is_chain_log(path: str | Path) -> bool:
     return chain_hops(read_eval_log(str(path), header_only=True)) > 1
 
 
-def _relay_names(log: Any, k: int) -> list[str | None]:
+def _relay_names(log: EvalLog, k: int) -> list[str | None]:
     """Hop ``h``'s relay name as recorded in the trials (the first record that names it)."""
     names: list[str | None] = [None] * k
     for sample in log.samples or []:

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -27,6 +27,9 @@ from inspect_stance.drift.run import DriftRun
 from inspect_stance.drift.transition import check_policy
 from inspect_stance.errors import InputError
 from inspect_stance.stances import N_STANCES, STANCE_KEYS
+
+if TYPE_CHECKING:
+    from inspect_ai.log import EvalLog
 
 TASK_NAME = "stance_drift"
 #: the sample-store key under which the solver writes its per-trial records
@@ -56,13 +59,13 @@ class TrialRecord:
     record: dict[str, Any]
 
 
-def _task_setting(log: Any, key: str, default: Any) -> Any:
+def _task_setting(log: EvalLog, key: str, default: Any) -> Any:
     args = log.eval.task_args or {}
     meta = log.eval.metadata or {}
     return args.get(key, meta.get(key, default))
 
 
-def iter_trials(log: Any, path: Path) -> Iterator[TrialRecord]:
+def iter_trials(log: EvalLog, path: Path) -> Iterator[TrialRecord]:
     """Every trial record of a read log, epochs offset into further trial indices."""
     n_trials = int(_task_setting(log, "trials", 0) or 0)
     for sample in log.samples or []:
@@ -119,7 +122,7 @@ def sample_prefix(sample_id: Any) -> str:
     return text
 
 
-def _dataset_topics(log: Any) -> list[str]:
+def _dataset_topics(log: EvalLog) -> list[str]:
     """Proposition keys of every sample the run was asked for (``<key>-<stance_key>`` ids)."""
     ids = getattr(log.eval.dataset, "sample_ids", None) or []
     topics: list[str] = []
@@ -130,7 +133,7 @@ def _dataset_topics(log: Any) -> list[str]:
     return topics
 
 
-def incomplete_samples(log: Any) -> int:
+def incomplete_samples(log: EvalLog) -> int:
     """Samples holding fewer trial records than planned, or stopped by a limit."""
     n = 0
     for sample in log.samples or []:

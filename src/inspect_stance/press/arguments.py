@@ -30,10 +30,13 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from inspect_stance.errors import InputError
 from inspect_stance.press.statements import Statement
+
+if TYPE_CHECKING:
+    from inspect_ai.log import EvalLog
 
 STORE_ARGUMENTS = "press:arguments"
 STORE_RESPONSES = "press:responses"
@@ -77,7 +80,7 @@ def table_from_samples(samples: Iterable[Any]) -> ArgumentTable:
     return table
 
 
-def log_arguments_fingerprint(log: Any) -> str | None:
+def log_arguments_fingerprint(log: EvalLog) -> str | None:
     """The arguments fingerprint of a PReSS (or ``press_arguments``) log: the task metadata's
     ``arguments_fingerprint`` when the run was given its arguments, otherwise computed from the
     arguments its samples generated (None when it has none)."""
