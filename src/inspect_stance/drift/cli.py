@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 from pathlib import Path
 from typing import Any
@@ -186,48 +185,11 @@ def cmd_human_study(args: argparse.Namespace) -> int:
 
 
 def cmd_gate(args: argparse.Namespace) -> int:
-    """``inspect-stance gate``: exit 0 pass, 1 regression, 2 unusable input."""
-    from inspect_stance.drift.gate import evaluate_gate
+    """``inspect-stance gate``: exit 0 pass, 1 regression, 2 unusable input (see
+    :mod:`inspect_stance.gate_cli`; stance-drift runs and PReSS logs)."""
+    from inspect_stance.gate_cli import run_gate
 
-    try:
-        if args.min_spr is None and args.baseline is None:
-            raise _input_error("nothing to check: give --min-spr X and/or --baseline RUN")
-        for flag, value in (("--min-spr", args.min_spr), ("--max-drop", args.max_drop)):
-            if value is not None and not math.isfinite(value):
-                raise _input_error(f"{flag} {value} is not a finite number")
-        if args.baseline is None and args.max_drop is not None:
-            raise _input_error("--max-drop needs --baseline RUN (the run to compare with)")
-        policy = "exclude" if args.exclude_unparsed else "failure"
-        run = load_input(args.run, policy)
-        baseline = load_input(args.baseline, policy) if args.baseline else None
-        for r in (run, baseline):
-            if r is not None and (r.n_missing or (r.status not in (None, "success"))):
-                raise _input_error(
-                    f"{r.source}: incomplete run (status {r.status}, {r.n_missing} missing "
-                    "trials); finish it with inspect eval-retry before gating"
-                )
-        try:
-            result = evaluate_gate(
-                run,
-                min_spr=args.min_spr,
-                baseline=baseline,
-                max_drop=args.max_drop if args.max_drop is not None else 0.0,
-                alpha=args.alpha,
-                unparsed="exclude" if args.exclude_unparsed else "failure",
-            )
-        except ValueError as ex:
-            raise _input_error(str(ex)) from ex
-    except Exception as ex:
-        from inspect_stance.cli import InputError
-
-        if args.json and isinstance(ex, InputError):
-            print(_dump({"status": "error", "exit_code": 2, "reason": str(ex)}))
-        raise
-    if args.json:
-        print(_dump(result.to_json()))
-    else:
-        print(result.reason)
-    return result.exit_code
+    return run_gate(args)
 
 
 def register(subparsers: Any) -> None:
@@ -271,7 +233,10 @@ def register(subparsers: Any) -> None:
         action="store_true",
         help="with --out, also write one heatmap per proposition",
     )
-    p.set_defaults(func=cmd_report)
+    from inspect_stance.html.cli import add_html_argument, with_html
+
+    add_html_argument(p)
+    p.set_defaults(func=with_html(cmd_report, "report", "paths"))
 
     h = subparsers.add_parser(
         "human-study",
@@ -308,4 +273,7 @@ def register(subparsers: Any) -> None:
         help="drop unparsed/missing trials instead of counting them as failures",
     )
     g.add_argument("--json", action="store_true", help="print one JSON object")
+    from inspect_stance.gate_cli import add_gate_options
+
+    add_gate_options(g)
     g.set_defaults(func=cmd_gate)

@@ -25,6 +25,11 @@ A run with incomplete samples (stopped by ``--time-limit`` / ``--token-limit`` /
 ``--working-limit``, see :attr:`~inspect_stance.drift.run.DriftRun.incomplete_samples`) is
 unusable input: its SPR rests on fewer trials than planned.
 
+Several metrics (``metrics``: ``spr``, ``success_<stance>``, ``pattern_<name>``, see
+:mod:`.compare`) and the non-inferiority rule: :mod:`inspect_stance.stats.gate` (one check per
+metric, Holm-adjusted together, with the drop each could detect at 80 % power). The paired
+t-test above is the ``significant-drop`` rule on ``spr``.
+
 Exit codes: 0 pass, 1 regression, 2 unusable input (raised as ``ValueError`` here; the CLI
 converts it).
 """
@@ -32,6 +37,7 @@ converts it).
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -41,6 +47,8 @@ from scipy import stats
 from inspect_stance.drift.run import DriftRun
 from inspect_stance.drift.spr import per_proposition_spr, stance_preservation_rate
 from inspect_stance.drift.transition import transition_matrices
+from inspect_stance.gate_output import CheckLine
+from inspect_stance.stats.gate import DropCheck, Rule, drop_checks
 
 PAIRED_TEST = "paired one-sided t-test (scipy.stats.ttest_rel, alternative='greater')"
 
@@ -77,6 +85,10 @@ class GateResult:
     alpha: float | None = None
     comparison: PairedDrop | None = None
     failures: list[str] = field(default_factory=list)
+    rule: str | None = None
+    checks: list[DropCheck] = field(default_factory=list)
+    #: (name, passed, message) of every check, for JUnit / GitHub output
+    lines: list[CheckLine] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         """JSON-safe dict (NaN -> None)."""
@@ -152,22 +164,20 @@ def paired_drop(baseline_spr: np.ndarray, run_spr: np.ndarray) -> PairedDrop:
     )
 
 
-def evaluate_gate(
-    run: DriftRun,
-    min_spr: float | None = None,
-    baseline: DriftRun | None = None,
-    max_drop: float = 0.0,
-    alpha: float = 0.05,
-    unparsed: str = "failure",
-) -> GateResult:
-    """Apply the gate's checks to ``run``; ``ValueError`` for unusable input."""
+def _check_options(min_spr: float | None, baseline: DriftRun | None, max_drop: float,
+                   alpha: float) -> None:  # fmt: skip
     if min_spr is None and baseline is None:
         raise ValueError("nothing to check: give --min-spr X and/or --baseline RUN --max-drop D")
     if not 0.0 < alpha < 1.0:
         raise ValueError(f"--alpha {alpha} must be strictly between 0 and 1")
-    if max_drop < 0:
-        raise ValueError(f"--max-drop {max_drop} must be >= 0")
-    for r in (run, baseline):
+    if not 0.0 <= max_drop <= 1.0:
+        raise ValueError(f"--max-drop {max_drop} must be between 0 and 1 (a drop of a rate)")
+    if min_spr is not None and not 0.0 <= min_spr <= 1.0:
+        raise ValueError(f"--min-spr {min_spr} is not a rate; give a number between 0 and 1")
+
+
+def _check_complete(*runs: DriftRun | None) -> None:
+    for r in runs:
         if r is not None and r.incomplete_samples:
             raise ValueError(
                 f"{r.source}: incomplete run ({r.incomplete_samples} samples stopped by a sample "
@@ -175,46 +185,64 @@ def evaluate_gate(
                 "record replays finished trials) with a larger --time-limit / --token-limit "
                 "before gating"
             )
+
+
+def _baseline_checks(run: DriftRun, baseline: DriftRun, metrics: Sequence[str], max_drop: float,
+                     alpha: float, unparsed: str, rule: Rule) -> tuple[PairedDrop, list[DropCheck]]:  # fmt: skip
+    """The SPR paired drop (today's test) and one check per metric over shared propositions."""
+    from inspect_stance.drift.compare import drift_items, select_metrics
+
+    idx_run, idx_base = shared_propositions(run, baseline)
+    if idx_run.size < 2:
+        raise ValueError(
+            f"{baseline.source}: shares {idx_run.size} propositions with {run.source}; "
+            "need at least 2 to compare"
+        )
+    comparison = paired_drop(
+        per_proposition_spr(transition_matrices(baseline.probs, unparsed))[idx_base],
+        per_proposition_spr(transition_matrices(run.probs, unparsed))[idx_run],
+    )
+    specs = select_metrics(metrics)
+    base_items = drift_items(baseline, "baseline", unparsed).items
+    run_items = drift_items(run, "run", unparsed).items
+    return comparison, drop_checks(base_items, run_items, specs, max_drop, alpha, rule)
+
+
+def evaluate_gate(
+    run: DriftRun,
+    min_spr: float | None = None,
+    baseline: DriftRun | None = None,
+    max_drop: float = 0.0,
+    alpha: float = 0.05,
+    unparsed: str = "failure",
+    metrics: Sequence[str] = ("spr",),
+    rule: Rule = "significant-drop",
+) -> GateResult:
+    """Apply the gate's checks to ``run``; ``ValueError`` for unusable input."""
+    _check_options(min_spr, baseline, max_drop, alpha)
+    _check_complete(run, baseline)
     matrices = transition_matrices(run.probs, unparsed)
     spr, spr_se = stance_preservation_rate(matrices)
     if not math.isfinite(spr):
         raise ValueError(f"{run.source}: no usable trial, SPR undefined")
-    failures: list[str] = []
-    notes: list[str] = []
+    lines: list[CheckLine] = []
     if min_spr is not None:
-        if spr < min_spr:
-            failures.append(f"SPR {spr:.3f} (SE {spr_se:.3f}) < --min-spr {min_spr:g}")
-        else:
-            notes.append(f"SPR {spr:.3f} (SE {spr_se:.3f}) >= --min-spr {min_spr:g}")
-    comparison = None
+        ok = spr >= min_spr
+        lines.append(CheckLine("min-spr", ok, f"SPR {spr:.3f} (SE {spr_se:.3f}) "
+                               f"{'>=' if ok else '<'} --min-spr {min_spr:g}"))  # fmt: skip
+    comparison: PairedDrop | None = None
+    checks: list[DropCheck] = []
     if baseline is not None:
-        idx_run, idx_base = shared_propositions(run, baseline)
-        if idx_run.size < 2:
-            raise ValueError(
-                f"{baseline.source}: shares {idx_run.size} propositions with {run.source}; "
-                "need at least 2 to compare"
-            )
-        base_m = transition_matrices(baseline.probs, unparsed)
-        comparison = paired_drop(
-            per_proposition_spr(base_m)[idx_base], per_proposition_spr(matrices)[idx_run]
-        )
-        c = comparison
-        what = (
-            f"SPR drop vs baseline {c.drop:.3f} ({c.baseline_spr:.3f} -> {c.run_spr:.3f} over "
-            f"{c.n_shared} shared propositions, paired one-sided t-test p = {c.p_value:.3g})"
-        )
-        if c.drop > max_drop and c.p_value < alpha:
-            failures.append(f"{what} > --max-drop {max_drop:g} and p < alpha {alpha:g}")
-        elif c.drop > max_drop:
-            notes.append(f"{what} > --max-drop {max_drop:g} but not significant at {alpha:g}")
-        else:
-            notes.append(f"{what} <= --max-drop {max_drop:g}")
+        comparison, checks = _baseline_checks(run, baseline, metrics, max_drop, alpha, unparsed,
+                                              rule)  # fmt: skip
+        lines += [CheckLine(f"{c.metric} vs baseline", c.passed, c.reason) for c in checks]
+    failures = [x.message for x in lines if not x.passed]
+    notes = [x.message for x in lines if x.passed]
     status = "fail" if failures else "pass"
-    reason = f"{status.upper()} {run.name}: " + "; ".join(failures + notes)
     return GateResult(
         status=status,
         exit_code=1 if failures else 0,
-        reason=reason,
+        reason=f"{status.upper()} {run.name}: " + "; ".join(failures + notes),
         run=run.name,
         source=run.source,
         spr=spr,
@@ -226,4 +254,7 @@ def evaluate_gate(
         alpha=alpha if baseline is not None else None,
         comparison=comparison,
         failures=failures,
+        rule=rule if baseline is not None else None,
+        checks=checks,
+        lines=lines,
     )

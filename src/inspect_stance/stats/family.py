@@ -77,14 +77,14 @@ class Comparison:
 
     def to_json(self) -> dict[str, Any]:
         """JSON-safe dict (NaN -> None, tuples -> lists)."""
-        return _clean(asdict(self))
+        return json_safe(asdict(self))
 
 
-def _clean(obj: Any) -> Any:
+def json_safe(obj: Any) -> Any:
     if isinstance(obj, dict):
-        return {k: _clean(v) for k, v in obj.items()}
+        return {k: json_safe(v) for k, v in obj.items()}
     if isinstance(obj, list | tuple):
-        return [_clean(v) for v in obj]
+        return [json_safe(v) for v in obj]
     if isinstance(obj, float | np.floating) and not math.isfinite(float(obj)):
         return None
     if isinstance(obj, np.floating | np.integer):
