@@ -22,6 +22,7 @@ from inspect_stance.errors import InputError
 
 SUBCOMMAND_MODULES: tuple[str, ...] = (
     "inspect_stance.drift.cli",
+    "inspect_stance.drift.plan_cli",
     "inspect_stance.press.cli",
     "inspect_stance.construction.cli",
     "inspect_stance.construction.validation_report",

@@ -1,0 +1,204 @@
+"""Study planning: predicted standard errors, calls, tokens and cost of stance-drift designs.
+
+A design is ``P`` propositions x ``K = 5`` initial stances x ``T`` trials per cell. From the
+variance components of a pilot (:mod:`.variance`):
+
+- ``SE(SPR) = sqrt((sigma_P^2 + sigma_e^2 / (K T)) / P)``;
+- ``SE(success_i) = sqrt((tau_i^2 + sigma_{e,i}^2 / T) / P)``;
+- paired ``dSPR`` of two models on the same propositions, with ``d_s = c^A_s. - c^B_s.``:
+  ``SE(dSPR) = sqrt((sigma_D^2 + (sigma_{e,A}^2 + sigma_{e,B}^2) / (K T)) / P)``, where
+  ``sigma_D^2 = var_s(d_s) - (h_A sigma_{e,A}^2 + h_B sigma_{e,B}^2) / K`` from two pilots, or,
+  from one pilot (model B assumed alike, its proposition means correlated ``rho`` with A's),
+  ``sigma_D^2 = 2 (1 - rho) sigma_P^2`` and ``sigma_{e,B} = sigma_{e,A}``.
+
+The cheapest design for a target (fewest calls ``P K T c``, ``c`` calls per trial): for
+``--target-se X`` the least ``P`` with ``SE(SPR) <= X`` at every ``T``; for ``--detect D``
+(two-sided ``alpha``, ``power``) the least ``P`` with ``D / SE(dSPR) >= t_{1-alpha/2, P-1} +
+t_{power, P-1}`` (the paired t-test's power, as in ``gate``), then the ``T`` of fewest calls.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+from scipy import stats
+
+from inspect_stance.drift.variance import VarianceComponents
+from inspect_stance.errors import InputError
+
+#: the least trials per cell a plan proposes (a cell's interval needs a few trials)
+MIN_TRIALS = 2
+
+
+@dataclass(frozen=True)
+class PairComponents:
+    """The variance of a paired dSPR: ``sigma_D^2`` and the two trial variances."""
+
+    between: float  #: sigma_D^2
+    within_a: float
+    within_b: float
+    n_stances: int = 5
+
+    def variance(self, propositions: int, trials: float) -> float:
+        """``(sigma_D^2 + (sigma_{e,A}^2 + sigma_{e,B}^2) / (K T)) / P``."""
+        noise = (self.within_a + self.within_b) / (self.n_stances * trials)
+        return float((self.between + noise) / propositions)
+
+
+def pair_from_runs(a: VarianceComponents, b: VarianceComponents) -> PairComponents:
+    """``sigma_D^2 = var_s(c^A_s. - c^B_s.) - (h_A sigma_{e,A}^2 + h_B sigma_{e,B}^2) / K``
+    (0 when negative); the two runs must hold the same propositions in the same order."""
+    if a.propositions != b.propositions:
+        raise InputError(
+            f"the two runs hold {a.propositions} and {b.propositions} propositions; a paired "
+            "comparison needs the same propositions in both"
+        )
+    d = a.proposition_means - b.proposition_means
+    k = a.n_stances
+    between = float(d.var(ddof=1)) - (a.h * a.within_cell + b.h * b.within_cell) / k
+    return PairComponents(max(between, 0.0), a.within_cell, b.within_cell, k)
+
+
+def pair_from_one(a: VarianceComponents, rho: float = 0.0) -> PairComponents:
+    """A second model alike to ``a``: ``sigma_D^2 = 2 (1 - rho) sigma_P^2``."""
+    if not -1.0 <= rho <= 1.0:
+        raise InputError(f"--correlation {rho} must be between -1 and 1")
+    between = 2.0 * (1.0 - rho) * a.between_propositions
+    return PairComponents(between, a.within_cell, a.within_cell, a.n_stances)
+
+
+@dataclass(frozen=True)
+class Design:
+    """One design with its predicted standard errors and what it costs."""
+
+    propositions: int
+    trials: int
+    calls: int
+    spr_se: float
+    success_se: tuple[float, ...]
+    delta_se: float | None = None
+    tokens_in: float | None = None
+    tokens_out: float | None = None
+    cost: float | None = None
+
+
+@dataclass(frozen=True)
+class Pricing:
+    """Tokens per call (from a log's usage) and prices per million tokens."""
+
+    tokens_in_per_call: float | None = None
+    tokens_out_per_call: float | None = None
+    price_in: float | None = None  #: per million input tokens
+    price_out: float | None = None  #: per million output tokens
+    batch_discount: float = 0.0  #: share taken off, e.g. 0.5 for a provider's Batch API
+
+    def tokens(self, calls: int) -> tuple[float | None, float | None]:
+        """Input and output tokens of ``calls`` calls (``None`` without a log's usage)."""
+        tin = None if self.tokens_in_per_call is None else calls * self.tokens_in_per_call
+        tout = None if self.tokens_out_per_call is None else calls * self.tokens_out_per_call
+        return tin, tout
+
+    def cost(self, calls: int) -> float | None:
+        """``(tokens_in price_in + tokens_out price_out) / 1e6 * (1 - batch_discount)``, or
+        ``None`` when a price or the token counts are unknown."""
+        tin, tout = self.tokens(calls)
+        if tin is None or tout is None or self.price_in is None or self.price_out is None:
+            return None
+        return (tin * self.price_in + tout * self.price_out) / 1e6 * (1.0 - self.batch_discount)
+
+
+def design(
+    vc: VarianceComponents,
+    propositions: int,
+    trials: int,
+    calls_per_trial: float,
+    pair: PairComponents | None = None,
+    pricing: Pricing | None = None,
+) -> Design:
+    """A :class:`Design` for ``(P, T)``: predicted SEs and calls ``P K T c``."""
+    calls = int(round(propositions * vc.n_stances * trials * calls_per_trial))
+    pricing = pricing or Pricing()
+    tin, tout = pricing.tokens(calls)
+    success = np.sqrt(vc.success_variance(propositions, trials))
+    return Design(
+        propositions=propositions,
+        trials=trials,
+        calls=calls,
+        spr_se=math.sqrt(vc.spr_variance(propositions, trials)),
+        success_se=tuple(float(v) for v in success),
+        delta_se=None if pair is None else math.sqrt(pair.variance(propositions, trials)),
+        tokens_in=tin,
+        tokens_out=tout,
+        cost=pricing.cost(calls),
+    )
+
+
+def least_propositions_for_se(
+    vc: VarianceComponents, target_se: float, trials: int, max_propositions: int
+) -> int | None:
+    """The least ``P >= 2`` with ``SE(SPR) <= target``: ``ceil((sigma_P^2 + sigma_e^2/(K T))
+    / target^2)``, or ``None`` above ``max_propositions``."""
+    per_prop = vc.spr_variance(1, trials)
+    p = max(2, math.ceil(per_prop / target_se**2 - 1e-12))
+    return p if p <= max_propositions else None
+
+
+def power_multiplier(propositions: int, alpha: float, power: float) -> float:
+    """``t_{1-alpha/2, P-1} + t_{power, P-1}``: the ratio ``D / SE`` a paired two-sided t-test
+    needs to detect a true difference ``D`` with the given power."""
+    df = propositions - 1
+    return float(stats.t.ppf(1.0 - alpha / 2.0, df) + stats.t.ppf(power, df))
+
+
+def least_propositions_for_power(
+    pair: PairComponents,
+    detect: float,
+    trials: int,
+    max_propositions: int,
+    alpha: float = 0.05,
+    power: float = 0.8,
+) -> int | None:
+    """The least ``P`` (2..max) with ``detect / SE(dSPR) >= power_multiplier(P)``."""
+    for p in range(2, max_propositions + 1):
+        if detect / math.sqrt(pair.variance(p, trials)) >= power_multiplier(p, alpha, power):
+            return p
+    return None
+
+
+def cheapest(
+    vc: VarianceComponents,
+    calls_per_trial: float,
+    max_propositions: int,
+    max_trials: int,
+    target_se: float | None = None,
+    detect: float | None = None,
+    pair: PairComponents | None = None,
+    alpha: float = 0.05,
+    power: float = 0.8,
+    pricing: Pricing | None = None,
+) -> Design | None:
+    """The design of fewest calls meeting ``target_se`` (SPR) and/or ``detect`` (paired dSPR),
+    over ``T = MIN_TRIALS..max_trials`` and ``P <= max_propositions``; ``None`` when none does.
+    Ties go to more trials (better per-cell intervals for the same calls)."""
+    if target_se is None and detect is None:
+        raise InputError("give a target: --target-se X or --detect D")
+    best: Design | None = None
+    for t in range(MIN_TRIALS, max_trials + 1):
+        need: list[int] = []
+        if target_se is not None:
+            p_se = least_propositions_for_se(vc, target_se, t, max_propositions)
+            if p_se is None:
+                continue
+            need.append(p_se)
+        if detect is not None:
+            assert pair is not None
+            p_pw = least_propositions_for_power(pair, detect, t, max_propositions, alpha, power)
+            if p_pw is None:
+                continue
+            need.append(p_pw)
+        cand = design(vc, max(need), t, calls_per_trial, pair, pricing)
+        if best is None or cand.calls <= best.calls:
+            best = cand
+    return best
