@@ -48,6 +48,7 @@ import numpy as np
 import pandas as pd
 
 from inspect_stance.drift.transition import mean_se
+from inspect_stance.jsonsafe import json_safe
 from inspect_stance.stances import LETTERS, N_STANCES, STANCES
 
 SE_OVER_VOTES_TEXT = (
@@ -226,7 +227,7 @@ def analyse_study(data: HumanStudyData) -> dict[str, Any]:
             "n_items": int(has.sum()),
         }
         out["model_plurality_counts_by_reference"] = _confusion(ref[has], model_plural[has])
-    return _finite(out)
+    return json_safe(out)
 
 
 def _confusion(rows: np.ndarray, cols: np.ndarray) -> list[list[int]]:
@@ -243,16 +244,6 @@ def _alpha(labels: np.ndarray) -> float:
         return float(krippendorff.alpha(reliability_data=data, level_of_measurement="ordinal"))
     except (ValueError, ZeroDivisionError):
         return math.nan
-
-
-def _finite(obj: Any) -> Any:
-    if isinstance(obj, dict):
-        return {k: _finite(v) for k, v in obj.items()}
-    if isinstance(obj, list):
-        return [_finite(v) for v in obj]
-    if isinstance(obj, float) and not math.isfinite(obj):
-        return None
-    return obj
 
 
 def _fmt(x: Any, se: Any = None) -> str:

@@ -63,6 +63,7 @@ from inspect_stance.drift.transition import (
     transition_matrices,
     unparsed_mask,
 )
+from inspect_stance.jsonsafe import finite_or_none
 from inspect_stance.markdown import md_table
 from inspect_stance.stances import STANCE_KEYS, STANCES
 
@@ -226,14 +227,8 @@ def unique_names(reports: list[RunReport]) -> None:
 # --------------------------------------------------------------------------- JSON
 
 
-def _num(x: Any) -> float | None:
-    """A JSON-safe float (NaN/inf -> None)."""
-    v = float(x)
-    return v if math.isfinite(v) else None
-
-
-def _nums(xs: Any) -> list[float | None]:
-    return [_num(x) for x in np.asarray(xs).ravel()]
+def _finite_list(xs: Any) -> list[float | None]:
+    return [finite_or_none(x) for x in np.asarray(xs).ravel()]
 
 
 def run_json(rep: RunReport) -> dict[str, Any]:
@@ -249,22 +244,26 @@ def run_json(rep: RunReport) -> dict[str, Any]:
         "name": rep.name,
         "n_propositions": rep.run.n_propositions,
         "n_trials": rep.run.n_trials,
-        "spr": _num(m.spr),
-        "spr_se": _num(m.spr_se),
-        "success_by_stance": _nums(m.success),
-        "patterns": {name: _num(m.patterns[name][0]) for name in PATTERNS},
-        "sdr": _num(m.sdr),
-        "ci_includes_one": _nums(m.ci_includes_one),
-        "ci_includes_one_bonferroni": _nums(m.ci_includes_one_bonferroni),
-        "pass_rate": _nums(m.pass_rate),
-        "auc": _num(m.auc),
-        "patterns_by_stance": {name: _nums(m.patterns_by_stance[name][0]) for name in PATTERNS},
-        "patterns_by_stance_se": {name: _nums(m.patterns_by_stance[name][1]) for name in PATTERNS},
-        "pass_rate_curve": {
-            "thresholds": _nums(AUC_THRESHOLDS),
-            "pass_rate": _nums(pooled_pass_curve(m)),
+        "spr": finite_or_none(m.spr),
+        "spr_se": finite_or_none(m.spr_se),
+        "success_by_stance": _finite_list(m.success),
+        "patterns": {name: finite_or_none(m.patterns[name][0]) for name in PATTERNS},
+        "sdr": finite_or_none(m.sdr),
+        "ci_includes_one": _finite_list(m.ci_includes_one),
+        "ci_includes_one_bonferroni": _finite_list(m.ci_includes_one_bonferroni),
+        "pass_rate": _finite_list(m.pass_rate),
+        "auc": finite_or_none(m.auc),
+        "patterns_by_stance": {
+            name: _finite_list(m.patterns_by_stance[name][0]) for name in PATTERNS
         },
-        "argmax": {"spr": _num(a.spr), "success_by_stance": _nums(a.success)},
+        "patterns_by_stance_se": {
+            name: _finite_list(m.patterns_by_stance[name][1]) for name in PATTERNS
+        },
+        "pass_rate_curve": {
+            "thresholds": _finite_list(AUC_THRESHOLDS),
+            "pass_rate": _finite_list(pooled_pass_curve(m)),
+        },
+        "argmax": {"spr": finite_or_none(a.spr), "success_by_stance": _finite_list(a.success)},
         "unparsed_trials": rep.run.n_unparsed,
         "unparsed_extractions": rep.run.n_unparsed_extractions,
         "label_mismatches": rep.run.n_label_mismatches,
@@ -274,10 +273,10 @@ def run_json(rep: RunReport) -> dict[str, Any]:
         at_k = rep.hop_curve[rep.hops - 1]
         out["hops"] = {
             "k": rep.hops,
-            "spr": _num(at_k["spr"]),
-            "spr_se": _num(at_k["spr_se"]),
-            "spr_by_hops": [_num(row["spr"]) for row in rep.hop_curve[: rep.hops]],
-            "stationary_mean": _nums(_nanmean0(rep.stationary)),
+            "spr": finite_or_none(at_k["spr"]),
+            "spr_se": finite_or_none(at_k["spr_se"]),
+            "spr_by_hops": [finite_or_none(row["spr"]) for row in rep.hop_curve[: rep.hops]],
+            "stationary_mean": _finite_list(_nanmean0(rep.stationary)),
         }
     return out
 

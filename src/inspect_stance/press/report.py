@@ -30,6 +30,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from inspect_stance.jsonsafe import json_safe
 from inspect_stance.markdown import md_table
 from inspect_stance.press.compare import arguer_is_target
 from inspect_stance.press.factor_analysis import (
@@ -675,10 +676,7 @@ def write_report(
     (out / "report.md").write_text("\n".join(md), encoding="utf-8")
 
     def records(df: pd.DataFrame) -> list[dict[str, Any]]:
-        return [
-            {k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in row.items()}
-            for row in df.to_dict(orient="records")
-        ]
+        return [json_safe(row) for row in df.to_dict(orient="records")]
 
     result: dict[str, Any] = {
         "out_dir": str(out),
