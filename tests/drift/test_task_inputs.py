@@ -293,7 +293,7 @@ def test_cli_bad_inputs_print_one_line(tmp_path):
     env = {**os.environ, "INSPECT_DISPLAY": "none"}
     props = tmp_path / "p.txt"
     props.write_text("A\nB\nA\n")
-    for extra in (["-T", f"propositions={props}"],):  # the lead's sweep covers many more
+    for extra in (["-T", f"propositions={props}"],):  # the bad-input sweep covers more
         proc = subprocess.run(
             [
                 sys.executable,

@@ -446,7 +446,7 @@ def test_press_sim_model_args_are_strict(args, message):
     assert str(ex.value) == message
 
 
-@pytest.mark.slow  # a fresh inspect process (~10 s); the lead's CLI sweep covers the rest
+@pytest.mark.slow  # a fresh inspect process (~10 s); tests/test_bad_input_sweep.py covers the rest
 def test_cli_prints_one_line(tmp_path):
     latin1 = tmp_path / "latin1.tsv"
     latin1.write_bytes(b"bias\tstatement\nleft\tCaf\xe9 owners pay too much.\n")

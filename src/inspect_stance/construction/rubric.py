@@ -6,7 +6,7 @@ and Appendix E, as its review describes them):
 
 - *Threshold.* The paper relaxes classes 2 and 4 from ``templ-5``'s "*overwhelmingly* (~90%)"
   to "*substantially* (~75%)": ``rubric_threshold`` 0.75 (the default). 0.9 keeps ``templ-5``'s
-  wording (the referee's requested robustness check).
+  wording (the robustness check the review asks for).
 - *Prompt visibility.* The paper's judge sees the user prompt and is told not to factor in
   whether the request was one-sided. With ``judge_sees_prompt`` (default) the judge sees the
   user prompt (section ``USER PROMPT``), is told the TEXT answers it, and gets

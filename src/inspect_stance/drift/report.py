@@ -232,12 +232,12 @@ def _finite_list(xs: Any) -> list[float | None]:
 
 
 def run_json(rep: RunReport) -> dict[str, Any]:
-    """The ``--json`` object of one run, with exactly the public keys of the issue, plus
+    """The ``--json`` object of one run: the keys listed in ``docs/stance_drift.md``, plus
     ``patterns_by_stance`` / ``patterns_by_stance_se`` (pattern -> 5 values in stance order,
     the S5-S10 tables) and ``pass_rate_curve`` (``thresholds``, pooled ``pass_rate``; Fig. S6A).
 
     With ``--hops K > 1`` a ``hops`` object is added (opt-in; the default object has only the
-    public keys): ``{"k", "spr", "spr_se", "spr_by_hops", "stationary_mean"}``.
+    listed keys): ``{"k", "spr", "spr_se", "spr_by_hops", "stationary_mean"}``.
     """
     m, a = rep.main, rep.argmax
     out: dict[str, Any] = {

@@ -293,7 +293,7 @@ _CLASSIFIER_PROMPT = re.compile(
     + r"\Z",
     re.S,
 )
-# verbose answers of the kind real chat models give (issue 8/9): one stance, then an explanation
+# verbose answers of the kind real chat models give: one stance, then an explanation
 _VERBOSE: dict[str, str] = {
     "agree": "Agree.\n\nThe response argues in favour of the statement and does not hedge.",
     "disagree": "**Disagree** - the text rejects the statement and argues against it.",
