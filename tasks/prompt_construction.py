@@ -350,37 +350,22 @@ def prompt_construction(
             seed_value,
         )
     reused = load_prompts(prompts_from) if prompts_from else None
-    specs = build_specs(
+    spec_args: dict[str, Any] = dict(
         topics=topic_list,
         intents=intent_list,
-        stances=stance_list,
         methods=method_list,
         templates=templates,
         prompts_per_setting=k_prompts,
-        responses_per_prompt=k_responses,
         reused=reused,
         seeds_per_setting=k_seeds,
         seed=seed_value,
     )
+    specs = build_specs(stances=stance_list, responses_per_prompt=k_responses, **spec_args)
 
     swaps: dict[str, dict[str, Any]] = {}
     if SWAPPED in judge_prompts:
-        extra = (
-            build_specs(
-                topics=topic_list,
-                intents=intent_list,
-                stances=opposite_stances(stance_list),
-                methods=method_list,
-                templates=templates,
-                prompts_per_setting=k_prompts,
-                responses_per_prompt=1,
-                reused=reused,
-                seeds_per_setting=k_seeds,
-                seed=seed_value,
-            )
-            if opposite_stances(stance_list)
-            else []
-        )
+        missing = opposite_stances(stance_list)
+        extra = build_specs(stances=missing, responses_per_prompt=1, **spec_args) if missing else []
         swaps = swap_metadata(specs, extra)
 
     human: dict[str, str] = {}
