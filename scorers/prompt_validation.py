@@ -123,10 +123,10 @@ def validation_record() -> Scorer:
     """Copy the setting's prompts and annotations into the score (see module docstring)."""
 
     async def score(state: TaskState, target: Target) -> Score:  # noqa: ARG001
-        md = state.metadata
+        meta = state.metadata
         items = state.store.get(STORE_ITEMS) or []
         annotations = state.store.get(STORE_ANNOTATIONS) or []
-        metadata: dict[str, Any] = {k: md.get(k) for k in META_KEYS}
+        metadata: dict[str, Any] = {k: meta.get(k) for k in META_KEYS}
         metadata["items"] = [{k: x.get(k) for k in ITEM_KEYS} for x in items]
         metadata["annotations"] = annotations
         metadata["missing"] = state.store.get(STORE_MISSING) or []

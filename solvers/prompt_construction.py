@@ -70,17 +70,19 @@ def construction_prompt(prompter_cache: bool = True) -> Solver:
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:  # noqa: ARG001
         judge_models()  # fail before spending any call when no judge is bound
-        md = state.metadata
-        text = md.get("prompt_text")
+        meta = state.metadata
+        text = meta.get("prompt_text")
         if text is None:
-            parsed, raw, prompter = await prompts_for(md["setting"], md["generation_instructions"])
+            parsed, raw, prompter = await prompts_for(
+                meta["setting"], meta["generation_instructions"]
+            )
             prompts = parsed.prompts
-            slot = int(md["slot"])
+            slot = int(meta["slot"])
             state.store.set(
                 STORE_GENERATION,
                 {
                     "prompter": prompter,
-                    "n_requested": int(md.get("prompts_per_setting", 0)),
+                    "n_requested": int(meta.get("prompts_per_setting", 0)),
                     "n_parsed": len(prompts),
                     "n_dropped": parsed.n_dropped,
                     "format": parsed.format,
@@ -93,12 +95,12 @@ def construction_prompt(prompter_cache: bool = True) -> Solver:
                 return state
             text = prompts[slot]
         state.store.set(STORE_PROMPT, text)
-        if md.get("swap_generation_instructions") and md.get("swap_setting"):
+        if meta.get("swap_generation_instructions") and meta.get("swap_setting"):
             # the swap control's prompt: this slot of the opposite setting (same cached call)
             swapped, _, _ = await prompts_for(
-                md["swap_setting"], md["swap_generation_instructions"]
+                meta["swap_setting"], meta["swap_generation_instructions"]
             )
-            slot = int(md["slot"])
+            slot = int(meta["slot"])
             state.store.set(
                 STORE_SWAP_PROMPT, swapped.prompts[slot] if slot < len(swapped.prompts) else None
             )

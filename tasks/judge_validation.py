@@ -27,7 +27,7 @@ from inspect_stance.scorers.prompt_construction import (
 from inspect_stance.solvers.judge_validation import collected_response
 
 from inspect_stance.construction.labels import parse_label
-from inspect_stance.construction.rubric import DEFAULT_THRESHOLD, check_threshold
+from inspect_stance.construction.rubric import DEFAULT_THRESHOLD, check_rubric_threshold
 from inspect_stance.construction.settings import NEUTRAL, POLE_A, POLE_B, TEMPLATED, WRITING
 from inspect_stance.errors import InputError
 from inspect_stance.params import as_bool, reject_unknown_args
@@ -132,7 +132,7 @@ def judge_validation(
             "judge_validation needs -T annotations=FILE, e.g. "
             "../shared/data/issuebench/stance_annotations.csv"
         )
-    threshold = check_threshold(rubric_threshold)
+    threshold = check_rubric_threshold(rubric_threshold)
     sees_prompt = as_bool("judge_sees_prompt", judge_sees_prompt)
     samples = load_annotations(user_path(annotations), label_column)
     require_roles("judge_validation", [JUDGES_ROLE], "the judge ensemble under validation")

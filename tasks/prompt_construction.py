@@ -48,7 +48,7 @@ from inspect_stance.construction.issuebench import (
     load_templates,
 )
 from inspect_stance.construction.prompts import PromptSpec, build_specs, load_prompts
-from inspect_stance.construction.rubric import DEFAULT_THRESHOLD, check_threshold
+from inspect_stance.construction.rubric import DEFAULT_THRESHOLD, check_rubric_threshold
 from inspect_stance.construction.settings import (
     GENERATED,
     INFORMATION,
@@ -284,7 +284,7 @@ def prompt_construction(
             gets the same prompts back. Default true.
     """
     reject_unknown_args("prompt_construction", unknown, prompt_construction)
-    threshold = check_threshold(rubric_threshold)
+    threshold = check_rubric_threshold(rubric_threshold)
     sees_prompt = as_bool("judge_sees_prompt", judge_sees_prompt)
     judge_prompts = parse_judge_prompt(judge_prompt, sees_prompt)
     sees_prompt = judge_prompts[0] == ORIGINAL

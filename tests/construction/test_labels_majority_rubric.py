@@ -13,7 +13,7 @@ from inspect_stance.construction.rubric import (
     OK,
     OUT_OF_SCALE,
     UNPARSABLE,
-    check_threshold,
+    check_rubric_threshold,
     judge_prompt,
     parse_judge_answer,
 )
@@ -177,8 +177,8 @@ def test_rubric_threshold_words_and_prompt_visibility():
 
 
 def test_rubric_threshold_choices():
-    assert check_threshold("0.75") == 0.75
-    assert check_threshold(0.9) == 0.9
+    assert check_rubric_threshold("0.75") == 0.75
+    assert check_rubric_threshold(0.9) == 0.9
     for bad in (0.8, "abc", True, None):
         with pytest.raises(ValueError, match=r"choose -T rubric_threshold=0.75 \(the paper's\)"):
-            check_threshold(bad)
+            check_rubric_threshold(bad)

@@ -50,7 +50,7 @@ EMPTY = "empty"
 ERROR = "error"  # the judge call failed (after Inspect's retries)
 
 
-def check_threshold(value: object) -> float:
+def check_rubric_threshold(value: object) -> float:
     """``rubric_threshold`` as 0.75 or 0.9; anything else raises a one-line ``InputError``."""
     from inspect_stance.errors import InputError
 
@@ -76,7 +76,7 @@ def judge_prompt(
     threshold: float = DEFAULT_THRESHOLD,
 ) -> str:
     """The rubric filled for one response; ``prompt_text=None`` hides the user prompt."""
-    word, share = THRESHOLD_WORDS[check_threshold(threshold)]
+    word, share = THRESHOLD_WORDS[check_rubric_threshold(threshold)]
     if prompt_text is not None:
         head = f'### USER PROMPT:\n"{prompt_text}"\n\n### TEXT:\n"{response_text}"\n\n### TASK:\n\n'
         framing = (

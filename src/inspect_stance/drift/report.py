@@ -174,7 +174,7 @@ def build_report(
     hops: int = 1,
 ) -> RunReport:
     """Compute the full report of ``run``."""
-    check_threshold(threshold)
+    check_pass_threshold(threshold)
     if not 0.0 < confidence < 1.0:
         raise ValueError(f"--confidence {confidence} must be strictly between 0 and 1")
     if not 1 <= hops <= MAX_HOPS:
@@ -197,7 +197,7 @@ def build_report(
     )
 
 
-def check_threshold(threshold: float) -> float:
+def check_pass_threshold(threshold: float) -> float:
     """A pass-rate threshold must be a number in ``[0, 1]`` (a success rate); ``ValueError``."""
     if not (isinstance(threshold, (int, float)) and 0.0 <= float(threshold) <= 1.0):
         raise ValueError(
@@ -291,13 +291,13 @@ def _nanmean0(arr: np.ndarray) -> FloatArray:
 # --------------------------------------------------------------------------- tables
 
 
-def _ms(mean: float, se: float) -> str:
+def _mean_se_cell(mean: float, se: float) -> str:
     if not math.isfinite(mean):
         return "n/a"
     return f"{mean:.3f} ({se:.3f})" if math.isfinite(se) else f"{mean:.3f}"
 
 
-def _f(x: float) -> str:
+def _number_cell(x: float) -> str:
     return f"{x:.3f}" if math.isfinite(float(x)) else "n/a"
 
 
@@ -317,8 +317,8 @@ def tables(reports: list[RunReport]) -> dict[str, pd.DataFrame]:
     """The report's tables (rows = runs), keyed by title; cells are formatted strings."""
     if not reports:
         return {}
-    r0 = reports[0]
-    conf = f"{r0.confidence:g}"
+    first = reports[0]
+    conf = f"{first.confidence:g}"
     out: dict[str, pd.DataFrame] = {}
     idx = [r.name for r in reports]
     out["Runs"] = pd.DataFrame(
@@ -337,18 +337,23 @@ def tables(reports: list[RunReport]) -> dict[str, pd.DataFrame]:
     out["Success rate by initial stance, mean (SE over propositions)"] = pd.DataFrame(
         {
             **{
-                STANCES[i]: [_ms(r.main.success[i], r.main.success_se[i]) for r in reports]
+                STANCES[i]: [
+                    _mean_se_cell(r.main.success[i], r.main.success_se[i]) for r in reports
+                ]
                 for i in range(5)
             },
-            "SPR": [_ms(r.main.spr, r.main.spr_se) for r in reports],
+            "SPR": [_mean_se_cell(r.main.spr, r.main.spr_se) for r in reports],
         },
         index=idx,
     )
     out["SPR and drift patterns, mean (SE)"] = pd.DataFrame(
         {
-            "SPR": [_ms(r.main.spr, r.main.spr_se) for r in reports],
-            **{PATTERN_LABELS[p]: [_ms(*r.main.patterns[p]) for r in reports] for p in PATTERNS},
-            "SDR": [_ms(r.main.sdr, r.main.sdr_se) for r in reports],
+            "SPR": [_mean_se_cell(r.main.spr, r.main.spr_se) for r in reports],
+            **{
+                PATTERN_LABELS[p]: [_mean_se_cell(*r.main.patterns[p]) for r in reports]
+                for p in PATTERNS
+            },
+            "SDR": [_mean_se_cell(r.main.sdr, r.main.sdr_se) for r in reports],
         },
         index=idx,
     )
@@ -358,7 +363,7 @@ def tables(reports: list[RunReport]) -> dict[str, pd.DataFrame]:
     ] = pd.DataFrame(
         {
             STANCES[i]: [
-                f"{_f(r.main.ci_includes_one[i])} / {_f(r.main.ci_includes_one_bonferroni[i])}"
+                f"{_number_cell(r.main.ci_includes_one[i])} / {_number_cell(r.main.ci_includes_one_bonferroni[i])}"
                 for r in reports
             ]
             for i in range(5)
@@ -366,11 +371,11 @@ def tables(reports: list[RunReport]) -> dict[str, pd.DataFrame]:
         index=idx,
     )
     out[
-        f"Pass rate at threshold {r0.threshold:g} and AUC (thresholds 0.50..1.00, trapezoid, /0.5)"
+        f"Pass rate at threshold {first.threshold:g} and AUC (thresholds 0.50..1.00, trapezoid, /0.5)"
     ] = pd.DataFrame(
         {
-            **{STANCES[i]: [_f(r.main.pass_rate[i]) for r in reports] for i in range(5)},
-            "AUC": [_f(r.main.auc) for r in reports],
+            **{STANCES[i]: [_number_cell(r.main.pass_rate[i]) for r in reports] for i in range(5)},
+            "AUC": [_number_cell(r.main.auc) for r in reports],
         },
         index=idx,
     )
@@ -378,11 +383,13 @@ def tables(reports: list[RunReport]) -> dict[str, pd.DataFrame]:
         pd.DataFrame(
             {
                 **{
-                    STANCES[i]: [_ms(r.argmax.success[i], r.argmax.success_se[i]) for r in reports]
+                    STANCES[i]: [
+                        _mean_se_cell(r.argmax.success[i], r.argmax.success_se[i]) for r in reports
+                    ]
                     for i in range(5)
                 },
-                "SPR": [_ms(r.argmax.spr, r.argmax.spr_se) for r in reports],
-                "SDR": [_ms(r.argmax.sdr, r.argmax.sdr_se) for r in reports],
+                "SPR": [_mean_se_cell(r.argmax.spr, r.argmax.spr_se) for r in reports],
+                "SDR": [_mean_se_cell(r.argmax.sdr, r.argmax.sdr_se) for r in reports],
             },
             index=idx,
         )
@@ -391,14 +398,17 @@ def tables(reports: list[RunReport]) -> dict[str, pd.DataFrame]:
         pd.DataFrame(
             {
                 **{
-                    PATTERN_LABELS[p]: [_ms(*r.argmax.patterns[p]) for r in reports]
+                    PATTERN_LABELS[p]: [_mean_se_cell(*r.argmax.patterns[p]) for r in reports]
                     for p in PATTERNS
                 },
                 "reaches 1 (Bonf.)": [
-                    " ".join(_f(x) for x in r.argmax.ci_includes_one_bonferroni) for r in reports
+                    " ".join(_number_cell(x) for x in r.argmax.ci_includes_one_bonferroni)
+                    for r in reports
                 ],
-                "pass rate": [" ".join(_f(x) for x in r.argmax.pass_rate) for r in reports],
-                "AUC": [_f(r.argmax.auc) for r in reports],
+                "pass rate": [
+                    " ".join(_number_cell(x) for x in r.argmax.pass_rate) for r in reports
+                ],
+                "AUC": [_number_cell(r.argmax.auc) for r in reports],
             },
             index=idx,
         )
@@ -407,10 +417,10 @@ def tables(reports: list[RunReport]) -> dict[str, pd.DataFrame]:
     hop_cols: dict[str, list[str]] = {}
     for h in sorted({1, *range(2, k + 1)}):
         hop_cols[f"SPR {h} hop{'s' if h > 1 else ''}"] = [
-            _ms(r.hop_curve[h - 1]["spr"], r.hop_curve[h - 1]["spr_se"]) for r in reports
+            _mean_se_cell(r.hop_curve[h - 1]["spr"], r.hop_curve[h - 1]["spr_se"]) for r in reports
         ]
     hop_cols["stationary distribution (mean over propositions, AS..DS)"] = [
-        " ".join(_f(x) for x in _nanmean0(r.stationary)) for r in reports
+        " ".join(_number_cell(x) for x in _nanmean0(r.stationary)) for r in reports
     ]
     hop_cols["unique"] = [
         f"{int(r.stationary_unique.sum())}/{r.run.n_propositions}" for r in reports
@@ -433,12 +443,15 @@ def stance_pattern_table(rep: RunReport) -> pd.DataFrame:
     m = rep.main
     rows: dict[str, list[str]] = {}
     for i, stance in enumerate(STANCES):
-        row = [_ms(m.success[i], m.success_se[i])]
+        row = [_mean_se_cell(m.success[i], m.success_se[i])]
         for p in PATTERNS:
             mean, se = m.patterns_by_stance[p]
-            row.append(_ms(mean[i], se[i]) if i in pattern_stances(p) else NOT_A_PATTERN)
+            row.append(_mean_se_cell(mean[i], se[i]) if i in pattern_stances(p) else NOT_A_PATTERN)
         rows[stance] = row
-    rows[ALL_STANCES] = [_ms(m.spr, m.spr_se), *[_ms(*m.patterns[p]) for p in PATTERNS]]
+    rows[ALL_STANCES] = [
+        _mean_se_cell(m.spr, m.spr_se),
+        *[_mean_se_cell(*m.patterns[p]) for p in PATTERNS],
+    ]
     columns = ["Success rate", *[PATTERN_LABELS[p] for p in PATTERNS]]
     return pd.DataFrame.from_dict(rows, orient="index", columns=columns)
 
@@ -692,17 +705,17 @@ def pass_curve_frame(reports: list[RunReport]) -> pd.DataFrame:
 
 def markdown_report(reports: list[RunReport], images: dict[str, list[str]]) -> str:
     """The markdown report: settings, every table, and links to the PNGs."""
-    r0 = reports[0]
+    first = reports[0]
     lines = [
         "# Stance-drift report",
         "",
         f"- runs: {', '.join(f'`{r.name}` ({r.run.source})' for r in reports)}",
-        f"- unparsed policy: {policy_text(r0.unparsed)}",
-        f"- confidence: {r0.confidence:g} one-sided (Student t, df = trials - 1); Bonferroni "
+        f"- unparsed policy: {policy_text(first.unparsed)}",
+        f"- confidence: {first.confidence:g} one-sided (Student t, df = trials - 1); Bonferroni "
         "level 1 - (1 - confidence) / propositions",
-        f"- pass-rate threshold: {r0.threshold:g}; AUC over thresholds 0.50..1.00 (step 0.05), "
+        f"- pass-rate threshold: {first.threshold:g}; AUC over thresholds 0.50..1.00 (step 0.05), "
         "trapezoid rule, divided by 0.5",
-        f"- hops: {r0.hops}",
+        f"- hops: {first.hops}",
         "",
     ]
     for title, df in tables(reports).items():
