@@ -75,13 +75,17 @@ def one() -> Any:
     return score
 
 
-@task
-def bare(propositions: str, trials: int) -> Task:
+def _bare(propositions: str, trials: int) -> Task:
     """A bare Inspect task making the stance-drift calls."""
     samples = build_samples(read_propositions_file(propositions), "default")
     return Task(
         dataset=MemoryDataset(samples), solver=bare_trials(trials), scorer=one(), epochs=Epochs(1)
     )
+
+
+# registered without decorator syntax, so `inspect list tasks` (which reads @task decorators)
+# in a checkout lists the package's tasks only, not this benchmark's
+bare = task(name="bare")(_bare)
 
 
 def _run(make: Any, log_dir: Path, model_args: dict[str, Any]) -> float:

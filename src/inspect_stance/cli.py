@@ -27,6 +27,7 @@ SUBCOMMAND_MODULES: tuple[str, ...] = (
     "inspect_stance.construction.cli",
     "inspect_stance.construction.validation_report",
     "inspect_stance.compare_cli",
+    "inspect_stance.params_cli",
 )
 
 
@@ -35,6 +36,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="inspect-stance",
         description="Reports, gates and studies for inspect-stance evaluation logs.",
+        epilog=importlib.import_module("inspect_stance.params_cli").help_epilog(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name in SUBCOMMAND_MODULES:

@@ -212,7 +212,10 @@ def register(subparsers: Any) -> None:
         help="a neither / unclassified factor draw: drop its observation (default) or keep as 0",
     )
     p.add_argument("--json", action="store_true", help="print the tables as JSON")
-    p.set_defaults(func=_report)
+    from inspect_stance.html.cli import add_html_argument, with_html
+
+    add_html_argument(p)
+    p.set_defaults(func=with_html(_report, "press-report", "logs"))
 
     c = subparsers.add_parser(
         "press-compare",

@@ -1,0 +1,200 @@
+"""One self-contained HTML page per study (``inspect-stance report ... --html FILE``).
+
+The page is rendered by Jinja2 from ``templates/report.html.j2`` (package data) out of what a
+report command already wrote to its output folder: the markdown report (its tables, turned into
+HTML by markdown-it-py) and every PNG figure (embedded as base64 ``data:`` URIs, each with a
+short "how to read this"), plus one row per run read from its log header (name, task, model,
+settings, a link to the log and the ``inspect view`` command that opens it). Nothing is
+fetched from the network when the page is opened.
+
+Reusable by any command: :func:`render_page` takes plain data; :func:`write_study_page` reads
+an output folder.
+"""
+
+from __future__ import annotations
+
+import base64
+import re
+import struct
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+IMAGE_REF = re.compile(r"!\[[^\]]*\]\(([^)\s]+\.png)\)")
+
+
+@dataclass
+class Figure:
+    """One embedded figure."""
+
+    file: str
+    title: str
+    data_uri: str
+    width: int
+    height: int
+    how_to_read: str = ""
+
+
+@dataclass
+class RunRow:
+    """One run of the page's run table."""
+
+    name: str
+    task: str
+    model: str
+    file: str
+    href: str
+    view_hint: str
+    samples: str = ""
+    created: str = ""
+    roles: str = ""
+    settings: dict[str, str] = field(default_factory=dict)
+
+
+def png_size(data: bytes) -> tuple[int, int]:
+    """(width, height) of a PNG from its IHDR chunk; ValueError when it is not a PNG."""
+    if data[:8] != b"\x89PNG\r\n\x1a\n" or data[12:16] != b"IHDR":
+        raise ValueError("not a PNG file")
+    width, height = struct.unpack(">II", data[16:24])
+    return int(width), int(height)
+
+
+def figure(path: Path, how_to_read: str = "", title: str | None = None) -> Figure:
+    """A PNG file as an embedded figure (``data:image/png;base64,...``)."""
+    data = path.read_bytes()
+    width, height = png_size(data)
+    return Figure(
+        file=path.name,
+        title=title or path.stem.replace("_", " "),
+        data_uri="data:image/png;base64," + base64.b64encode(data).decode("ascii"),
+        width=width,
+        height=height,
+        how_to_read=how_to_read,
+    )
+
+
+def how_to_read_for(name: str, notes: Mapping[str, str]) -> str:
+    """The first note whose regular expression (a key of ``notes``) matches the file name."""
+    for pattern, text in notes.items():
+        if re.search(pattern, name):
+            return text
+    return ""
+
+
+def markdown_html(text: str) -> str:
+    """Markdown (with GitHub tables) as HTML; image references are dropped (figures are
+    embedded in their own section) and raw HTML in the input is escaped."""
+    from markdown_it import MarkdownIt
+
+    md = MarkdownIt("commonmark", {"html": False}).enable("table")
+    return str(md.render(IMAGE_REF.sub("", text)))
+
+
+def _short(value: Any, limit: int = 80) -> str:
+    text = str(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _models(bound: Any) -> str:
+    """A role's model(s) as text: one config, or a list of them (e.g. ``judges``)."""
+    items = bound if isinstance(bound, list | tuple) else [bound]
+    return ",".join(str(getattr(m, "model", m)) for m in items)
+
+
+def run_rows(logs: Sequence[str | Path], labels: Mapping[str, str] | None = None) -> list[RunRow]:
+    """One row per Inspect log (header only), named as ``compare`` names runs
+    (:func:`inspect_stance.runs.name_runs`: model, then differing settings, tags, ``--label``)."""
+    from inspect_ai.log import read_eval_log
+
+    from inspect_stance.runs import log_info, name_runs
+
+    paths = [Path(p) for p in logs]
+    names = name_runs([log_info(p) for p in paths], labels or {})
+    rows = []
+    for path, name in zip(paths, names, strict=True):
+        header = read_eval_log(str(path), header_only=True)
+        ev = header.eval
+        roles = ", ".join(f"{r}={_models(m)}" for r, m in (ev.model_roles or {}).items())
+        samples = header.results.total_samples if header.results else None
+        rows.append(
+            RunRow(
+                name=name,
+                task=str(ev.task),
+                model=str(ev.model),
+                file=path.name,
+                href=path.resolve().as_uri(),
+                view_hint=f"inspect view --log-dir {path.resolve().parent}",
+                samples="" if samples is None else str(samples),
+                created=str(ev.created)[:19].replace("T", " "),
+                roles=_short(roles, 200),
+                settings={k: _short(v) for k, v in (ev.task_args or {}).items()},
+            )
+        )
+    return rows
+
+
+def render_page(
+    title: str,
+    subtitle: str,
+    runs: Sequence[RunRow],
+    figures: Sequence[Figure],
+    body_markdown: str,
+) -> str:
+    """The page as one HTML string (Jinja2, autoescaped; the CSS is inlined)."""
+    from jinja2 import Environment, PackageLoader, select_autoescape
+
+    from inspect_stance import __version__
+
+    env = Environment(
+        loader=PackageLoader("inspect_stance.html", "templates"),
+        autoescape=select_autoescape(["html", "j2"]),
+    )
+    css = resources.files("inspect_stance.html").joinpath("templates/report.css").read_text()
+    return env.get_template("report.html.j2").render(
+        title=title,
+        subtitle=subtitle,
+        runs=runs,
+        figures=figures,
+        body_html=markdown_html(body_markdown),
+        css=css,
+        version=__version__,
+    )
+
+
+def study_figures(out_dir: Path, markdown: str, notes: Mapping[str, str]) -> list[Figure]:
+    """Every PNG in ``out_dir``: those the markdown references first, in its order, then the
+    rest by name."""
+    referenced = [m.group(1) for m in IMAGE_REF.finditer(markdown)]
+    files = [out_dir / f for f in dict.fromkeys(referenced) if (out_dir / f).is_file()]
+    files += sorted(p for p in out_dir.glob("*.png") if p not in files)
+    return [figure(p, how_to_read_for(p.name, notes)) for p in files]
+
+
+def write_study_page(
+    html_path: str | Path,
+    title: str,
+    out_dir: str | Path,
+    logs: Sequence[str | Path],
+    notes: Mapping[str, str],
+    markdown_file: str = "report.md",
+    labels: Mapping[str, str] | None = None,
+) -> Path:
+    """Write the page of a report already written to ``out_dir``; returns its path."""
+    out = Path(out_dir)
+    md_path = out / markdown_file
+    markdown = md_path.read_text(encoding="utf-8") if md_path.is_file() else ""
+    eval_logs = [p for p in logs if str(p).endswith((".eval", ".json"))]
+    runs = run_rows(eval_logs, labels) if eval_logs else []
+    figures = study_figures(out, markdown, notes)
+    subtitle = (
+        f"{len(runs)} run(s), {len(figures)} figure(s); tables from {markdown_file}"
+        if runs
+        else f"{len(figures)} figure(s); tables from {markdown_file}"
+    )
+    page = render_page(title, subtitle, runs, figures, markdown)
+    path = Path(html_path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(page, encoding="utf-8")
+    return path
