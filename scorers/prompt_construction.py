@@ -248,13 +248,10 @@ def construction_metrics(human: bool = False, ensemble: str = "majority") -> Met
     direction counts, Krippendorff's alpha) is computed once per pass, so Inspect's live
     recomputation stays cheap. Keys, in this order: :func:`gap_values`,
     :func:`direction_values`, :func:`outcome_values`, :func:`agreement_values`, and with
-    ``human`` :func:`human_values` and the PPI-corrected leans
-    (:func:`inspect_stance.construction.ppi_lean.ppi_values`). With
-    ``ensemble="dawid_skene"`` every statistic uses the Dawid-Skene outcomes fitted to all
-    scores (:mod:`inspect_stance.construction.ensemble`).
+    ``human`` :func:`human_values`. With ``ensemble="dawid_skene"`` every statistic uses the
+    Dawid-Skene outcomes fitted to all scores (:mod:`inspect_stance.construction.ensemble`).
     """
     from inspect_stance.construction.ensemble import check_ensemble, with_ensemble
-    from inspect_stance.construction.ppi_lean import ppi_values
 
     how = check_ensemble(ensemble)
 
@@ -267,7 +264,6 @@ def construction_metrics(human: bool = False, ensemble: str = "majority") -> Met
         out.update(agreement_values(records))
         if human:
             out.update(human_values(records))
-            out.update(ppi_values(records))
         return out
 
     return compute
