@@ -34,6 +34,11 @@ def _run_child(args: list[str], out_fd: int, err_fd: int) -> None:
         from inspect_ai._cli.main import main
 
         sys.argv = ["inspect", *args]
+        # what loading the package's entry point does in the real script (the parent loaded
+        # it before forking, with its own argv)
+        from inspect_stance.inspect_cli import check_inspect_argv
+
+        check_inspect_argv()
         main()
     except SystemExit as ex:
         code = ex.code if isinstance(ex.code, int) else (0 if ex.code is None else 1)

@@ -56,6 +56,34 @@ def _files(d: Path) -> dict[str, str]:
     put("nobias.tsv", b"side\tstatement\nleft\tMarkets are free\n")
     put("badbias.tsv", b"bias\tstatement\ncentre\tMarkets are free\n")
     put("nocol.csv", b"name,value\nx,1\n")
+    # one line of text per entry; duplicates through Unicode forms and zero-width characters
+    put("strayquote.csv", b'topic\n"We should ban x\nWe should ban y\n')
+    put("newline.csv", b'topic\n"We should ban x\nWe should ban y"\nWe should ban z\n')
+    put("nul.txt", b"We should ban x\nWe should \x00ban y\n")
+    put("object.jsonl", json.dumps({"topic": {"text": "x"}}).encode() + b"\n")
+    put("number.jsonl", json.dumps({"topic": 42}).encode() + b"\n")
+    put("listid.jsonl", json.dumps({"topic": "We should ban x", "topic_id": [1]}).encode())
+    nfc, nfd = "We should ban caf\u00e9s", "We should ban cafe\u0301s"
+    put("nfd.txt", f"{nfc}\n{nfd}\n".encode())
+    put("zw.txt", "We should ban x\nWe should\u200b ban x\n".encode())
+    put("sheet.xlsx", b"PK")
+    topics = "topic_id,topic_neutral,topic_pro,topic_con\n"
+    put("topics_quote.csv", (topics + '7,"tax,more tax,less tax\n8,b,c,d\n').encode())
+    put(
+        "topics_obj.jsonl",
+        json.dumps(
+            {"topic_id": 7, "topic_neutral": {"t": 1}, "topic_pro": "a", "topic_con": "b"}
+        ).encode(),
+    )
+    put("topics_nfd.csv", (topics + f"7,{nfc},a,b\n8,{nfd},c,d\n").encode())
+    put("stmt_nul.tsv", b"bias\tstatement\nleft\tMarkets \x00are free\n")
+    put("stmt_nfd.tsv", f"bias\tstatement\nleft\t{nfc}\nright\t{nfd}\n".encode())
+    put("stmt_cr.tsv", b"bias\tstatement\nleft\tMarkets\rare free\n")
+    put("T.json", json.dumps([[0.2] * 5] * 5).encode())  # a file, not an NLI model
+    (d / "nli_noconfig").mkdir(exist_ok=True)
+    f["nli_noconfig"] = str(d / "nli_noconfig")
+    (d / "propdir").mkdir(exist_ok=True)
+    f["propdir"] = str(d / "propdir")
     return f
 
 
@@ -153,6 +181,60 @@ def _cases(f: dict[str, str]) -> list[tuple[list[str], str]]:
             [*CONSTRUCTION, "--model-role", "judges=construction_sim/judge_exact", "-M", "bogus=1"],
             "bogus",
         ),
+        *_new_cases(f),
+    ]
+
+
+def _new_cases(f: dict[str, str]) -> list[tuple[list[str], str]]:
+    """Cases added with the probe re-run (issue 15): files, parameters, models."""
+    props = [*DRIFT, "-T", "limit_propositions=1"]
+    judged = [*CONSTRUCTION, *JUDGES, "-T", "templates_per_setting=1"]
+    return [
+        # files: one line of text per entry, duplicates through Unicode
+        ([*DRIFT, "-T", f"propositions={f['strayquote.csv']}"], "strayquote.csv, line 2"),
+        ([*DRIFT, "-T", f"propositions={f['newline.csv']}"], "line break"),
+        ([*DRIFT, "-T", f"propositions={f['nul.txt']}"], "NUL"),
+        ([*DRIFT, "-T", f"propositions={f['object.jsonl']}"], "JSON object"),
+        ([*DRIFT, "-T", f"propositions={f['number.jsonl']}"], "JSON number"),
+        ([*DRIFT, "-T", f"propositions={f['listid.jsonl']}"], "topic_id"),
+        ([*DRIFT, "-T", f"propositions={f['nfd.txt']}"], "lines 1 and 2"),
+        ([*DRIFT, "-T", f"propositions={f['zw.txt']}"], "lines 1 and 2"),
+        ([*DRIFT, "-T", f"propositions={f['sheet.xlsx']}"], ".xlsx"),
+        ([*DRIFT, "-T", f"propositions={f['propdir']}"], "propdir"),
+        ([*judged, "-T", f"topics={f['topics_quote.csv']}"], "topics_quote.csv, line 2"),
+        ([*judged, "-T", f"topics={f['topics_obj.jsonl']}"], "JSON object"),
+        ([*judged, "-T", f"topics={f['topics_nfd.csv']}"], "same topic_neutral"),
+        ([*PRESS, "-T", f"statements={f['stmt_nul.tsv']}"], "NUL"),
+        ([*PRESS, "-T", f"statements={f['stmt_nfd.tsv']}"], "repeats"),
+        ([*PRESS, "-T", f"statements={f['stmt_cr.tsv']}"], "line break"),
+        # files given to models: checked when the model is built, before the first call
+        ([*judged, "-M", "topics=nope.csv"], "nope.csv"),
+        ([*judged, "-M", f"topics={f['topics_quote.csv']}"], "topics_quote.csv"),
+        ([*PRESS, "-T", f"nli_model={f['T.json']}"], "T.json"),
+        ([*PRESS, "-T", f"nli_model={f['nli_noconfig']}"], "config.json"),
+        ([*DRIFT, "-M", f"transition={f['propdir']}"], "transition"),
+        # Inspect's own options that Inspect lets through silently
+        ([*props, "--epochs", "0"], "--epochs 0"),
+        ([*props, "--epochs=0"], "--epochs 0"),
+        ([*props, "--epochs", "-2"], "--epochs -2"),
+        ([*PRESS, "--epochs", "0"], "--epochs"),
+        # unknown simulated models
+        (["eval", "tasks/stance_drift.py", "--model", "stance_sim/nobody"], "stance_sim/nobody"),
+        ([*CONSTRUCTION[:3], "construction_sim/nobody", *JUDGES], "construction_sim/nobody"),
+        (
+            [*CONSTRUCTION, "--model-role", "judges=construction_sim/judge_nobody"],
+            "judge_nobody",
+        ),
+        (["eval", "tasks/press.py", "--model", "press_sim/nobody"], "press_sim/nobody"),
+        # parameters
+        ([*DRIFT, "-T", "trials=1.5"], "trials"),
+        ([*DRIFT, "-T", "words_limit=abc"], "words_limit"),
+        ([*DRIFT, "-T", "variant="], "variant"),
+        ([*DRIFT, "-T", "extraction_temperature=-1"], "extraction_temperature"),
+        ([*PRESS, "-T", "argument_sets=-1"], "argument_sets"),
+        ([*PRESS, "-T", "nli_batch_size=abc"], "nli_batch_size"),
+        ([*judged, "-T", "responses_per_prompt=0"], "responses_per_prompt"),
+        ([*VALIDATION, *ANNOTATORS, "-T", "intents=poetry"], "intents"),
     ]
 
 
@@ -212,3 +294,23 @@ def test_the_real_inspect_script_prints_the_same_one_line(tmp_path: Path):
         assert proc.stderr.strip().splitlines() == [
             "trials 0; use an integer >= 1 (e.g. -T trials=100)"
         ]
+
+
+def test_the_real_inspect_script_rejects_epochs_zero(tmp_path: Path):
+    """``--epochs 0`` is stopped when the real script loads the package's entry point (the fork
+    runner repeats that check in each child)."""
+    exe = shutil.which("inspect")
+    assert exe is not None
+    env = {**os.environ, "INSPECT_LOG_DIR": str(tmp_path), "INSPECT_DISPLAY": "none"}
+    proc = subprocess.run(
+        [exe, *DRIFT, "-T", "limit_propositions=1", "--epochs", "0"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 2 and proc.stdout.strip() == ""
+    [line] = proc.stderr.strip().splitlines()
+    assert line.startswith("--epochs 0: the number of epochs must be at least 1")
+    assert list(tmp_path.iterdir()) == []  # nothing ran

@@ -8,6 +8,10 @@ from inspect_stance.errors import install_excepthook
 
 install_excepthook()  # our one-line errors reach stderr in every display mode
 
+from inspect_stance.inspect_cli import check_inspect_argv
+
+check_inspect_argv()  # Inspect's own options it lets through silently (--epochs 0)
+
 from inspect_stance.providers.annotator_sim import annotator_sim
 from inspect_stance.providers.construction_sim import construction_sim
 from inspect_stance.providers.press_sim import PressSimAPI

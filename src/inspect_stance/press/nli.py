@@ -115,6 +115,11 @@ class NLIModel:
         self.device = device or ("cuda" if torch.cuda.is_available() else "cpu")
         hf_logging.disable_progress_bar()
         folder = Path(name).expanduser()
+        if folder.is_file():
+            raise InputError(
+                f"NLI model {name!r} is a file, not a model; pass -T nli_model=<hub id or a "
+                "folder written by save_pretrained (config.json and weights)>"
+            )
         if folder.is_dir() and not (folder / "config.json").is_file():
             raise InputError(
                 f"NLI model {name!r} is a folder without config.json; pass -T nli_model=<hub id "
@@ -123,10 +128,11 @@ class NLIModel:
         try:
             self.tokenizer = AutoTokenizer.from_pretrained(name)
             self.model = AutoModelForSequenceClassification.from_pretrained(name)
-        except (OSError, ValueError) as ex:
+        except Exception as ex:  # noqa: BLE001 - transformers raises OSError, ValueError, TypeError ...
             first = str(ex).strip().splitlines()[0] if str(ex).strip() else type(ex).__name__
             raise InputError(
-                f"NLI model {name!r} could not be loaded ({first}); pass -T nli_model=<hub id "
+                f"NLI model {name!r} could not be loaded ({type(ex).__name__}: {first[:200]}); "
+                "pass -T nli_model=<hub id "
                 "or local folder of a sequence-classification NLI model>"
             ) from ex
         self.entailment, self.contradiction = find_label_ids(

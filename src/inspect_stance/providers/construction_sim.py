@@ -228,20 +228,14 @@ def _load_phrases(path: Path | None) -> list[tuple[re.Pattern[str], str]]:
     import pandas as pd
 
     from inspect_stance.construction.issuebench import PACKAGE_TOPICS, read_package_csv
+    from inspect_stance.tables import read_table
 
     where = str(path) if path is not None else f"package data {PACKAGE_TOPICS}"
-    try:
-        if path is None:
-            table = read_package_csv(PACKAGE_TOPICS)
-        elif path.suffix.lower() == ".jsonl":
-            table = pd.read_json(path, lines=True)
-        else:
-            table = pd.read_csv(path, sep="\t" if path.suffix.lower() == ".tsv" else ",")
-    except (ValueError, UnicodeDecodeError) as ex:
-        raise InputError(
-            f"{PROVIDER}/target: topics file {where} cannot be read ({type(ex).__name__}); "
-            f"pass -M topics=FILE with IssueBench issues columns"
-        ) from None
+    if path is None:
+        table = read_package_csv(PACKAGE_TOPICS)
+    else:  # the shared reader: one-line errors naming the file and line
+        rows = read_table(path, f"{PROVIDER} -M topics")
+        table = pd.DataFrame([row for _, row in rows], dtype=object)
     missing = [c for c in ("topic_neutral", "topic_pro", "topic_con") if c not in table.columns]
     if missing:
         raise InputError(
@@ -289,6 +283,7 @@ class ConstructionSim(SimulatedAPI):
         self.offset, self.noise, self.seed, self.reads_order = 0.0, 0.0, 0, True
         if model_args.get("topics") is not None:
             self.topics = str(model_args["topics"])
+            self._phrase_table()  # a missing or unreadable file fails here, before any call
         if kind == "biased":
             self._configure_biased(name, model_args)
         if model_name == "target":

@@ -73,6 +73,8 @@ UNPARSED_ANSWER = "I am not able to determine the stance of this argument."
 
 
 PROVIDER = "stance_sim"
+#: the simulated models this provider serves
+MODEL_NAMES: tuple[str, ...] = ("respondent",)
 #: the -M arguments the simulated respondent understands
 MODEL_ARGS: tuple[str, ...] = (
     "transition",
@@ -166,6 +168,11 @@ class StanceSimAPI(SimulatedAPI):
 
     def configure(self, model_name: str, model_args: dict[str, Any]) -> None:
         """Reads the model name and the -M arguments (see the module docstring)."""
+        if model_name not in MODEL_NAMES:
+            raise InputError(
+                f"{PROVIDER}/{model_name}: unknown model; use "
+                f"{', '.join(f'{PROVIDER}/{n}' for n in MODEL_NAMES)}"
+            )
         reject_unknown(PROVIDER, model_args, MODEL_ARGS)
         self.transition = load_transition(model_args.get("transition"))
         self.seed = arg_int(PROVIDER, "seed", model_args.get("seed", 0), minimum=0, example=1)
