@@ -136,6 +136,7 @@ def test_dawid_skene_ensemble_metrics_are_the_true_leans(five_judges):
             r.method == method for r in records
         )
         assert metrics[f"lean_{method}"] == pytest.approx(truth, abs=1e-9)
+        assert metrics[f"ppi_lean_{method}_low"] <= truth <= metrics[f"ppi_lean_{method}_high"]
     ds = with_ensemble(records, "dawid_skene")
     assert all(r.outcome == str(true_of(r)) for r in ds)
 

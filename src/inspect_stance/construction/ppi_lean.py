@@ -120,3 +120,22 @@ def ppi_summary(records: Sequence[Record]) -> dict[str, Any]:
         "n_neutral_settings": len(keys),
     }
     return out
+
+
+def ppi_values(records: Sequence[Record]) -> dict[str, float]:
+    """:func:`ppi_summary` as metric values: ``ppi_lean_<method>`` with ``_low`` / ``_high``
+    (95 %), and ``ppi_distance_difference`` with ``_low`` / ``_high``; empty without labels."""
+    summary = ppi_summary(records)
+    out: dict[str, float] = {}
+    for method in METHODS:
+        if method in summary:
+            s = summary[method]
+            out[f"ppi_lean_{method}"] = float(s["ppi_lean"])
+            out[f"ppi_lean_{method}_low"] = float(s["ppi_ci_low"])
+            out[f"ppi_lean_{method}_high"] = float(s["ppi_ci_high"])
+    if "distance_difference" in summary:
+        d = summary["distance_difference"]
+        out["ppi_distance_difference"] = float(d["ppi"])
+        out["ppi_distance_difference_low"] = float(d["ppi_ci_low"])
+        out["ppi_distance_difference_high"] = float(d["ppi_ci_high"])
+    return out
