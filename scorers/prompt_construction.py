@@ -47,7 +47,7 @@ from inspect_stance.construction.rubric import (
     OK,
     OUT_OF_SCALE,
     JudgeAnswer,
-    check_threshold,
+    check_rubric_threshold,
     judge_prompt,
     parse_judge_answer,
 )
@@ -304,12 +304,12 @@ def stance_ensemble(
     control (``judge_prompts`` after the first, ``reversed_rubric``; see
     :mod:`inspect_stance.construction.controls`), stored in ``metadata["controls"]``.
     """
-    threshold = check_threshold(rubric_threshold)
+    threshold = check_rubric_threshold(rubric_threshold)
 
     async def score(state: TaskState, target: Target) -> Score:  # noqa: ARG001
-        md = state.metadata
-        base: dict[str, Any] = {k: md.get(k) for k in META_KEYS if k in md}
-        base["human_label"] = md.get("human_label")
+        meta = state.metadata
+        base: dict[str, Any] = {k: meta.get(k) for k in META_KEYS if k in meta}
+        base["human_label"] = meta.get("human_label")
         generation = state.store.get(STORE_GENERATION)
         if generation:
             base["generation"] = {
@@ -322,7 +322,7 @@ def stance_ensemble(
                 explanation="the generator wrote no prompt for this slot",
                 metadata={**base, "outcome": NO_PROMPT},
             )
-        prompt_text = state.store.get(STORE_PROMPT) or md.get("prompt_text")
+        prompt_text = state.store.get(STORE_PROMPT) or meta.get("prompt_text")
         base["prompt_text"] = prompt_text
         response = state.output.completion if state.output else ""
         if not response or not response.strip():
@@ -335,9 +335,9 @@ def stance_ensemble(
         names = judge_names(judges)
         rubric = judge_prompt(
             response_text=response,
-            topic_neutral=md["topic_neutral"],
-            topic_pro=md["topic_pro"],
-            topic_con=md["topic_con"],
+            topic_neutral=meta["topic_neutral"],
+            topic_pro=meta["topic_pro"],
+            topic_con=meta["topic_con"],
             prompt_text=prompt_text if judge_sees_prompt else None,
             threshold=threshold,
         )
@@ -362,12 +362,12 @@ def stance_ensemble(
         if len(judge_prompts) > 1 or reversed_rubric:
             from inspect_stance.scorers.construction_controls import rate_controls
 
-            swap = state.store.get(STORE_SWAP_PROMPT) or md.get("swap_prompt_text")
+            swap = state.store.get(STORE_SWAP_PROMPT) or meta.get("swap_prompt_text")
             metadata["controls"] = await rate_controls(
                 _ask,
                 judges,
                 names,
-                md,
+                meta,
                 response,
                 {"original": prompt_text, "swapped": swap},
                 list(judge_prompts) or ["original" if judge_sees_prompt else "none"],
@@ -379,7 +379,7 @@ def stance_ensemble(
             [a.label for a in answers],
             [a.status for a in answers],
             outcome,
-            md.get("setting"),
+            meta.get("setting"),
         )
         return Score(
             value=outcome,
