@@ -306,10 +306,13 @@ def stance_chain_trials(
     logprobs: bool = True,
     min_letter_mass: float = 0.5,
     extraction_temperature: float | None = 1.0,
+    started: Any = None,
 ) -> Solver:
     """Run ``trials`` chains of ``hops`` hops for the sample's proposition and stance.
 
-    Parameters are documented in the ``stance_drift`` task's docstring.
+    Parameters are documented in the ``stance_drift`` task's docstring; ``started`` (the
+    scorer's record of started samples, with an ``add(sample_id, trials)`` method) is told of
+    each sample as it starts, so an errored sample counts as incomplete.
     """
     check_variant(variant)
     check_operation(relay_operation)
@@ -344,6 +347,8 @@ def stance_chain_trials(
             top_logprobs=top_n if logprobs else None,
             temperature=extraction_temperature,
         )
+        if started is not None:
+            started.add(str(state.sample_id), trials)
         runner = ChainRunner(model, relays, state, dict(settings), config)
         if cache:
             runner.open_record(_record_key(runner, state, templates))
