@@ -182,6 +182,20 @@ def _cases(f: dict[str, str]) -> list[tuple[list[str], str]]:
             "bogus",
         ),
         *_new_cases(f),
+        *_judge_control_cases(),
+    ]
+
+
+def _judge_control_cases() -> list[tuple[list[str], str]]:
+    """The prompt-construction judge controls and simulated biased judges."""
+    judged = [*CONSTRUCTION, *JUDGES, "-T", "templates_per_setting=1"]
+    biased = "judges={model: construction_sim/judge_biased, model_args: {offset: 9}}"
+    return [
+        ([*judged, "-T", "judge_prompt=swapped"], "swapped is a control"),
+        ([*judged, "-T", "judge_prompt=original,flipped"], "judge_prompt"),
+        ([*judged, "-T", "ensemble=ds"], "ensemble"),
+        ([*judged, "-T", "reversed_rubric=maybe"], "reversed_rubric"),
+        ([*CONSTRUCTION, "--model-role", biased], "offset"),
     ]
 
 
