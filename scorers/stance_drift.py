@@ -45,6 +45,7 @@ from inspect_ai.scorer import (
 )
 from inspect_ai.solver import TaskState
 
+from inspect_stance.drift.adaptive import ADAPTIVE_KEY
 from inspect_stance.drift.extraction import record_label_mismatches, trial_vector
 from inspect_stance.drift.logs import PLANNED_KEY, TRIALS_KEY
 from inspect_stance.drift.patterns import drift_patterns, stance_drift_rate
@@ -132,6 +133,9 @@ def _make_scorer(unparsed: str, argmax: bool) -> Scorer:
             if missing
             else ""
         )
+        adaptive = state.store.get(ADAPTIVE_KEY)  # adaptive trials (drift.adaptive)
+        if adaptive and adaptive.get("stop_reason") and not missing:
+            incomplete = adaptive_note(adaptive)
         most_probable = trial_argmax_counts(
             [trial_vector(rec.get("vectors") or [rec.get("probs")], unparsed) for rec in records]
         )
@@ -153,6 +157,8 @@ def _make_scorer(unparsed: str, argmax: bool) -> Scorer:
                 "argmax": argmax,
                 **{f"n_{k}": v for k, v in counts.items()},
                 "n_planned": planned,
+                "n_trials_max": int(adaptive["max_trials"]) if adaptive else planned,
+                "adaptive": adaptive,
                 "n_missing": missing,
                 "n_incomplete": int(missing > 0),
             },
@@ -234,12 +240,47 @@ def drift_metric() -> Metric:
     return compute
 
 
+def adaptive_note(adaptive: dict[str, Any]) -> str:
+    """One sentence on an adaptive sample's stop: trials run of the most, why, the width."""
+    why = {
+        "halfwidth": f"interval within {adaptive['halfwidth']:g} of the mean",
+        "below_one": "upper bound below 1",
+        "max_trials": "ran every trial",
+    }.get(str(adaptive.get("stop_reason")), str(adaptive.get("stop_reason")))
+    width = adaptive.get("width_reached")
+    text = f"adaptive: {adaptive['trials_run']} of {adaptive['max_trials']} trials ({why}"
+    return text + (f"; half-width {width:.3f})" if width is not None else ")")
+
+
 def _total(scores: list[SampleScore], key: str) -> int:
     return int(sum(int((s.score.metadata or {}).get(key, 0)) for s in scores))
 
 
+class StartedSamples:
+    """The samples of one task whose trials started, with their planned trials.
+
+    The task hands one instance to its solver (which adds each sample as it starts) and to its
+    ``counts`` metric: a sample that then errored has no score, and the metric counts it as
+    incomplete instead of leaving it out (``--fail-on-error 0.5`` / ``--no-fail-on-error``
+    runs finish "success" without it).
+    """
+
+    def __init__(self) -> None:
+        self.planned: dict[str, int] = {}
+
+    def add(self, sample_id: str, trials: int) -> None:
+        """Note that ``sample_id`` started, planning ``trials`` trials (per epoch, summed)."""
+        self.planned[sample_id] = self.planned.get(sample_id, 0) + trials
+
+    def unscored(self, scores: Sequence[SampleScore]) -> tuple[int, int]:
+        """``(samples, planned trials)`` that started but have no score among ``scores``."""
+        scored = {str(s.sample_id) for s in scores}
+        missing = [n for sid, n in self.planned.items() if sid not in scored]
+        return len(missing), sum(missing)
+
+
 @metric(name="counts")
-def counts_metric() -> Metric:
+def counts_metric(started: StartedSamples | None = None) -> Metric:
     """What the estimates rest on.
 
     ``trials`` scored; ``logprob_estimated`` / ``frequency_estimated`` parsed trials by
@@ -251,12 +292,20 @@ def counts_metric() -> Metric:
     ``incomplete_samples``: samples holding fewer trials than planned (stopped by a
     ``--time-limit`` / ``--token-limit`` / ``--working-limit``); ``missing_trials``: planned
     trials that did not finish; ``trials_replayed``: trials replayed from the trial record
-    instead of calling the model (``-T cache=false`` calls it afresh).
+    instead of calling the model (``-T cache=false`` calls it afresh); ``trials_run`` /
+    ``trials_planned``: trials held vs the most the task allows (less with
+    ``-T adaptive_halfwidth``: samples that stopped early); ``errored_samples``:
+    samples that started and errored (no score: with ``started``, the task's
+    :class:`StartedSamples`), counted in ``incomplete_samples`` with all their planned trials
+    in ``missing_trials``.
     """
 
     def compute(scores: list[SampleScore]) -> Value:
         extractions = _total(scores, "n_extractions")
         returned = _total(scores, "n_logprobs_returned")
+        # re-created from a log (inspect score), ``started`` is the class name: nothing started
+        live = started if isinstance(started, StartedSamples) else None
+        errored, errored_trials = live.unscored(scores) if live is not None else (0, 0)
         return {
             "trials": _total(scores, "n_trials"),
             "logprob_estimated": _total(scores, "n_logprobs"),
@@ -265,19 +314,23 @@ def counts_metric() -> Metric:
             "unparsed_extractions": _total(scores, "n_unparsed_extractions"),
             "label_mismatches": _total(scores, "n_label_mismatches"),
             "logprobs_returned": returned / extractions if extractions else 0.0,
-            "incomplete_samples": sum(
-                1 for s in scores if int((s.score.metadata or {}).get("n_incomplete", 0)) > 0
-            ),
-            "missing_trials": _total(scores, "n_missing"),
+            "incomplete_samples": errored
+            + sum(1 for s in scores if int((s.score.metadata or {}).get("n_incomplete", 0)) > 0),
+            "missing_trials": _total(scores, "n_missing") + errored_trials,
+            "errored_samples": errored,
             "trials_replayed": _total(scores, "n_replayed"),
+            # adaptive trials: run vs the most the task allows (equal without adaptive stops)
+            "trials_run": _total(scores, "n_trials"),
+            "trials_planned": _total(scores, "n_trials_max"),
         }
 
     return compute
 
 
-def drift_metrics() -> list[Metric]:
-    """Every stance-drift metric, in display order (SPR first)."""
-    return [spr_metric(), success_metric(), drift_metric(), counts_metric()]
+def drift_metrics(started: StartedSamples | None = None) -> list[Metric]:
+    """Every stance-drift metric, in display order (SPR first); ``started``: the task's
+    :class:`StartedSamples` (errored samples then count as incomplete)."""
+    return [spr_metric(), success_metric(), drift_metric(), counts_metric(started)]
 
 
 @scorer(metrics=drift_metrics())
