@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import warnings
 from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any
@@ -95,8 +96,10 @@ def cluster_ols(y: np.ndarray, effect: np.ndarray, fixed: Sequence[Sequence[str]
     x = pd.concat([pd.Series(effect.astype(float), name="effect"), *dummies], axis=1)
     x = sm.add_constant(x, has_constant="add")
     codes = pd.factorize(pd.Series(list(groups)))[0]
-    fit = sm.OLS(np.asarray(y, dtype=float), x).fit(cov_type="cluster", use_t=True,
-                                                     cov_kwds={"groups": codes})  # fmt: skip
+    with warnings.catch_warnings():  # fixed-effect dummies may get NaN SEs; "effect" does not
+        warnings.simplefilter("ignore", RuntimeWarning)
+        fit = sm.OLS(np.asarray(y, dtype=float), x).fit(cov_type="cluster", use_t=True,
+                                                         cov_kwds={"groups": codes})  # fmt: skip
     low, high = fit.conf_int(alpha=1 - confidence).loc["effect"]
     est, p = float(fit.params["effect"]), float(fit.pvalues["effect"])
     if not math.isfinite(p):  # no residual variation: a deterministic difference
