@@ -125,8 +125,11 @@ def test_final_hop_is_the_run_other_commands_read(markov):
     assert rec["probs"] == rec["hops"][-1]["probs"] and rec["argument"] == rec["hops"][0]["text"]
 
 
-def test_report_shows_matrices_projection_and_test(markov, capsys):
-    assert main(["report", markov.location]) == 0
+def test_report_shows_matrices_projection_and_test(markov, capsys, tmp_path):
+    assert main(["report", markov.location, "--out", str(tmp_path / "out")]) == 0
+    written = json.loads((tmp_path / "out" / "chain_1.json").read_text())
+    assert [h["hop"] for h in written["hops"]] == [1, 2, 3]
+    assert (tmp_path / "out" / "chain_1.md").read_text().startswith("## Multi-hop chain")
     text = capsys.readouterr().out
     assert "Multi-hop chain" in text and "measured M_3 beside the Markov projection" in text
     assert "consistent" in text and "Stationary distributions" in text

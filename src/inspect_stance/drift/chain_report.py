@@ -84,8 +84,10 @@ def stationary_frame(an: ChainAnalysis, final: HopRow) -> pd.DataFrame:
     measured distribution after the last hop (uniform start)."""
     after = np.nanmean(final.measured, axis=0)
     rows = {
-        "relay chain (measured)": list(an.stationary_relay) + [an.stationary_relay_unique],
-        "M_1 (one-hop projection)": list(an.stationary_one_hop) + [an.stationary_one_hop_unique],
+        "relay chain T_R (from consecutive hops)": list(an.stationary_relay)
+        + [an.stationary_relay_unique],
+        "M_1 (one-hop projection, --hops)": list(an.stationary_one_hop)
+        + [an.stationary_one_hop_unique],
         f"measured after hop {final.hop} (uniform start)": list(after) + [None],
     }
     return pd.DataFrame.from_dict(rows, orient="index", columns=list(STANCES) + ["unique"])
