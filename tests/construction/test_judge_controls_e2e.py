@@ -255,3 +255,28 @@ def test_judge_prompt_parsing():
         parse_judge_prompt("original,flipped", True)
     with pytest.raises(InputError, match="judge_sees_prompt=false"):
         parse_judge_prompt("original,none", False)
+
+
+def test_judge_section_splits_judge_lists():
+    """Logs of one run group with different judge lists get one judge table each."""
+    from inspect_stance.construction.judge_report import judge_markdown, judge_section
+    from inspect_stance.construction.records import Record
+    from inspect_stance.construction.settings import Setting
+
+    def rec(i, judges, labels):
+        return Record(
+            f"s{i}", Setting(1, "opinion", "neutral"), "templated", "2", labels, ("ok",) * 2, judges
+        )
+
+    a, b = ("j/a", "j/b"), ("j/c", "j/d")
+    recs = [
+        rec(0, a, ("2", "2")),
+        rec(1, a, ("2", "3")),
+        rec(2, b, ("2", "2")),
+        rec(3, b, ("1", "2")),
+    ]
+    section = judge_section({"m": recs})
+    bias = section.tables["bias"]
+    assert sorted(set(bias["model"])) == ["m [judges: j/a, j/b]", "m [judges: j/c, j/d]"]
+    assert list(bias["judge"]) == ["j/a", "j/b", "j/c", "j/d"]
+    assert "## Per-judge bias" in "\n".join(judge_markdown(section))

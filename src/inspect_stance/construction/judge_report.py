@@ -120,16 +120,29 @@ def _group_tables(records: Sequence[Record]) -> dict[str, pd.DataFrame]:
 def judge_section(groups: Mapping[str, Sequence[Record]]) -> JudgeSection:
     """The section's tables for every run group (prompt-construction records only)."""
     frames: dict[str, list[pd.DataFrame]] = {k: [] for k in FILES}
-    for model, recs in groups.items():
-        recs = [
-            r for r in recs if r.extra.get("task", "prompt_construction") == "prompt_construction"
-        ]
-        if not recs or not any(r.judge_labels for r in recs):
-            continue
+    for model, recs in _by_judge_list(groups).items():
         for key, frame in _group_tables(recs).items():
             if not frame.empty:
                 frames[key].append(frame.assign(model=model)[["model", *frame.columns]])
     return JudgeSection({k: pd.concat(v, ignore_index=True) for k, v in frames.items() if v})
+
+
+def _by_judge_list(groups: Mapping[str, Sequence[Record]]) -> dict[str, list[Record]]:
+    """Prompt-construction records per run group, split further when logs of one group used
+    different judge lists (named ``GROUP [judges: A, B, C]``): per-judge statistics need one
+    judge list. Responses no judge rated go with the group's first judge list."""
+    out: dict[str, list[Record]] = {}
+    for model, recs in groups.items():
+        recs = [
+            r for r in recs if r.extra.get("task", "prompt_construction") == "prompt_construction"
+        ]
+        lists = list(dict.fromkeys(r.judges for r in recs if r.judge_labels))
+        for judges in lists:
+            name = model if len(lists) == 1 else f"{model} [judges: {', '.join(judges)}]"
+            out[name] = [
+                r for r in recs if r.judges == judges or (not r.judge_labels and judges == lists[0])
+            ]
+    return out
 
 
 def write_judge_files(section: JudgeSection, out_dir: Path) -> list[str]:
