@@ -68,6 +68,8 @@ from inspect_ai.model import GenerateConfig, Model, ModelOutput, get_model
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_stance.scorers.stance_drift import StartedSamples
 
+from inspect_stance.drift.adaptive import ADAPTIVE_KEY, decide
+from inspect_stance.drift.confseq import AdaptiveRule
 from inspect_stance.drift.extraction import (
     DEFAULT_MIN_LETTER_MASS,
     extract,
@@ -291,11 +293,13 @@ def stance_drift_trials(
     min_letter_mass: float = DEFAULT_MIN_LETTER_MASS,
     extraction_temperature: float | None = 1.0,
     started: StartedSamples | None = None,
+    adaptive: AdaptiveRule | None = None,
 ) -> Solver:
     """Run ``trials`` generation -> extraction trials for the sample's proposition and stance.
 
     The parameters are documented once, in the ``stance_drift`` task's docstring; ``arguments``
-    holds reused arguments keyed by sample id (from ``arguments_from``: no generation calls).
+    holds reused arguments keyed by sample id (from ``arguments_from``: no generation calls);
+    ``adaptive`` runs the trials in waves that stop early (:mod:`inspect_stance.drift.adaptive`).
     """
     check_variant(variant)
     if trials < 1:
@@ -412,9 +416,6 @@ def stance_drift_trials(
             if record_file is not None:
                 record_file.append(record)
 
-        for t in range(trials):
-            if t in recorded:
-                done.append({**recorded[t], "replayed": True})
         # at most one connection's worth of trials in flight: trials then finish steadily (a
         # sample limit or an interruption finds finished trials, not 100 half-done ones)
         in_flight = anyio.Semaphore(trials_in_flight(model))
@@ -423,11 +424,25 @@ def stance_drift_trials(
             async with in_flight:
                 await run_trial(t)
 
+        # one wave of all trials, or adaptive waves (drift.adaptive) that stop once settled
+        waves = [trials] if adaptive is None else adaptive.checkpoints()
         try:
-            async with anyio.create_task_group() as tg:
-                for t in range(trials):
-                    if t not in recorded:
-                        tg.start_soon(guarded_trial, t)
+            start = 0
+            for end in waves:
+                for t in range(start, end):
+                    if t in recorded:
+                        done.append({**recorded[t], "replayed": True})
+                async with anyio.create_task_group() as tg:
+                    for t in range(start, end):
+                        if t not in recorded:
+                            tg.start_soon(guarded_trial, t)
+                start = end
+                if adaptive is not None:
+                    decision = decide(done, stance, adaptive)
+                    state.store.set(ADAPTIVE_KEY, decision)
+                    if decision["stop_reason"] is not None:
+                        state.store.set(PLANNED_KEY, len(done))  # settled: nothing missing
+                        break
         finally:
             if record_file is not None:
                 record_file.close()

@@ -26,6 +26,13 @@ from inspect_stance.solvers.stance_chain import (
 )
 from inspect_stance.solvers.stance_drift import RECORD_FORMAT, stance_drift_trials
 
+from inspect_stance.drift.adaptive import (
+    ADAPTIVE_ALPHA,
+    ADAPTIVE_MIN_TRIALS,
+    ADAPTIVE_WAVE,
+    check_halfwidth,
+    rule_for,
+)
 from inspect_stance.drift.arguments import arguments_from_log
 from inspect_stance.drift.extraction import DEFAULT_MIN_LETTER_MASS, check_min_letter_mass
 from inspect_stance.drift.prompts import (
@@ -211,6 +218,7 @@ def stance_drift(
     hops: int = 1,
     relay_operation: RelayOperation = "paraphrase",
     relay_language: str | None = None,
+    adaptive_halfwidth: float | None = None,
     **unknown: Any,
 ) -> Task:
     """Stance drift: generation -> fresh-context extraction, 5x5 transition matrices, SPR.
@@ -265,6 +273,12 @@ def stance_drift(
             most half of words_limit words) | clarify (edit for clarity) | translate (into
             relay_language and back into English: two relay calls per hop).
         relay_language: the language of relay_operation=translate (default French).
+        adaptive_halfwidth: stop a sample's trials early (unset: always `trials`). Trials run
+            in waves of 10 (the first 10 at least, `trials` at most); after each wave the
+            sample stops once an anytime-valid 95 % confidence sequence (empirical Bernstein,
+            Waudby-Smith & Ramdas) for its success rate is at most this far from the mean on
+            either side, or its upper bound is below 1. A number in (0, 0.5), e.g. 0.05; not
+            with hops > 1. Plan it with `inspect-stance plan RUN --adaptive-halfwidth H`.
     """
     reject_unknown_args("stance_drift", unknown, stance_drift)
     if variant not in VARIANTS:
@@ -285,6 +299,9 @@ def stance_drift(
     min_letter_mass = check_min_letter_mass(min_letter_mass)
     hops = as_int("hops", hops, example=3)
     language = _check_chain(hops, variant, relay_operation, relay_language, arguments_from)
+    halfwidth = check_halfwidth(adaptive_halfwidth)
+    if halfwidth is not None and hops > 1:
+        raise InputError("adaptive_halfwidth does not combine with -T hops > 1; drop one of them")
     props, source = _load_propositions(propositions)
     if variant == "in_context":
         props = [p for p in props if p.text not in EXEMPLAR_PROPOSITIONS]
@@ -354,6 +371,7 @@ def stance_drift(
             min_letter_mass=min_letter_mass,
             extraction_temperature=temperature,
             started=started,
+            adaptive=None if halfwidth is None else rule_for(halfwidth, trials, unparsed),
         )
     )
     return Task(
@@ -390,5 +408,14 @@ def stance_drift(
                 else None
             ),
             **chain,
+            "adaptive_halfwidth": halfwidth,
+            "adaptive_rule": None
+            if halfwidth is None
+            else {
+                "min_trials": ADAPTIVE_MIN_TRIALS,
+                "wave": ADAPTIVE_WAVE,
+                "alpha": ADAPTIVE_ALPHA,
+                "sequence": "empirical Bernstein (predictable mixture), two-sided",
+            },
         },
     )

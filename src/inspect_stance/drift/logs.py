@@ -147,8 +147,16 @@ def incomplete_samples(log: EvalLog) -> int:
     return n
 
 
-def read_drift_log(path: str | Path, unparsed: str = "failure") -> DriftRun:
+def read_drift_log(
+    path: str | Path, unparsed: str = "failure", adaptive_ok: bool = False
+) -> DriftRun:
     """A :class:`DriftRun` from a stance-drift log.
+
+    A run with adaptive trials (``-T adaptive_halfwidth``) holds different numbers of trials
+    per sample by design; the trials it did not run are marked in ``missing``. Under the
+    ``failure`` policy, which counts missing trials as failures, reading one is an
+    ``InputError`` unless ``adaptive_ok`` (for readers that honour ``missing``, such as
+    ``inspect-stance plan``); ``exclude`` leaves them out and reads it correctly.
 
     ``probs[s, t, i]`` is trial ``t``'s stance-order vector (all-NaN when unparsed; for
     ``multiple_extraction`` built from the extraction vectors by
@@ -160,6 +168,13 @@ def read_drift_log(path: str | Path, unparsed: str = "failure") -> DriftRun:
     path = Path(path)
     log = _read(path)
     variant = str(_task_setting(log, "variant", "default"))
+    halfwidth = (log.eval.metadata or {}).get("adaptive_halfwidth")
+    if halfwidth is not None and unparsed == "failure" and not adaptive_ok:
+        raise InputError(
+            f"log {path}: a run with adaptive trials (-T adaptive_halfwidth={halfwidth}) holds "
+            "fewer trials in samples that stopped early, which the default policy would count "
+            "as failures; use --exclude-unparsed (trials not run and unparsed trials left out)"
+        )
     n_trials_cfg = int(_task_setting(log, "trials", 0) or 0)
     n_epochs = int(log.eval.config.epochs or 1)
     props: dict[str, tuple[int, str, str]] = {}
@@ -221,6 +236,7 @@ def read_drift_log(path: str | Path, unparsed: str = "failure") -> DriftRun:
         incomplete_samples=incomplete_samples(log),
         unparsed_extractions=bad_extractions,
         label_mismatches=mismatches,
+        adaptive_halfwidth=None if halfwidth is None else float(halfwidth),
     )
 
 

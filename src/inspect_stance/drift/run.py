@@ -39,6 +39,9 @@ class DriftRun:
     #: samples stopped by a limit or holding fewer trials than planned (their missing trials
     #: are in ``missing``)
     incomplete_samples: int = 0
+    #: ``-T adaptive_halfwidth`` of the run (its samples stopped after different numbers of
+    #: trials; the trials not run are in ``missing``), ``None`` for a fixed-trial run
+    adaptive_halfwidth: float | None = None
     #: ``(P, T, 5)`` counts per trial of unparsed extraction answers and of answers whose letter
     #: and written label disagree (from a log; ``None`` for an ``.npz``, which holds no answers)
     unparsed_extractions: np.ndarray | None = None

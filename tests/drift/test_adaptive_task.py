@@ -1,0 +1,141 @@
+"""-T adaptive_halfwidth end to end on the simulated respondent: waves stop per sample as the
+replay of the same rule says, calls are counted, eval-retry continues the waves and pays no
+finished trial twice."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from inspect_ai import eval as inspect_eval
+from inspect_ai import eval_retry
+from inspect_ai.log import read_eval_log
+from inspect_stance.tasks.stance_drift import stance_drift
+
+from inspect_stance.drift.adaptive import check_halfwidth, rule_for
+from inspect_stance.drift.confseq import first_stop
+from inspect_stance.drift.logs import read_drift_log
+from inspect_stance.errors import InputError
+
+TRUTH = np.array(
+    [
+        [0.85, 0.10, 0.05, 0.00, 0.00],
+        [0.30, 0.50, 0.10, 0.10, 0.00],
+        [0.00, 0.15, 0.70, 0.10, 0.05],
+        [0.00, 0.05, 0.15, 0.60, 0.20],
+        [0.00, 0.00, 0.00, 0.10, 0.90],
+    ]
+)
+TRIALS = 30
+HALFWIDTH = 0.2
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("adaptive")
+    (root / "T.json").write_text(json.dumps(TRUTH.tolist()))
+    (root / "props.txt").write_text("We should adopt policy 1\n")
+    return root
+
+
+def _expected_trials(stance: int) -> int:
+    """The replay of the rule on the cell's values (the respondent's vectors are constant)."""
+    values = np.full(TRIALS, TRUTH[stance, stance])
+    used, _ = first_stop(values, rule_for(HALFWIDTH, TRIALS))
+    return int(used)
+
+
+def _metrics(log) -> dict[str, float]:
+    [scorer] = log.results.scores
+    return {k: v.value for k, v in scorer.metrics.items()}
+
+
+def test_adaptive_waves_stop_per_sample(files: Path, tmp_path: Path) -> None:
+    [log] = inspect_eval(
+        stance_drift(
+            propositions=str(files / "props.txt"),
+            trials=TRIALS,
+            cache=False,
+            adaptive_halfwidth=HALFWIDTH,
+        ),
+        model="stance_sim/respondent",
+        model_args={"transition": str(files / "T.json")},
+        log_dir=str(tmp_path),
+        display="none",
+    )
+    assert log.status == "success"
+    full = read_eval_log(log.location)
+    total = 0
+    for s in full.samples:
+        stance = int(s.metadata["initial_stance"])
+        n = len(s.store["trials"])
+        assert n == _expected_trials(stance)
+        assert s.store["adaptive"]["stop_reason"] in ("below_one", "halfwidth", "max_trials")
+        assert s.store["trials_planned"] == n  # settled: not incomplete
+        # every trial paid its two calls, and no more
+        assert sum(1 for e in s.events if e.event == "model") == 2 * n
+        total += n
+    m = _metrics(log)
+    assert m["trials_run"] == total and m["trials_planned"] == 5 * TRIALS
+    assert total < 5 * TRIALS
+    assert m["incomplete_samples"] == 0
+    assert m["spr"] == pytest.approx(float(np.mean(np.diag(TRUTH))))
+    # the default policy would count the trials not run as failures: refused, with the fix
+    with pytest.raises(InputError, match="exclude-unparsed"):
+        read_drift_log(log.location)
+    run = read_drift_log(log.location, "exclude")
+    assert int((~run.missing_mask).sum()) == total
+
+
+def test_adaptive_survives_eval_retry(files: Path, tmp_path: Path) -> None:
+    """An outage mid-run, then eval-retry: every sample ends where an uninterrupted run ends,
+    and the retry calls the model only for trials not recorded before the outage."""
+    flag = tmp_path / "outage"
+    flag.write_text("down")
+    task = stance_drift(
+        propositions=str(files / "props.txt"), trials=TRIALS, adaptive_halfwidth=HALFWIDTH, seed=5
+    )
+    [log] = inspect_eval(
+        task,
+        model="stance_sim/respondent",
+        model_args={"transition": str(files / "T.json"), "fail_after": 45, "fail_while": str(flag)},
+        log_dir=str(tmp_path),
+        display="none",
+        max_connections=1,
+    )
+    assert log.status == "error"
+    first = read_eval_log(log.location)
+    done_ids = {s.id for s in first.samples if s.error is None}
+    flag.unlink()
+    [retried] = eval_retry(log.location, log_dir=str(tmp_path), display="none")
+    assert retried.status == "success"
+    full = read_eval_log(retried.location)
+    assert len(full.samples) == 5
+    rerun = [s for s in full.samples if s.id not in done_ids]
+    assert rerun
+    replayed = arguments = calls = 0
+    for s in full.samples:
+        stance = int(s.metadata["initial_stance"])
+        assert sorted(r["trial"] for r in s.store["trials"]) == list(
+            range(_expected_trials(stance))
+        )
+    for s in rerun:
+        replayed += sum(1 for r in s.store["trials"] if r.get("replayed"))
+        arguments += sum(1 for r in s.store["trials"] if r.get("argument_replayed"))
+        calls += sum(1 for e in s.events if e.event == "model")
+    assert replayed + arguments > 0, "work finished before the outage is not paid again"
+    n_rerun = sum(len(s.store["trials"]) for s in rerun)
+    assert calls == 2 * (n_rerun - replayed) - arguments
+
+
+@pytest.mark.parametrize("bad", [0, 0.5, -0.1, "x", "nan"])
+def test_bad_halfwidth_is_an_input_error(bad: object) -> None:
+    with pytest.raises(InputError, match="adaptive_halfwidth"):
+        check_halfwidth(bad)
+
+
+def test_halfwidth_values() -> None:
+    assert check_halfwidth(None) is None and check_halfwidth("none") is None
+    assert check_halfwidth("0.05") == 0.05
