@@ -30,12 +30,8 @@ from typing import Any
 
 from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, metric, scorer
 from inspect_ai.solver import TaskState
-from inspect_stance.solvers.prompt_validation import (
-    STORE_ANNOTATIONS,
-    STORE_ITEMS,
-    STORE_MISSING,
-)
 
+from inspect_stance.construction.keys import STORE_ANNOTATIONS, STORE_ITEMS, STORE_MISSING
 from inspect_stance.construction.validation_report import (
     annotation_counts_of,
     annotator_order,

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from inspect_ai.model import ChatMessageAssistant, ModelOutput
 from inspect_ai.solver import Generate, Solver, TaskState, solver
-from inspect_stance.scorers.prompt_construction import STORE_PROMPT, judge_models
+
+from inspect_stance.construction.keys import JUDGES_ROLE, NO_JUDGES, STORE_PROMPT
+from inspect_stance.roles import require_role_models
 
 
 @solver
@@ -12,7 +14,7 @@ def collected_response() -> Solver:
     """Use ``metadata["response_text"]`` as the output; no model is called."""
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:  # noqa: ARG001
-        judge_models()  # fail early when no judge is bound
+        require_role_models(JUDGES_ROLE, NO_JUDGES)  # fail early when no judge is bound
         response = str(state.metadata["response_text"])
         state.store.set(STORE_PROMPT, state.metadata.get("prompt_text"))
         state.output = ModelOutput.from_content(model="collected", content=response)

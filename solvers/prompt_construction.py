@@ -24,20 +24,21 @@ from __future__ import annotations
 import anyio
 from inspect_ai.model import CachePolicy, ChatMessageUser, GenerateConfig, get_model, model_roles
 from inspect_ai.solver import Generate, Solver, TaskState, solver
-from inspect_stance.scorers.prompt_construction import (
+
+from inspect_stance.construction.generation import GeneratedPrompts, read_generated_prompts
+from inspect_stance.construction.keys import (
+    JUDGES_ROLE,
+    NO_JUDGES,
+    PROMPTER_ROLE,
     STORE_GENERATION,
     STORE_PROMPT,
     STORE_STATUS,
     STORE_SWAP_PROMPT,
-    judge_models,
 )
-
-from inspect_stance.construction.generation import GeneratedPrompts, read_generated_prompts
 from inspect_stance.construction.labels import NO_PROMPT
 from inspect_stance.errors import InputError
-from inspect_stance.roles import role_config
+from inspect_stance.roles import require_role_models, role_config
 
-PROMPTER_ROLE = "prompter"
 # one call writes all prompts of a setting (10 by default, up to a few sentences each):
 # sampling at temperature 1 for varied prompts, bounded output
 PROMPTER_DEFAULTS = GenerateConfig(temperature=1.0, max_tokens=2048)
@@ -69,7 +70,7 @@ def construction_prompt(prompter_cache: bool = True) -> Solver:
             return generated[key]
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:  # noqa: ARG001
-        judge_models()  # fail before spending any call when no judge is bound
+        require_role_models(JUDGES_ROLE, NO_JUDGES)  # fail before any call when none is bound
         meta = state.metadata
         text = meta.get("prompt_text")
         if text is None:

@@ -39,20 +39,23 @@ from inspect_stance.construction.annotation import (
     shuffled_order,
 )
 from inspect_stance.construction.generation import parse_generated_prompts
+from inspect_stance.construction.keys import (
+    ANNOTATORS_ROLE,
+    NO_ANNOTATORS,
+    PROMPTER_ROLE,
+    STORE_ANNOTATIONS,
+    STORE_ITEMS,
+    STORE_MISSING,
+    STORE_VALIDATION_GENERATION,
+)
 from inspect_stance.errors import InputError
-from inspect_stance.roles import model_names, role_config, role_models
+from inspect_stance.roles import model_names, require_role_models, role_config
 
 logger = logging.getLogger(__name__)
 
-ANNOTATORS_ROLE = "annotators"
-PROMPTER_ROLE = "prompter"
 RANKING_CONFIG = GenerateConfig(max_tokens=256, temperature=0.0)
 LABEL_CONFIG = GenerateConfig(max_tokens=128, temperature=0.0)
 PROMPTER_CONFIG = GenerateConfig(max_tokens=4096)
-STORE_ITEMS = "validation:items"
-STORE_MISSING = "validation:missing"
-STORE_ANNOTATIONS = "validation:annotations"
-STORE_GENERATION = "validation:generation"
 RAW_CHARS = 400
 RAW_GENERATION_CHARS = 20_000
 SKIPPED = "skipped"  # ranking of a setting with fewer than two prompts
@@ -60,13 +63,7 @@ SKIPPED = "skipped"  # ranking of a setting with fewer than two prompts
 
 def annotator_models() -> list[Model]:
     """The models bound to role ``annotators`` (one or several); a one-line error if none."""
-    models = role_models(ANNOTATORS_ROLE)
-    if not models:
-        raise InputError(
-            "prompt_validation needs the model role 'annotators'; add --model-role "
-            "annotators=PROVIDER/MODEL_A,PROVIDER/MODEL_B,PROVIDER/MODEL_C"
-        )
-    return models
+    return require_role_models(ANNOTATORS_ROLE, NO_ANNOTATORS)
 
 
 def annotator_names(models: list[Model]) -> list[str]:
@@ -153,7 +150,7 @@ def validation_annotation(seed: int = 0, prompter_cache: bool = True) -> Solver:
         raw = output.completion or ""
         prompts = parse_generated_prompts(raw)
         state.store.set(
-            STORE_GENERATION,
+            STORE_VALIDATION_GENERATION,
             {
                 "prompter": str(prompter),
                 "n_parsed": len(prompts),

@@ -17,7 +17,7 @@ from typing import Any, Literal
 
 from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset, Sample
-from inspect_ai.model import GenerateConfig, Model, model_roles
+from inspect_ai.model import GenerateConfig, Model
 from inspect_stance.scorers.press import (
     CLASSIFIERS,
     DEFAULT_CLASSIFIER_MAX_TOKENS,
@@ -46,7 +46,7 @@ from inspect_stance.press.nli import (
     load_nli,
 )
 from inspect_stance.press.statements import Statement, load_statements
-from inspect_stance.roles import require_roles, role_config
+from inspect_stance.roles import require_roles, role_config, role_models
 from inspect_stance.viewer import headline, press_viewer
 
 TASK_VERSION = 2  # 2: binary zero-shot NLI default, factor draws, arguments fingerprint
@@ -86,10 +86,8 @@ def _sample_id(st: Statement) -> str:
 
 def role_model(role: str) -> Model | None:
     """The model bound to ``role`` while Inspect builds the task (None when unbound)."""
-    bound = model_roles().get(role)
-    if isinstance(bound, list):
-        return bound[0] if bound else None
-    return bound
+    bound = role_models(role)
+    return bound[0] if bound else None
 
 
 def target_model() -> Model | None:

@@ -54,6 +54,15 @@ def role_models(role: str) -> list[Model]:
     return [] if bound is None else [bound]
 
 
+def require_role_models(role: str, missing: str) -> list[Model]:
+    """:func:`role_models` of ``role``, or a one-line :class:`InputError` saying ``missing``
+    (the problem and the ``--model-role`` that fixes it) when none is bound."""
+    models = role_models(role)
+    if not models:
+        raise InputError(missing)
+    return models
+
+
 def model_names(models: Sequence[Model]) -> list[str]:
     """Unique display names ``provider/model`` of a role's models, in order; a repeated model
     gets ``#2``, ``#3`` ... (two identical judges stay two judges)."""
