@@ -1,0 +1,120 @@
+"""Slow tier: every report command's ``--html`` page, from real runs on the simulated models,
+opened in headless Chromium (DevTools protocol): every figure decoded (``naturalWidth > 0``), no
+script error or failed resource, and a screenshot saved (``INSPECT_STANCE_SCREENSHOTS=DIR`` keeps
+them; otherwise they stay in pytest's tmp folder)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from browser_cdp import Browser, chromium_path  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+pytestmark = pytest.mark.slow
+
+if chromium_path() is None:
+    if os.environ.get("INSPECT_STANCE_REQUIRE_CHROMIUM"):
+        raise RuntimeError("INSPECT_STANCE_REQUIRE_CHROMIUM is set but no chromium is on PATH")
+    pytestmark = [
+        pytest.mark.slow,
+        pytest.mark.skip(reason="no chromium on PATH (.ci/run installs Debian's chromium)"),
+    ]
+
+JUDGES = "construction_sim/judge_exact,construction_sim/judge_noisy,construction_sim/judge_framed"
+RUNS = [
+    ["tasks/stance_drift.py", "--model", "stance_sim/respondent"]
+    + ["-T", "limit_propositions=3", "-T", "trials=10"],
+    ["tasks/press.py", "--model", "press_sim/target", "-T", "nli_model={nli}"],
+    ["tasks/prompt_construction.py", "--model", "construction_sim/target"]
+    + ["--model-role", f"judges={JUDGES}", "--model-role", "prompter=construction_sim/prompter"]
+    + ["-T", "templates_per_setting=1", "-T", "prompts_per_setting=1"],
+    ["tasks/prompt_validation.py", "--model-role", "prompter=construction_sim/prompter"]
+    + ["--model-role", "annotators=annotator_sim/lexical,annotator_sim/contrarian"]
+    + ["-T", "topics=1003", "-T", "intents=opinion"],
+]
+REPORTS = ["report", "press-report", "construction-report", "validation-report"]
+
+CHECK_JS = """
+(() => {
+  const imgs = [...document.images];
+  return {n: imgs.length, broken: imgs.filter(i => !(i.complete && i.naturalWidth > 0)).length,
+          tables: document.querySelectorAll('table').length,
+          title: document.title};
+})()
+"""
+
+
+def _run(args: list[str], cwd: Path) -> None:
+    r = subprocess.run(args, cwd=cwd, capture_output=True, text=True, timeout=900)
+    assert r.returncode == 0, (args, r.stderr[-3000:])
+
+
+@pytest.fixture(scope="module")
+def pages(tmp_path_factory) -> dict[str, Path]:
+    tmp = tmp_path_factory.mktemp("html")
+    nli = tmp / "tiny-nli"
+    _run(
+        [sys.executable, "-m", "inspect_stance.providers.press_sim", "tiny-nli", str(nli)]
+        + ["--mode", "keyed"],
+        ROOT,
+    )
+    logs = tmp / "logs"
+    for args in RUNS:
+        args = [a.replace("{nli}", str(nli)) for a in args]
+        _run(
+            [sys.executable, "-m", "inspect_ai._cli.main", "eval", *args, "--log-dir", str(logs)]
+            + ["--display", "none"],
+            ROOT,
+        )
+    out: dict[str, Path] = {}
+    for command in REPORTS:
+        page = tmp / f"{command}.html"
+        _run(
+            [
+                sys.executable,
+                "-m",
+                "inspect_stance.cli",
+                command,
+                str(logs),
+                "--out",
+                str(tmp / command),
+                "--html",
+                str(page),
+            ],
+            ROOT,
+        )
+        out[command] = page
+    return out
+
+
+async def _open(page: Path, shot: Path) -> tuple[dict, list[str]]:
+    async with Browser(1200, 900) as browser:
+        tab = await browser.page(page.as_uri())
+        assert await tab.wait_for("document.readyState === 'complete'", 60)
+        await tab.wait_for("[...document.images].every(i => i.complete)", 30)
+        info = await tab.evaluate(CHECK_JS)
+        await tab.screenshot(shot, full_page=True)
+        return info, tab.errors
+
+
+@pytest.mark.parametrize("command", REPORTS)
+def test_page_opens_with_every_figure_and_no_error(pages, command, tmp_path):
+    shot = tmp_path / f"{command}.png"
+    info, errors = asyncio.run(_open(pages[command], shot))
+    assert errors == []
+    assert info["broken"] == 0, info
+    assert info["n"] >= 1, f"{command}: the page has no figure"
+    assert info["tables"] >= 2, info  # the run table and at least one report table
+    assert shot.stat().st_size > 10_000
+    keep = os.environ.get("INSPECT_STANCE_SCREENSHOTS")
+    if keep:
+        Path(keep).mkdir(parents=True, exist_ok=True)
+        shutil.copy(shot, Path(keep) / shot.name)
