@@ -225,3 +225,18 @@ def test_translate_relays_there_and_back(files, tmp_path):
 def test_bad_chain_parameters_are_one_line_errors(files, args, words):
     with pytest.raises(InputError, match=words):
         stance_drift(propositions=str(files / "props.txt"), **args)
+
+
+@pytest.mark.slow  # three evals (~25 s on 2 busy cores)
+def test_a_longer_chain_pays_only_its_new_hops(files, tmp_path, monkeypatch):
+    monkeypatch.setenv("INSPECT_CACHE_DIR", str(tmp_path / "cache"))
+    args = {"limit_propositions": 1, "trials": 2, "cache": True}
+    run_chain(files, tmp_path / "a", "markov", hops=2, **args)
+    longer = run_chain(files, tmp_path / "b", "markov", hops=3, **args)
+    # 5 samples x 2 chains: only hop 3 is new (one relay call and one extraction per chain)
+    assert model_calls(longer) == {"stance_sim/respondent": 10, "relay_sim/markov": 10}
+    records = [r for s in longer.samples for r in s.store["trials"]]
+    assert [r["hops_replayed"] for r in records] == [2] * 10
+    again = run_chain(files, tmp_path / "c", "markov", hops=3, **args)
+    assert model_calls(again) == {}  # an identical re-run replays every hop
+    assert all(r.get("replayed") for s in again.samples for r in s.store["trials"])
