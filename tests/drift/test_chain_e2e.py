@@ -140,6 +140,7 @@ def test_report_shows_matrices_projection_and_test(markov, capsys, tmp_path):
     assert chain["hops"][2]["markov_test"]["verdict"] == "consistent"
 
 
+@pytest.mark.slow  # ~15-20 s on 2 busy cores; the fast tier rejects memory in test_chain_core
 def test_memory_relay_is_rejected(files, tmp_path):
     args = {"transition": str(files / "R.json"), "pull": 0.5, "seed": 5}
     log = run_chain(files, tmp_path, "memory", args, trials=N_TRIALS, hops=3)
