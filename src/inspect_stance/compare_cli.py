@@ -177,4 +177,7 @@ def register(subparsers: Any) -> None:
                    help="compare runs whose settings differ (said in the output)")  # fmt: skip
     c.add_argument("--json", action="store_true", help="print one JSON object")
     c.add_argument("--out", metavar="DIR", help="write comparisons.csv, comparison.md, forest.png")
-    c.set_defaults(func=cmd_compare)
+    from inspect_stance.html.cli import add_html_argument, with_html
+
+    add_html_argument(c)
+    c.set_defaults(func=with_html(cmd_compare, "compare", "paths"))

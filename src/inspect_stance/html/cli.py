@@ -94,7 +94,16 @@ STUDIES: dict[str, Study] = {
             "stance the annotators recovered, per source.",
         },
     ),
-    "compare": Study("Run comparison", (), "comparison.md", {}),
+    "compare": Study(
+        "Run comparison",
+        (),
+        "comparison.md",
+        {
+            r"forest": "Each row is one metric's difference between two runs (b - a) with its "
+            "interval; an interval that crosses 0 (the vertical line) is no evidence of a "
+            "difference at the chosen level after the family adjustment."
+        },
+    ),
 }
 
 
