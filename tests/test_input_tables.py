@@ -171,3 +171,37 @@ def test_bad_statements_file_is_one_line(tmp_path, content, message):
     with pytest.raises(InputError, match=message) as ex:
         load_statements(path)
     assert str(path) in _one_line(ex)
+
+
+@pytest.mark.parametrize(
+    ("record", "message"),
+    [
+        ({"support": 42}, r"record 1: support is a JSON number"),
+        ({"counter": {"text": "x"}}, r"record 1: counter is a JSON object"),
+        ({"statement": ["Markets are free."]}, r"record 1: statement is a JSON list"),
+        ({"argument_set": True}, r"argument_set True"),
+        ({"argument_set": 0.7}, r"argument_set 0.7"),
+        ({"support": "Free \x00markets"}, r"support holds a NUL byte"),
+    ],
+)
+def test_bad_arguments_file_is_one_line(tmp_path, record, message):
+    from inspect_stance.press.arguments import load_arguments
+    from inspect_stance.press.statements import Statement
+
+    base = {"statement": "Markets are free.", "argument_set": 0, "support": "a\nb", "counter": "c"}
+    path = tmp_path / "args.jsonl"
+    path.write_text(json.dumps({**base, **record}) + "\n")
+    with pytest.raises(InputError, match=message) as ex:
+        load_arguments(path, [Statement(0, "right", "Markets are free.")], 1)
+    assert str(path) in _one_line(ex)
+
+
+def test_good_arguments_file_keeps_paragraphs(tmp_path):
+    from inspect_stance.press.arguments import load_arguments
+    from inspect_stance.press.statements import Statement
+
+    path = tmp_path / "args.jsonl"
+    rec = {"statement": "Markets are free.", "argument_set": "0", "support": "a\nb", "counter": "c"}
+    path.write_text(json.dumps(rec) + "\n")
+    loaded = load_arguments(path, [Statement(0, "right", "Markets are free.")], 1)
+    assert loaded.table == {"Markets are free.": [{"support": "a\nb", "counter": "c"}]}

@@ -127,12 +127,16 @@ def read_table(path: str | Path, what: str) -> list[tuple[int, Row]]:
     return _csv_rows(text, path, what, "\t" if suffix == ".tsv" else ",")
 
 
-def text_cell(value: Any, where: str, column: str, required: bool = True) -> str:
+def text_cell(
+    value: Any, where: str, column: str, required: bool = True, multiline: bool = False
+) -> str:
     """One cell that must be a line of text, whitespace runs collapsed to single spaces.
 
     ``None`` (a JSON null, an absent CSV cell) is ``""``; an empty result raises only when
     ``required``. A non-string JSON value, a NUL byte or a line break raises a one-line
     :class:`InputError` that starts with ``where`` (e.g. ``propositions file p.csv, line 2``).
+    With ``multiline`` (a paragraph such as a generated argument) line breaks are allowed and
+    the text is only stripped.
     """
     if value is None:
         value = ""
@@ -144,6 +148,11 @@ def text_cell(value: Any, where: str, column: str, required: bool = True) -> str
         )
     if "\x00" in value:
         raise InputError(f"{where}: {column} holds a NUL byte; remove it (a binary file?)")
+    if multiline:
+        text = value.strip()
+        if required and not text:
+            raise InputError(f"{where}: {column} is empty; fill it in or remove the row")
+        return text
     if any(ch in _LINE_BREAKS for ch in value.strip()):
         raise InputError(
             f"{where}: {column} holds a line break ({value.strip()[:50]!r}...); a quote left open "

@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any
 
 from inspect_stance.errors import InputError
 from inspect_stance.press.statements import Statement
+from inspect_stance.tables import text_cell
 
 if TYPE_CHECKING:
     from inspect_ai.log import EvalLog
@@ -201,15 +202,21 @@ def match_arguments(
                 f"{source}: record {n} lacks {', '.join(missing)}; each record needs statement, "
                 "argument_set, support, counter"
             )
-        try:
-            k = int(rec["argument_set"])
-        except (TypeError, ValueError) as ex:
+        k = rec["argument_set"]
+        if isinstance(k, str) and k.strip().isdigit():
+            k = int(k)
+        if not isinstance(k, int) or isinstance(k, bool) or k < 0:
             raise InputError(
                 f"{source}: record {n} has argument_set {rec['argument_set']!r}; use an integer "
                 "from 0"
-            ) from ex
-        key = (str(rec["statement"]).strip(), k)
-        table.setdefault(key, {"support": str(rec["support"]), "counter": str(rec["counter"])})
+            )
+        where = f"{source}: record {n}"
+        key = (text_cell(rec["statement"], where, "statement"), k)
+        texts = {
+            side: text_cell(rec[side], where, side, required=False, multiline=True)
+            for side in ("support", "counter")
+        }
+        table.setdefault(key, texts)
     out: ArgumentTable = {}
     for st in statements:
         sets: list[dict[str, str]] = []
