@@ -36,6 +36,14 @@ from inspect_stance.construction.comparison import (
     neutral_comparison,
     setting_summaries,
 )
+from inspect_stance.construction.keys import (
+    JUDGES_ROLE,
+    NO_JUDGES,
+    STORE_GENERATION,
+    STORE_PROMPT,
+    STORE_STATUS,
+    STORE_SWAP_PROMPT,
+)
 from inspect_stance.construction.labels import NO_PROMPT, NO_RESPONSE
 from inspect_stance.construction.lean import LeanSummary, summarize
 from inspect_stance.construction.majority import strict_majority
@@ -52,21 +60,15 @@ from inspect_stance.construction.rubric import (
     parse_judge_answer,
 )
 from inspect_stance.construction.settings import GENERATED, METHODS, Setting
-from inspect_stance.errors import InputError
 from inspect_stance.explain import construction_explanation
-from inspect_stance.roles import model_names, role_config, role_models
+from inspect_stance.roles import model_names, require_role_models, role_config, role_models
 
 logger = logging.getLogger(__name__)
 
-JUDGES_ROLE = "judges"
 # every judge call: deterministic labels, and room for a verbose judge to explain itself after
 # (or before) the label; a role's own config (--model-role 'judges={model: m, max_tokens: 32}')
 # wins field by field
 JUDGE_DEFAULTS = GenerateConfig(temperature=0.0, max_tokens=256)
-STORE_PROMPT = "construction:prompt"
-STORE_STATUS = "construction:status"
-STORE_GENERATION = "construction:generation"
-STORE_SWAP_PROMPT = "construction:swap_prompt"  # the opposite stance's prompt (swap control)
 RAW_ANSWER_CHARS = 300
 # sample metadata copied into the score
 META_KEYS: tuple[str, ...] = (
@@ -89,13 +91,7 @@ META_KEYS: tuple[str, ...] = (
 
 def judge_models() -> list[Model]:
     """The models bound to role ``judges`` (one or more); a one-line ``InputError`` if none."""
-    judges = role_models(JUDGES_ROLE)
-    if not judges:
-        raise InputError(
-            "no judges: bind one or more models to the role 'judges', e.g. "
-            "--model-role judges=openai/gpt-4o-mini,anthropic/claude-3-5-haiku-latest"
-        )
-    return judges
+    return require_role_models(JUDGES_ROLE, NO_JUDGES)
 
 
 def judge_configs() -> dict[str, dict[str, Any]]:
