@@ -75,8 +75,10 @@ def test_dawid_skene_recovers_offsets():
         [lab == str(t) for lab, t in zip(fit.labels(), true, strict=True) if lab != "refusal"]
     )
     assert agree > 0.95
-    # the +1 judge's confusion: true 3 -> says 4
+    # the +1 judge's confusion: true 3 -> says 4; it is right only where clipping helps (true 5)
     assert fit.confusion(1)["3"]["4"] > 0.9
+    assert fit.accuracy(1) == pytest.approx(fit.priors[fit.classes.index("5")], abs=0.05)
+    assert fit.accuracy(0) > 0.95
 
 
 def test_dawid_skene_five_noisy_judges():

@@ -59,6 +59,10 @@ class DawidSkeneFit:
             for row in self.posteriors
         ]
 
+    def accuracy(self, judge: int) -> float:
+        """Prior-weighted chance the judge gives the true class: ``sum_c p_c e_j[c, c]``."""
+        return float((self.priors * np.diag(self.errors[judge])).sum())
+
     def confusion(self, judge: int) -> dict[str, dict[str, float]]:
         """``{true class: {given label: probability}}`` of one judge."""
         e = self.errors[judge]

@@ -13,6 +13,7 @@ Per judge (:func:`judge_bias`), on the 1..5 scale (refusals left out):
   normal 95 % interval (``+- 1.96 sd / sqrt(n)``);
 - ``offset_dawid_skene``: the DS offset (posterior-weighted mean error);
 - ``offset_vs_human``: mean(judge - human label) where human labels exist;
+- ``accuracy_dawid_skene``: ``sum_c p_c P(judge says c | true c)`` under the DS fit;
 - ``confusion``: the DS confusion matrix, ``P(judge says k | true c)``.
 
 A judge is flagged ``biased`` when its majority-relative interval excludes 0 and
@@ -121,6 +122,7 @@ def judge_bias(records: Sequence[Record]) -> list[dict[str, object]]:
                 "offset_ci_low": low,
                 "offset_ci_high": high,
                 "offset_dawid_skene": fit.offsets[j] if fit else math.nan,
+                "accuracy_dawid_skene": fit.accuracy(j) if fit else math.nan,
                 "n_human": n_h,
                 "offset_vs_human": h,
                 "biased": bool(n > 1 and not (low <= 0 <= high) and abs(m) >= BIAS_FLAG),
