@@ -358,6 +358,7 @@ def stance_drift(
             logprobs=logprobs,
             min_letter_mass=min_letter_mass,
             extraction_temperature=temperature,
+            started=started,
         )
         if hops > 1
         else stance_drift_trials(
