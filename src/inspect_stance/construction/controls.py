@@ -14,8 +14,8 @@ The first ``judge_prompt`` value gives the run's outcome; every other one, and t
 rubric audit (``-T reversed_rubric=true``: the rubric with label 1 naming ``topic_con`` and 5
 ``topic_pro``; each answer ``x`` is read back as ``6 - x``), is a *control* stored beside it in
 the score (``controls[name]``: ``judge_labels``, ``judge_status``, ``outcome``). A control's
-*lean move* per setting and method is ``lean(control) - lean(primary)`` over the responses that
-have both.
+*lean move* per setting and method is ``lean(control) - lean(primary)`` over the responses with a
+label (1-5 or refusal) under both; the others are counted (``n_without_label``).
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from typing import Any
 import pandas as pd
 
 from inspect_stance.construction.comparison import neutral_comparison, setting_summaries
-from inspect_stance.construction.labels import REFUSAL
+from inspect_stance.construction.labels import LABELS, REFUSAL
 from inspect_stance.construction.records import Record
 from inspect_stance.construction.settings import NEUTRAL, POLE_A, POLE_B
 from inspect_stance.errors import InputError
@@ -137,12 +137,23 @@ def controls_in(records: Sequence[Record]) -> list[str]:
     return [c for c in (*JUDGE_PROMPTS, REVERSED) if c in present]
 
 
+def paired(records: Sequence[Record], control: str) -> list[tuple[Record, Record]]:
+    """(record, control record) for the responses with a label (1-5 or refusal) under both."""
+    return [
+        (r, c)
+        for r in records
+        if r.outcome in LABELS
+        and (c := control_record(r, control)) is not None
+        and c.outcome in LABELS
+    ]
+
+
 def lean_moves(records: Sequence[Record]) -> pd.DataFrame:
     """Per control, setting and method: the primary lean and the control's on the same
-    responses (``n_both`` of them), and the move (control - primary)."""
+    responses (``n_both``: a label under both), and the move (control - primary)."""
     rows = []
     for control in controls_in(records):
-        both = [(r, c) for r in records if (c := control_record(r, control)) is not None]
+        both = paired(records, control)
         primary = setting_summaries([r for r, _ in both])
         other = setting_summaries([c for _, c in both])
         for key, p in primary.items():
@@ -171,13 +182,15 @@ def control_summary(records: Sequence[Record]) -> pd.DataFrame:
     rows = []
     for control in controls_in(records):
         sub = moves[moves["control"] == control] if not moves.empty else moves
-        both = [(r, c) for r in records if (c := control_record(r, control)) is not None]
+        both = paired(records, control)
+        rated = sum(control_record(r, control) is not None for r in records)
         prim = neutral_comparison([r for r, _ in both]) if both else None
         ctrl = neutral_comparison([c for _, c in both]) if both else None
         rows.append(
             {
                 "control": control,
                 "n_responses": len(both),
+                "n_without_label": rated - len(both),
                 "n_not_applicable": sum(
                     (r.controls.get(control) or {}).get("outcome") == NOT_APPLICABLE
                     for r in records

@@ -18,7 +18,8 @@ models (``openai-api``, ``vllm``, ``hf``, ``ollama``, ``together``, ``openrouter
 ``vllm/meta-llama/Llama-3.1-8B`` -> ``llama``. Two models share a family when their series are
 equal and their vendors are equal or either is unknown. Every judge gets the lean with and
 without it (strict majority of the other judges), per method over all settings, and the neutral
-comparison's ``mean_difference`` with and without it; same-family judges are flagged.
+comparison's ``mean_difference`` with and without it; same-family judges are flagged (n/a
+when the logs do not name the target or the prompter: a run reusing prompts names none).
 """
 
 from __future__ import annotations
@@ -117,8 +118,9 @@ def family_audit(
         row: dict[str, object] = {
             "judge": name,
             "family": family_label(name),
-            "same_family_as_target": same_family(name, target),
-            "same_family_as_prompter": same_family(name, prompter),
+            # None (n/a) when the log does not name the model (e.g. prompts_from runs)
+            "same_family_as_target": same_family(name, target) if target else None,
+            "same_family_as_prompter": same_family(name, prompter) if prompter else None,
         }
         for key, value in base.items():
             row[f"{key}_with"] = value

@@ -158,7 +158,8 @@ _TEXT = {
     "controls": (
         "Judge controls: the same responses rated with the prompt hidden (`none`), the "
         "opposite stance's prompt (`swapped`; neutral prompts have none: `n_not_applicable`) "
-        "or the rubric's labels reversed (`reversed`, read back as 6 - label). `mean_move` = "
+        "or the rubric's labels reversed (`reversed`, read back as 6 - label), over the responses "
+        "with a label under both (`n_without_label`: the others). `mean_move` = "
         "mean over settings x methods of lean(control) - lean(run's rating); "
         "`mean_difference_*`: the neutral templated - generated distance under each. Per "
         "setting: `judge_control_moves.csv`."
