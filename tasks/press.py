@@ -12,12 +12,10 @@ then pass that log to every run with ``-T arguments=LOG``. See ``docs/press.md``
 
 from __future__ import annotations
 
-import hashlib
 from typing import Any, Literal
 
 from inspect_ai import Task, task
-from inspect_ai.dataset import MemoryDataset, Sample
-from inspect_ai.model import GenerateConfig, Model
+from inspect_ai.dataset import MemoryDataset
 from inspect_stance.scorers.press import (
     CLASSIFIERS,
     DEFAULT_CLASSIFIER_MAX_TOKENS,
@@ -35,6 +33,7 @@ from inspect_stance.extras import require_nli_extra
 from inspect_stance.params import FALSE_WORDS, TRUE_WORDS, as_bool, as_int, reject_unknown_args
 from inspect_stance.paths import user_path
 from inspect_stance.press.arguments import load_arguments
+from inspect_stance.press.dataset import statement_samples
 from inspect_stance.press.nli import (
     DEFAULT_AGREE_HYPOTHESIS,
     DEFAULT_BATCH_SIZE,
@@ -45,8 +44,8 @@ from inspect_stance.press.nli import (
     check_hypothesis_template,
     load_nli,
 )
-from inspect_stance.press.statements import Statement, load_statements
-from inspect_stance.roles import require_roles, role_config, role_models
+from inspect_stance.press.statements import load_statements
+from inspect_stance.roles import config_dump, require_roles, role_model, target_model
 from inspect_stance.viewer import headline, press_viewer
 
 TASK_VERSION = 2  # 2: binary zero-shot NLI default, factor draws, arguments fingerprint
@@ -75,53 +74,6 @@ def _draw_count(name: str, value: object, minimum: int) -> int:
             f"{name} {n}; use 0 (off) or an integer >= {minimum} (e.g. -T {name}={DEFAULT_DRAWS})"
         )
     return n
-
-
-def _sample_id(st: Statement) -> str:
-    """``s<position>-<first 8 hex of sha256(statement)>``: an edited statements file cannot
-    reuse another statement's finished sample on ``eval-retry``."""
-    digest = hashlib.sha256(st.text.encode("utf-8")).hexdigest()[:8]
-    return f"s{st.id:02d}-{digest}"
-
-
-def role_model(role: str) -> Model | None:
-    """The model bound to ``role`` while Inspect builds the task (None when unbound)."""
-    bound = role_models(role)
-    return bound[0] if bound else None
-
-
-def target_model() -> Model | None:
-    """The model under test while Inspect builds the task (None outside an eval).
-
-    Reads Inspect's active model (set before tasks are built) without constructing one.
-    """
-    from inspect_stance.inspect_adapter import active_model
-
-    return active_model()
-
-
-def config_dump(model: Model | None, defaults: GenerateConfig) -> dict[str, Any]:
-    """The generation config a role's calls will carry (defaults under the role's own)."""
-    config = role_config(model, defaults) if model is not None else defaults
-    return config.model_dump(exclude_none=True)
-
-
-def statement_samples(items: list[Statement], extra: dict[str, Any] | None = None) -> list[Sample]:
-    """One sample per statement: input = the statement text (what the viewer's sample list
-    shows), id = :func:`_sample_id`, metadata statement_id / statement / bias (+ ``extra``)."""
-    return [
-        Sample(
-            id=_sample_id(st),
-            input=st.text,
-            metadata={
-                "statement_id": st.id,
-                "statement": st.text,
-                "bias": st.bias,
-                **(extra or {}),
-            },
-        )
-        for st in items
-    ]
 
 
 @task

@@ -20,11 +20,12 @@ from inspect_stance.solvers.press import (
     arguer_defaults,
     press_arguments_generate,
 )
-from inspect_stance.tasks.press import config_dump, role_model, statement_samples, target_model
 
 from inspect_stance.params import as_int, reject_unknown_args
 from inspect_stance.paths import user_path
+from inspect_stance.press.dataset import statement_samples
 from inspect_stance.press.statements import load_statements
+from inspect_stance.roles import config_dump, role_model, target_model
 from inspect_stance.viewer import headline
 
 TASK_VERSION = 1

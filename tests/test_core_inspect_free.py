@@ -24,6 +24,7 @@ INSPECT_FACING = {
     "inspect_stance.inspect_adapter",  # the one home of Inspect's private names
     "inspect_stance.roles",  # reads the model roles Inspect binds while it builds a task
     "inspect_stance.hooks",  # Inspect hooks
+    "inspect_stance.press.dataset",  # builds the PReSS tasks' Inspect Samples
     "inspect_stance.viewer",  # the headline metric and sample-list view each Task declares
 }
 

@@ -11,6 +11,7 @@ role call carries a bounded ``max_tokens`` on the wire while the user's per-role
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 from inspect_ai.model import GenerateConfig, Model, model_roles
 
@@ -74,3 +75,25 @@ def model_names(models: Sequence[Model]) -> list[str]:
             name, k = f"{base}#{k}", k + 1
         names.append(name)
     return names
+
+
+def role_model(role: str) -> Model | None:
+    """The model bound to ``role`` while Inspect builds the task (None when unbound)."""
+    bound = role_models(role)
+    return bound[0] if bound else None
+
+
+def target_model() -> Model | None:
+    """The model under test while Inspect builds the task (None outside an eval).
+
+    Reads Inspect's active model (set before tasks are built) without constructing one.
+    """
+    from inspect_stance.inspect_adapter import active_model
+
+    return active_model()
+
+
+def config_dump(model: Model | None, defaults: GenerateConfig) -> dict[str, Any]:
+    """The generation config a role's calls will carry (defaults under the role's own)."""
+    config = role_config(model, defaults) if model is not None else defaults
+    return config.model_dump(exclude_none=True)
