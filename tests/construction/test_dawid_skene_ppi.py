@@ -126,6 +126,8 @@ def test_ppi_hand_computation():
     d = difference(est, est.shifted(1.0))
     assert d.estimate == pytest.approx(1.0) and d.se == pytest.approx(math.sqrt(2) * se)
     assert math.isnan(ppi_mean([3.0], [3.0], [3.0]).estimate)  # n < 2
+    alone = ppi_mean([3.0, 4.0], [5.0, 5.0], [])  # every response labelled: the human mean
+    assert alone.estimate == pytest.approx(3.5) and alone.se == pytest.approx(0.5 / math.sqrt(2))
 
 
 def test_distance_difference_monte_carlo():

@@ -89,17 +89,21 @@ def ppi_mean(
 
     ``y[i]`` and ``f[i]`` are the human and ensemble labels of the same labelled response;
     ``f_unlabelled`` the ensemble labels of the other responses. ``lam=None``: PPI++ tuning.
-    Needs ``n >= 2`` and ``N >= 1``, else every field is nan.
+    Needs ``n >= 2`` (else every field is nan); with ``N = 0`` it is the human labels' mean
+    and its normal interval (``lam = 0``).
     """
     ya, fa, fu = (np.asarray(v, dtype=float) for v in (y, f, f_unlabelled))
     if len(ya) != len(fa):
         raise ValueError("y and f must pair the same labelled responses")
     n, big_n = len(ya), len(fu)
-    if n < 2 or big_n < 1:
+    if n < 2:
         return PPIEstimate(math.nan, math.nan, math.nan, math.nan, n, big_n, math.nan)
+    if big_n == 0:  # every response has a human label: their mean, lam = 0
+        lam = 0.0
+        fu = np.zeros(1)
     weight = tuned_lambda(ya, fa, fu) if lam is None else float(lam)
     theta = weight * float(fu.mean()) + float((ya - weight * fa).mean())
-    se = math.sqrt(weight**2 * float(fu.var()) / big_n + float((ya - weight * fa).var()) / n)
+    se = math.sqrt(weight**2 * float(fu.var()) / len(fu) + float((ya - weight * fa).var()) / n)
     z = float(norm.ppf(1 - alpha / 2))
     return PPIEstimate(theta, se, theta - z * se, theta + z * se, n, big_n, weight)
 

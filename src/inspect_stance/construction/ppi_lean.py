@@ -6,8 +6,10 @@ Those with a human scale label are the labelled set (``Y`` = human score, ``f`` 
 score), those without a human label the unlabelled set (``f~``); responses a human labelled
 ``refusal`` are left out and counted (``n_human_refusal``). The PPI lean is
 :func:`inspect_stance.construction.ppi.ppi_mean` (classic PPI, 95 %) minus 3; it needs at least
-two labelled and one unlabelled response, else it is n/a. The estimand is the mean stance a
-person would give those responses.
+two labelled responses, else it is n/a (with none unlabelled it is the human labels' mean). The
+estimand is the mean stance a person would give those responses; the interval is valid when the
+labelled responses are a random sample of the group's (label a random subset per setting and
+method, e.g. every k-th sample id, not a hand-picked one).
 
 The templated-generated difference is reported two ways: ``lean_difference`` = PPI lean of all
 templated minus all generated responses (disjoint sets, ``se^2 = se_T^2 + se_G^2``), and
