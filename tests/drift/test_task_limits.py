@@ -3,7 +3,11 @@
 A per-sample ``--time-limit`` / ``--token-limit`` stops a sample mid-way. The finished trials
 must stay in the store, be scored, and the sample must be flagged incomplete (score metadata,
 metrics, the report reader and the gate). Re-running the same command replays the recorded
-trials and runs only the missing ones.
+trials and runs only the missing ones. A sample that finished every trial before its limit
+fired is complete (the reader counts it complete; the gate accepts it).
+
+The limits here are token limits: the simulated respondent's usage per call is fixed, so where
+a limit stops a sample does not depend on the machine's speed (a 1 s time limit did).
 """
 
 from __future__ import annotations
@@ -14,7 +18,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from inspect_ai import eval as inspect_eval
-from inspect_ai.log import read_eval_log
+from inspect_ai.log import EvalSampleLimit, read_eval_log, write_eval_log
 from inspect_stance.tasks.stance_drift import stance_drift
 
 from inspect_stance.cli import main as cli_main
@@ -33,7 +37,9 @@ TRIALS = 30
 
 
 @pytest.fixture()
-def files(tmp_path: Path) -> Path:
+def files(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    # each test its own trial record (the record keys T.json by content, the same in each test)
+    monkeypatch.setenv("INSPECT_CACHE_DIR", str(tmp_path / "cache"))
     (tmp_path / "T.json").write_text(json.dumps(TRUTH.tolist()))
     (tmp_path / "props.txt").write_text("We should ban school uniforms\n")
     return tmp_path
@@ -43,9 +49,9 @@ def _eval(files: Path, log_dir: Path, **limits):
     [log] = inspect_eval(
         stance_drift(propositions=str(files / "props.txt"), trials=TRIALS, seed=5),
         model="stance_sim/respondent",
-        # 20 ms per call, at most 2 calls at a time shared by 3 samples: about 1.8 s for the
-        # first three samples' 180 calls, beyond a 1 s limit
-        model_args={"transition": str(files / "T.json"), "latency": 0.02},
+        # a sample's 30 trials take about 9,000 tokens: a limit of 3,000 or 6,000 stops each
+        # sample part-way, wherever the machine's speed
+        model_args={"transition": str(files / "T.json")},
         log_dir=str(log_dir),
         display="none",
         max_connections=2,
@@ -59,7 +65,7 @@ def metrics(log) -> dict[str, float]:
     return {k: v.value for k, v in scorer.metrics.items()}
 
 
-@pytest.mark.parametrize("limit", [{"time_limit": 1}, {"token_limit": 3000}])
+@pytest.mark.parametrize("limit", [{"token_limit": 6000}, {"token_limit": 3000}])
 def test_limit_keeps_scores_and_flags_finished_trials(files, tmp_path, limit):
     log = _eval(files, tmp_path / "first", **limit)
     full = read_eval_log(log.location)
@@ -93,7 +99,7 @@ def test_limit_keeps_scores_and_flags_finished_trials(files, tmp_path, limit):
 
 
 def test_rerun_after_a_time_limit_replays_finished_trials(files, tmp_path):
-    first = _eval(files, tmp_path / "first", time_limit=1)
+    first = _eval(files, tmp_path / "first", token_limit=3000)
     held = {s.id: len(s.store["trials"]) for s in read_eval_log(first.location).samples}
     assert sum(held.values()) < 5 * TRIALS
     second = _eval(files, tmp_path / "second")  # the same command without the limit
@@ -109,3 +115,17 @@ def test_rerun_after_a_time_limit_replays_finished_trials(files, tmp_path):
     m = metrics(second)
     assert m["incomplete_samples"] == 0 and m["missing_trials"] == 0
     assert m["spr"] == pytest.approx(float(np.mean(np.diag(TRUTH))))
+
+
+def test_a_sample_that_finished_before_its_limit_fired_is_complete(files, tmp_path):
+    """Inspect marks a sample ``limit`` when the limit fires after its last trial (a time limit
+    at the end of the solver): it holds every planned trial, so it is complete."""
+    log = _eval(files, tmp_path / "first")
+    full = read_eval_log(log.location)
+    assert all(len(s.store["trials"]) == TRIALS for s in full.samples)
+    full.samples[0].limit = EvalSampleLimit(type="time", limit=1)
+    late = tmp_path / "late.eval"
+    write_eval_log(full, str(late))
+    run = read_drift_log(late)
+    assert run.incomplete_samples == 0 and run.n_missing == 0
+    assert cli_main(["gate", str(late), "--min-spr", "0.1"]) == 0

@@ -134,15 +134,15 @@ def _dataset_topics(log: EvalLog) -> list[str]:
 
 
 def incomplete_samples(log: EvalLog) -> int:
-    """Samples holding fewer trial records than planned, or stopped by a limit."""
+    """Samples holding fewer trial records than planned (a sample that finished every planned
+    trial before its limit fired is complete); without a planned count, stopped by a limit."""
     n = 0
     for sample in log.samples or []:
         store = sample.store or {}
         planned = store.get(PLANNED_KEY)
         held = len(store.get(TRIALS_KEY) or [])
-        if getattr(sample, "limit", None) is not None or (
-            planned is not None and held < int(planned)
-        ):
+        limited = getattr(sample, "limit", None) is not None
+        if (held < int(planned)) if planned is not None else limited:
             n += 1
     return n
 
