@@ -103,6 +103,13 @@ def _cases(f: dict[str, str]) -> list[tuple[list[str], str]]:
         ([*DRIFT, "-T", "logprobs=maybe"], "logprobs"),
         ([*DRIFT, "-T", "min_letter_mass=2"], "min_letter_mass"),
         ([*DRIFT, "-T", "tirals=5"], "tirals"),
+        # stance drift chains
+        ([*DRIFT, "-T", "hops=0"], "hops"),
+        ([*DRIFT, "-T", "hops=2"], "relay"),
+        ([*DRIFT, "-T", "relay_operation=shout"], "relay_operation"),
+        ([*DRIFT, "-T", "relay_language=German"], "relay_language"),
+        ([*DRIFT, "-T", "hops=2", "-T", "variant=assertion"], "variant"),
+        ([*DRIFT, "-T", "hops=2", "--model-role", "relay=relay_sim/nobody"], "relay_sim/nobody"),
         # stance drift: input files
         ([*DRIFT, "-T", f"propositions={missing}"], "missing.txt"),
         ([*DRIFT, "-T", f"propositions={f['scalars.jsonl']}"], "scalars.jsonl"),

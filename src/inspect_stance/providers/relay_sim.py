@@ -66,7 +66,7 @@ class RelaySimAPI(SimulatedAPI):
         """Reads the behaviour (the model name) and the -M arguments."""
         if model_name not in BEHAVIOURS:
             raise InputError(
-                f"{PROVIDER}: unknown relay {model_name!r}; use relay_sim/NAME, NAME one of "
+                f"{PROVIDER}: unknown relay {PROVIDER}/{model_name}; use relay_sim/NAME, NAME one of "
                 f"{', '.join(BEHAVIOURS)}"
             )
         reject_unknown(PROVIDER, model_args, MODEL_ARGS)
