@@ -614,5 +614,6 @@ def build_report(
         "models": {
             m: {k: v for k, v in rep.items() if k != "settings"} for m, rep in reports.items()
         },
+        "judges": {k: t.to_dict(orient="records") for k, t in judges.tables.items()},
     }
     return _nan_to_none(json.loads(json.dumps(summary, default=str)))
