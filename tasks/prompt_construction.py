@@ -76,6 +76,7 @@ from inspect_stance.construction.topics import (
     load_topics_file,
     select_topics,
 )
+from inspect_stance.errors import InputError
 from inspect_stance.params import as_bool, as_int, reject_unknown_args
 from inspect_stance.paths import user_path
 from inspect_stance.roles import require_roles, role_config
@@ -365,7 +366,12 @@ def prompt_construction(
     swaps: dict[str, dict[str, Any]] = {}
     if SWAPPED in judge_prompts:
         missing = opposite_stances(stance_list)
-        extra = build_specs(stances=missing, responses_per_prompt=1, **spec_args) if missing else []
+        try:
+            extra = build_specs(stances=missing, responses_per_prompt=1, **spec_args)
+        except InputError as ex:  # prompts_from lacks the opposite stance's prompts
+            raise InputError(
+                f"judge_prompt=swapped needs stances {','.join(missing)}: {ex}"
+            ) from None
         swaps = swap_metadata(specs, extra)
 
     human: dict[str, str] = {}
