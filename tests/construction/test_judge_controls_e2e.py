@@ -281,3 +281,47 @@ def test_judge_section_splits_judge_lists():
     assert sorted(set(bias["model"])) == ["m [judges: j/a, j/b]", "m [judges: j/c, j/d]"]
     assert list(bias["judge"]) == ["j/a", "j/b", "j/c", "j/d"]
     assert "## Per-judge bias" in "\n".join(judge_markdown(section))
+
+
+def test_swap_metadata_templated_reused_and_generated():
+    """Templated: the same template with the opposite filler; reused prompts: the opposite
+    setting's prompt of the same slot (none when it lacks the slot); generated in the run: the
+    opposite setting's instructions; neutral: nothing."""
+    from inspect_stance.construction.controls import swap_metadata
+    from inspect_stance.construction.prompts import build_specs
+    from inspect_stance.construction.settings import Setting
+    from inspect_stance.construction.templates import (
+        OPINION_TEMPLATES,
+        builtin_templates,
+        fill,
+    )
+    from inspect_stance.construction.topics import select_topics
+
+    (topic,) = select_topics("1001")
+    templates = {"opinion": builtin_templates(OPINION_TEMPLATES, "opinion")[:2]}
+    common = dict(
+        topics=[topic],
+        intents=["opinion"],
+        stances=["neutral", "pole_a", "pole_b"],
+        templates=templates,
+        prompts_per_setting=2,
+        responses_per_prompt=1,
+    )
+    reused = {
+        (Setting(1001, "opinion", s), "generated"): p
+        for s, p in (("neutral", {0: "N0"}), ("pole_a", {0: "A0", 1: "A1"}), ("pole_b", {0: "B0"}))
+    }
+    specs = build_specs(methods=["templated", "generated"], reused=reused, **common)
+    swaps = swap_metadata(specs)
+    t = templates["opinion"][1].text
+    assert swaps["1001-opinion-pole_a-templated-01-r0"]["swap_prompt_text"] == fill(t, topic.con)
+    assert swaps["1001-opinion-pole_b-templated-01-r0"]["swap_prompt_text"] == fill(t, topic.pro)
+    assert swaps["1001-opinion-pole_a-generated-00-r0"]["swap_prompt_text"] == "B0"
+    assert swaps["1001-opinion-pole_b-generated-00-r0"]["swap_prompt_text"] == "A0"
+    assert swaps["1001-opinion-pole_a-generated-01-r0"]["swap_setting"] is None  # no B slot 1
+    assert swaps["1001-opinion-neutral-templated-00-r0"]["swap_setting"] is None
+    generated = build_specs(methods=["generated"], **common)
+    meta = swap_metadata(generated)["1001-opinion-pole_a-generated-01-r0"]
+    assert meta["swap_setting"] == "1001-opinion-pole_b" and meta["swap_prompt_text"] is None
+    pole_b = next(s for s in generated if s.setting.stance == "pole_b")
+    assert meta["swap_generation_instructions"] == pole_b.generation_instructions
