@@ -14,6 +14,7 @@ from inspect_ai import eval_retry
 from inspect_ai.log import read_eval_log
 from inspect_stance.tasks.stance_drift import stance_drift
 
+from inspect_stance.cli import main as cli_main
 from inspect_stance.drift.adaptive import check_halfwidth, rule_for
 from inspect_stance.drift.confseq import first_stop
 from inspect_stance.drift.logs import read_drift_log
@@ -37,6 +38,7 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("adaptive")
     (root / "T.json").write_text(json.dumps(TRUTH.tolist()))
     (root / "props.txt").write_text("We should adopt policy 1\n")
+    (root / "props2.txt").write_text("We should adopt policy 1\nWe should adopt policy 2\n")
     return root
 
 
@@ -52,10 +54,12 @@ def _metrics(log) -> dict[str, float]:
     return {k: v.value for k, v in scorer.metrics.items()}
 
 
-def test_adaptive_waves_stop_per_sample(files: Path, tmp_path: Path) -> None:
+def test_adaptive_waves_stop_per_sample(
+    files: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     [log] = inspect_eval(
         stance_drift(
-            propositions=str(files / "props.txt"),
+            propositions=str(files / "props2.txt"),
             trials=TRIALS,
             cache=False,
             adaptive_halfwidth=HALFWIDTH,
@@ -78,8 +82,8 @@ def test_adaptive_waves_stop_per_sample(files: Path, tmp_path: Path) -> None:
         assert sum(1 for e in s.events if e.event == "model") == 2 * n
         total += n
     m = _metrics(log)
-    assert m["trials_run"] == total and m["trials_planned"] == 5 * TRIALS
-    assert total < 5 * TRIALS
+    assert m["trials_run"] == total and m["trials_planned"] == 10 * TRIALS
+    assert total < 10 * TRIALS
     assert m["incomplete_samples"] == 0
     assert m["spr"] == pytest.approx(float(np.mean(np.diag(TRUTH))))
     # the default policy would count the trials not run as failures: refused, with the fix
@@ -87,6 +91,15 @@ def test_adaptive_waves_stop_per_sample(files: Path, tmp_path: Path) -> None:
         read_drift_log(log.location)
     run = read_drift_log(log.location, "exclude")
     assert int((~run.missing_mask).sum()) == total
+    # plan reads the log: calls per trial from the task, tokens from the usage, calls saved
+    assert cli_main(["plan", log.location, "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    [summary] = out["runs"]
+    assert summary["calls_per_trial"] == 2
+    assert summary["adaptive"]["trials_run"] == total
+    assert summary["adaptive"]["calls_saved"] == 2 * (10 * TRIALS - total)
+    [usage] = full.stats.model_usage.values()
+    assert summary["tokens_in_per_call"] == pytest.approx(usage.input_tokens / (2 * total))
 
 
 def test_adaptive_survives_eval_retry(files: Path, tmp_path: Path) -> None:

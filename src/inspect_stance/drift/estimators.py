@@ -67,6 +67,11 @@ class PrecisionLoss:
     frequency: VarianceComponents
 
 
+def _ratio(a: float, b: float) -> float:
+    """``a / b``, NaN when ``b`` is (numerically) 0."""
+    return a / b if b > 1e-15 else math.nan
+
+
 def precision_loss(
     probs: np.ndarray,
     unparsed: str = "failure",
@@ -78,14 +83,16 @@ def precision_loss(
     lp = decompose_run(probs, unparsed, missing)
     fr = decompose_run(frequency_trials(probs, how, seed), unparsed, missing)
     t = lp.trials
-    ratio = fr.within_cell / lp.within_cell if lp.within_cell > 0 else math.inf
+    # no trial noise at all (e.g. a deterministic respondent): no ratio to give
+    ratio = fr.within_cell / lp.within_cell if lp.within_cell > 1e-12 else math.nan
     return PrecisionLoss(
         how=how,
         trials=t,
         within_ratio=ratio,
         trials_to_match=ratio * t,
-        spr_variance_ratio=fr.spr_variance(lp.propositions, t)
-        / lp.spr_variance(lp.propositions, t),
+        spr_variance_ratio=_ratio(
+            fr.spr_variance(lp.propositions, t), lp.spr_variance(lp.propositions, t)
+        ),
         spr_logprob=lp.spr,
         spr_frequency=fr.spr,
         logprob=lp,
