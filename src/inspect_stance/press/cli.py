@@ -73,7 +73,9 @@ def _report(args: argparse.Namespace) -> int:
         json.dump(result, sys.stdout, indent=2, default=str)
         print()
     else:
-        factor = " and the factor analysis (scree.png)" if result["factor_analysis"] else ""
+        # the scree plot is written only when the analysis ran (not for observations alone)
+        ran = set(result["factor_analysis"]) - {"factor_observations"}
+        factor = " and the factor analysis (scree.png)" if ran else ""
         print(
             f"press-report: {len(runs)} log(s); wrote {result['out_dir']}/report.md, heatmap.png, "
             f"stability.png, CSV tables{factor}"
