@@ -7,8 +7,10 @@
   (checked when the task is built): one generator call per setting, with
   :data:`PROMPTER_DEFAULTS` (temperature 1, ``max_tokens`` 2048) for every field the role's own
   config leaves unset, (all slots of a setting share it; concurrent samples of a setting
-  wait for the first), made with Inspect's model cache (no expiry, independent of epoch) so that
-  ``inspect eval-retry`` of an interrupted run gets the very same prompts back. A slot beyond the
+  wait for the first), made with Inspect's model cache (kept a week, independent of epoch, and
+  keyed on the prompter's model args as well as Inspect's own key:
+  :func:`inspect_stance.fingerprint.role_cache_scopes`) so that ``inspect eval-retry`` of an
+  interrupted run gets the very same prompts back. A slot beyond the
   number of prompts the generator returned is marked ``no_prompt`` (counted by the metrics) and
   the target is not called.
 
@@ -37,6 +39,7 @@ from inspect_stance.construction.keys import (
 )
 from inspect_stance.construction.labels import NO_PROMPT
 from inspect_stance.errors import InputError
+from inspect_stance.fingerprint import ROLE_CACHE_EXPIRY, role_cache_scopes
 from inspect_stance.roles import require_role_models, role_config
 
 # one call writes all prompts of a setting (10 by default, up to a few sentences each):
@@ -61,7 +64,16 @@ def construction_prompt(prompter_cache: bool = True) -> Solver:
                         "or reuse saved prompts with -T prompts_from=LOG_OR_FILE"
                     )
                 prompter = get_model(role=PROMPTER_ROLE, required=True)
-                cache = CachePolicy(expiry=None, per_epoch=False) if prompter_cache else False
+                # keyed on the prompter's model args too (Inspect's key lacks them), a week
+                cache = (
+                    CachePolicy(
+                        expiry=ROLE_CACHE_EXPIRY,
+                        per_epoch=False,
+                        scopes=role_cache_scopes(prompter),
+                    )
+                    if prompter_cache
+                    else False
+                )
                 output = await prompter.generate(
                     instructions, cache=cache, config=role_config(prompter, PROMPTER_DEFAULTS)
                 )

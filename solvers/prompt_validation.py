@@ -4,9 +4,9 @@ One sample is one setting. The solver
 
 1. completes the setting's prompts: generated prompts not taken from ``prompts_from`` are
    written by the model bound to role ``prompter`` in one call per setting (the
-   prompt-construction generator instructions, Inspect's model cache without expiry, so
-   ``eval-retry`` gets the same prompts); a slot the generator left empty is recorded as
-   missing;
+   prompt-construction generator instructions, Inspect's model cache for a week, keyed on the
+   prompter's model args too, so ``eval-retry`` gets the same prompts); a slot the generator
+   left empty is recorded as missing;
 2. for each model bound to role ``annotators`` (concurrently): shows the prompts in that
    annotator's recorded shuffled order, asks for the realism ranking (one call), and asks for
    each prompt's intent / stance / side (one call per prompt);
@@ -49,6 +49,7 @@ from inspect_stance.construction.keys import (
     STORE_VALIDATION_GENERATION,
 )
 from inspect_stance.errors import InputError
+from inspect_stance.fingerprint import ROLE_CACHE_EXPIRY, role_cache_scopes
 from inspect_stance.roles import model_names, require_role_models, role_config
 
 logger = logging.getLogger(__name__)
@@ -141,7 +142,13 @@ def validation_annotation(seed: int = 0, prompter_cache: bool = True) -> Solver:
                 "-T prompts_from=LOG_OR_FILE"
             )
         prompter = get_model(role=PROMPTER_ROLE, required=True)
-        cache = CachePolicy(expiry=None, per_epoch=False) if prompter_cache else False
+        # keyed on the prompter's model args too (Inspect's key lacks them), a week
+        scopes = role_cache_scopes(prompter)
+        cache = (
+            CachePolicy(expiry=ROLE_CACHE_EXPIRY, per_epoch=False, scopes=scopes)
+            if prompter_cache
+            else False
+        )
         output = await prompter.generate(
             state.metadata["generation_instructions"],
             cache=cache,

@@ -281,8 +281,9 @@ def prompt_construction(
             class).
         human_labels: A .csv/.tsv/.jsonl with ``id`` (sample id) and ``label`` (1-5 or
             refusal): adds judge-human agreement and the comparison redone with human labels.
-        prompter_cache: Cache the prompter's answer per setting (no expiry) so ``eval-retry``
-            gets the same prompts back. Default true.
+        prompter_cache: Cache the prompter's answer per setting (a week; keyed on the
+            prompter's model args too) so ``eval-retry`` gets the same prompts back. Default
+            true.
     """
     reject_unknown_args("prompt_construction", unknown, prompt_construction)
     threshold = check_rubric_threshold(rubric_threshold)

@@ -178,8 +178,8 @@ def prompt_validation(
             (default 6; with ``real_prompts=issuebench`` drawn from the seed half only).
         seed: seed of the template draw, the real-prompt draw, the generator seeds and each
             annotator's shuffled order (default 0).
-        prompter_cache: cache the prompter's answers (no expiry) so a retried run gets the
-            same generated prompts (default true).
+        prompter_cache: cache the prompter's answers (a week; keyed on the prompter's model
+            args too) so a retried run gets the same generated prompts (default true).
     """
     reject_unknown_args("prompt_validation", unknown, prompt_validation)
     try:

@@ -151,6 +151,18 @@ def model_identity(model: Any, config: Mapping[str, Any] | None = None) -> dict[
     }
 
 
+#: how long a role's cached answers are kept (Inspect's expiry format), as the trial record
+ROLE_CACHE_EXPIRY = "1W"
+
+
+def role_cache_scopes(model: Any) -> dict[str, str]:
+    """Scopes for Inspect's ``CachePolicy`` of a role model's calls: the digest of its
+    :func:`model_identity`. Inspect's own cache key holds the model name, base URL, call
+    config and messages, not the model args (``-M`` / a role's ``model_args``), so without
+    these scopes another role configuration would get the first one's cached answers."""
+    return {"inspect_stance_model": digest(model_identity(model))}
+
+
 def input_fingerprint(
     files: Mapping[str, str | Path | None], samples: Sequence[Any]
 ) -> dict[str, Any]:
