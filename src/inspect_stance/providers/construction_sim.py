@@ -239,14 +239,15 @@ class ConstructionSim(SimulatedAPI):
         if "reads_order" in model_args:
             self.reads_order = arg_bool(name, "reads_order", model_args["reads_order"])
 
-    # ----- target -----
+    # ----- target (and the judges' reading of the rubric's orientation) -----
     def _phrase_table(self) -> list[tuple[re.Pattern[str], str]]:
         if self._phrases is None:
             source = self.topics or os.environ.get("INSPECT_STANCE_SIM_TOPICS")
             path = Path(user_path(source)) if source else None
             if path is not None and not path.is_file():
                 raise InputError(
-                    f"{PROVIDER}/target: topics file {path} not found; pass -M topics=FILE"
+                    f"{PROVIDER}/{self.model_name}: topics file {path} not found; pass -M "
+                    f"topics=FILE"
                 )
             self._phrases = _load_phrases(path)
         return self._phrases
