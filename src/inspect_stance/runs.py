@@ -1,7 +1,8 @@
 """Runs to compare: their identity, their names and the settings that must match.
 
 - **Identity.** A log is identified by its Inspect ``eval_id``; an ``.npz`` by the SHA-256 of its
-  bytes. The same run given twice (two paths, or a copy) counts once (:func:`dedupe`).
+  bytes (:func:`inspect_stance.logfile.run_identity`). The same run given twice (two paths, or a
+  copy) counts once: the log finders drop repeats and say so; :func:`dedupe` checks again.
 - **Names** (:func:`name_runs`): the model; where models collide, the model and the task
   arguments that differ between the colliding runs (``model [variant=reversed]``); an Inspect
   tag (``inspect eval --tags NAME``) names a run outright; ``--label RUN=NAME`` (``RUN`` a path
@@ -13,7 +14,6 @@
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -36,15 +36,6 @@ class RunInfo:
     settings: dict[str, Any] = field(default_factory=dict)
 
 
-def file_digest(path: str | Path) -> str:
-    """SHA-256 of a file's bytes (the identity of an ``.npz`` run)."""
-    h = hashlib.sha256()
-    with open(path, "rb") as fh:
-        for chunk in iter(lambda: fh.read(1 << 20), b""):
-            h.update(chunk)
-    return h.hexdigest()
-
-
 def log_info(path: str | Path) -> RunInfo:
     """The header of an Inspect log: eval id, model, task arguments and tags."""
     from inspect_ai.log import read_eval_log
@@ -61,8 +52,11 @@ def log_info(path: str | Path) -> RunInfo:
 
 
 def npz_info(path: str | Path) -> RunInfo:
-    """An ``.npz`` run: identified by its content; no model, arguments or tags."""
-    return RunInfo(source=str(path), run_id=f"sha256:{file_digest(path)}")
+    """An ``.npz`` run: identified by its content (:func:`inspect_stance.logfile.run_identity`);
+    no model, arguments or tags."""
+    from inspect_stance.logfile import run_identity
+
+    return RunInfo(source=str(path), run_id=run_identity(path))
 
 
 def dedupe(infos: Sequence[RunInfo]) -> tuple[list[int], str]:

@@ -72,7 +72,21 @@ def test_same_npz_twice_counted_once(ref, capsys):
     path = str(ref / "gpt_4o_mini.npz")
     assert main(["compare", path, path]) == 2
     err = capsys.readouterr().err
-    assert "at least two different runs" in err and "counted once" in err
+    assert "at least two different runs (got 1)" in err and "repeated run once" in err
+
+
+def test_a_copy_of_a_run_counts_once(ref, tmp_path, capsys):
+    import shutil
+
+    copy = tmp_path / "copy_of_4o_mini.npz"
+    shutil.copy(ref / "gpt_4o_mini.npz", copy)
+    paths = [str(ref / "gpt_4o_mini.npz"), str(copy), str(ref / "gpt_4_1.npz")]
+    assert main(["compare", *paths, "--metric", "spr", "--json"]) == 0
+    captured = capsys.readouterr()
+    out = json.loads(captured.out)
+    assert [r["name"] for r in out["runs"]] == ["gpt_4o_mini", "gpt_4_1"]
+    assert len(out["comparisons"]) == 1
+    assert "copy_of_4o_mini.npz is the same run as" in captured.err
 
 
 def test_out_writes_csv_markdown_and_forest_plot(ref, tmp_path, capsys):
