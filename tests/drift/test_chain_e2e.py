@@ -27,6 +27,7 @@ from inspect_stance.tasks.stance_drift import stance_drift
 from inspect_stance.cli import main
 from inspect_stance.drift.chain import analyse_chain
 from inspect_stance.drift.chain_logs import read_chain_log
+from inspect_stance.drift.chain_report import report_chains
 from inspect_stance.drift.run import load_run
 from inspect_stance.errors import InputError
 
@@ -177,6 +178,10 @@ def test_eval_retry_resumes_mid_chain_without_paying_a_hop_twice(files, tmp_path
     counts = {k: v.value for sc in first.results.scores for k, v in sc.metrics.items()}
     assert counts["incomplete_samples"] == len(errored)
     kept = {s.id for s in first.samples if s.error is None}
+    text, _ = report_chains([Path(first.location)])
+    finished = sum(len(s.store.get("trials") or []) for s in first.samples)
+    n_missing = 2 * 5 * 3 - finished
+    assert n_missing > 0 and f"{n_missing} chains missing" in text
     flag.unlink()
     [retry] = eval_retry(first.location, max_samples=1, **common)
     assert retry.status == "success", retry.error

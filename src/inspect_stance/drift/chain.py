@@ -216,6 +216,7 @@ class ChainAnalysis:
     stationary_one_hop_unique: bool
     unparsed_by_hop: list[int]
     n_chains: int
+    n_missing: int  # chains absent (unfinished or never run): left out of every matrix
     unparsed_policy: str
     notes: list[str] = field(default_factory=list)
 
@@ -272,5 +273,6 @@ def analyse_chain(
         stationary_one_hop_unique=u_one,
         unparsed_by_hop=unparsed_by_hop,
         n_chains=int(present.sum()),
+        n_missing=int((~present).sum()),
         unparsed_policy=unparsed,
     )

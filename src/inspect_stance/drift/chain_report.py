@@ -101,7 +101,13 @@ def chain_markdown(name: str, chain: ChainRun, an: ChainAnalysis) -> str:
         "",
         f"{an.n_chains} chains of {chain.n_hops} hops; relay operation {op}; unparsed "
         f"readings by hop {an.unparsed_by_hop} (SPR: unparsed as {an.unparsed_policy}; the "
-        "Markov test compares parsed readings).",
+        "Markov test compares parsed readings)."
+        + (
+            f" {an.n_missing} chains missing (unfinished or never run): left out of every "
+            "matrix here; finish the run with inspect eval-retry."
+            if an.n_missing
+            else ""
+        ),
         "",
         md_table(hops_frame(an)),
         "",
@@ -161,6 +167,7 @@ def chain_json(chain: ChainRun, an: ChainAnalysis) -> dict[str, Any]:
         "stationary_one_hop": _floats(an.stationary_one_hop),
         "unparsed_by_hop": an.unparsed_by_hop,
         "n_chains": an.n_chains,
+        "n_missing": an.n_missing,
     }
 
 
