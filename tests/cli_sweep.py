@@ -12,6 +12,7 @@ import os
 import sys
 import tempfile
 from dataclasses import dataclass
+from typing import Any
 
 
 @dataclass
@@ -50,24 +51,25 @@ def _run_child(args: list[str], out_fd: int, err_fd: int) -> None:
     os._exit(code)
 
 
-def _wait(pid: int, timeout: float) -> int:
-    """The child's exit status; a child still running after ``timeout`` s is killed (-9)."""
+def _collect(args: list[str], rc: int, out: Any, err: Any) -> Result:
+    out.seek(0)
+    err.seek(0)
+    result = Result(
+        args, rc, out.read().decode(errors="replace"), err.read().decode(errors="replace")
+    )
+    out.close()
+    err.close()
+    return result
+
+
+def run_many(
+    invocations: list[list[str]], cwd: str, timeout: float = 30.0, jobs: int = 2
+) -> list[Result]:
+    """Run each argument list as ``inspect <args>`` in a forked child, at most ``jobs`` at a
+    time (2: the default tier's two cores); results in the order of ``invocations``."""
     import signal
     import time
 
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        done, status = os.waitpid(pid, os.WNOHANG)
-        if done:
-            return os.waitstatus_to_exitcode(status)
-        time.sleep(0.02)
-    os.kill(pid, signal.SIGKILL)
-    _, status = os.waitpid(pid, 0)
-    return os.waitstatus_to_exitcode(status)
-
-
-def run_many(invocations: list[list[str]], cwd: str, timeout: float = 30.0) -> list[Result]:
-    """Run each argument list as ``inspect <args>`` in a forked child (sequentially)."""
     # import once, before forking, in the real script's order: Inspect's main() sets its
     # exception hook first, then loads the entry point (which wraps that hook)
     import inspect_ai._cli.main  # noqa: F401
@@ -76,29 +78,33 @@ def run_many(invocations: list[list[str]], cwd: str, timeout: float = 30.0) -> l
     set_exception_hook()
     import inspect_stance._registry  # noqa: F401
 
-    results = []
+    results: dict[int, Result] = {}
+    running: dict[int, tuple[int, Any, Any, float]] = {}  # pid -> (index, out, err, deadline)
+    pending = list(enumerate(invocations))
     old = os.getcwd()
     os.chdir(cwd)
     try:
-        for args in invocations:
-            with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        while pending or running:
+            while pending and len(running) < jobs:
+                k, args = pending.pop(0)
+                out, err = tempfile.TemporaryFile(), tempfile.TemporaryFile()
                 pid = os.fork()
                 if pid == 0:  # child
                     _run_child(args, out.fileno(), err.fileno())
-                rc = _wait(pid, timeout)
-                out.seek(0)
-                err.seek(0)
-                results.append(
-                    Result(
-                        args,
-                        rc,
-                        out.read().decode(errors="replace"),
-                        err.read().decode(errors="replace"),
-                    )
-                )
+                running[pid] = (k, out, err, time.monotonic() + timeout)
+            for pid, (k, out, err, deadline) in list(running.items()):
+                done, status = os.waitpid(pid, os.WNOHANG)
+                if not done and time.monotonic() > deadline:
+                    os.kill(pid, signal.SIGKILL)  # a case that hangs is killed (-9)
+                    done, status = os.waitpid(pid, 0)
+                if done:
+                    del running[pid]
+                    rc = os.waitstatus_to_exitcode(status)
+                    results[k] = _collect(invocations[k], rc, out, err)
+            time.sleep(0.02)
     finally:
         os.chdir(old)
-    return results
+    return [results[k] for k in range(len(invocations))]
 
 
 def sweep(invocations: list[list[str]], cwd: str, env: dict[str, str]) -> list[Result]:

@@ -80,6 +80,8 @@ def _files(d: Path) -> dict[str, str]:
     put("stmt_nfd.tsv", f"bias\tstatement\nleft\t{nfc}\nright\t{nfd}\n".encode())
     put("stmt_cr.tsv", b"bias\tstatement\nleft\tMarkets\rare free\n")
     put("T.json", json.dumps([[0.2] * 5] * 5).encode())  # a file, not an NLI model
+    put("seeds_quote.csv", b'topic_id,prompt\n1003,"what about\n1003,x\n')
+    put("templates_nul.txt", b"What about X?\nWhat \x00about X?\n")
     (d / "nli_noconfig").mkdir(exist_ok=True)
     f["nli_noconfig"] = str(d / "nli_noconfig")
     (d / "propdir").mkdir(exist_ok=True)
@@ -229,6 +231,8 @@ def _new_cases(f: dict[str, str]) -> list[tuple[list[str], str]]:
         ([*PRESS, "-T", f"statements={f['stmt_nfd.tsv']}"], "repeats"),
         ([*PRESS, "-T", f"statements={f['stmt_cr.tsv']}"], "line break"),
         # files given to models: checked when the model is built, before the first call
+        ([*judged, "-T", f"seed_prompts={f['seeds_quote.csv']}"], "seeds_quote.csv, line 2"),
+        ([*judged, "-T", f"opinion_templates={f['templates_nul.txt']}"], "NUL"),
         ([*judged, "-M", "topics=nope.csv"], "nope.csv"),
         ([*judged, "-M", f"topics={f['topics_quote.csv']}"], "topics_quote.csv"),
         ([*PRESS, "-T", f"nli_model={f['T.json']}"], "T.json"),

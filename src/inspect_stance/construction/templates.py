@@ -131,7 +131,11 @@ def templates_from_file(path: str | Path, intent: str) -> list[Template]:
         ]
     if not rows:
         raise InputError(f"{intent} templates file {path}: no templates; add one per line")
+    from inspect_stance.tables import text_cell
+
     for i, (_tid, text) in enumerate(rows):
+        # a template may span lines; a NUL byte is no text
+        text_cell(text, f"{intent} templates file {path}: row {i + 1}", "template", False, True)
         if not has_slot(text):
             raise InputError(
                 f"{intent} templates file {path}: row {i + 1} ({text[:60]!r}) has no X slot; "

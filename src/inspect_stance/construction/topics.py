@@ -295,27 +295,25 @@ def apply_seed_file(topics: Sequence[Topic], path: str | Path) -> list[Topic]:
     """
     from dataclasses import replace
 
-    import pandas as pd
-
     path = Path(path)
     if not path.is_file():
         raise InputError(f"seed_prompts file {path}: no such file; give an existing .csv/.tsv")
-    sep = "\t" if path.suffix.lower() == ".tsv" else ","
-    table = pd.read_csv(path, sep=sep, dtype=str, keep_default_na=False)
-    if "topic_id" not in table.columns or "prompt" not in table.columns:
+    rows = read_table(path, "seed_prompts")  # the shared reader: a stray quote is one line
+    if not rows or any("topic_id" not in r or "prompt" not in r for _, r in rows):
         raise InputError(f"seed_prompts file {path}: needs columns 'topic_id' and 'prompt'")
     seeds: dict[int, list[str]] = {}
-    for i, (tid, prompt) in enumerate(
-        zip(table["topic_id"], table["prompt"], strict=True), start=2
-    ):
+    for i, row in rows:
+        tid = row["topic_id"]
         try:
-            key = int(tid)
+            key = int(str(tid).strip())
         except ValueError:
             raise InputError(
                 f"seed_prompts file {path}: row {i} has topic_id {tid!r}; use a whole number"
             ) from None
-        if prompt.strip():
-            seeds.setdefault(key, []).append(prompt.strip())
+        where = f"seed_prompts file {path}, line {i}"
+        prompt = text_cell(row["prompt"], where, "prompt", required=False, multiline=True)
+        if prompt:
+            seeds.setdefault(key, []).append(prompt)
     ids = {t.topic_id for t in topics}
     if not ids & set(seeds):
         raise InputError(
