@@ -87,6 +87,7 @@ from inspect_stance.drift.prompts import (
 )
 from inspect_stance.fingerprint import OPERATIONAL_CONFIG, digest, model_identity
 from inspect_stance.hooks import ensure_replay_notice
+from inspect_stance.scrub import scrub
 from inspect_stance.stances import N_STANCES, STANCES
 
 logger = logging.getLogger(__name__)
@@ -197,7 +198,8 @@ class TrialRecordFile:
 
     def __init__(self, path: Path, key: Mapping[str, Any]) -> None:
         self.path = path
-        self.key = dict(key)
+        # the key as written in the header line: scrubbed of credentials (whoever built it)
+        self.key = json.loads(json.dumps(scrub(dict(key)), default=str))
 
     def load(self) -> tuple[dict[int, dict[str, Any]], dict[int, str]]:
         """Recorded trials and generated arguments by trial index (empty without a file)."""
