@@ -9,7 +9,8 @@ human label (the true one), and checks whether the 95 % interval covers the true
 - PPI++ (``ppi_mean``, tuned lambda; the report's), classic PPI (lambda = 1), the human labels
   alone, and the judges alone (mean of the ensemble labels +- 1.96 SE);
 - Dawid-Skene's offset of the +1 judge against its realised offset (mean judge - true), for
-  ensembles of 3 and 5 judges, all with noise sd 0.4 (``--ds-reps`` replications of 400).
+  ensembles of 3 and 5 judges, all with noise sd 0.4, and for 3 judges with 5 % / 10 % of the
+  responses given their true label as gold label (``--ds-reps`` replications of 400).
 
     python benchmarks/ppi_coverage.py [--reps 400] [--n 40 100] [--big-n 400]
 """
@@ -59,9 +60,12 @@ def replication(rng: np.random.Generator, r: int, n: int, big_n: int) -> dict[st
     return out
 
 
-def ds_offset_error(r: int, judges: tuple[tuple[float, float], ...]) -> float:
-    """Dawid-Skene's offset of judge 1 minus its realised offset, 400 responses."""
-    y = np.random.default_rng(r).choice(np.arange(1, 6), size=400, p=PROBS)
+def ds_offset_error(r: int, judges: tuple[tuple[float, float], ...], gold: float = 0.0) -> float:
+    """Dawid-Skene's offset of judge 1 minus its realised offset, 400 responses; a share
+    ``gold`` of them (at random) with their true label as gold label."""
+    rng = np.random.default_rng(r)
+    y = rng.choice(np.arange(1, 6), size=400, p=PROBS)
+    anchors = [str(t) if rng.random() < gold else None for t in y] if gold else None
     ratings = [
         [
             biased_rating(int(t), off, sd, 97 * r + k, f"{r}:{i}")
@@ -69,7 +73,9 @@ def ds_offset_error(r: int, judges: tuple[tuple[float, float], ...]) -> float:
         ]
         for i, t in enumerate(y)
     ]
-    fit = fit_dawid_skene([[str(x) for x in row] for row in ratings], [str(k) for k in judges])
+    fit = fit_dawid_skene(
+        [[str(x) for x in row] for row in ratings], [str(k) for k in judges], gold=anchors
+    )
     return fit.offsets[1] - float(np.mean([row[1] - t for row, t in zip(ratings, y, strict=True)]))
 
 
@@ -93,12 +99,13 @@ def main() -> None:
             for name in ("ppi", "ppi++", "humans only", "judges only"):
                 width = mean[name + " width"]
                 print(f"  {name:12s} coverage {mean[name]:.3f}  mean width {width:.3f}")
-    for n_judges in (3, 5):
+    for n_judges, gold in ((3, 0.0), (5, 0.0), (3, 0.05), (3, 0.1)):
         judges = ((0.0, 0.4), (1.0, 0.4)) + ((0.0, 0.4),) * (n_judges - 2)
-        err = np.array([ds_offset_error(r, judges) for r in range(args.ds_reps)])
+        err = np.array([ds_offset_error(r, judges, gold) for r in range(args.ds_reps)])
         print(
-            f"Dawid-Skene, {n_judges} judges (one +1), offset minus realised offset: mean "
-            f"{err.mean():+.3f}, max |.| {np.abs(err).max():.3f} ({args.ds_reps} replications)"
+            f"Dawid-Skene, {n_judges} judges (one +1), {gold:.0%} gold labels: offset minus "
+            f"realised offset: mean {err.mean():+.3f}, max |.| {np.abs(err).max():.3f} "
+            f"({args.ds_reps} replications)"
         )
 
 

@@ -187,3 +187,32 @@ def test_ppi_coverage_400_replications():
     """400 replications: coverage within the binomial 99 % band around 0.95 (0.92-0.975)."""
     ppi_cov, _ = _coverage(400, seed=1)
     assert 0.92 <= ppi_cov <= 0.975
+
+
+def test_anchored_dawid_skene_matches_crowd_kit_and_recovers_offsets():
+    """Gold labels (crowd-kit's ``true_labels``) on 10 % of the responses: the fit equals
+    crowd-kit's, and with three judges (one +1) the offset comes back where the unanchored fit
+    shares it out."""
+    true, labels = _simulated_labels(seed=5, n_items=400, offsets=(0, 1, 0), noise=(0.4, 0.4, 0.4))
+    rng = np.random.default_rng(0)
+    gold = [str(t) if rng.random() < 0.1 else None for t in true]
+    judges = ["a", "b", "c"]
+    fit = fit_dawid_skene(labels, judges, gold=gold)
+    realised = np.mean(
+        [int(r[1]) - t for r, t in zip(labels, true, strict=True) if r[1] not in (None, "refusal")]
+    )
+    assert fit.offsets[1] == pytest.approx(realised, abs=0.05)
+    assert abs(fit_dawid_skene(labels, judges).offsets[1] - realised) > 0.05
+    crowdkit = pytest.importorskip("crowdkit.aggregation")
+    import pandas as pd
+
+    data = pd.DataFrame(
+        [(i, judges[j], x) for i, row in enumerate(labels) for j, x in enumerate(row) if x],
+        columns=["task", "worker", "label"],
+    )
+    golden = pd.Series({i: g for i, g in enumerate(gold) if g is not None})
+    ref = crowdkit.DawidSkene(n_iter=100, tol=1e-5).fit(data, true_labels=golden)
+    classes = list(fit.classes)
+    answered = sorted(ref.probas_.index)
+    probas = ref.probas_[classes].loc[answered].to_numpy()
+    np.testing.assert_allclose(fit.posteriors[answered], probas, atol=1e-9)

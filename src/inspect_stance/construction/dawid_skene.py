@@ -24,8 +24,10 @@ rated on the scale (refusals on either side left out).
 
 The latent classes are named only by where EM starts (the majority vote), so the fit is only
 as good as the ensemble's unbiased majority: in ``benchmarks/ppi_coverage.py`` (noise sd 0.4,
-400 responses) the offset of a +1 judge came back within 0.02 of its realised offset among
-five judges, but 0.14 too small on average among three.
+400 responses) the offset of a +1 judge came back within 0.04 of its realised offset among
+five judges, but 0.15 too small on average among three. Gold labels (``gold``: human labels
+of some responses, held fixed as crowd-kit's ``true_labels``) anchor the classes: with 10 % of
+the responses labelled, the three-judge error fell to about 0.01.
 """
 
 from __future__ import annotations
@@ -121,19 +123,47 @@ def _elbo(y: np.ndarray, t: np.ndarray, priors: np.ndarray, log_e: np.ndarray) -
     return float((joint + entropy) / answered.sum())
 
 
+def _golden(
+    gold: Sequence[str | None] | None, rows: np.ndarray, classes: tuple[str, ...]
+) -> tuple[np.ndarray, np.ndarray] | None:
+    """(row mask, class index) of the answered items with a gold label among the classes."""
+    if gold is None:
+        return None
+    g = [c for c, keep in zip(gold, rows, strict=True) if keep]
+    index = np.array([classes.index(c) if c in classes else -1 for c in g])
+    return index >= 0, index
+
+
+def _correct(t: np.ndarray, golden: tuple[np.ndarray, np.ndarray] | None) -> np.ndarray:
+    """Rows with a gold label set to it (crowd-kit's ``true_labels`` correction)."""
+    if golden is not None:
+        mask, index = golden
+        t = t.copy()
+        t[mask] = 0.0
+        t[np.flatnonzero(mask), index[mask]] = 1.0
+    return t
+
+
 def fit_dawid_skene(
     labels: Sequence[Sequence[str | None]],
     judges: Sequence[str],
     n_iter: int = 100,
     tol: float = 1e-5,
+    gold: Sequence[str | None] | None = None,
 ) -> DawidSkeneFit:
-    """Fit Dawid-Skene by EM (module docstring) to ``labels[i][j]`` (None: no answer)."""
+    """Fit Dawid-Skene by EM (module docstring) to ``labels[i][j]`` (None: no answer).
+
+    ``gold[i]`` (optional, e.g. human labels; None: unknown) fixes item ``i``'s posterior to its
+    gold class at the start and after every E-step, as crowd-kit's ``fit(..., true_labels)``;
+    gold labels no judge ever gave are ignored.
+    """
     y, classes = _encode(labels)
     n_classes = len(classes)
-    rows = (y >= 0).any(axis=1)
+    rows: np.ndarray = np.asarray((y >= 0).any(axis=1))
     ya = y[rows]
+    golden = _golden(gold, rows, classes)
     counts = np.stack([(ya == c).sum(axis=1) for c in range(n_classes)], axis=1)
-    t = counts / counts.sum(axis=1, keepdims=True)
+    t = _correct(counts / counts.sum(axis=1, keepdims=True), golden)
     priors = t.mean(axis=0)
     errors = _m_step(ya, t, n_classes)
     loss, done = -np.inf, 0
@@ -143,7 +173,7 @@ def fit_dawid_skene(
         log_post = np.log(np.maximum(priors, EPS))[None, :] + log_e.sum(axis=1)
         log_post -= log_post.max(axis=1, keepdims=True)
         t = np.exp(log_post)
-        t /= t.sum(axis=1, keepdims=True)
+        t = _correct(t / t.sum(axis=1, keepdims=True), golden)
         priors = t.mean(axis=0)
         errors = _m_step(ya, t, n_classes)
         new_loss = _elbo(ya, t, priors, _log_joint(ya, errors, n_classes))

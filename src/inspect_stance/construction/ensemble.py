@@ -11,7 +11,9 @@ Per judge (:func:`judge_bias`), on the 1..5 scale (refusals left out):
 
 - ``offset_vs_majority``: mean(judge - majority) over responses with a scale majority, with its
   normal 95 % interval (``+- 1.96 sd / sqrt(n)``);
-- ``offset_dawid_skene``: the DS offset (posterior-weighted mean error);
+- ``offset_dawid_skene``: the DS offset (posterior-weighted mean error), from a fit anchored on
+  the human labels where there are any (``dawid_skene_anchored``; they fix the latent classes,
+  which otherwise follow the majority: ``benchmarks/ppi_coverage.py``);
 - ``offset_vs_human``: mean(judge - human label) where human labels exist;
 - ``accuracy_dawid_skene``: ``sum_c p_c P(judge says c | true c)`` under the DS fit;
 - ``confusion``: the DS confusion matrix, ``P(judge says k | true c)``.
@@ -53,16 +55,18 @@ def judged(records: Sequence[Record]) -> list[Record]:
     return [r for r in records if r.judge_labels]
 
 
-def fit_records(records: Sequence[Record]) -> DawidSkeneFit | None:
+def fit_records(records: Sequence[Record], anchored: bool = False) -> DawidSkeneFit | None:
     """Dawid-Skene fitted to the judged records (None when no judge answered any); judges are
-    matched by name, so records must share one judge list."""
+    matched by name, so records must share one judge list. ``anchored``: the records' human
+    labels are gold labels (:func:`~inspect_stance.construction.dawid_skene.fit_dawid_skene`)."""
     rated = judged(records)
     if not rated or not any(x is not None for r in rated for x in r.judge_labels):
         return None
     names = rated[0].judges
     if any(r.judges != names for r in rated):
         raise ValueError("records with different judge lists cannot share one Dawid-Skene fit")
-    return fit_dawid_skene([list(r.judge_labels) for r in rated], names)
+    gold = [r.human_label for r in rated] if anchored else None
+    return fit_dawid_skene([list(r.judge_labels) for r in rated], names, gold=gold)
 
 
 def with_ensemble(records: Sequence[Record], ensemble: Ensemble) -> list[Record]:
@@ -98,7 +102,8 @@ def judge_bias(records: Sequence[Record]) -> list[dict[str, object]]:
     if not rated:
         return []
     names = rated[0].judges
-    fit = fit_records(rated)
+    anchored = any(r.human_label is not None for r in rated)
+    fit = fit_records(rated, anchored=anchored)
     rows: list[dict[str, object]] = []
     for j, name in enumerate(names):
         vs_major, vs_human = [], []
@@ -123,6 +128,7 @@ def judge_bias(records: Sequence[Record]) -> list[dict[str, object]]:
                 "offset_ci_high": high,
                 "offset_dawid_skene": fit.offsets[j] if fit else math.nan,
                 "accuracy_dawid_skene": fit.accuracy(j) if fit else math.nan,
+                "dawid_skene_anchored": anchored,
                 "n_human": n_h,
                 "offset_vs_human": h,
                 "biased": bool(n > 1 and not (low <= 0 <= high) and abs(m) >= BIAS_FLAG),
