@@ -166,7 +166,8 @@ _TEXT = {
     ),
     "bias": (
         "Per-judge offset on the 1-5 scale (refusals left out): vs the strict majority (95 % "
-        "interval), Dawid-Skene's (posterior-weighted; `accuracy_dawid_skene`: its chance of "
+        "interval), Dawid-Skene's (posterior-weighted, anchored on the human labels where there "
+        "are any: `dawid_skene_anchored`; `accuracy_dawid_skene`: its chance of "
         "giving the latent true class), vs human labels where present. "
         "`biased`: the majority interval excludes 0 and |offset| >= 0.2. Dawid-Skene "
         "confusion matrices: `judge_confusion.csv`."
