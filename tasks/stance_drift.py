@@ -56,6 +56,7 @@ from inspect_stance.drift.relay_prompts import (
 )
 from inspect_stance.drift.transition import UNPARSED_POLICIES
 from inspect_stance.errors import InputError
+from inspect_stance.fingerprint import FINGERPRINT_KEY, task_fingerprint
 from inspect_stance.params import as_bool, as_int, reject_unknown_args
 from inspect_stance.paths import user_path
 from inspect_stance.roles import require_roles
@@ -387,6 +388,12 @@ def stance_drift(
         version=TASK_VERSION,
         metadata={
             "method": "stance_drift",
+            # input files and samples by content: eval-retry refuses changed inputs
+            FINGERPRINT_KEY: task_fingerprint(
+                "stance_drift",
+                {"propositions": propositions, "arguments_from": arguments_from},
+                samples,
+            ),
             "variant": variant,
             "trials": trials,
             "words_limit": words_limit,

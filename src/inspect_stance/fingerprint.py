@@ -18,20 +18,31 @@ why a replayed record is always announced: see ``docs/stance_drift.md``.
 **Input fingerprint** (:func:`input_fingerprint`): content digests of a task's input files and
 of its dataset (each sample's id and input), recorded in the task's metadata so that
 ``inspect eval-retry`` can tell whether the inputs changed since the run it retries
-(:mod:`inspect_stance.retry`).
+(:func:`task_fingerprint`).
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import os
+import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from types import FrameType
 from typing import Any
 
+from inspect_stance.errors import InputError
 from inspect_stance.paths import user_path
 from inspect_stance.scrub import scrub, scrub_url
+
+logger = logging.getLogger(__name__)
+
+#: task-metadata key of the input fingerprint
+FINGERPRINT_KEY = "input_fingerprint"
+#: set to ``continue`` to let ``inspect eval-retry`` run on changed inputs
+RETRY_ENV = "INSPECT_STANCE_RETRY_CHANGED_INPUTS"
 
 #: model args (``-M``) that change how calls are made, not what a response is
 OPERATIONAL_MODEL_ARGS: frozenset[str] = frozenset(
@@ -223,3 +234,50 @@ def fingerprint_changes(previous: Mapping[str, Any], current: Mapping[str, Any])
             shown = ", ".join(ids[:3]) + (", ..." if len(ids) > 3 else "")
             parts.append(f"{len(ids)} sample(s) {label} ({shown})")
     return "; ".join(parts) if parts else "the inputs differ"
+
+
+def retried_metadata() -> Mapping[str, Any] | None:
+    """The metadata of the log ``inspect eval-retry`` is retrying, when the task is being built
+    for a retry (else None).
+
+    Inspect builds the task of a retry inside ``resolve_previous_tasks``, whose
+    ``previous_task.log`` is the log being retried; no public API hands it to the task. The
+    tests of ``eval-retry`` pin this to the Inspect version in use.
+    """
+    frame: FrameType | None = sys._getframe(1)
+    while frame is not None:
+        if frame.f_code.co_name == "resolve_previous_tasks":
+            log = getattr(frame.f_locals.get("previous_task"), "log", None)
+            spec = getattr(log, "eval", None)
+            metadata = getattr(spec, "metadata", None)
+            return metadata if isinstance(metadata, Mapping) else {}
+        frame = frame.f_back
+    return None
+
+
+def task_fingerprint(
+    task: str, files: Mapping[str, str | Path | None], samples: Sequence[Any]
+) -> dict[str, Any]:
+    """The task's :func:`input_fingerprint`, checked against the retried run's on eval-retry.
+
+    When ``inspect eval-retry`` retries a run whose recorded fingerprint differs, the retry
+    would evaluate other inputs than the run it completes: an ``InputError`` naming what
+    changed, unless ``INSPECT_STANCE_RETRY_CHANGED_INPUTS=continue`` (then a warning, and the
+    line is kept in the fingerprint as ``retry_changed_inputs``). A run without a recorded
+    fingerprint is not checked.
+    """
+    current = input_fingerprint(files, samples)
+    previous = retried_metadata()
+    old = None if previous is None else previous.get(FINGERPRINT_KEY)
+    if not isinstance(old, Mapping):
+        return current
+    changes = fingerprint_changes(old, current)
+    if changes is None:
+        return current
+    if os.environ.get(RETRY_ENV, "").strip().lower() != "continue":
+        raise InputError(
+            f"{task}: the inputs changed since the run being retried ({changes}); run "
+            f"`inspect eval` for the new inputs, or set {RETRY_ENV}=continue to retry anyway"
+        )
+    logger.warning(f"{task}: retrying on changed inputs ({changes}), as {RETRY_ENV} asks")
+    return {**current, "retry_changed_inputs": changes}
