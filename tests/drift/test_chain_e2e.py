@@ -251,3 +251,11 @@ def test_a_longer_chain_pays_only_its_new_hops(files, tmp_path, monkeypatch):
     again = run_chain(files, tmp_path / "c", "markov", hops=3, **args)
     assert model_calls(again) == {}  # an identical re-run replays every hop
     assert all(r.get("replayed") for s in again.samples for r in s.store["trials"])
+
+
+def test_plan_reads_the_chain_as_its_final_hop_with_its_calls_per_trial(markov, capsys):
+    assert main(["plan", markov.location]) == 0
+    text = capsys.readouterr().out
+    assert "calls per trial 6" in text
+    spr = float(np.mean(np.diagonal(load_run(markov.location).probs, axis1=-2, axis2=-1)))
+    assert f"SPR {spr:.3f}" in text
