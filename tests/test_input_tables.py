@@ -205,3 +205,15 @@ def test_good_arguments_file_keeps_paragraphs(tmp_path):
     path.write_text(json.dumps(rec) + "\n")
     loaded = load_arguments(path, [Statement(0, "right", "Markets are free.")], 1)
     assert loaded.table == {"Markets are free.": [{"support": "a\nb", "counter": "c"}]}
+
+
+def test_human_labels_file_with_a_stray_quote_names_the_line(tmp_path):
+    from inspect_stance.construction.human_labels import load_model_labels
+
+    path = tmp_path / "h.csv"
+    path.write_text('id,label\n"abc,3\nxyz,2\n')
+    with pytest.raises(InputError, match=r"h.csv, line 2: not valid CSV") as ex:
+        load_model_labels(path)
+    _one_line(ex)
+    path.write_text("id,label\nabc,3\n")
+    assert load_model_labels(path) == {(None, "abc"): "3"}

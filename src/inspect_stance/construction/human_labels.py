@@ -51,9 +51,10 @@ def load_model_labels(path: str | Path) -> dict[tuple[str | None, str], str]:
                         f'{{"id": ..., "label": ...}}'
                     )
         table = pd.DataFrame(rows)
-    else:
-        sep = "\t" if path.suffix.lower() == ".tsv" else ","
-        table = pd.read_csv(path, sep=sep, dtype=str, keep_default_na=False)
+    else:  # the shared reader: a stray quote or a ragged row is one line naming it
+        from inspect_stance.tables import read_table
+
+        table = pd.DataFrame([r for _, r in read_table(path, "human labels")], dtype=object)
     id_col = next((c for c in ID_COLUMNS if c in table.columns), None)
     if id_col is None or "label" not in table.columns:
         raise InputError(
