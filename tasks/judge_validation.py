@@ -30,6 +30,7 @@ from inspect_stance.construction.labels import parse_label
 from inspect_stance.construction.rubric import DEFAULT_THRESHOLD, check_rubric_threshold
 from inspect_stance.construction.settings import NEUTRAL, POLE_A, POLE_B, TEMPLATED, WRITING
 from inspect_stance.errors import InputError
+from inspect_stance.fingerprint import FINGERPRINT_KEY, task_fingerprint
 from inspect_stance.params import as_bool, reject_unknown_args
 from inspect_stance.paths import user_path
 from inspect_stance.roles import require_roles
@@ -146,6 +147,10 @@ def judge_validation(
         model="none/none",
         epochs=Epochs(1, "mode"),
         metadata={
+            # input files and samples by content: eval-retry refuses changed inputs
+            FINGERPRINT_KEY: task_fingerprint(
+                "judge_validation", {"annotations": annotations}, samples
+            ),
             "annotations": str(annotations),
             "label_column": label_column,
             "rubric_threshold": threshold,

@@ -30,6 +30,7 @@ from inspect_stance.solvers.press import (
 
 from inspect_stance.errors import InputError
 from inspect_stance.extras import require_nli_extra
+from inspect_stance.fingerprint import FINGERPRINT_KEY, task_fingerprint
 from inspect_stance.params import FALSE_WORDS, TRUE_WORDS, as_bool, as_int, reject_unknown_args
 from inspect_stance.paths import user_path
 from inspect_stance.press.arguments import load_arguments
@@ -225,6 +226,10 @@ def press(
         viewer=press_viewer(),
         version=TASK_VERSION,
         metadata={
+            # input files and samples by content: eval-retry refuses changed inputs
+            FINGERPRINT_KEY: task_fingerprint(
+                "press", {"statements": statements, "arguments": arguments}, samples
+            ),
             "press_argument_sets": k,
             "press_personas": with_personas,
             "press_entropy_samples": n_entropy,

@@ -21,6 +21,7 @@ from inspect_stance.solvers.press import (
     press_arguments_generate,
 )
 
+from inspect_stance.fingerprint import FINGERPRINT_KEY, task_fingerprint
 from inspect_stance.params import as_int, reject_unknown_args
 from inspect_stance.paths import user_path
 from inspect_stance.press.dataset import statement_samples
@@ -64,6 +65,10 @@ def press_arguments(
         headline_metric=headline("press_arguments"),
         version=TASK_VERSION,
         metadata={
+            # input files and samples by content: eval-retry refuses changed inputs
+            FINGERPRINT_KEY: task_fingerprint(
+                "press_arguments", {"statements": statements}, samples
+            ),
             "press_argument_sets": k,
             "press_statements": statements or "package:press_statements.tsv",
             "press_role_configs": {"arguer": config_dump(arguer, arguer_defaults(tokens))},

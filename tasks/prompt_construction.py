@@ -77,6 +77,7 @@ from inspect_stance.construction.topics import (
     select_topics,
 )
 from inspect_stance.errors import InputError
+from inspect_stance.fingerprint import FINGERPRINT_KEY, task_fingerprint
 from inspect_stance.params import as_bool, as_int, reject_unknown_args
 from inspect_stance.paths import user_path
 from inspect_stance.roles import require_roles, role_config
@@ -433,11 +434,26 @@ def prompt_construction(
         },
         **template_info,
     }
+    samples = [_with_swap(_sample(s, human, k_prompts), swaps) for s in specs]
+    # input files and samples by content: eval-retry refuses changed inputs
+    metadata[FINGERPRINT_KEY] = task_fingerprint(
+        "prompt_construction",
+        {
+            "topics": None if topics is None else str(topics),
+            "issues": issues,
+            "issuebench_templates": issuebench_templates,
+            "writing_templates": writing_templates,
+            "information_templates": information_templates,
+            "opinion_templates": opinion_templates,
+            "prompts_from": prompts_from,
+            "seed_prompts": seed_prompts,
+            "judge_prompt": None if judge_prompt is None else str(judge_prompt),
+            "human_labels": human_labels,
+        },
+        samples,
+    )
     return Task(
-        dataset=MemoryDataset(
-            [_with_swap(_sample(s, human, k_prompts), swaps) for s in specs],
-            name="prompt_construction",
-        ),
+        dataset=MemoryDataset(samples, name="prompt_construction"),
         solver=[construction_prompt(prompter_cache=cache_prompter), generate()],
         scorer=stance_ensemble(
             rubric_threshold=threshold,

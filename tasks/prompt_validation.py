@@ -40,6 +40,7 @@ from inspect_stance.construction.validation_plan import (
     plan_validation,
 )
 from inspect_stance.errors import InputError
+from inspect_stance.fingerprint import FINGERPRINT_KEY, task_fingerprint
 from inspect_stance.params import reject_unknown_args
 from inspect_stance.roles import require_roles, role_config
 from inspect_stance.viewer import headline
@@ -109,8 +110,8 @@ def prompt_validation(
             (default 6; with ``real_prompts=issuebench`` drawn from the seed half only).
         seed: seed of the template draw, the real-prompt draw, the generator seeds and each
             annotator's shuffled order (default 0).
-        prompter_cache: cache the prompter's answers (no expiry) so a retried run gets the
-            same generated prompts (default true).
+        prompter_cache: cache the prompter's answers (a week; keyed on the prompter's model
+            args too) so a retried run gets the same generated prompts (default true).
     """
     reject_unknown_args("prompt_validation", unknown, prompt_validation)
     try:
@@ -158,7 +159,22 @@ def prompt_validation(
         solver=validation_annotation(seed=opts.seed, prompter_cache=opts.prompter_cache),
         scorer=validation_record(),
         headline_metric=headline("prompt_validation"),
-        metadata=task_metadata(opts, plan, models),
+        metadata={
+            **task_metadata(opts, plan, models),
+            # input files and samples by content: eval-retry refuses changed inputs
+            FINGERPRINT_KEY: task_fingerprint(
+                "prompt_validation",
+                {
+                    "topics": None if opts.topics is None else str(opts.topics),
+                    "issues": opts.issues,
+                    "real_prompts": opts.real_source,
+                    "prompts_from": opts.prompts_from,
+                    "issuebench_templates": opts.issuebench_templates,
+                    **{f"{k}_templates": v for k, v in opts.template_files.items()},
+                },
+                samples,
+            ),
+        },
         version=TASK_VERSION,
     )
 
