@@ -148,7 +148,9 @@ def cmd_report(args: argparse.Namespace) -> int:
         print(f"inspect-stance report: {skipped}", file=sys.stderr)
     runs = [load_input(p, policy) for p in paths]
     reports = [build_report(r, args.threshold, args.confidence, policy, args.hops) for r in runs]
-    unique_names(reports)
+    from inspect_stance.runs import parse_labels
+
+    unique_names(reports, parse_labels(args.label))
     if args.out:
         from inspect_stance.drift.report import write_outputs
 
@@ -232,6 +234,13 @@ def register(subparsers: Any) -> None:
         "--per-proposition-heatmaps",
         action="store_true",
         help="with --out, also write one heatmap per proposition",
+    )
+    p.add_argument(
+        "--label",
+        action="append",
+        metavar="RUN=NAME",
+        help="name a run (RUN: its path as given or file name); default: model / variant, then "
+        "the settings that differ, or an Inspect tag",
     )
     from inspect_stance.html.cli import add_html_argument, with_html
 

@@ -25,6 +25,13 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
+from inspect_stance.plots import (  # noqa: E402
+    identical_to,
+    legend_label,
+    line_style,
+    place_legend,
+    wrap_label,
+)
 from inspect_stance.stances import STANCES  # noqa: E402
 
 CMAP = "Blues"
@@ -73,7 +80,7 @@ def transition_heatmap(
         img = _panel(ax, np.asarray(mean, dtype=np.float64), se, f"mean ({se_label})")
         _panel(ax_id, np.eye(len(STANCES)), None, "identity (perfect preservation)", False)
         fig.colorbar(img, ax=[ax, ax_id], shrink=0.7, label="probability")
-        fig.suptitle(title if len(title) < 110 else title[:107] + "...", fontsize=11)
+        fig.suptitle(wrap_label(title, 100, 2), fontsize=11)
         fig.savefig(path, dpi=110, bbox_inches="tight")
     finally:
         plt.close(fig)
@@ -85,18 +92,26 @@ def spr_vs_hops_plot(curves: Mapping[str, Sequence[Mapping[str, Any]]], path: st
     path = Path(path)
     fig, ax = plt.subplots(figsize=(7.5, 4.8))
     try:
-        for name, rows in curves.items():
+        same = identical_to({n: [float(r["spr"]) for r in rows] for n, rows in curves.items()})
+        for i, (name, rows) in enumerate(curves.items()):
             ks = [0] + [int(r["k"]) for r in rows]
             spr = [1.0] + [float(r["spr"]) for r in rows]
             se = [0.0] + [float(r["spr_se"]) if math.isfinite(r["spr_se"]) else 0.0 for r in rows]
-            ax.errorbar(ks, spr, yerr=se, marker="o", ms=3.5, capsize=2, label=name)
+            ax.errorbar(
+                ks,
+                spr,
+                yerr=se,
+                ms=3.5,
+                capsize=2,
+                label=legend_label(i, name, same, list(curves)),
+                **line_style(i),
+            )
         ax.set_xlabel("hops k (write + read back, repeated)")
-        ax.set_ylabel("SPR after k hops")
+        ax.set_ylabel("SPR after k hops (share of stance kept, 0-1)")
         ax.set_ylim(0.0, 1.02)
         ax.grid(alpha=0.3)
-        ax.set_title("Stance preservation through repeated AI hops")
-        if len(curves) <= 15:
-            ax.legend(fontsize=7, loc="upper right")
+        ax.set_title("Stance preservation through repeated AI hops (error bars: 1 SE)")
+        place_legend(ax, len(curves), "upper right")
         fig.savefig(path, dpi=110, bbox_inches="tight")
     finally:
         plt.close(fig)
@@ -112,17 +127,18 @@ def pass_rate_curve_plot(
     path = Path(path)
     fig, ax = plt.subplots(figsize=(7.5, 4.8))
     try:
-        for name, (taus, rates, auc) in curves.items():
-            label = f"{name} (AUC {auc:.3f})" if math.isfinite(auc) else name
-            ax.plot(list(taus), list(rates), marker="o", ms=3.5, label=label)
-        ax.set_xlabel("success-rate threshold")
-        ax.set_ylabel("pass rate (share of proposition x initial stance)")
+        same = identical_to({n: list(rates) for n, (_, rates, _) in curves.items()})
+        for i, (name, (taus, rates, auc)) in enumerate(curves.items()):
+            extra = f" (AUC {auc:.3f})" if math.isfinite(auc) else ""
+            label = legend_label(i, name, same, list(curves), extra)
+            ax.plot(list(taus), list(rates), ms=3.5, label=label, **line_style(i))
+        ax.set_xlabel("success-rate threshold (success rate of a proposition x initial stance)")
+        ax.set_ylabel("pass rate (share of proposition x initial stance, 0-1)")
         ax.set_xlim(0.48, 1.02)
         ax.set_ylim(0.0, 1.02)
         ax.grid(alpha=0.3)
-        ax.set_title("Pass rate against threshold")
-        if len(curves) <= 15:
-            ax.legend(fontsize=7, loc="lower left")
+        ax.set_title("Pass rate against threshold (Fig. S6A)")
+        place_legend(ax, len(curves), "lower left")
         fig.savefig(path, dpi=110, bbox_inches="tight")
     finally:
         plt.close(fig)

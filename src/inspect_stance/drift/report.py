@@ -214,14 +214,21 @@ def pooled_pass_curve(an: Analysis, thresholds: np.ndarray = AUC_THRESHOLDS) -> 
     return np.asarray(pass_rate_curve(flat, thresholds)[:, 0], dtype=np.float64)
 
 
-def unique_names(reports: list[RunReport]) -> None:
-    """Make run names unique in place by suffixing ``#2``, ``#3`` ... to repeats."""
-    seen: dict[str, int] = {}
+def unique_names(reports: list[RunReport], labels: dict[str, str] | None = None) -> None:
+    """Name runs in place as ``compare`` does (:func:`inspect_stance.runs.name_runs`): the model
+    and variant; where they collide, the task arguments that differ (``model / default
+    [trials=50]``); an Inspect tag names a run outright; ``labels`` (``--label RUN=NAME``)
+    override; runs alike in all of these get ``#2``, ``#3``."""
+    from inspect_stance.runs import RunInfo, log_info, name_runs
+
+    infos = []
     for rep in reports:
-        base = rep.run.name
-        seen[base] = seen.get(base, 0) + 1
-        if seen[base] > 1:
-            rep.run.name = f"{base} #{seen[base]}"
+        src = rep.run.source
+        info = log_info(src) if src.endswith((".eval", ".json")) else RunInfo(src, src)
+        info.model = rep.run.name  # "model / variant"
+        infos.append(info)
+    for rep, name in zip(reports, name_runs(infos, labels or {}), strict=True):
+        rep.run.name = name
 
 
 # --------------------------------------------------------------------------- JSON
