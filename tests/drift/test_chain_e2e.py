@@ -131,6 +131,9 @@ def test_report_shows_matrices_projection_and_test(markov, capsys, tmp_path):
     written = json.loads((tmp_path / "out" / "chain_1.json").read_text())
     assert [h["hop"] for h in written["hops"]] == [1, 2, 3]
     assert (tmp_path / "out" / "chain_1.md").read_text().startswith("## Multi-hop chain")
+    assert (
+        "measured M_3 beside the Markov projection" in (tmp_path / "out" / "report.md").read_text()
+    )
     text = capsys.readouterr().out
     assert "Multi-hop chain" in text and "measured M_3 beside the Markov projection" in text
     assert "consistent" in text and "Stationary distributions" in text

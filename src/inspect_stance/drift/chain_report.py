@@ -175,7 +175,8 @@ def report_chains(
     paths: list[Path], unparsed: str = "failure", out: str | None = None
 ) -> tuple[str, list[dict[str, Any]]]:
     """The chain sections of the chain logs among ``paths`` (markdown text, JSON objects);
-    with ``out`` each is also written to ``OUT/chain_<n>.md`` and ``.json``."""
+    with ``out`` each is also written to ``OUT/chain_<n>.md`` and ``.json`` and appended to
+    ``OUT/report.md`` (which ``--html`` renders)."""
     texts: list[str] = []
     objs: list[dict[str, Any]] = []
     for p in paths:
@@ -191,4 +192,9 @@ def report_chains(
             base.parent.mkdir(parents=True, exist_ok=True)
             base.with_suffix(".md").write_text(text + "\n", encoding="utf-8")
             base.with_suffix(".json").write_text(json.dumps(obj, indent=2), encoding="utf-8")
-    return "\n\n".join(texts), objs
+    joined = "\n\n".join(texts)
+    report_md = Path(out) / "report.md" if out else None
+    if report_md is not None and texts and report_md.is_file():  # report.md (and --html) show them
+        with report_md.open("a", encoding="utf-8") as fh:
+            fh.write("\n\n" + joined + "\n")
+    return joined, objs
