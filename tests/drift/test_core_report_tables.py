@@ -146,7 +146,7 @@ def test_colliding_run_names_write_distinct_files(tmp_path, capsys):
     paths = [
         _npz(tmp_path / "run a.npz", _tiny()),
         _npz(tmp_path / "run_a.npz", _tiny() * 0 + np.eye(5)),
-        _npz(tmp_path / "RUN_A.npz", _tiny()),
+        _npz(tmp_path / "RUN_A.npz", _tiny()[::-1]),  # other content: another run
     ]
     out = tmp_path / "out"
     assert main(["report", *map(str, paths), "--out", str(out)]) == 0

@@ -118,14 +118,18 @@ def test_argmax_and_exclude_policy_in_report():
 def test_out_dir_and_many_inputs(tmp_path, capsys):
     a = _npz(tmp_path / "a.npz", _random_probs(p=3, seed=1), propositions=np.array(list("uvw")))
     b = _npz(tmp_path / "b.npz", _random_probs(p=3, seed=2))
+    (tmp_path / "again").mkdir()
+    a2 = _npz(tmp_path / "again" / "a.npz", _random_probs(p=3, seed=3))  # another run named a
     out = tmp_path / "out"
     rc = main(
-        ["report", str(a), str(b), str(a), "--out", str(out), "--hops", "3"]
+        ["report", str(a), str(b), str(a2), str(a), "--out", str(out), "--hops", "3"]
         + ["--per-proposition-heatmaps", "--exclude-unparsed"]
     )
     assert rc == 0
-    text = capsys.readouterr().out
+    captured = capsys.readouterr()
+    text = captured.out
     assert "a #2" in text and "SPR 3 hops" in text and "excluded" in text
+    assert "a #3" not in text and "counted 1 repeated run once" in captured.err  # a given twice
     for name in (
         "summary.csv",
         "per_proposition.csv",
