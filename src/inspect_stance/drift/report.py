@@ -626,13 +626,19 @@ def per_proposition_frame(reports: list[RunReport]) -> pd.DataFrame:
         for j, key in enumerate(STANCE_KEYS):
             d[f"p_{key}"] = r.main.matrices[s_idx, i_idx, j]
         d["success"] = r.main.success_per_proposition[s_idx, i_idx]
-        d["upper_bound"] = r.main.bounds[s_idx, i_idx]
-        d["upper_bound_bonferroni"] = r.main.bounds_bonferroni[s_idx, i_idx]
+        # one-sided t upper bounds of the success rate, unclipped (they exceed 1 near 1, and are
+        # compared with 1 as the paper does), and the same clipped to the rate's range [0, 1]
+        d["upper_bound_t_unclipped"] = r.main.bounds[s_idx, i_idx]
+        d["upper_bound_t_unclipped_bonferroni"] = r.main.bounds_bonferroni[s_idx, i_idx]
+        d["upper_bound_clipped"] = np.minimum(r.main.bounds[s_idx, i_idx], 1.0)
+        d["upper_bound_clipped_bonferroni"] = np.minimum(
+            r.main.bounds_bonferroni[s_idx, i_idx], 1.0
+        )
         d["reaches_one"] = r.main.bounds[s_idx, i_idx] >= 1.0
         d["reaches_one_bonferroni"] = r.main.bounds_bonferroni[s_idx, i_idx] >= 1.0
         d["passes_threshold"] = r.main.success_per_proposition[s_idx, i_idx] > r.threshold
         d["argmax_success"] = r.argmax.success_per_proposition[s_idx, i_idx]
-        d["argmax_upper_bound_bonferroni"] = r.argmax.bounds_bonferroni[s_idx, i_idx]
+        d["argmax_upper_bound_t_unclipped_bonferroni"] = r.argmax.bounds_bonferroni[s_idx, i_idx]
         d["unparsed_trials"] = r.run.unparsed_mask.sum(axis=1)[s_idx, i_idx]
         for key in ("unparsed_extractions", "label_mismatches"):
             counts = getattr(r.run, key)
