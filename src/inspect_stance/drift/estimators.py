@@ -12,10 +12,11 @@ estimate. A logprob run is re-scored as if only one letter were known in two way
 
 The loss is read from the variance components (:mod:`.variance`) of the re-scored run against
 the original: the within-cell variance ratio ``r = sigma_e,freq^2 / sigma_e,lp^2`` (one
-logprob trial is worth ``r`` frequency trials), and the SPR-variance ratio at ``T`` trials
-``Var_freq(SPR) / Var_lp(SPR)``, and the trials per cell the frequency estimator needs for the
-logprob run's trial noise at ``T``: ``T' = r T`` (the between-proposition variance is the same
-for both, exactly so for ``sampled``, whose cell means are those of the logprob run).
+logprob trial is worth ``r`` frequency trials), the SPR-variance ratio at ``T`` trials
+``(sigma_P^2 + r sigma_e,lp^2 / (K T)) / (sigma_P^2 + sigma_e,lp^2 / (K T))`` with the logprob
+run's ``sigma_P^2`` for both (exactly so for ``sampled``, whose cell means are those of the
+logprob run), and the trials per cell the frequency estimator needs for the logprob run's trial
+noise at ``T``: ``T' = r T``.
 """
 
 from __future__ import annotations
@@ -67,9 +68,12 @@ class PrecisionLoss:
     frequency: VarianceComponents
 
 
-def _ratio(a: float, b: float) -> float:
-    """``a / b``, NaN when ``b`` is (numerically) 0."""
-    return a / b if b > 1e-15 else math.nan
+def spr_variance_ratio(lp: VarianceComponents, ratio: float, trials: float) -> float:
+    """``(sigma_P^2 + r sigma_e^2 / (K T)) / (sigma_P^2 + sigma_e^2 / (K T))``: how much larger
+    SPR's variance is with the frequency estimator at ``T`` trials per cell."""
+    noise = lp.within_cell / (lp.n_stances * trials)
+    base = lp.between_propositions + noise
+    return (lp.between_propositions + ratio * noise) / base if base > 1e-15 else math.nan
 
 
 def precision_loss(
@@ -90,9 +94,7 @@ def precision_loss(
         trials=t,
         within_ratio=ratio,
         trials_to_match=ratio * t,
-        spr_variance_ratio=_ratio(
-            fr.spr_variance(lp.propositions, t), lp.spr_variance(lp.propositions, t)
-        ),
+        spr_variance_ratio=spr_variance_ratio(lp, ratio, t),
         spr_logprob=lp.spr,
         spr_frequency=fr.spr,
         logprob=lp,
