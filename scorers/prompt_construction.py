@@ -61,7 +61,13 @@ from inspect_stance.construction.rubric import (
 )
 from inspect_stance.construction.settings import GENERATED, METHODS, Setting
 from inspect_stance.explain import construction_explanation
-from inspect_stance.roles import model_names, require_role_models, role_config, role_models
+from inspect_stance.roles import (
+    config_dump,
+    model_names,
+    require_role_models,
+    role_config,
+    role_models,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -99,7 +105,7 @@ def judge_configs() -> dict[str, dict[str, Any]]:
     :data:`JUDGE_DEFAULTS`), by judge name, for the log; empty when no judge is bound."""
     judges = role_models(JUDGES_ROLE)
     return {
-        name: role_config(m, JUDGE_DEFAULTS).model_dump(exclude_none=True)
+        name: config_dump(m, JUDGE_DEFAULTS)  # scrubbed of credentials
         for name, m in zip(judge_names(judges), judges, strict=True)
     }
 

@@ -80,7 +80,7 @@ from inspect_stance.errors import InputError
 from inspect_stance.fingerprint import FINGERPRINT_KEY, task_fingerprint
 from inspect_stance.params import as_bool, as_int, reject_unknown_args
 from inspect_stance.paths import user_path
-from inspect_stance.roles import require_roles, role_config
+from inspect_stance.roles import config_dump, require_roles
 from inspect_stance.viewer import construction_viewer, headline
 
 TASK_VERSION = 2  # 2: the paper's rubric (0.75) and topics by default, filler direction
@@ -179,7 +179,7 @@ def _role_configs(needs_prompter: bool) -> dict[str, Any]:
     prompter = model_roles().get(PROMPTER_ROLE)
     if needs_prompter and prompter is not None and not isinstance(prompter, list):
         out["prompter"] = {
-            str(prompter): role_config(prompter, PROMPTER_DEFAULTS).model_dump(exclude_none=True)
+            str(prompter): config_dump(prompter, PROMPTER_DEFAULTS)  # scrubbed of credentials
         }
     return out
 

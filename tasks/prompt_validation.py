@@ -42,7 +42,7 @@ from inspect_stance.construction.validation_plan import (
 from inspect_stance.errors import InputError
 from inspect_stance.fingerprint import FINGERPRINT_KEY, task_fingerprint
 from inspect_stance.params import reject_unknown_args
-from inspect_stance.roles import require_roles, role_config
+from inspect_stance.roles import config_dump, require_roles
 from inspect_stance.viewer import headline
 
 TASK_VERSION = 1
@@ -188,8 +188,8 @@ def task_metadata(
         "annotators": names,
         "annotator_configs": {
             name: {
-                "ranking": role_config(model, RANKING_CONFIG).model_dump(exclude_none=True),
-                "labels": role_config(model, LABEL_CONFIG).model_dump(exclude_none=True),
+                "ranking": config_dump(model, RANKING_CONFIG),  # scrubbed of credentials
+                "labels": config_dump(model, LABEL_CONFIG),
             }
             for name, model in zip(names, models, strict=True)
         },

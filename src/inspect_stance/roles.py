@@ -94,6 +94,9 @@ def target_model() -> Model | None:
 
 
 def config_dump(model: Model | None, defaults: GenerateConfig) -> dict[str, Any]:
-    """The generation config a role's calls will carry (defaults under the role's own)."""
+    """The generation config a role's calls will carry (defaults under the role's own), for
+    the log: scrubbed of credentials (``extra_headers`` values, credential-named fields)."""
+    from inspect_stance.scrub import scrub
+
     config = role_config(model, defaults) if model is not None else defaults
-    return config.model_dump(exclude_none=True)
+    return dict(scrub(config.model_dump(exclude_none=True)))
