@@ -303,68 +303,8 @@ def prompts_table(records: Sequence[Record]) -> pd.DataFrame:
     return pd.DataFrame(rows).drop_duplicates(["topic_id", "intent", "stance", "method", "slot"])
 
 
-def plot_leans(reports: dict[str, dict[str, Any]], path: Path) -> None:
-    """Dot plot: one row per setting, lean by method (+-1.96 SE), one panel per model."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    panels = [
-        (m, r["settings"])
-        for m, r in reports.items()
-        if "settings" in r and not r["settings"].empty
-    ]
-    if not panels:
-        return
-    n_rows = max(len(t[["topic_id", "intent", "stance"]].drop_duplicates()) for _, t in panels)
-    fig, axes = plt.subplots(
-        1, len(panels), figsize=(6.5 * len(panels), 1.2 + 0.24 * n_rows), sharex=True, squeeze=False
-    )
-    styles = {"templated": ("o", "tab:red", -0.15), "generated": ("s", "tab:blue", 0.15)}
-    for ax, (model, table) in zip(axes[0], panels, strict=True):
-        keys = (
-            table[["topic_id", "topic", "intent", "stance"]]
-            .drop_duplicates()
-            .reset_index(drop=True)
-        )
-        ypos = {(r.topic_id, r.intent, r.stance): i for i, r in keys.iterrows()}
-        for i, r in keys.iterrows():
-            if r.stance == "neutral":
-                ax.axhspan(i - 0.5, i + 0.5, color="0.92", zorder=0)
-        for key, grp in table.groupby(["topic_id", "intent", "stance"]):
-            if len(grp) == 2 and grp["lean"].notna().all():
-                ax.plot(grp["lean"], [ypos[key]] * 2, color="0.6", lw=0.8, zorder=1)
-        for method, (marker, color, dy) in styles.items():
-            sub = table[(table["method"] == method) & table["lean"].notna()]
-            y = [ypos[(r.topic_id, r.intent, r.stance)] + dy for r in sub.itertuples()]
-            err = (1.96 * sub["lean_se"]).fillna(0.0)
-            ax.errorbar(
-                sub["lean"],
-                y,
-                xerr=err,
-                fmt=marker,
-                color=color,
-                ms=4,
-                lw=0.8,
-                capsize=0,
-                label=method,
-                zorder=2,
-                mfc=color if method == "templated" else "white",
-            )
-        labels = [f"{str(r.topic)[:36]} | {r.intent} | {r.stance}" for r in keys.itertuples()]
-        ax.set_yticks(range(len(keys)), labels, fontsize=7)
-        ax.set_ylim(len(keys) - 0.5, -0.5)
-        ax.axvline(0, color="k", lw=0.8)
-        ax.set_xlim(-2.3, 2.3)
-        ax.set_xlabel("lean = mean stance - 3\n(< 0: pole A / pro, > 0: pole B / con)", fontsize=8)
-        ax.set_title(model, fontsize=9)
-    handles, names = axes[0][0].get_legend_handles_labels()
-    fig.suptitle("Lean by setting and prompt construction (grey rows: neutral user)", fontsize=10)
-    fig.legend(handles, names, loc="upper right", ncol=2, fontsize=8, frameon=False)
-    fig.tight_layout(rect=(0, 0, 1, 0.97))
-    fig.savefig(path, dpi=130)
-    plt.close(fig)
+# the figure lives in inspect_stance.construction.plots (kept importable from here)
+from inspect_stance.construction.plots import plot_leans  # noqa: E402
 
 
 def direction_frame(reports: dict[str, dict[str, Any]]) -> pd.DataFrame:
