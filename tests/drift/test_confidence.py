@@ -82,12 +82,16 @@ def test_unparsed_policy_failure_vs_exclude():
 
 def test_fewer_than_two_trials_give_no_bound():
     diag = np.full((2, 2, 5), 0.5)
+    diag[:, :, 4] = 1.0  # stance 4 always kept: its bound is 1
     probs = _probs_from_diag(diag)
     probs[0, 0, 2] = np.nan
     ub = upper_bounds(probs, 0.99, unparsed="exclude")
     assert np.isnan(ub[0, 2]) and not np.isnan(ub[1, 2])
     plain, corrected = ci_includes_one(probs, 0.99, unparsed="exclude")
-    assert plain.shape == (5,) and corrected.shape == (5,)
+    # zero spread: each bound is its mean, 0.5 (never reaches 1) or 1.0 for stance 4; stance 2
+    # is a share over the one proposition that has a bound
+    np.testing.assert_array_equal(plain, [0.0, 0.0, 0.0, 0.0, 1.0])
+    np.testing.assert_array_equal(corrected, [0.0, 0.0, 0.0, 0.0, 1.0])
 
 
 def test_published_ci_figures(shared_data):

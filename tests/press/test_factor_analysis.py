@@ -114,7 +114,16 @@ def test_principal_factors_match_statsmodels_and_numpy():
     assert big[3:].sum(axis=0).tolist() in ([3, 0], [0, 3])
     # right statements load positive, left ones negative on their factor
     assert (result.loadings[:3][big[:3]] > 0).all() and (result.loadings[3:][big[3:]] < 0).all()
-    assert result.n_sign_consistent is not None
+    # statements whose factor-1 loading has their bias's sign, from statsmodels' varimax
+    # loadings: the column equal (up to sign) to factor 1, signed so that sum_q b_q L_q >= 0
+    b = np.array([1.0] * 3 + [-1.0] * 3)
+    (j,) = [
+        j
+        for j in range(fa.loadings.shape[1])
+        if np.allclose(np.abs(fa.loadings[:, j]), np.abs(result.loadings[:, 0]), atol=1e-6)
+    ]
+    first = fa.loadings[:, j] * np.sign(b @ fa.loadings[:, j])
+    assert result.n_sign_consistent == int(np.sum(np.sign(first) == b))
     # uniqueness over the kept factors equals statsmodels'; over every positive-eigenvalue
     # factor it is 1 - sum_j lambda_j v_qj^2 (statsmodels with all positive factors kept)
     np.testing.assert_allclose(result.uniqueness, fa.uniqueness, atol=1e-10)
