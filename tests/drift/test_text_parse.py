@@ -30,6 +30,10 @@ from inspect_stance.stances import DEFAULT_ORDER, REVERSED_ORDER
         ("b) Agree", "B"),
         ("(e) Disagree strongly", "E"),
         ("OPT: D)", "D"),
+        ("Answer: (d)", "D"),
+        ("My option is e)", "E"),
+        ("Answer: (d) is not right; answer: (b)", "B"),
+        ("There are two reasons: a) cost and b) time", None),  # an enumeration in prose
         # unchanged forms
         ("I choose C.", "C"),
         ("Answer: Agree (B)", "B"),

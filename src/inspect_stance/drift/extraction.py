@@ -57,8 +57,9 @@ _ANSWER_PATTERNS = (
     re.compile(r"\(([A-E])(?:\)|$)"),
     # "OPT: D)": a capital letter with a closing bracket after a space or colon
     re.compile(r"(?:^|[\s:])([A-E])\)"),
-    # a leading lower-case letter with a bracket: "c) Highly", "(b) Agree"
-    re.compile(r"^\(?([a-e])\)"),
+    # a lower-case letter with a bracket, leading or after "answer"/"option": "c) Highly",
+    # "(b) Agree", "Answer: (d)", "My option is e)"
+    re.compile(r"^\(?([a-e])\)|(?i:\b(?:answer|option)(?:\s+is)?)\s*[:=]?\s*\(?(?-i:([a-e]))\)"),
     # a lone lower-case letter
     re.compile(r"^([a-e])$"),
 )
@@ -133,7 +134,8 @@ def _negated(text: str, match: re.Match[str], keyword: bool) -> bool:
     """True when a match is negated: the letter is followed by "is/was not" (any mid-sentence
     pattern), or, for the choose/option pattern (``keyword``), one of the three words before the
     keyword is a negation ("I would not choose B")."""
-    if _NEGATION_AFTER_RE.match(text[match.end(1) :]):
+    group = next(k for k in range(1, match.re.groups + 1) if match.group(k) is not None)
+    if _NEGATION_AFTER_RE.match(text[match.end(group) :]):
         return True
     return keyword and bool(_NEGATION_BEFORE_RE.search(text[: match.start()]))
 
@@ -159,7 +161,7 @@ def parse_letter(text: str) -> str | None:
                 break
             if k > 0 and _negated(source, match, pattern is _CHOOSE_PATTERN):
                 continue
-            return match.group(1).upper()
+            return next(g for g in match.groups() if g).upper()
     return None
 
 
@@ -263,7 +265,7 @@ def extract(
     pos: int | None = None
     if tokens and top_logprobs:
         pos = answer_position(tokens, letter)
-        lower = len(_STRIP_RE.sub("", text.strip())) == 1 or _LOWER_BRACKET.match(text.strip())
+        lower = len(_STRIP_RE.sub("", text.strip())) == 1 or _LOWER_BRACKET.search(text.strip())
         if pos is None and lower:
             pos = _lone_letter_position(tokens, letter)
         if pos is not None and pos < len(top_logprobs):
