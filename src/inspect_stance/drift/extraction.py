@@ -145,7 +145,8 @@ def parse_letter(text: str) -> str | None:
 
     Accepted forms: a leading ``B``, ``B)``, ``(B)``, ``B.``, ``**B**``; ``Answer: B`` /
     ``The answer is B`` / ``The answer to this question is "B"``; ``Option: B`` / ``I choose
-    B``; ``Agree (B)``; ``OPT: B)``; a leading lower-case letter with a bracket (``b) Agree``);
+    B``; ``Agree (B)``; ``OPT: B)``; a lower-case letter with a bracket, leading or after
+    "answer"/"option" (``b) Agree``, ``Answer: (b)``);
     a lone ``b``. Other letters inside the sentence must be upper-case; a leading capital that
     starts a word (``A balanced ...``, ``Amarilla``) is not a letter answer; a negated mention
     is not an answer (``I would not choose B``, ``Choice C was not a decision``: the next
