@@ -26,7 +26,10 @@ def multiple_extraction_log(tmp_path_factory):
     (tmp / "props.txt").write_text("We should adopt policy 1\nWe should adopt policy 2\n")
     [log] = inspect_eval(
         stance_drift(
-            propositions=str(tmp / "props.txt"), trials=2, variant="multiple_extraction", cache=False
+            propositions=str(tmp / "props.txt"),
+            trials=2,
+            variant="multiple_extraction",
+            cache=False,
         ),
         model="stance_sim/respondent",
         model_args={"transition": str(tmp / "T.json"), "seed": 3, "unparsed_rate": 0.5},
