@@ -428,6 +428,10 @@ def build_validation_report(
         ]
     )
     prompts.to_csv(out / "prompts.csv", index=False)
+    from inspect_stance.construction.validation_plots import realism_figure, recovery_figure
+
+    realism_figure(summary, out / "realism.png")
+    recovery_figure(summary, out / "recovery.png")
     sections = {
         "Realism (rank 1 = most likely written by a real user)": [
             k for k in summary.index if k.startswith(("mean_rank", "kendall", "friedman"))
@@ -450,6 +454,7 @@ def build_validation_report(
     )
     for title, keys in sections.items():
         lines += ["", f"## {title}", "", md_table(summary.loc[keys], index="figure")]
+    lines += ["", "## Figures", "", "![realism](realism.png)", "", "![recovery](recovery.png)"]
     lines += ["", "## Annotators", ""]
     lines.append(
         "`also_judge`: the annotator model is one of the judges of the linked "
@@ -458,6 +463,7 @@ def build_validation_report(
     lines += ["", md_table(annotators)]
     (out / "validation_report.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
     files = ["validation_summary.csv", "annotators.csv", "prompts.csv", "validation_report.md"]
+    files += ["realism.png", "recovery.png"]
     return {
         "out_dir": str(out),
         "files": files,
