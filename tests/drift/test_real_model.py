@@ -39,4 +39,7 @@ def test_smollm_stance_drift_yields_logprob_vectors(smollm_dir, tmp_path):
     assert sum(1 for s in full.samples for e in s.events if e.event == "model") == 20
     counts = {k: v.value for k, v in log.results.scores[0].metrics.items()}
     assert counts["trials"] == 10
-    assert counts["logprob_estimated"] + counts["frequency_estimated"] + counts["unparsed"] == 10
+    # the metric's counts are the records' own: parsed trials by logprobs, the rest unparsed
+    assert counts["logprob_estimated"] == len(parsed)
+    assert counts["frequency_estimated"] == 0
+    assert counts["unparsed"] == 10 - len(parsed)
