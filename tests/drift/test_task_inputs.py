@@ -31,9 +31,10 @@ from inspect_stance.providers.stance_sim import StanceSimAPI, load_transition
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_sample_ids_follow_content_through_an_edited_eval_retry(tmp_path):
+def test_sample_ids_follow_content_through_an_edited_eval_retry(tmp_path, monkeypatch):
     """Old ids (``<line>-<stance>``) reused a finished sample of B for the line where the edited
-    file now holds D: B counted twice over the two runs' union, D never ran."""
+    file now holds D: B counted twice over the two runs' union, D never ran. (A retry on changed
+    inputs is refused unless INSPECT_STANCE_RETRY_CHANGED_INPUTS=continue asks for it.)"""
     a, b, c, d = (f"We should adopt policy {x}" for x in "ABCD")
     props = tmp_path / "props.txt"
     props.write_text(f"{a}\n{b}\n{c}\n")
@@ -55,6 +56,9 @@ def test_sample_ids_follow_content_through_an_edited_eval_retry(tmp_path):
     assert b in finished
     props.write_text(f"{a}\n{d}\n{c}\n")  # B replaced by D on the same line
     flag.unlink()
+    with pytest.raises(ValueError, match="the inputs changed since the run being retried"):
+        eval_retry(log.location, log_dir=str(tmp_path / "logs"), display="none")
+    monkeypatch.setenv("INSPECT_STANCE_RETRY_CHANGED_INPUTS", "continue")
     [retried] = eval_retry(log.location, log_dir=str(tmp_path / "logs"), display="none")
     assert retried.status == "success"
     full = read_eval_log(retried.location)
