@@ -28,7 +28,7 @@ from inspect_stance.cli import main
 from inspect_stance.drift.chain import analyse_chain
 from inspect_stance.drift.chain_logs import read_chain_log
 from inspect_stance.drift.chain_report import report_chains
-from inspect_stance.drift.run import load_run
+from inspect_stance.drift.inputs import load_run
 from inspect_stance.errors import InputError
 
 R = np.array(

@@ -12,9 +12,9 @@ from inspect_ai import eval_retry, score
 from inspect_ai.log import read_eval_log
 from inspect_stance.tasks.stance_drift import stance_drift
 
+from inspect_stance.drift.inputs import load_run
 from inspect_stance.drift.logs import read_drift_log
 from inspect_stance.drift.patterns import PATTERN_CELLS
-from inspect_stance.drift.run import load_run
 
 TRUTH = np.array(
     [

@@ -2,7 +2,7 @@
 
 A chain log is a ``stance_drift`` log whose task arguments hold ``hops > 1``; each trial record
 carries ``hops``, one record per hop (:mod:`inspect_stance.solvers.stance_chain`), and the
-final hop's fields at its top level, so :func:`inspect_stance.drift.run.load_run` reads the
+final hop's fields at its top level, so :func:`inspect_stance.drift.inputs.load_run` reads the
 chain's final hop as an ordinary :class:`~inspect_stance.drift.run.DriftRun` (what ``gate``,
 ``compare`` and ``plan`` read). :func:`read_chain_log` gives every hop; :meth:`ChainRun.hop_run`
 one hop as a ``DriftRun``.

@@ -17,7 +17,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from inspect_stance.drift.run import DriftRun, load_run
+from inspect_stance.drift.inputs import load_run
+from inspect_stance.drift.run import DriftRun
 
 
 def _input_error(message: str) -> Exception:

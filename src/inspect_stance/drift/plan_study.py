@@ -22,6 +22,7 @@ import numpy as np
 
 from inspect_stance.drift.confseq import AdaptiveRule
 from inspect_stance.drift.estimators import estimator_in_use, precision_loss
+from inspect_stance.drift.inputs import load_run
 from inspect_stance.drift.plan import (
     Design,
     PairComponents,
@@ -32,7 +33,7 @@ from inspect_stance.drift.plan import (
     pair_from_runs,
 )
 from inspect_stance.drift.replay import replay
-from inspect_stance.drift.run import DriftRun, load_run
+from inspect_stance.drift.run import DriftRun
 from inspect_stance.drift.variance import VarianceComponents, cell_values, decompose_run
 from inspect_stance.errors import InputError
 

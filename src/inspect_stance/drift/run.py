@@ -128,21 +128,3 @@ def load_npz(path: str | Path) -> DriftRun:
     return DriftRun(
         name=path.stem, probs=probs, propositions=props, topic_ids=ids, source=str(path)
     )
-
-
-def load_run(path: str | Path, unparsed: str = "failure") -> DriftRun:
-    """Load a run from an Inspect log (``.eval`` / ``.json``) or a raw ``.npz``.
-
-    ``unparsed`` only matters for logs of ``multiple_extraction`` runs, where it decides how a
-    trial's unparsed extractions enter its vector (see ``trial_vector``).
-    """
-    path = Path(path)
-    if not path.exists():
-        raise ValueError(f"{path}: file not found")
-    if path.suffix == ".npz":
-        return load_npz(path)
-    if path.suffix in (".eval", ".json"):
-        from inspect_stance.drift.logs import read_drift_log
-
-        return read_drift_log(path, unparsed)
-    raise ValueError(f"{path}: unknown input type; give an Inspect log (.eval/.json) or an .npz")

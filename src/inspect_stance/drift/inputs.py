@@ -1,0 +1,35 @@
+"""Reading a stance-drift run from a file: the one dispatch on file type.
+
+An Inspect log (``.eval`` / ``.json``) goes to :func:`inspect_stance.drift.logs.read_drift_log`,
+a raw probability array (``.npz``) to :func:`inspect_stance.drift.run.load_npz`; every error is a
+one-line :class:`~inspect_stance.errors.InputError` naming the file.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from inspect_stance.drift.logs import read_drift_log
+from inspect_stance.drift.run import DriftRun, load_npz
+from inspect_stance.errors import InputError
+
+
+def load_run(path: str | Path, unparsed: str = "failure") -> DriftRun:
+    """Load a run from an Inspect log (``.eval`` / ``.json``) or a raw ``.npz``.
+
+    ``unparsed`` only matters for logs of ``multiple_extraction`` runs, where it decides how a
+    trial's unparsed extractions enter its vector (see ``trial_vector``).
+    """
+    path = Path(path)
+    if not path.exists():
+        raise InputError(f"{path}: file not found")
+    if path.suffix == ".npz":
+        try:
+            return load_npz(path)
+        except InputError:
+            raise
+        except ValueError as ex:
+            raise InputError(str(ex)) from ex
+    if path.suffix in (".eval", ".json"):
+        return read_drift_log(path, unparsed)
+    raise InputError(f"{path}: unknown input type; give an Inspect log (.eval/.json) or an .npz")
