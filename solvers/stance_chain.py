@@ -61,6 +61,7 @@ from inspect_stance.drift.prompts import (
     variant_order,
 )
 from inspect_stance.drift.relay_prompts import check_operation, relay_prompt, relay_steps
+from inspect_stance.fingerprint import model_identity
 from inspect_stance.roles import model_names, role_config, role_models
 
 RELAY_ROLE = "relay"
@@ -175,15 +176,8 @@ def chain_trial_record(t: int, chain: list[dict[str, Any]]) -> dict[str, Any]:
 def _relay_settings(relay: Model) -> dict[str, Any]:
     """What identifies a relay's answers: model, endpoint, -M args and its call config."""
     config = role_config(relay, GenerateConfig(max_tokens=RELAY_MAX_TOKENS))
-    settings = {
-        k: v for k, v in config.model_dump(exclude_none=True).items() if k not in _OPERATIONAL
-    }
-    return {
-        "model": str(relay),
-        "base_url": relay.api.base_url,
-        "model_args": relay.model_args,
-        "config": settings,
-    }
+    # file arguments by content, base URL scrubbed, operational settings left out
+    return model_identity(relay, config.model_dump(exclude_none=True))
 
 
 class ChainRunner:
@@ -277,12 +271,8 @@ def _record_key(runner: ChainRunner, state: TaskState, templates: str) -> dict[s
     model = runner.model
     return {
         "format": CHAIN_RECORD_FORMAT,
-        "model": str(model),
-        "base_url": model.api.base_url,
-        "model_args": model.model_args,
-        "model_config": {
-            k: v for k, v in _generation_settings(model).items() if k not in _OPERATIONAL
-        },
+        # file arguments by content, base URL scrubbed, operational settings left out
+        "model": model_identity(model, _generation_settings(model)),
         "relays": [_relay_settings(r) for r in runner.relays],
         "proposition": runner.proposition,
         "stance": runner.stance,
