@@ -163,9 +163,11 @@ def forest_plot(result: CompareResult, path: Path) -> None:
     ax.set_yticklabels([f"{c.metric}: {c.run_b} - {c.run_a}" for c in reversed(comps)],
                        fontsize=8)  # fmt: skip
     ax.set_ylim(-0.6, n - 0.4)
-    ax.set_xlabel(f"delta (b - a), {_pct(result.confidence)} interval")
+    ax.set_xlabel(f"delta (b - a), per-comparison {_pct(result.confidence)} interval")
     ax.set_title(
-        f"{result.method}: shaded = tied (p adj {result.adjust} >= {result.alpha:g})", fontsize=9
+        f"{result.method}: shaded = tied ({result.adjust}-adjusted p >= {result.alpha:g} over "
+        f"{n} comparisons)",
+        fontsize=9,
     )
     fig.tight_layout()
     fig.savefig(path, dpi=120)
