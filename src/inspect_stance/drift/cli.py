@@ -17,18 +17,13 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from inspect_stance.drift.inputs import load_run
-from inspect_stance.drift.run import DriftRun
+from inspect_stance.drift.inputs import RUN_WHAT, load_input
 
 
 def _input_error(message: str) -> Exception:
     from inspect_stance.errors import InputError
 
     return InputError(message)  # InputError folds the message onto one line
-
-
-#: what a report command reads, in the shared log-finding wording
-RUN_WHAT = "stance_drift run"
 
 
 def expand_inputs(paths: list[str]) -> tuple[list[Path], str]:
@@ -87,26 +82,6 @@ def expand_inputs(paths: list[str]) -> tuple[list[Path], str]:
         parts.append(f"{unreadable} unreadable file{'s' if unreadable != 1 else ''}")
     lines = [f"skipped {' and '.join(parts)}" if parts else "", repeated_line(repeated + across)]
     return runs, "; ".join(x for x in lines if x)
-
-
-def load_input(path: str | Path, unparsed: str = "failure") -> DriftRun:
-    """Load a log or ``.npz`` run; unusable input -> ``InputError`` naming the file (a log is
-    first checked with the shared reader's wording: missing, unreadable, another task's log)."""
-    from inspect_stance.errors import InputError as SharedInputError
-    from inspect_stance.logfile import LOG_SUFFIXES, find_task_logs
-
-    if Path(path).suffix in LOG_SUFFIXES:
-        try:
-            find_task_logs([path], ["stance_drift"], RUN_WHAT)
-        except SharedInputError as ex:
-            raise _input_error(str(ex)) from ex
-    try:
-        return load_run(path, unparsed)
-    except ValueError as ex:
-        raise _input_error(str(ex)) from ex
-    except Exception as ex:  # a corrupt log: inspect's reader raises many exception types
-        first = str(ex).splitlines()[0] if str(ex) else ""
-        raise _input_error(f"{path}: cannot read ({type(ex).__name__}: {first})") from ex
 
 
 def _fraction(text: str) -> float:

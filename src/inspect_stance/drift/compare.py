@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 
 from inspect_stance.drift.confidence import diagonal_trials
+from inspect_stance.drift.inputs import load_input
 from inspect_stance.drift.patterns import PATTERNS, pattern_mask, per_proposition_patterns
 from inspect_stance.drift.run import DriftRun
 from inspect_stance.drift.spr import per_proposition_spr
@@ -76,8 +77,6 @@ def run_settings(info: RunInfo, log_metadata: dict[str, Any] | None = None) -> d
 
 def load_drift(path: str | Path, unparsed: str = "failure") -> LoadedDrift:
     """A log or ``.npz`` run with its identity and settings."""
-    from inspect_stance.drift.cli import load_input
-
     run = load_input(path, unparsed)
     if Path(path).suffix == ".npz":
         return LoadedDrift(run, npz_info(path))

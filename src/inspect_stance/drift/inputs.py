@@ -12,6 +12,10 @@ from pathlib import Path
 from inspect_stance.drift.logs import read_drift_log
 from inspect_stance.drift.run import DriftRun, load_npz
 from inspect_stance.errors import InputError
+from inspect_stance.logfile import LOG_SUFFIXES, find_task_logs
+
+#: what a report command reads, in the shared log-finding wording
+RUN_WHAT = "stance_drift run"
 
 
 def load_run(path: str | Path, unparsed: str = "failure") -> DriftRun:
@@ -33,3 +37,19 @@ def load_run(path: str | Path, unparsed: str = "failure") -> DriftRun:
     if path.suffix in (".eval", ".json"):
         return read_drift_log(path, unparsed)
     raise InputError(f"{path}: unknown input type; give an Inspect log (.eval/.json) or an .npz")
+
+
+def load_input(path: str | Path, unparsed: str = "failure") -> DriftRun:
+    """Load a log or ``.npz`` run; unusable input -> ``InputError`` naming the file (a log is
+    first checked with the shared reader's wording: missing, unreadable, another task's log)."""
+    if Path(path).suffix in LOG_SUFFIXES:
+        find_task_logs([path], ["stance_drift"], RUN_WHAT)  # its InputError names the file
+    try:
+        return load_run(path, unparsed)
+    except InputError:
+        raise
+    except ValueError as ex:
+        raise InputError(str(ex)) from ex
+    except Exception as ex:  # a corrupt log: inspect's reader raises many exception types
+        first = str(ex).splitlines()[0] if str(ex) else ""
+        raise InputError(f"{path}: cannot read ({type(ex).__name__}: {first})") from ex
