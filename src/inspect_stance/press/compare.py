@@ -34,6 +34,9 @@ if TYPE_CHECKING:
     from inspect_stance.press.logs import PressRun
 
 ALLOW_FLAG = "--allow-different-arguments"
+#: task arguments two compared PReSS runs must share (unless --allow-different-settings)
+SETTING_ARGS: tuple[str, ...] = ("statements", "argument_sets", "classifier", "nli_mode",
+                                 "nli_model")  # fmt: skip
 
 
 def _instances(records: Sequence[Mapping[str, Any]], persona: str) -> dict[tuple[str, int], str]:
@@ -246,7 +249,6 @@ def check_same_settings(before: PressRun, after: PressRun, allow: bool = False) 
     """Lines naming the settings (statements file, argument sets, classifier) that differ;
     InputError (one line) unless ``allow`` (``--allow-different-settings``). The arguments are
     checked by :func:`check_same_arguments`."""
-    from inspect_stance.press.compare_runs import SETTING_ARGS
     from inspect_stance.runs import RunInfo, check_settings
 
     infos = [

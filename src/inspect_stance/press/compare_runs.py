@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from inspect_stance.errors import InputError
-from inspect_stance.press.compare import transitions
+from inspect_stance.press.compare import SETTING_ARGS, transitions
 from inspect_stance.press.faithfulness import OUTCOMES, faithfulness
 from inspect_stance.press.labels import is_labelled, is_stable
 from inspect_stance.press.logs import PressRun
@@ -45,8 +45,6 @@ from inspect_stance.stats.family import (
 )
 from inspect_stance.stats.intervals import newcombe_paired
 
-SETTING_ARGS: tuple[str, ...] = ("statements", "argument_sets", "classifier", "nli_mode",
-                                 "nli_model")  # fmt: skip
 METRICS: tuple[MetricSpec, ...] = (
     MetricSpec("share_stable"),
     MetricSpec("P_SF"),
