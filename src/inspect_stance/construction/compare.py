@@ -100,8 +100,8 @@ def cluster_ols(y: np.ndarray, effect: np.ndarray, fixed: Sequence[Sequence[str]
         warnings.simplefilter("ignore", RuntimeWarning)
         fit = sm.OLS(np.asarray(y, dtype=float), x).fit(cov_type="cluster", use_t=True,
                                                          cov_kwds={"groups": codes})  # fmt: skip
-    low, high = fit.conf_int(alpha=1 - confidence).loc["effect"]
-    est, p = float(fit.params["effect"]), float(fit.pvalues["effect"])
+        low, high = fit.conf_int(alpha=1 - confidence).loc["effect"]
+        est, p = float(fit.params["effect"]), float(fit.pvalues["effect"])
     if not math.isfinite(p):  # no residual variation: a deterministic difference
         est = 0.0 if abs(est) < 1e-12 else est
         return est, (est, est), 1.0 if est == 0.0 else 0.0
