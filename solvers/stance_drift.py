@@ -52,14 +52,9 @@ after a week (``RECORD_EXPIRY_S``).
 from __future__ import annotations
 
 import hashlib
-import json
 import logging
-import os
-import stat
-import time
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
 import anyio
@@ -67,6 +62,12 @@ import numpy as np
 from inspect_ai.model import GenerateConfig, Model, ModelOutput, get_model
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_stance.scorers.stance_drift import StartedSamples
+from inspect_stance.solvers.trial_record import (
+    RECORD_EXPIRY_S,  # noqa: F401 (re-exported)
+    TrialRecordFile,
+    record_dir,  # noqa: F401 (re-exported: the chain solver imports it from here)
+    usable_record_dir,
+)
 
 from inspect_stance.drift.adaptive import ADAPTIVE_KEY, decide
 from inspect_stance.drift.confseq import AdaptiveRule
@@ -87,7 +88,6 @@ from inspect_stance.drift.prompts import (
 )
 from inspect_stance.fingerprint import OPERATIONAL_CONFIG, digest, model_identity
 from inspect_stance.hooks import ensure_replay_notice
-from inspect_stance.scrub import scrub
 from inspect_stance.stances import N_STANCES, STANCES
 
 logger = logging.getLogger(__name__)
@@ -95,7 +95,6 @@ logger = logging.getLogger(__name__)
 MIN_TOP_LOGPROBS = 5
 #: bump when the record format or what a trial does changes: old records are then not replayed
 RECORD_FORMAT = 1
-RECORD_EXPIRY_S = 7 * 24 * 3600
 #: store key: how many of the sample's trials were replayed from the trial record
 REPLAYED_KEY = "trials_replayed"
 
@@ -138,126 +137,9 @@ def combine(
     return probs, estimator
 
 
-def record_dir() -> Path:
-    """Folder of the per-sample trial records: ``<Inspect cache>/inspect_stance/stance_drift``
-    (``INSPECT_CACHE_DIR`` is honoured, as for Inspect's own cache)."""
-    from inspect_ai.model import cache_path
-
-    return cache_path().parent / "inspect_stance" / "stance_drift"
-
-
 #: kept for the modules that import them from here (one definition: inspect_stance.fingerprint)
 _OPERATIONAL = OPERATIONAL_CONFIG
 _digest = digest
-
-_warned: set[str] = set()
-
-
-def _warn_once(kind: str, message: str) -> None:
-    if kind not in _warned:
-        _warned.add(kind)
-        logger.warning(message)
-
-
-def _private_dir(path: Path) -> None:
-    """Create ``path`` (mode 0700) and make it 0700 if it exists."""
-    path.mkdir(mode=0o700, parents=True, exist_ok=True)
-    if not path.is_dir():
-        raise NotADirectoryError(f"{path} is not a folder")
-    if stat.S_IMODE(path.stat().st_mode) != 0o700:
-        path.chmod(0o700)
-
-
-def usable_record_dir() -> Path | None:
-    """:func:`record_dir`, created private (0700 for it and its ``inspect_stance`` parent), or
-    None, with one warning per process, when it cannot be a folder (e.g. a file stands where
-    ``inspect_stance`` should be): the record is a convenience, so the run goes on without it."""
-    folder = record_dir()
-    try:
-        _private_dir(folder.parent)
-        _private_dir(folder)
-    except OSError as ex:
-        _warn_once(
-            "folder",
-            f"stance_drift: trial record disabled, {folder} cannot be a folder ({ex}); every "
-            "trial calls the model (move the file away or set INSPECT_CACHE_DIR)",
-        )
-        return None
-    return folder
-
-
-class TrialRecordFile:
-    """The append-only record of one sample's finished stages (one JSON line each).
-
-    Two kinds of line: a finished generation ``{"trial": t, "stage": "generation",
-    "argument": ...}`` and a finished trial (the full trial record, no ``stage``). ``load()``
-    returns ``(trials, arguments)`` by trial index (the first line of an index wins; a line cut
-    short by a kill is ignored); ``append()`` adds one line. A file older than
-    ``RECORD_EXPIRY_S`` (by its header line's timestamp) or of another key is discarded.
-    """
-
-    def __init__(self, path: Path, key: Mapping[str, Any]) -> None:
-        self.path = path
-        # the key as written in the header line: scrubbed of credentials (whoever built it)
-        self.key = json.loads(json.dumps(scrub(dict(key)), default=str))
-
-    def load(self) -> tuple[dict[int, dict[str, Any]], dict[int, str]]:
-        """Recorded trials and generated arguments by trial index (empty without a file)."""
-        try:
-            lines = self.path.read_text(encoding="utf-8").splitlines()
-        except (OSError, UnicodeDecodeError):
-            return {}, {}  # no record (or an unreadable one): the trials run
-        out: dict[int, dict[str, Any]] = {}
-        arguments: dict[int, str] = {}
-        for k, line in enumerate(lines):
-            try:
-                obj = json.loads(line)
-            except json.JSONDecodeError:
-                continue  # a line cut short by a kill; the trial runs again
-            if k == 0:
-                created = float(obj.get("created", 0)) if isinstance(obj, dict) else 0.0
-                if time.time() - created > RECORD_EXPIRY_S or obj.get("key") != self.key:
-                    self.path.unlink(missing_ok=True)
-                    return {}, {}
-                continue
-            if not isinstance(obj, dict) or not isinstance(obj.get("trial"), int):
-                continue
-            if obj.get("stage") == "generation":
-                arguments.setdefault(obj["trial"], str(obj.get("argument", "")))
-            else:
-                out.setdefault(obj["trial"], obj)
-        return out, arguments
-
-    _fd: int | None = None
-    _broken: bool = False
-
-    def append(self, record: Mapping[str, Any]) -> None:
-        """Append one line (opening the file on first use, with its header line when new).
-
-        Each line is one ``os.write`` on an ``O_APPEND`` descriptor, so it reaches the file
-        whole even if the process is killed right after; :meth:`close` releases the descriptor.
-        """
-        if self._broken:
-            return
-        line = json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n"
-        try:
-            if self._fd is None:
-                _private_dir(self.path.parent)
-                self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
-                os.fchmod(self._fd, 0o600)  # a file written by an older version was 0644
-                if os.fstat(self._fd).st_size == 0:
-                    header = {"created": time.time(), "key": self.key}
-                    line = json.dumps(header, default=str, separators=(",", ":")) + "\n" + line
-            os.write(self._fd, line.encode("utf-8"))
-        except OSError as ex:
-            self._broken = True  # the record is a convenience: the trials go on without it
-            _warn_once("write", f"stance_drift: trial record not written ({ex})")
-
-    def close(self) -> None:
-        """Close the file (a no-op when nothing was appended)."""
-        if self._fd is not None:
-            os.close(self._fd)
-            self._fd = None
 
 
 def _generation_settings(model: Model) -> dict[str, Any]:

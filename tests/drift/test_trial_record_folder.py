@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from inspect_ai import eval as inspect_eval
 from inspect_ai.model import get_model
-from inspect_stance.solvers import stance_drift as solver_module
+from inspect_stance.solvers import trial_record as record_module
 from inspect_stance.tasks.stance_drift import stance_drift
 
 
@@ -31,7 +31,7 @@ def _run(tmp_path: Path):
 def test_a_file_in_place_of_the_record_folder_warns_once(tmp_path, monkeypatch, caplog, blocked):
     cache = tmp_path / "cache"
     monkeypatch.setenv("INSPECT_CACHE_DIR", str(cache))
-    monkeypatch.setattr(solver_module, "_warned", set(), raising=False)  # a fresh process
+    monkeypatch.setattr(record_module, "_warned", set(), raising=False)  # a fresh process
     stray = cache / blocked
     stray.parent.mkdir(parents=True, exist_ok=True)
     stray.write_text("not a folder")
