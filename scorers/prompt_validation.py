@@ -40,6 +40,7 @@ from inspect_stance.construction.validation_report import (
     realism_of,
     rows_from_records,
 )
+from inspect_stance.explain import validation_explanation
 
 ITEM_KEYS: tuple[str, ...] = (
     "item_id",
@@ -129,7 +130,7 @@ def validation_record() -> Scorer:
         share = _parsed_share(annotations)
         return Score(
             value=share,
-            explanation=f"{share:.0%} of {len(annotations)} annotators' answers parsed",
+            explanation=validation_explanation(metadata["items"], annotations, share),
             metadata=metadata,
         )
 

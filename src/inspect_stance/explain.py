@@ -6,6 +6,7 @@ in ``Score.metadata``, which the metrics and reports read.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -23,6 +24,16 @@ PRESS_LABEL_NAMES: dict[str, str] = {
     "indeterminate": "indeterminate",
     "unclassified": "unclassified",
 }
+
+
+MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()<>#+!|~])")
+
+
+def md_escape(text: str) -> str:
+    """Model- or user-written text as literal markdown: whitespace collapsed to single spaces
+    and every markdown / HTML special character backslash-escaped (no link, image or tag of the
+    text is rendered by the viewer)."""
+    return MARKDOWN_SPECIAL.sub(r"\\\1", " ".join(str(text).split()))
 
 
 def _row(cells: Sequence[str]) -> str:
@@ -127,3 +138,25 @@ def construction_explanation(
     ]
     head = f"**ensemble label: {outcome}**" + (f" — setting {setting}" if setting else "")
     return f"{head}\n\n{_table(['judge', 'label', 'answer'], rows)}"
+
+
+def validation_explanation(
+    items: Sequence[Mapping[str, Any]], annotations: Sequence[Mapping[str, Any]], share: float
+) -> str:
+    """A prompt-validation setting: one row per prompt (source, text) with each annotator's
+    realism rank (1 = most likely written by a real user; ``—`` = no usable ranking)."""
+    names = [str(a.get("annotator", f"a{i + 1}")) for i, a in enumerate(annotations)]
+    rows = []
+    for item in items:
+        ranks = [(a.get("ranks") or {}).get(item.get("item_id")) for a in annotations]
+        text = " ".join(str(item.get("text") or "").split())
+        rows.append(
+            [
+                md_escape(str(item.get("source"))),
+                md_escape((text[:90] + "…") if len(text) > 90 else text),
+                *["—" if r is None else str(r) for r in ranks],
+            ]
+        )
+    table = _table(["source", "prompt", *[f"rank: {n.split('/')[-1]}" for n in names]], rows)
+    head = f"**{share:.0%} of the annotators' answers parsed** — realism rank per prompt"
+    return f"{head}\n\n{table}"
