@@ -126,3 +126,23 @@ def test_out_existing_file_is_one_line_error(ref, tmp_path, capsys):
     paths = [str(ref / "gpt_4o_mini.npz"), str(ref / "gpt_4_1.npz")]
     assert main(["compare", *paths, "--out", str(f)]) == 2
     assert "is an existing file" in capsys.readouterr().err
+
+
+def test_reversed_npz_refused_against_default(ref, capsys):
+    paths = [str(ref / "gpt_4o_mini.npz"), str(ref / "gpt_4o_mini_reversed.npz")]
+    assert main(["compare", *paths]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "letter_order differs" in err and "\n" not in err
+    assert main(["gate", paths[1], "--baseline", paths[0]]) == 2
+    assert "letter_order differs" in capsys.readouterr().err
+    assert main(["compare", *paths, "--metric", "spr", "--allow-different-settings"]) == 0
+    assert "compared anyway" in capsys.readouterr().out
+
+
+def test_out_below_a_file_is_one_line_error(ref, tmp_path, capsys):
+    f = tmp_path / "file.txt"
+    f.write_text("x")
+    paths = [str(ref / "gpt_4o_mini.npz"), str(ref / "gpt_4_1.npz")]
+    assert main(["compare", *paths, "--out", str(f / "sub")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "is a file, not a folder" in err and "\n" not in err

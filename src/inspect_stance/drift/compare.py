@@ -14,7 +14,8 @@ the pattern cells (patterns), every trial counted as independent.
 
 Settings that must match (:func:`run_settings`): the prompt variant, the propositions source,
 the unparsed policy and the estimator (``logprobs``, ``min_letter_mass``,
-``extraction_temperature``) and ``words_limit``.
+``extraction_temperature``) and ``words_limit``; for an ``.npz``, its ``letter_order`` when it
+records one (:func:`npz_settings`).
 """
 
 from __future__ import annotations
@@ -79,13 +80,24 @@ def load_drift(path: str | Path, unparsed: str = "failure") -> LoadedDrift:
     """A log or ``.npz`` run with its identity and settings."""
     run = load_input(path, unparsed)
     if Path(path).suffix == ".npz":
-        return LoadedDrift(run, npz_info(path))
+        info = npz_info(path)
+        info.settings = npz_settings(path)
+        return LoadedDrift(run, info)
     from inspect_ai.log import read_eval_log
 
     info = log_info(path)
     meta = dict(read_eval_log(str(path), header_only=True).eval.metadata or {})
     info.settings = run_settings(info, meta)
     return LoadedDrift(run, info)
+
+
+def npz_settings(path: str | Path) -> dict[str, Any]:
+    """What an ``.npz`` records of its settings: the option order (``letter_order``, e.g.
+    reversed options), when present; a run from elsewhere records nothing else."""
+    with np.load(path, allow_pickle=False) as data:
+        if "letter_order" not in data:
+            return {}
+        return {"letter_order": str(np.asarray(data["letter_order"]).tolist())}
 
 
 def _pattern_trials(probs: np.ndarray, name: str) -> np.ndarray:
