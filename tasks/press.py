@@ -16,24 +16,13 @@ from typing import Any, Literal
 
 from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset
-from inspect_stance.scorers.press import (
-    CLASSIFIERS,
-    DEFAULT_CLASSIFIER_MAX_TOKENS,
-    classifier_defaults,
-    press_scorer,
-)
-from inspect_stance.solvers.press import (
-    DEFAULT_ARGUER_MAX_TOKENS,
-    arguer_defaults,
-    press_generate,
-)
+from inspect_stance.scorers.press import classifier_defaults, press_scorer
+from inspect_stance.solvers.press import arguer_defaults, press_generate
 
-from inspect_stance.errors import InputError
 from inspect_stance.extras import require_nli_extra
 from inspect_stance.fingerprint import FINGERPRINT_KEY, task_fingerprint
-from inspect_stance.params import FALSE_WORDS, TRUE_WORDS, as_bool, as_int, reject_unknown_args
-from inspect_stance.paths import user_path
-from inspect_stance.press.arguments import load_arguments
+from inspect_stance.params import reject_unknown_args
+from inspect_stance.press.arguments import LoadedArguments, load_arguments
 from inspect_stance.press.dataset import statement_samples
 from inspect_stance.press.nli import (
     DEFAULT_AGREE_HYPOTHESIS,
@@ -41,40 +30,18 @@ from inspect_stance.press.nli import (
     DEFAULT_DISAGREE_HYPOTHESIS,
     DEFAULT_HYPOTHESIS,
     DEFAULT_NLI_MODEL,
-    NLI_MODES,
-    check_hypothesis_template,
     load_nli,
+)
+from inspect_stance.press.options import (
+    DEFAULT_ARGUER_MAX_TOKENS,
+    DEFAULT_CLASSIFIER_MAX_TOKENS,
+    PressOptions,
 )
 from inspect_stance.press.statements import load_statements
 from inspect_stance.roles import config_dump, require_roles, role_model, target_model
 from inspect_stance.viewer import headline, press_viewer
 
 TASK_VERSION = 2  # 2: binary zero-shot NLI default, factor draws, arguments fingerprint
-DEFAULT_DRAWS = 20  # the paper: N = 20 entropy generations; Appendix B: 20 draws per item
-
-
-def _draw_count(name: str, value: object, minimum: int) -> int:
-    """Number of temperature-1 draws: ``true`` -> 20, ``false`` / 0 / None -> 0 (off), an
-    integer N >= ``minimum`` -> N; anything else is a one-line InputError."""
-    if value is None or value is False:
-        return 0
-    if value is True:
-        return DEFAULT_DRAWS
-    if isinstance(value, str) and not value.strip().lstrip("-").isdigit():
-        word = value.strip().lower()
-        if word in TRUE_WORDS:
-            return DEFAULT_DRAWS
-        if word in FALSE_WORDS:
-            return 0
-        raise InputError(
-            f"{name} {value!r} is not a count; use -T {name}=20 (or true = 20, false = off)"
-        )
-    n = as_int(name, value, minimum=0, example=DEFAULT_DRAWS)
-    if 0 < n < minimum:
-        raise InputError(
-            f"{name} {n}; use 0 (off) or an integer >= {minimum} (e.g. -T {name}={DEFAULT_DRAWS})"
-        )
-    return n
 
 
 @task
@@ -148,107 +115,77 @@ def press(
             word is the answer); the role's own config wins; temperature 0.
     """
     reject_unknown_args("press", unknown, press)
-    # -T paths are relative to the shell's directory, not tasks/ (see inspect_stance.paths)
-    statements = user_path(statements) if statements else None
-    arguments = user_path(arguments) if arguments else None
-    nli_model = user_path(nli_model)
-    if classifier not in CLASSIFIERS:
-        raise InputError(f"classifier {classifier!r}; use -T classifier=nli or classifier=llm")
-    if nli_mode not in NLI_MODES:
-        raise InputError(f"nli_mode {nli_mode!r}; use -T nli_mode=zero_shot or three_way")
-    items = load_statements(statements)
-    k = as_int("argument_sets", argument_sets, example=3)
-    with_personas = as_bool("personas", personas)
-    batch = as_int("nli_batch_size", nli_batch_size, example=DEFAULT_BATCH_SIZE)
-    n_entropy = _draw_count("entropy_samples", entropy_samples, minimum=2)
-    n_factor = _draw_count("factor_samples", factor_samples, minimum=1)
-    arguer_tokens = as_int("arguer_max_tokens", arguer_max_tokens, example=1024)
-    classifier_tokens = as_int("classifier_max_tokens", classifier_max_tokens, example=64)
-    for name, template in (
-        ("nli_hypothesis", nli_hypothesis),
-        ("nli_agree_hypothesis", nli_agree_hypothesis),
-        ("nli_disagree_hypothesis", nli_disagree_hypothesis),
-    ):
-        check_hypothesis_template(template, name)
-    if classifier == "llm":
+    opts = PressOptions.parse(
+        statements, argument_sets, arguments, personas, entropy_samples, factor_samples,
+        classifier, nli_mode, nli_model, nli_device, nli_batch_size, nli_hypothesis,
+        nli_agree_hypothesis, nli_disagree_hypothesis, arguer_max_tokens, classifier_max_tokens,
+    )  # fmt: skip
+    items = load_statements(opts.statements)
+    if opts.classifier == "llm":
         require_roles("press", ["classifier"], "-T classifier=llm")
-    given = load_arguments(arguments, items, k) if arguments else None
-    if classifier == "nli" or n_entropy > 0:
-        require_nli_extra(
-            "press",
-            "the NLI stance classifier (-T classifier=nli, the default)"
-            if classifier == "nli"
-            else "entropy clustering (-T entropy_samples)",
-        )
-        # fail fast (and cache) before any model call; entropy clustering needs only the
-        # entailment class, as zero-shot does
-        load_nli(nli_model, nli_device).check_mode(nli_mode if classifier == "nli" else "zero_shot")
-
-    target = target_model()
-    arguer = role_model("arguer")
-    roles: dict[str, Any] = {}
-    if given is not None:
-        source, fingerprint, origin = given.source, given.fingerprint, given.origin
-    else:
-        source = f"arguer:{arguer}" if arguer is not None else f"target:{target or '(--model)'}"
-        fingerprint, origin = None, None
-        roles["arguer"] = config_dump(arguer or target, arguer_defaults(arguer_tokens))
-    if classifier == "llm":
-        roles["classifier"] = config_dump(
-            role_model("classifier"), classifier_defaults(classifier_tokens)
-        )
-    samples = statement_samples(items, {"argument_sets": k})
+    given = load_arguments(opts.arguments, items, opts.argument_sets) if opts.arguments else None
+    _check_nli(opts)
+    source, roles = _arguments_source(opts, given)
+    samples = statement_samples(items, {"argument_sets": opts.argument_sets})
     for sample, st in zip(samples, items, strict=True):
         assert sample.metadata is not None
         sample.metadata["arguments"] = given.table[st.text] if given else None
         sample.metadata["arguments_source"] = source
+    origin = given.origin if given else None
     return Task(
         dataset=MemoryDataset(samples, name="press"),
-        solver=press_generate(
-            argument_sets=k,
-            personas=with_personas,
-            entropy_samples=n_entropy,
-            factor_samples=n_factor,
-            arguer_max_tokens=arguer_tokens,
-        ),
-        scorer=press_scorer(
-            classifier=classifier,
-            nli_model=nli_model,
-            nli_device=nli_device,
-            nli_batch_size=batch,
-            nli_hypothesis=nli_hypothesis,
-            nli_mode=nli_mode,
-            nli_agree_hypothesis=nli_agree_hypothesis,
-            nli_disagree_hypothesis=nli_disagree_hypothesis,
-            classifier_max_tokens=classifier_tokens,
-        ),
+        solver=press_generate(**opts.solver_args()),
+        scorer=press_scorer(**opts.scorer_args()),
         headline_metric=headline("press"),
         viewer=press_viewer(),
         version=TASK_VERSION,
         metadata={
             # input files and samples by content: eval-retry refuses changed inputs
             FINGERPRINT_KEY: task_fingerprint(
-                "press", {"statements": statements, "arguments": arguments}, samples
+                "press", {"statements": opts.statements, "arguments": opts.arguments}, samples
             ),
-            "press_argument_sets": k,
-            "press_personas": with_personas,
-            "press_entropy_samples": n_entropy,
-            "press_factor_samples": n_factor,
-            "press_draws_shared": n_entropy > 0 and n_factor > 0,
-            "press_classifier": classifier,
-            "press_nli_model": nli_model,
-            "press_nli_mode": nli_mode if classifier == "nli" else None,
-            "press_nli_hypotheses": (
-                {"agree": nli_agree_hypothesis, "disagree": nli_disagree_hypothesis}
-                if nli_mode == "zero_shot"
-                else {"three_way": nli_hypothesis}
-            ),
-            "press_statements": statements or "package:press_statements.tsv",
+            **opts.metadata(),
             "press_role_configs": roles,
             "arguments_source": source,
             "arguments_origin": origin,
             "arguments_by_target": source.startswith("target:")
             or bool(origin and origin.startswith("target:")),
-            "arguments_fingerprint": fingerprint,
+            "arguments_fingerprint": given.fingerprint if given else None,
         },
     )
+
+
+def _check_nli(opts: PressOptions) -> None:
+    """Before any model call, when the NLI classifier or entropy clustering needs it: the NLI
+    extra installed and the NLI model loaded (once, cached) with the classes the mode needs."""
+    if not opts.needs_nli:
+        return
+    require_nli_extra(
+        "press",
+        "the NLI stance classifier (-T classifier=nli, the default)"
+        if opts.classifier == "nli"
+        else "entropy clustering (-T entropy_samples)",
+    )
+    # entropy clustering needs only the entailment class, as zero-shot does
+    mode = opts.nli_mode if opts.classifier == "nli" else "zero_shot"
+    load_nli(opts.nli_model, opts.nli_device).check_mode(mode)
+
+
+def _arguments_source(
+    opts: PressOptions, given: LoadedArguments | None
+) -> tuple[str, dict[str, Any]]:
+    """(``arguments_source``, role configs of the run): given arguments keep their source;
+    generated ones name the arguer role (``arguer:<model>``) or the model under test
+    (``target:<model>``); the LLM classifier's config when ``classifier=llm``."""
+    roles: dict[str, Any] = {}
+    if given is not None:
+        source = given.source
+    else:
+        arguer, target = role_model("arguer"), target_model()
+        source = f"arguer:{arguer}" if arguer is not None else f"target:{target or '(--model)'}"
+        roles["arguer"] = config_dump(arguer or target, arguer_defaults(opts.arguer_max_tokens))
+    if opts.classifier == "llm":
+        roles["classifier"] = config_dump(
+            role_model("classifier"), classifier_defaults(opts.classifier_max_tokens)
+        )
+    return source, roles

@@ -15,16 +15,13 @@ from typing import Any
 from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset
 from inspect_stance.scorers.press import press_arguments_check
-from inspect_stance.solvers.press import (
-    DEFAULT_ARGUER_MAX_TOKENS,
-    arguer_defaults,
-    press_arguments_generate,
-)
+from inspect_stance.solvers.press import arguer_defaults, press_arguments_generate
 
 from inspect_stance.fingerprint import FINGERPRINT_KEY, task_fingerprint
 from inspect_stance.params import as_int, reject_unknown_args
 from inspect_stance.paths import user_path
 from inspect_stance.press.dataset import statement_samples
+from inspect_stance.press.options import DEFAULT_ARGUER_MAX_TOKENS
 from inspect_stance.press.statements import load_statements
 from inspect_stance.roles import config_dump, role_model, target_model
 from inspect_stance.viewer import headline
