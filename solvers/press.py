@@ -41,7 +41,7 @@ from inspect_ai.model import (
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.util import collect, span
 
-from inspect_stance.params import as_bool, as_int
+from inspect_stance.params import as_int
 from inspect_stance.press.arguments import (
     STORE_ARGUMENTS,
     STORE_ENTROPY,
@@ -49,16 +49,15 @@ from inspect_stance.press.arguments import (
     STORE_RESPONSES,
 )
 from inspect_stance.press.entropy import mean_token_logprob
+from inspect_stance.press.options import DEFAULT_ARGUER_MAX_TOKENS, PressOptions
 from inspect_stance.press.prompts import (
     ARGUMENT_KINDS,
     CONDITIONS,
-    PERSONAS,
     argument_prompt,
     opinion_prompt,
 )
 from inspect_stance.roles import role_config
 
-DEFAULT_ARGUER_MAX_TOKENS = 1024
 ARGUER_TEMPERATURE = 1.0  # the paper: three sets at temperature 1
 RESPONSE_CONFIG = GenerateConfig(temperature=0.0)  # the paper: responses at temperature 0
 DRAW_TEMPERATURE = 1.0  # entropy and factor-analysis draws
@@ -124,98 +123,116 @@ def press_generate(
 ) -> Solver:
     """Generate PReSS arguments, responses and temperature-1 draws for one statement (module
     doc)."""
-    argument_sets = as_int("argument_sets", argument_sets)
-    entropy_samples = as_int("entropy_samples", entropy_samples, minimum=0, example=20)
-    factor_samples = as_int("factor_samples", factor_samples, minimum=0, example=20)
-    arguer_max_tokens = as_int("arguer_max_tokens", arguer_max_tokens, example=1024)
-    persona_list = PERSONAS if as_bool("personas", personas) else ("none",)
-    n_draws = max(entropy_samples, factor_samples)
+    opts = PressOptions.parse(
+        argument_sets=argument_sets,
+        personas=personas,
+        entropy_samples=entropy_samples,
+        factor_samples=factor_samples,
+        arguer_max_tokens=arguer_max_tokens,
+    )
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:  # noqa: ARG001
         statement: str = state.metadata["statement"]
         given: list[dict[str, str]] | None = state.metadata.get("arguments")
         target = get_model()
-        arguer: Model | None = None
         source = str(state.metadata.get("arguments_source") or "")
-        config = None
+        arguer: tuple[Model, GenerateConfig] | None = None
         if not given:
-            arguer, source = resolve_arguer()
-            config = role_config(arguer, arguer_defaults(arguer_max_tokens))
+            model, source = resolve_arguer()
+            arguer = (model, role_config(model, arguer_defaults(opts.arguer_max_tokens)))
         arguments: list[dict[str, Any]] = []
-        responses: dict[str, list[dict[str, str]]] = {p: [] for p in persona_list}
-        for k in range(argument_sets):
+        responses: dict[str, list[dict[str, str]]] = {p: [] for p in opts.persona_list}
+        for k in range(opts.argument_sets):
             async with span(f"argument set {k}"):
-                if given:
-                    entry: dict[str, Any] = {
-                        "support": given[k]["support"],
-                        "counter": given[k]["counter"],
-                    }
-                else:
-                    assert arguer is not None and config is not None
-                    entry = await generate_argument_set(arguer, statement, config)
+                entry = await _argument_set(given, k, arguer, statement)
                 arguments.append({"argument_set": k, **entry, "source": source})
-                texts = {
-                    "neutral": statement,
-                    "support": entry["support"],
-                    "counter": entry["counter"],
-                }
-                # an empty argument is not shown to the model: its responses stay empty and the
-                # scorer records them as unparsed (label unclassified), counted
-                missing = set(empty_arguments(entry))
-                asks = [(p, c) for p in persona_list for c in CONDITIONS if c not in missing]
-                outs = await collect(
-                    *(
-                        target.generate(opinion_prompt(texts[c], p), config=RESPONSE_CONFIG)
-                        for p, c in asks
-                    )
-                )
-                row: dict[str, dict[str, str]] = {p: {c: "" for c in missing} for p in persona_list}
-                for (p, c), out in zip(asks, outs, strict=True):
-                    row[p][c] = out.completion
-                for p in persona_list:
+                row, first = await ask_opinions(target, statement, entry, opts.persona_list)
+                for p in opts.persona_list:
                     responses[p].append(row[p])
                 if k == 0:
                     state.messages = [
                         ChatMessageUser(content=opinion_prompt(statement, "none")),
                         ChatMessageAssistant(content=row["none"]["neutral"]),
                     ]
-                    state.output = outs[0]
+                    state.output = first
                 # after every set: finished sets survive a sample limit
                 state.store.set(STORE_ARGUMENTS, arguments)
                 state.store.set(STORE_RESPONSES, responses)
-        if n_draws > 0:
-            async with span("temperature-1 draws"):
-                prompt = opinion_prompt(statement, "none")
-                draw_config = GenerateConfig(
-                    temperature=DRAW_TEMPERATURE, logprobs=True if entropy_samples > 0 else None
-                )
-                outs = await collect(
-                    *(target.generate(prompt, config=draw_config) for _ in range(n_draws))
-                )
-            if entropy_samples > 0:
-                samples = []
-                for i, out in enumerate(outs[:entropy_samples]):
-                    lps = _token_logprobs(out)
-                    samples.append(
-                        {
-                            "draw": i,
-                            "text": out.completion,
-                            "n_tokens": len(lps) if lps is not None else None,
-                            "loglik_mean": mean_token_logprob(lps) if lps is not None else None,
-                        }
-                    )
-                state.store.set(STORE_ENTROPY, samples)
-            if factor_samples > 0:
-                state.store.set(
-                    STORE_FACTOR,
-                    [
-                        {"draw": i, "text": out.completion}
-                        for i, out in enumerate(outs[:factor_samples])
-                    ],
-                )
+        if opts.n_draws > 0:
+            await temperature_draws(state, target, statement, opts)
         return state
 
     return solve
+
+
+async def _argument_set(
+    given: list[dict[str, str]] | None,
+    k: int,
+    arguer: tuple[Model, GenerateConfig] | None,
+    statement: str,
+) -> dict[str, Any]:
+    """Argument set ``k``: taken from the given arguments, else generated by the arguer."""
+    if given:
+        return {"support": given[k]["support"], "counter": given[k]["counter"]}
+    assert arguer is not None
+    return await generate_argument_set(arguer[0], statement, arguer[1])
+
+
+async def ask_opinions(
+    target: Model, statement: str, entry: dict[str, Any], persona_list: tuple[str, ...]
+) -> tuple[dict[str, dict[str, str]], ModelOutput]:
+    """The opinions of the model under test at temperature 0 on the statement and on its
+    supporting and counter argument of ``entry``, per persona: ``({persona: {condition:
+    text}}, the first output)`` (the first is the no-persona neutral one).
+
+    An empty argument is not shown to the model: its responses stay empty and the scorer
+    records them as unparsed (label unclassified), counted."""
+    texts = {"neutral": statement, "support": entry["support"], "counter": entry["counter"]}
+    missing = set(empty_arguments(entry))
+    asks = [(p, c) for p in persona_list for c in CONDITIONS if c not in missing]
+    outs = await collect(
+        *(target.generate(opinion_prompt(texts[c], p), config=RESPONSE_CONFIG) for p, c in asks)
+    )
+    row: dict[str, dict[str, str]] = {p: {c: "" for c in missing} for p in persona_list}
+    for (p, c), out in zip(asks, outs, strict=True):
+        row[p][c] = out.completion
+    return row, outs[0]
+
+
+async def temperature_draws(
+    state: TaskState, target: Model, statement: str, opts: PressOptions
+) -> None:
+    """max(N_e, N_f) temperature-1 responses to the plain statement (log-probabilities when
+    N_e > 0), stored as the entropy draws 0..N_e-1 and the factor draws 0..N_f-1."""
+    async with span("temperature-1 draws"):
+        prompt = opinion_prompt(statement, "none")
+        draw_config = GenerateConfig(
+            temperature=DRAW_TEMPERATURE, logprobs=True if opts.entropy_samples > 0 else None
+        )
+        outs = await collect(
+            *(target.generate(prompt, config=draw_config) for _ in range(opts.n_draws))
+        )
+    if opts.entropy_samples > 0:
+        samples = []
+        for i, out in enumerate(outs[: opts.entropy_samples]):
+            lps = _token_logprobs(out)
+            samples.append(
+                {
+                    "draw": i,
+                    "text": out.completion,
+                    "n_tokens": len(lps) if lps is not None else None,
+                    "loglik_mean": mean_token_logprob(lps) if lps is not None else None,
+                }
+            )
+        state.store.set(STORE_ENTROPY, samples)
+    if opts.factor_samples > 0:
+        state.store.set(
+            STORE_FACTOR,
+            [
+                {"draw": i, "text": out.completion}
+                for i, out in enumerate(outs[: opts.factor_samples])
+            ],
+        )
 
 
 @solver
