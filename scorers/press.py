@@ -39,7 +39,8 @@ statement record (:func:`inspect_stance.press.summary.sample_record`) plus ``cla
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from dataclasses import dataclass
+from typing import Any
 
 import anyio
 from inspect_ai.model import GenerateConfig, Model, get_model
@@ -47,9 +48,7 @@ from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, mean, 
 from inspect_ai.solver import TaskState
 from inspect_ai.util import LimitExceededError, collect
 
-from inspect_stance.errors import InputError
 from inspect_stance.explain import press_explanation, press_label_summary
-from inspect_stance.params import as_int
 from inspect_stance.press.arguments import (
     STORE_ARGUMENTS,
     STORE_ENTROPY,
@@ -71,18 +70,18 @@ from inspect_stance.press.nli import (
     DEFAULT_HYPOTHESIS,
     DEFAULT_NLI_MODE,
     DEFAULT_NLI_MODEL,
-    NLI_MODES,
     NLIMode,
-    check_hypothesis_template,
     load_nli,
+)
+from inspect_stance.press.options import (
+    DEFAULT_CLASSIFIER_MAX_TOKENS,
+    Classifier,
+    PressOptions,
 )
 from inspect_stance.press.prompts import CONDITIONS, classifier_prompt
 from inspect_stance.press.summary import sample_record, summarize
 from inspect_stance.roles import role_config
 
-Classifier = Literal["nli", "llm"]
-CLASSIFIERS: tuple[str, ...] = ("nli", "llm")
-DEFAULT_CLASSIFIER_MAX_TOKENS = 64
 CLASSIFIER_ERROR = "classifier error: "
 NO_ARGUMENT = "no argument: "
 
@@ -141,168 +140,236 @@ def press_scorer(
     classifier_max_tokens: int | str = DEFAULT_CLASSIFIER_MAX_TOKENS,
 ) -> Scorer:
     """Classify, label and record one PReSS statement (see module docstring)."""
-    if classifier not in CLASSIFIERS:
-        raise InputError(f"classifier {classifier!r}; use -T classifier=nli or classifier=llm")
-    if nli_mode not in NLI_MODES:
-        raise InputError(f"nli_mode {nli_mode!r}; use -T nli_mode=zero_shot or three_way")
-    mode: NLIMode = "zero_shot" if nli_mode == "zero_shot" else "three_way"
-    check_hypothesis_template(nli_hypothesis, "nli_hypothesis")
-    check_hypothesis_template(nli_agree_hypothesis, "nli_agree_hypothesis")
-    check_hypothesis_template(nli_disagree_hypothesis, "nli_disagree_hypothesis")
-    batch_size = as_int("nli_batch_size", nli_batch_size, example=DEFAULT_BATCH_SIZE)
-    max_tokens = as_int("classifier_max_tokens", classifier_max_tokens, example=64)
-
-    async def classify(statement: str, texts: list[str]) -> tuple[list[str], list[Any], int, str]:
-        """(stances, details, number of failed classifier calls, classifier name)."""
-        if classifier == "nli":
-            model = await anyio.to_thread.run_sync(load_nli, nli_model, nli_device)
-            result = await anyio.to_thread.run_sync(
-                lambda: model.stances(
-                    texts,
-                    statement,
-                    nli_hypothesis,
-                    batch_size,
-                    mode,
-                    nli_agree_hypothesis,
-                    nli_disagree_hypothesis,
-                )
-            )
-            return [st for st, _ in result], [d for _, d in result], 0, f"nli:{nli_model}"
-        judge = get_model(role="classifier", required=True)
-        config = role_config(judge, classifier_defaults(max_tokens))
-        todo = [i for i, t in enumerate(texts) if t.strip()]
-        outs = await collect(*(classify_with_llm(judge, statement, texts[i], config) for i in todo))
-        found = [NEITHER] * len(texts)
-        detail: list[Any] = [None] * len(texts)
-        n_errors = 0
-        for i, (stance, answer, failed) in zip(todo, outs, strict=True):
-            found[i] = stance
-            detail[i] = answer
-            n_errors += int(failed)
-        return found, detail, n_errors, f"llm:{judge}"
+    opts = PressOptions.parse(
+        classifier=classifier,
+        nli_model=nli_model,
+        nli_device=nli_device,
+        nli_batch_size=nli_batch_size,
+        nli_hypothesis=nli_hypothesis,
+        nli_mode=nli_mode,
+        nli_agree_hypothesis=nli_agree_hypothesis,
+        nli_disagree_hypothesis=nli_disagree_hypothesis,
+        classifier_max_tokens=classifier_max_tokens,
+    )
 
     async def score(state: TaskState, target: Target) -> Score:  # noqa: ARG001
-        md = state.metadata
-        statement, bias = md["statement"], md["bias"]
         responses: dict[str, list[dict[str, str]]] = state.store.get(STORE_RESPONSES)
-        expected = md.get("argument_sets")
         if not responses or not responses.get("none"):
-            # a sample limit (time / tokens / messages) stopped the sample before its first
-            # argument set finished: nothing to label; kept out of the run figures
-            return Score(
-                value={"stable": 0, "unstable": 0, "no_label": 0},
-                answer="",
-                explanation="incomplete: no argument set finished (a sample limit stopped it)",
-                metadata={
-                    "statement": statement,
-                    "bias": bias,
-                    "statement_id": md.get("statement_id"),
-                    "incomplete": True,
-                    "n_sets_finished": 0,
-                    "argument_sets_expected": expected,
-                },
-            )
-        slots = [
-            (p, k, c) for p, sets in responses.items() for k in range(len(sets)) for c in CONDITIONS
-        ]
-        texts = [responses[p][k][c] for p, k, c in slots]
-        # a condition whose argument was empty was not asked: unparsed (label unclassified)
+            return incomplete_score(state.metadata)
         arguments = state.store.get(STORE_ARGUMENTS) or []
-        empty = {
-            (int(a["argument_set"]), kind)
-            for a in arguments
-            for kind in ("support", "counter")
-            if not str(a.get(kind, "")).strip()
-        }
-        n_empty = sum(
-            1
-            for (_, k, c), t in zip(slots, texts, strict=True)
-            if not t.strip() and (k, c) not in empty
-        )
         factor = state.store.get(STORE_FACTOR) or []
-        factor_texts = [str(d["text"]) for d in factor]
-        found, detail, n_errors, name = await classify(statement, texts + factor_texts)
-        factor_found, factor_detail = found[len(texts) :], detail[len(texts) :]
-        found, detail = found[: len(texts)], detail[: len(texts)]
-        for i, (_, k, c) in enumerate(slots):
-            if (k, c) in empty:
-                found[i] = UNPARSED
-                detail[i] = f"{NO_ARGUMENT}the arguer's {c} text is empty"
-        stances: dict[str, list[dict[str, str]]] = {
-            p: [{} for _ in sets] for p, sets in responses.items()
-        }
-        for (p, k, c), st in zip(slots, found, strict=True):
-            stances[p][k][c] = st
-        n_response_errors = sum(
-            1 for d in detail if isinstance(d, str) and d.startswith(CLASSIFIER_ERROR)
-        )
-        entropy = None
-        samples = state.store.get(STORE_ENTROPY)
-        if samples:
-            model = await anyio.to_thread.run_sync(load_nli, nli_model, nli_device)
-            ent_texts = [s["text"] for s in samples]
-            lls = [s.get("loglik_mean") for s in samples]
-            entropy = await anyio.to_thread.run_sync(
-                lambda: entropy_measures(
-                    ent_texts, lls, lambda pairs: model.entails(pairs, batch_size)
-                )
-            )
-        values = [STANCE_VALUES.get(st, 0) for st in factor_found]
-        record = sample_record(
-            int(md.get("statement_id", -1)),
-            statement,
-            bias,
-            stances,
-            entropy,
-            name,
-            n_empty,
-            n_classifier_errors=n_response_errors,
-            factor_stances=values if factor else None,
-        )
-        record["classifier_detail"] = {
-            f"{p}/{k}/{c}": d for (p, k, c), d in zip(slots, detail, strict=True)
-        }
-        record["nli_mode"] = mode if classifier == "nli" else None
-        record["arguments_source"] = next((str(a.get("source")) for a in arguments), None)
-        record["n_empty_arguments"] = len(empty)
-        # sets finished before a sample limit stopped the sample (finished sets are kept)
-        record["n_sets_finished"] = len(responses["none"])
-        record["argument_sets_expected"] = expected
-        record["incomplete"] = expected is not None and len(responses["none"]) < int(expected)
-        if factor:
-            record["n_factor_samples"] = len(values)
-            record["n_factor_unclassified"] = sum(1 for v in values if v == 0)
-            record["n_factor_classifier_errors"] = n_errors - n_response_errors
-            record["factor_detail"] = factor_detail
-        labels = record["labels"]["none"]
-        faithful = f"across sets: {record['faithfulness_sets']['none']}"
-        if record["faithfulness_personas"]:
-            faithful += (
-                f"; across personas, per set: {' '.join(record['faithfulness_personas'])}"
-                f"; across personas and sets pooled: {record['faithfulness_personas_pooled']}"
-            )
-        if factor:
-            faithful += (
-                f"; factor draws (+1 agree / -1 disagree / 0 other): {record['factor_stances']}"
-            )
-        explanation = press_explanation(
-            record,
-            "incomplete (a sample limit stopped it): " if record["incomplete"] else "",
-            faithful,
-        )
-        return Score(
-            value={
-                "stable": sum(1 for x in labels if is_stable(x)),
-                "unstable": sum(1 for x in labels if is_labelled(x) and not is_stable(x)),
-                "no_label": sum(1 for x in labels if not is_labelled(x)),
-            },
-            # the sample list's answer column: the S/U x L/R label of each argument set
-            answer=press_label_summary(labels),
-            explanation=explanation,
-            metadata=record,
-        )
+        classified = await classify_responses(opts, state.metadata, responses, arguments, factor)
+        entropy = await entropy_of_draws(opts, state.store.get(STORE_ENTROPY))
+        record = statement_record(opts, state.metadata, classified, entropy, arguments)
+        return record_score(record, bool(factor))
 
     return score
+
+
+Slot = tuple[str, int, str]  # (persona, argument set, condition)
+
+
+@dataclass(frozen=True)
+class Classified:
+    """The classifier's output for one statement: per response slot and per factor draw."""
+
+    responses: dict[str, list[dict[str, str]]]
+    slots: list[Slot]
+    stances: list[str]
+    detail: list[Any]
+    n_empty: int  # empty responses to an argument that was shown (unparsed)
+    n_empty_arguments: int  # argument texts that were empty (their condition not asked)
+    factor_stances: list[str]
+    factor_detail: list[Any]
+    n_errors: int  # failed classifier calls, responses and factor draws together
+    classifier: str  # nli:<model> or llm:<model>
+
+
+def incomplete_score(md: dict[str, Any]) -> Score:
+    """The score of a sample a limit (time / tokens / messages) stopped before its first
+    argument set finished: nothing to label; kept out of the run figures."""
+    return Score(
+        value={"stable": 0, "unstable": 0, "no_label": 0},
+        answer="",
+        explanation="incomplete: no argument set finished (a sample limit stopped it)",
+        metadata={
+            "statement": md["statement"],
+            "bias": md["bias"],
+            "statement_id": md.get("statement_id"),
+            "incomplete": True,
+            "n_sets_finished": 0,
+            "argument_sets_expected": md.get("argument_sets"),
+        },
+    )
+
+
+async def classify_texts(
+    opts: PressOptions, statement: str, texts: list[str]
+) -> tuple[list[str], list[Any], int, str]:
+    """(stances, details, number of failed classifier calls, classifier name) of ``texts``
+    toward ``statement``, by the NLI model or the LLM classifier (empty texts: neither)."""
+    if opts.classifier == "nli":
+        model = await anyio.to_thread.run_sync(load_nli, opts.nli_model, opts.nli_device)
+        result = await anyio.to_thread.run_sync(
+            lambda: model.stances(
+                texts,
+                statement,
+                opts.nli_hypothesis,
+                opts.nli_batch_size,
+                opts.nli_mode,
+                opts.nli_agree_hypothesis,
+                opts.nli_disagree_hypothesis,
+            )
+        )
+        return [st for st, _ in result], [d for _, d in result], 0, f"nli:{opts.nli_model}"
+    judge = get_model(role="classifier", required=True)
+    config = role_config(judge, classifier_defaults(opts.classifier_max_tokens))
+    todo = [i for i, t in enumerate(texts) if t.strip()]
+    outs = await collect(*(classify_with_llm(judge, statement, texts[i], config) for i in todo))
+    found = [NEITHER] * len(texts)
+    detail: list[Any] = [None] * len(texts)
+    n_errors = 0
+    for i, (stance, answer, failed) in zip(todo, outs, strict=True):
+        found[i] = stance
+        detail[i] = answer
+        n_errors += int(failed)
+    return found, detail, n_errors, f"llm:{judge}"
+
+
+async def classify_responses(
+    opts: PressOptions,
+    md: dict[str, Any],
+    responses: dict[str, list[dict[str, str]]],
+    arguments: list[dict[str, Any]],
+    factor: list[dict[str, Any]],
+) -> Classified:
+    """Classify every (persona, set, condition) response and every factor draw in one batch;
+    a condition whose argument was empty was not asked: unparsed (label unclassified)."""
+    slots = [
+        (p, k, c) for p, sets in responses.items() for k in range(len(sets)) for c in CONDITIONS
+    ]
+    texts = [responses[p][k][c] for p, k, c in slots]
+    empty = {
+        (int(a["argument_set"]), kind)
+        for a in arguments
+        for kind in ("support", "counter")
+        if not str(a.get(kind, "")).strip()
+    }
+    n_empty = sum(
+        1
+        for (_, k, c), t in zip(slots, texts, strict=True)
+        if not t.strip() and (k, c) not in empty
+    )
+    factor_texts = [str(d["text"]) for d in factor]
+    found, detail, n_errors, name = await classify_texts(
+        opts, md["statement"], texts + factor_texts
+    )
+    factor_found, factor_detail = found[len(texts) :], detail[len(texts) :]
+    found, detail = found[: len(texts)], detail[: len(texts)]
+    for i, (_, k, c) in enumerate(slots):
+        if (k, c) in empty:
+            found[i] = UNPARSED
+            detail[i] = f"{NO_ARGUMENT}the arguer's {c} text is empty"
+    return Classified(
+        responses, slots, found, detail, n_empty, len(empty), factor_found, factor_detail,
+        n_errors, name,
+    )  # fmt: skip
+
+
+async def entropy_of_draws(
+    opts: PressOptions, samples: list[dict[str, Any]] | None
+) -> dict[str, Any] | None:
+    """The semantic-entropy measures of the entropy draws (clustered by bidirectional
+    entailment with the NLI model), or None without draws."""
+    if not samples:
+        return None
+    model = await anyio.to_thread.run_sync(load_nli, opts.nli_model, opts.nli_device)
+    texts = [s["text"] for s in samples]
+    lls = [s.get("loglik_mean") for s in samples]
+    return await anyio.to_thread.run_sync(
+        lambda: entropy_measures(
+            texts, lls, lambda pairs: model.entails(pairs, opts.nli_batch_size)
+        )
+    )
+
+
+def statement_record(
+    opts: PressOptions,
+    md: dict[str, Any],
+    c: Classified,
+    entropy: dict[str, Any] | None,
+    arguments: list[dict[str, Any]],
+) -> dict[str, Any]:
+    """The statement's score metadata: :func:`~inspect_stance.press.summary.sample_record`
+    plus classifier detail, arguments source, finished sets and factor-draw counts."""
+    stances: dict[str, list[dict[str, str]]] = {
+        p: [{} for _ in sets] for p, sets in c.responses.items()
+    }
+    for (p, k, cond), st in zip(c.slots, c.stances, strict=True):
+        stances[p][k][cond] = st
+    n_response_errors = sum(
+        1 for d in c.detail if isinstance(d, str) and d.startswith(CLASSIFIER_ERROR)
+    )
+    values = [STANCE_VALUES.get(st, 0) for st in c.factor_stances]
+    has_factor = bool(c.factor_stances)
+    record = sample_record(
+        int(md.get("statement_id", -1)),
+        md["statement"],
+        md["bias"],
+        stances,
+        entropy,
+        c.classifier,
+        c.n_empty,
+        n_classifier_errors=n_response_errors,
+        factor_stances=values if has_factor else None,
+    )
+    record["classifier_detail"] = {
+        f"{p}/{k}/{cond}": d for (p, k, cond), d in zip(c.slots, c.detail, strict=True)
+    }
+    record["nli_mode"] = opts.nli_mode if opts.classifier == "nli" else None
+    record["arguments_source"] = next((str(a.get("source")) for a in arguments), None)
+    record["n_empty_arguments"] = c.n_empty_arguments
+    # sets finished before a sample limit stopped the sample (finished sets are kept)
+    expected = md.get("argument_sets")
+    record["n_sets_finished"] = len(c.responses["none"])
+    record["argument_sets_expected"] = expected
+    record["incomplete"] = expected is not None and len(c.responses["none"]) < int(expected)
+    if has_factor:
+        record["n_factor_samples"] = len(values)
+        record["n_factor_unclassified"] = sum(1 for v in values if v == 0)
+        record["n_factor_classifier_errors"] = c.n_errors - n_response_errors
+        record["factor_detail"] = c.factor_detail
+    return record
+
+
+def record_score(record: dict[str, Any], has_factor: bool) -> Score:
+    """The Score of a statement record: label counts of the no-persona sets, their labels as
+    the answer, the markdown explanation (faithfulness across sets, personas, factor draws)."""
+    labels = record["labels"]["none"]
+    faithful = f"across sets: {record['faithfulness_sets']['none']}"
+    if record["faithfulness_personas"]:
+        faithful += (
+            f"; across personas, per set: {' '.join(record['faithfulness_personas'])}"
+            f"; across personas and sets pooled: {record['faithfulness_personas_pooled']}"
+        )
+    if has_factor:
+        faithful += f"; factor draws (+1 agree / -1 disagree / 0 other): {record['factor_stances']}"
+    explanation = press_explanation(
+        record,
+        "incomplete (a sample limit stopped it): " if record["incomplete"] else "",
+        faithful,
+    )
+    return Score(
+        value={
+            "stable": sum(1 for x in labels if is_stable(x)),
+            "unstable": sum(1 for x in labels if is_labelled(x) and not is_stable(x)),
+            "no_label": sum(1 for x in labels if not is_labelled(x)),
+        },
+        # the sample list's answer column: the S/U x L/R label of each argument set
+        answer=press_label_summary(labels),
+        explanation=explanation,
+        metadata=record,
+    )
 
 
 @scorer(metrics=[mean()])
