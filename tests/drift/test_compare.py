@@ -146,3 +146,35 @@ def test_out_below_a_file_is_one_line_error(ref, tmp_path, capsys):
     assert main(["compare", *paths, "--out", str(f / "sub")]) == 2
     err = capsys.readouterr().err.strip()
     assert "is a file, not a folder" in err and "\n" not in err
+
+
+def test_bh_adjustment_and_bootstrap_interval(ref, capsys):
+    from statsmodels.stats.multitest import multipletests
+
+    paths = [str(ref / "gpt_4o_mini.npz"), str(ref / "gpt_4_1.npz")]
+    assert main(["compare", *paths, "--adjust", "bh", "--interval", "bootstrap", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    p = [c["p"] for c in out["comparisons"]]
+    assert [c["p_adjusted"] for c in out["comparisons"]] == pytest.approx(
+        list(multipletests(p, method="fdr_bh")[1])
+    )
+    spr = out["comparisons"][0]
+    assert "bootstrap" in spr["test"] and spr["ci"][0] < spr["delta"] < spr["ci"][1]
+
+
+def test_few_propositions_switch_to_the_cluster_bootstrap(tmp_path, capsys):
+    rng = np.random.default_rng(4)
+    props = np.array([f"p{k}" for k in range(5)])
+    for name, shift in (("a", 0.0), ("b", 0.3)):
+        probs = np.zeros((5, 8, 5, 5))
+        for s in range(5):
+            for i in range(5):
+                hits = rng.uniform(size=8) < min(0.6 + shift, 1.0)
+                probs[s, :, i, i] = hits
+                probs[s, ~hits, i, (i + 1) % 5] = 1.0
+        np.savez(tmp_path / f"{name}.npz", probs=probs, propositions=props)
+    assert main(["compare", str(tmp_path / "a.npz"), str(tmp_path / "b.npz"), "--metric", "spr",
+                 "--json"]) == 0  # fmt: skip
+    (c,) = json.loads(capsys.readouterr().out)["comparisons"]
+    assert "bootstrap" in c["test"] and c["n_items"] == 5
+    assert -1.0 <= c["ci"][0] <= c["ci"][1] <= 1.0
