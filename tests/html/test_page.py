@@ -30,7 +30,7 @@ def test_page_embeds_every_figure_and_renders_the_tables(tmp_path):
     b = _png(out / "zz_extra.png", 2, 2)  # written but not referenced by the markdown
     (out / "report.md").write_text(
         "# Report\n\n| run | SPR |\n|---|---|\n| m <script>alert(1)</script> | 0.570 |\n\n"
-        "![curve](pass_curve.png)\n",
+        "## Figures\n\n### run a\n\n![curve](pass_curve.png)\n",
         encoding="utf-8",
     )
     page = write_study_page(
@@ -43,4 +43,5 @@ def test_page_embeds_every_figure_and_renders_the_tables(tmp_path):
     assert "<table>" in page and "<td>0.570</td>" in page
     assert "<script>alert(1)</script>" not in page and "&lt;script&gt;" in page
     assert "How to read this.</strong> Read me." in page
+    assert "<h2>Figures</h2>" not in page and "<h3>run a</h3>" not in page  # emptied by the move
     assert not re.search(r'(src|href)="(https?:)?//', page), "the page fetches nothing"

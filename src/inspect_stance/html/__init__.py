@@ -83,13 +83,38 @@ def how_to_read_for(name: str, notes: Mapping[str, str]) -> str:
     return ""
 
 
+def _level(line: str) -> int:
+    m = re.match(r"^(#{1,6})\s", line)
+    return len(m.group(1)) if m else 0
+
+
+def drop_empty_sections(text: str) -> str:
+    """Remove headings left without content (a section that held only figures): a heading
+    followed, past blank lines, by a heading of the same or a higher level, or by the end."""
+    lines = text.splitlines()
+    changed = True
+    while changed:
+        changed = False
+        for i, line in enumerate(lines):
+            level = _level(line)
+            if not level:
+                continue
+            rest = [x for x in lines[i + 1 :] if x.strip()]
+            if not rest or 0 < _level(rest[0]) <= level:
+                del lines[i]
+                changed = True
+                break
+    return "\n".join(lines)
+
+
 def markdown_html(text: str) -> str:
     """Markdown (with GitHub tables) as HTML; image references are dropped (figures are
-    embedded in their own section) and raw HTML in the input is escaped."""
+    embedded in their own section), with the headings they leave empty, and raw HTML in the
+    input is escaped."""
     from markdown_it import MarkdownIt
 
     md = MarkdownIt("commonmark", {"html": False}).enable("table")
-    return str(md.render(IMAGE_REF.sub("", text)))
+    return str(md.render(drop_empty_sections(IMAGE_REF.sub("", text))))
 
 
 def _short(value: Any, limit: int = 80) -> str:
