@@ -91,6 +91,10 @@ def test_adaptive_waves_stop_per_sample(
         read_drift_log(log.location)
     run = read_drift_log(log.location, "exclude")
     assert int((~run.missing_mask).sum()) == total
+    # report with --exclude-unparsed: the trials run, none counted as failures
+    assert cli_main(["report", log.location, "--exclude-unparsed", "--json"]) == 0
+    [reported] = json.loads(capsys.readouterr().out)["runs"]
+    assert reported["spr"] == pytest.approx(m["spr"])
     # plan reads the log: calls per trial from the task, tokens from the usage, calls saved
     assert cli_main(["plan", log.location, "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
