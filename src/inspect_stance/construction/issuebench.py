@@ -22,12 +22,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from inspect_stance.errors import InputError
+from inspect_stance.paths import HUB
 
 if TYPE_CHECKING:
     import pandas as pd
 
 HUB_REPO = "Paul/IssueBench"
-HUB = "hub"
 PACKAGE = "package"
 PACKAGE_TEMPLATES = "issuebench_templates_sample.csv"
 PACKAGE_TOPICS = "construction_topics.csv"

@@ -35,9 +35,9 @@ from pathlib import Path
 from typing import Any
 
 from inspect_stance.errors import InputError
+from inspect_stance.paths import HUB as HUB  # the one definition, re-exported for the task
 from inspect_stance.tables import read_table, read_text_file, text_cell, text_key
 
-HUB = "hub"
 HUB_DATASET = "ibm-research/debate_speeches"
 HUB_CONFIG = "opening_speeches"
 HUB_SPLIT = "train"
