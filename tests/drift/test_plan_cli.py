@@ -85,3 +85,17 @@ def test_plan_on_reference_run(capsys: pytest.CaptureFixture[str]) -> None:
     assert 0.005 < comp["trial_share_of_spr_variance"] < 0.02
     assert out["designs"][-1]["spr_se"] == pytest.approx(0.009139, abs=2e-6)
     assert math.isfinite(out["recommended"]["predicted_spr_se"])
+
+
+def test_calls_by_variant_match_the_task_metadata() -> None:
+    """The planner's calls per trial equal what the task records for each variant."""
+    from inspect_stance.tasks.stance_drift import stance_drift
+
+    from inspect_stance.drift.plan import calls_per_trial_by_variant
+
+    for variant, calls in calls_per_trial_by_variant().items():
+        if "+" in variant:
+            continue  # arguments_from needs an earlier log
+        task = stance_drift(variant=variant, limit_propositions=1)
+        assert task.metadata is not None
+        assert task.metadata["model_calls_per_trial"] == calls, variant

@@ -32,6 +32,25 @@ from inspect_stance.errors import InputError
 MIN_TRIALS = 2
 
 
+def calls_per_trial_by_variant() -> dict[str, int]:
+    """Model calls per trial of each one-hop variant: one generation plus one extraction (five
+    for ``multiple_extraction``); ``+arguments_from``: the extraction-only variants reusing an
+    earlier run's arguments (no generation). Chains (``hops > 1``) record theirs in the log's
+    metadata."""
+    from inspect_stance.drift.prompts import (
+        EXTRACTION_ONLY_VARIANTS,
+        MULTIPLE_EXTRACTIONS,
+        VARIANTS,
+    )
+
+    def extractions(v: str) -> int:
+        return MULTIPLE_EXTRACTIONS if v == "multiple_extraction" else 1
+
+    out = {v: 1 + extractions(v) for v in VARIANTS}
+    out.update({f"{v}+arguments_from": extractions(v) for v in EXTRACTION_ONLY_VARIANTS})
+    return out
+
+
 @dataclass(frozen=True)
 class PairComponents:
     """The variance of a paired dSPR: ``sigma_D^2`` and the two trial variances."""

@@ -16,7 +16,7 @@ import json
 import math
 from typing import Any
 
-from inspect_stance.drift.plan import Design
+from inspect_stance.drift.plan import Design, calls_per_trial_by_variant
 from inspect_stance.drift.plan_study import Plan, build_plan, plan_json
 
 
@@ -86,6 +86,12 @@ def render(plan: Plan) -> str:
             else f"none within {t['max_propositions']} propositions x {t['max_trials']} trials"
         )
     )
+    if rec is not None:
+        by_variant = ", ".join(
+            f"{v} {rec.propositions * 5 * rec.trials * c:,}"
+            for v, c in calls_per_trial_by_variant().items()
+        )
+        lines.append(f"  its calls by variant: {by_variant}")
     if plan.replay:
         rp = plan.replay
         lines.append(

@@ -27,6 +27,7 @@ from inspect_stance.drift.plan import (
     Design,
     PairComponents,
     Pricing,
+    calls_per_trial_by_variant,
     cheapest,
     design,
     pair_from_one,
@@ -274,6 +275,11 @@ def plan_json(plan: Plan) -> dict[str, Any]:
             "tokens_in": r.tokens_in,
             "tokens_out": r.tokens_out,
             "cost": r.cost,
+            # the same design's calls under each variant (its SEs are this run's variant's)
+            "calls_by_variant": {
+                v: r.propositions * 5 * r.trials * c
+                for v, c in calls_per_trial_by_variant().items()
+            },
         }
     out = {
         "runs": plan.runs,
