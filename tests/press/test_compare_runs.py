@@ -148,3 +148,17 @@ def test_press_compare_refuses_different_classifier(tmp_path, capsys):
     assert "classifier differs" in err and "--allow-different-settings" in err
     assert main(["press-compare", a, b, "--allow-different-settings"]) == 0
     assert "classifier differs" in capsys.readouterr().out
+
+
+def test_folder_with_several_methods_needs_method(tmp_path, capsys):
+    folder = tmp_path / "runs"
+    folder.mkdir()
+    write_log(folder / "a.eval", "m/base", BEFORE)
+    write_log(folder / "b.eval", "m/tuned", AFTER)
+    np.savez(folder / "drift.npz", probs=np.full((2, 1, 5, 5), 0.2))
+    assert main(["compare", str(folder)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "several methods (press, stance_drift)" in err and "--method" in err
+    assert main(["compare", str(folder), "--method", "press", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["method"] == "press" and [r["model"] for r in out["runs"]] == ["m/base", "m/tuned"]
