@@ -1,7 +1,7 @@
 """The core install (no ``nli`` extra): PReSS with its default NLI classifier fails with one line
 naming the extra, before any model call, instead of Inspect's ExceptionGroup from deep inside
-the model loader. The missing torch / transformers are simulated in a fresh interpreter by
-``sys.modules[name] = None`` (what Python does for a module that cannot be imported)."""
+the model loader. The missing torch / transformers are simulated in a fresh interpreter by an
+import hook that raises ``ModuleNotFoundError`` for them."""
 
 from __future__ import annotations
 
@@ -11,14 +11,28 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 
-RUN = """
+#: an import hook that makes torch and transformers uninstallable, as on the core install
+BLOCK = """
 import sys
-for name in ("torch", "transformers"):
-    sys.modules[name] = None
+
+
+class Missing:
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] in ("torch", "transformers"):
+            raise ModuleNotFoundError(f"No module named {name!r}", name=name)
+        return None
+
+
+sys.meta_path.insert(0, Missing())
+"""
+RUN = (
+    BLOCK
+    + """
 from inspect_ai._cli.main import main
 sys.argv = ["inspect", *sys.argv[1:]]
 main()
 """
+)
 
 
 def _inspect_without_torch(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
@@ -43,8 +57,7 @@ def test_press_without_torch_is_one_line_naming_the_extra(tmp_path):
 
 
 def test_missing_modules_sees_a_blocked_import():
-    code = (
-        "import sys; sys.modules['torch'] = None\n"
+    code = BLOCK + (
         "from inspect_stance.extras import missing_modules\n"
         "print(missing_modules(('torch', 'json', 'no_such_module_xyz')))"
     )
