@@ -150,3 +150,13 @@ def test_reversed_against_default_is_refused(tmp_path, capsys):
     assert "settings differ (compared anyway" in capsys.readouterr().out
     assert main(["compare", default, reversed_]) == 2
     assert "variant differs" in capsys.readouterr().err
+
+
+def test_unusable_input_reaches_junit_and_github_too(runs, tmp_path, capsys):
+    junit = tmp_path / "gate.xml"
+    rc = main(["gate", runs["same"], "--min-spr", "-1", "--github", "--junit", str(junit)])
+    assert rc == 2
+    captured = capsys.readouterr()
+    assert captured.out.startswith("::error title=inspect-stance gate%3A input::--min-spr -1.0")
+    case = ET.parse(junit).getroot().find(".//testcase")
+    assert case.get("name") == "input" and case.find("failure") is not None
