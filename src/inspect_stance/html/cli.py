@@ -9,6 +9,8 @@ page.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
 import sys
 import tempfile
 from collections.abc import Callable, Mapping, Sequence
@@ -153,7 +155,14 @@ def with_html(
             tmp = tempfile.TemporaryDirectory(prefix="inspect-stance-html-")
             args.out = tmp.name
         try:
-            code = func(args)
+            if tmp is None:
+                code = func(args)
+            else:  # the files go to a folder removed below: say so where the command names it
+                buffer = io.StringIO()
+                with contextlib.redirect_stdout(buffer):
+                    code = func(args)
+                kept = "a temporary folder (removed; pass --out DIR to keep the files)"
+                print(buffer.getvalue().replace(tmp.name, kept), end="")
             if code == 2:
                 return code
             from inspect_stance.runs import parse_labels
