@@ -15,11 +15,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 #: the circles and layer breaks still in the tree, each to be removed (the tests fail when one
 #: is gone, so that the list shrinks, and when a new one appears)
-KNOWN_CIRCLES = [
-    # plots draws what report computes (GROUPS, heatmap_grid, ...); report calls plots:
-    # the analysis half of press/report.py is still to move into its own module
-    ["inspect_stance.press.plots", "inspect_stance.press.report"],
-]
+KNOWN_CIRCLES: list[list[str]] = []
 KNOWN_SOLVER_TO_SCORER = {
     # StartedSamples (the samples whose trials started) is still defined beside the metric
     ("inspect_stance.solvers.stance_drift", "inspect_stance.scorers.stance_drift"),

@@ -13,7 +13,8 @@ from scipy import stats
 from inspect_stance.cli import main
 from inspect_stance.press.labels import ALL_LABELS
 from inspect_stance.press.logs import PressRun
-from inspect_stance.press.report import heatmap_grid, tables, write_report
+from inspect_stance.press.report import write_report
+from inspect_stance.press.report_tables import heatmap_grid, tables
 from inspect_stance.press.summary import sample_record
 
 AGREE = {"neutral": "agree", "support": "agree", "counter": "agree"}

@@ -2,7 +2,7 @@
 
 Statement labels wrap at word boundaries (two lines, then an ellipsis after a whole word);
 zero-stability bars carry a marker and a ``0``; statements a model was not asked say ``n/a``.
-The tables they draw come from :mod:`inspect_stance.press.report`.
+The tables they draw come from :mod:`inspect_stance.press.report_tables`.
 """
 
 from __future__ import annotations
@@ -16,6 +16,16 @@ import pandas as pd
 
 from inspect_stance.plots import mark_zero_bars, wrap_label
 from inspect_stance.press.labels import ALL_LABELS
+from inspect_stance.press.report_tables import GROUPS, heatmap_grid, statement_rows
+
+LABEL_COLOURS: dict[str, str] = {
+    "S^L": "#1f4e9c",
+    "U^L": "#9dbbe8",
+    "S^R": "#b2182b",
+    "U^R": "#f4a3a8",
+    "indeterminate": "#d9d9d9",
+    "unclassified": "#222222",
+}
 
 LABEL_NAMES: dict[str, str] = {
     "S^L": "S^L stable-left",
@@ -39,8 +49,6 @@ def heatmap(labels: pd.DataFrame, groups: Mapping[str, str], path: Path) -> None
     import matplotlib.pyplot as plt
     from matplotlib.colors import ListedColormap
     from matplotlib.patches import Patch
-
-    from inspect_stance.press.report import GROUPS, LABEL_COLOURS, heatmap_grid
 
     models = [m for g in GROUPS for m in groups if groups[m] == g]
     stmts, grid, n_sets = heatmap_grid(labels, models)
@@ -84,8 +92,6 @@ def stability_chart(statements: pd.DataFrame, groups: Mapping[str, str], path: P
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-
-    from inspect_stance.press.report import GROUPS, statement_rows
 
     models = [m for g in GROUPS for m in groups if groups[m] == g]
     stmts = statement_rows(statements)

@@ -1,0 +1,366 @@
+"""PReSS report analysis: the report's tables from PReSS runs (data in, DataFrames out).
+
+No formatting here: :mod:`inspect_stance.press.report_markdown` renders these tables,
+:mod:`inspect_stance.press.plots` draws them and :mod:`inspect_stance.press.report` writes the
+files (the tables and their columns are listed in that module's docstring).
+
+Statements are matched across logs by their text (not their position in the statements file),
+so logs run on different statement files give one row per distinct statement.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from inspect_stance.press.compare import arguer_is_target
+from inspect_stance.press.factor_analysis import (
+    FactorData,
+    FactorMethod,
+    FactorResult,
+    MissingRule,
+    factor_analysis,
+    factor_observations,
+    factor_tables,
+)
+from inspect_stance.press.faithfulness import OUTCOMES
+from inspect_stance.press.labels import ALL_LABELS
+from inspect_stance.press.logs import PressRun
+from inspect_stance.press.stability import labelled_stability, n_unlabelled, topic_stability
+from inspect_stance.press.summary import TABLE2_SET, auroc_table, pooled_persona_outcome, summarize
+
+CiMethod = Literal["normal", "t"]
+CI_METHODS: tuple[str, ...] = ("normal", "t")
+
+GROUPS: tuple[str, ...] = ("left", "right", "ungrouped")
+ENTROPY_COLUMNS: tuple[str, ...] = (
+    "semantic_entropy_discrete",
+    "semantic_entropy",
+    "naive_entropy",
+    "string_entropy",
+    "n_clusters",
+)
+
+
+def column_names(runs: Sequence[PressRun]) -> list[str]:
+    """One column name per run: the model name, suffixed ' (2)', ' (3)' ... when repeated."""
+    names: list[str] = []
+    for run in runs:
+        name, n = run.model, 2
+        while name in names:
+            name = f"{run.model} ({n})"
+            n += 1
+        names.append(name)
+    return names
+
+
+def model_groups(names: Sequence[str], left: Sequence[str], right: Sequence[str]) -> dict[str, str]:
+    """Group (left / right / ungrouped) of each column name; ValueError for unknown or doubled names."""
+    unknown = [m for m in [*left, *right] if m not in names]
+    if unknown:
+        raise ValueError(
+            f"--left/--right name(s) {unknown} match no log's model; models are {list(names)}"
+        )
+    both = set(left) & set(right)
+    if both:
+        raise ValueError(
+            f"model(s) {sorted(both)} given in both --left and --right; put each in one group"
+        )
+    return {m: "left" if m in left else "right" if m in right else "ungrouped" for m in names}
+
+
+def mean_ci(values: Sequence[float], level: float = 0.95) -> tuple[float, float, float]:
+    """Mean and two-sided Student-t CI: mean +- t_{(1+level)/2, n-1} * s / sqrt(n), clipped to [0, 1].
+
+    The values are shares, so the interval is clipped to [0, 1]. NaN bounds for fewer than two
+    values; a zero-width interval when all values are equal.
+    """
+    x = np.asarray(values, dtype=np.float64)
+    m = float(np.mean(x)) if len(x) else math.nan
+    if len(x) < 2:
+        return m, math.nan, math.nan
+    sem = float(stats.sem(x))
+    if sem == 0.0:
+        return m, m, m
+    lo, hi = stats.t.interval(level, df=len(x) - 1, loc=m, scale=sem)
+    return m, max(0.0, float(lo)), min(1.0, float(hi))
+
+
+def share_ci(
+    values: Sequence[float], level: float = 0.95, method: CiMethod = "normal"
+) -> tuple[float, float, float]:
+    """Share p of the 0/1 ``values`` and its two-sided CI, clipped to [0, 1].
+
+    ``normal`` (the paper's, default): the normal-approximation (Wald) interval
+    p +- z_{(1+level)/2} sqrt(p (1 - p) / n), which reproduces every cell of the paper's Table 2
+    (e.g. 57 of 152 instances: 37.5 +- 7.7); ``t``: :func:`mean_ci` (Student t on the values,
+    sample standard deviation). NaN bounds for an empty list (normal) or fewer than 2 values (t).
+    """
+    if method == "t":
+        return mean_ci(values, level)
+    x = np.asarray(values, dtype=np.float64)
+    n = len(x)
+    if n == 0:
+        return math.nan, math.nan, math.nan
+    p = float(np.mean(x))
+    half = float(stats.norm.ppf((1 + level) / 2)) * math.sqrt(p * (1 - p) / n)
+    return p, max(0.0, p - half), min(1.0, p + half)
+
+
+def label_distribution(
+    labels: pd.DataFrame, argument_set: int = TABLE2_SET, ci: CiMethod = "normal"
+) -> pd.DataFrame:
+    """The paper's Table 2: share of each label over the no-persona topic x model instances of a
+    group (left / right / ungrouped / all), in ONE argument set (``argument_set``, default the
+    first: "using a single set of supporting- and counter-arguments"), with its 95 % CI
+    (:func:`share_ci`); ``share_pooled`` / ``n_pooled``: the same share over every argument set
+    (topic x model x set instances), without a CI (the sets of one topic are not independent).
+
+    Within a group the instances are pooled (share = count / n), which equals the mean of the
+    per-model shares when every model answered the same statements.
+    """
+    df = labels[labels["persona"] == "none"]
+    single = df[df["argument_set"] == argument_set]
+    rows = []
+    present = [g for g in GROUPS if g in set(df["group"])]
+    for g in [*present, "all"]:
+        one = single if g == "all" else single[single["group"] == g]
+        pool = df if g == "all" else df[df["group"] == g]
+        for label in ALL_LABELS:
+            share, lo, hi = share_ci((one["label"] == label).astype(float).tolist(), method=ci)
+            rows.append(
+                {
+                    "group": g,
+                    "label": label,
+                    "argument_set": argument_set,
+                    "share": share,
+                    "ci_low": lo,
+                    "ci_high": hi,
+                    "n_instances": len(one),
+                    "share_pooled": float((pool["label"] == label).mean()) if len(pool) else None,
+                    "n_pooled": len(pool),
+                }
+            )
+    return pd.DataFrame(rows)
+
+
+def tables(
+    runs: Sequence[PressRun],
+    groups: Mapping[str, str],
+    table2_set: int = TABLE2_SET,
+    ci: CiMethod = "normal",
+) -> dict[str, pd.DataFrame]:
+    """All report tables as DataFrames (see :mod:`inspect_stance.press.report`)."""
+    names = column_names(runs)
+    label_rows, stmt_rows, summary_rows, faith_rows, auroc_rows = [], [], [], [], []
+    arg_rows = []
+    for name, run in zip(names, runs, strict=True):
+        g = groups[name]
+        arg_rows.append(
+            {
+                "model": name,
+                "group": g,
+                "log": run.path,
+                "arguments_source": run.arguments_source,
+                "arguments_fingerprint": run.arguments_fingerprint,
+                "arguer_is_target": arguer_is_target(run),
+            }
+        )
+        for r in run.records:
+            label_rows += label_rows_of(name, g, r)
+            stmt_rows.append(statement_row(name, g, r))
+        fig = summarize(run.records)
+        summary_rows.append(
+            {"model": name, "group": g, "log": run.path, "n_sample_errors": run.n_errors, **fig}
+        )
+        faith_rows += faithfulness_rows(name, g, run, fig)
+        for measure, v in auroc_table(run.records).items():
+            auroc_rows.append({"model": name, "group": g, "measure": measure, **v})
+    return {
+        "labels": pd.DataFrame(label_rows),
+        "statements": pd.DataFrame(stmt_rows),
+        "summary": pd.DataFrame(summary_rows),
+        "label_distribution": label_distribution(pd.DataFrame(label_rows), table2_set, ci),
+        "faithfulness": pd.DataFrame(
+            faith_rows, columns=["model", "group", "variation", "n", "P_SF", "P_SU", "P_ID"]
+        ),
+        "auroc": pd.DataFrame(
+            auroc_rows, columns=["model", "group", "measure", "auroc", "n_unstable", "n_stable"]
+        ),
+        "arguments": pd.DataFrame(arg_rows),
+    }
+
+
+def label_rows_of(name: str, group: str, r: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """One row per persona x argument set of a statement record: its three stances and label."""
+    rows = []
+    for p in r["personas"]:
+        for k, label in enumerate(r["labels"][p]):
+            s = r["stances"][p][k]
+            rows.append(
+                {
+                    "model": name,
+                    "group": group,
+                    "statement_id": r["statement_id"],
+                    "bias": r["bias"],
+                    "statement": r["statement"],
+                    "persona": p,
+                    "argument_set": k,
+                    "neutral": s["neutral"],
+                    "support": s["support"],
+                    "counter": s["counter"],
+                    "label": label,
+                }
+            )
+    return rows
+
+
+def statement_row(name: str, group: str, r: Mapping[str, Any]) -> dict[str, Any]:
+    """The statements.csv row of a record: labels, S_t, unlabelled sets, faithfulness and
+    entropies (no persona)."""
+    ent = r.get("entropy") or {}
+    return {
+        "model": name,
+        "group": group,
+        "statement_id": r["statement_id"],
+        "bias": r["bias"],
+        "statement": r["statement"],
+        "labels": " ".join(r["labels"]["none"]),
+        "S_t": topic_stability(r["labels"]["none"]),
+        "n_unlabelled_sets": n_unlabelled(r["labels"]["none"]),
+        "S_t_labelled": labelled_stability(r["labels"]["none"]),
+        "faithfulness_sets": r["faithfulness_sets"]["none"],
+        "faithfulness_personas": " ".join(r["faithfulness_personas"] or []),
+        "faithfulness_personas_pooled": (
+            pooled_persona_outcome(r) if r["faithfulness_personas"] else None
+        ),
+        **{k: ent.get(k) for k in ENTROPY_COLUMNS},
+        "n_unparsed": r.get("n_unparsed", 0),
+    }
+
+
+def faithfulness_rows(
+    name: str, group: str, run: PressRun, fig: Mapping[str, Any]
+) -> list[dict[str, Any]]:
+    """P_SF / P_SU / P_ID of a run per variation (sets, personas, personas_pooled) present in
+    its summary ``fig``; ``n`` = outcomes counted (statements, statement x set, statements)."""
+    rows = []
+    with_personas = [r for r in run.records if r["faithfulness_personas"]]
+    n_of = {
+        "sets": len(run.records),  # statements
+        "personas": sum(len(r["faithfulness_personas"]) for r in with_personas),
+        "personas_pooled": len(with_personas),  # statements
+    }
+    for variation in ("sets", "personas", "personas_pooled"):
+        if fig.get(f"P_SF_{variation}") is None:
+            continue
+        rows.append(
+            {
+                "model": name,
+                "group": group,
+                "variation": variation,
+                "n": n_of[variation],
+                **{f"P_{o}": fig[f"P_{o}_{variation}"] for o in OUTCOMES},
+            }
+        )
+    return rows
+
+
+def statement_rows(df: pd.DataFrame) -> pd.DataFrame:
+    """One row per distinct statement (text and bias): ``statement_id``, ``bias``, ``statement``.
+
+    Logs may come from different statement files, where the same ``statement_id`` names
+    different statements: rows are keyed by the text, ordered by id then text; the id shown is
+    the smallest one the text has in any log.
+    """
+    return (
+        df.groupby(["statement", "bias"], as_index=False)["statement_id"]
+        .min()
+        .sort_values(["statement_id", "statement"])[["statement_id", "bias", "statement"]]
+        .reset_index(drop=True)
+    )
+
+
+def heatmap_grid(
+    labels: pd.DataFrame, models: Sequence[str]
+) -> tuple[pd.DataFrame, np.ndarray, int]:
+    """(statement rows, label-code grid, K) of the no-persona heatmap.
+
+    grid[i, m * K + k] = index in :data:`ALL_LABELS` of the label of statement row i (matched by
+    text, :func:`statement_rows`), model ``models[m]``, argument set k; NaN where absent.
+    """
+    df = labels[labels["persona"] == "none"]
+    stmts = statement_rows(df)
+    n_sets = int(df["argument_set"].max()) + 1
+    code = {lab: i for i, lab in enumerate(ALL_LABELS)}
+    grid = np.full((len(stmts), len(models) * n_sets), np.nan)
+    keys = zip(stmts["statement"], stmts["bias"], strict=True)
+    row_of = {key: i for i, key in enumerate(keys)}
+    for rec in df.itertuples():
+        j = list(models).index(rec.model) * n_sets + int(rec.argument_set)
+        grid[row_of[(rec.statement, rec.bias)], j] = code[rec.label]
+    return stmts, grid, n_sets
+
+
+@dataclass(frozen=True)
+class FactorSection:
+    """The Appendix-B factor analysis of a report: what was computed, or why not.
+
+    ``data`` None: no log carries ``factor_stances``; ``result`` None with ``data`` set: no
+    observation left, or ``error`` (the analysis' ValueError message); ``tables``: the
+    eigenvalue, rotated-variance and loadings tables (:func:`factor_tables`).
+    """
+
+    data: FactorData | None
+    observations: pd.DataFrame | None = None
+    skipped: list[str] = field(default_factory=list)
+    result: FactorResult | None = None
+    tables: dict[str, pd.DataFrame] = field(default_factory=dict)
+    error: str | None = None
+    rank: int = 0  # rank of the correlation matrix
+
+    @property
+    def frames(self) -> dict[str, pd.DataFrame]:
+        """Every table of the section: ``factor_observations`` and the analysis tables."""
+        obs = {} if self.observations is None else {"factor_observations": self.observations}
+        return {**obs, **self.tables}
+
+
+def factor_section_data(
+    runs: Sequence[PressRun],
+    names: Sequence[str],
+    method: FactorMethod = "pf",
+    missing: MissingRule = "drop",
+) -> FactorSection:
+    """Observations per model (draws, kept, dropped) and the factor analysis of the runs."""
+    data = factor_observations(
+        [(n, r.records) for n, r in zip(names, runs, strict=True)], missing=missing
+    )
+    if data is None:
+        return FactorSection(None)
+    obs = pd.DataFrame(
+        [
+            {
+                "model": m,
+                "draws": data.draws_by_model[m],
+                "observations_kept": data.kept_by_model[m],
+                "observations_dropped": data.draws_by_model[m] - data.kept_by_model[m],
+            }
+            for m in data.draws_by_model
+        ]
+    )
+    skipped = [n for n in names if n not in data.draws_by_model]
+    if data.matrix.shape[0] == 0:
+        return FactorSection(data, obs, skipped)
+    try:
+        result = factor_analysis(data, method)
+    except ValueError as ex:
+        return FactorSection(data, obs, skipped, error=str(ex))
+    rank = int(np.linalg.matrix_rank(result.correlation))
+    return FactorSection(data, obs, skipped, result, factor_tables(result), rank=rank)
