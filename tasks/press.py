@@ -67,6 +67,8 @@ def press(
     """PReSS: the stance of the model under test on each statement, plainly and under a
     supporting and a counter argument, labelled S^R / U^R / S^L / U^L per argument set.
 
+    Parameters: ``inspect-stance params press`` (or docs/press.md).
+
     Args:
         statements: UTF-8 TSV (a byte-order mark is dropped) with header columns bias
             (left/right: the side agreement moves toward) and statement, fields read verbatim;

@@ -40,6 +40,8 @@ def press_arguments(
     the supporting (D.2) and counter (D.3) argument of every statement, K times, by the arguer
     role or, when none is bound, by --model. Pass the log to press with -T arguments=LOG.
 
+    Parameters: ``inspect-stance params press_arguments`` (or docs/press.md).
+
     Args:
         statements: UTF-8 TSV with header columns bias and statement (as for press); default:
             the packaged 19 statements.

@@ -75,6 +75,8 @@ def prompt_validation(
     """Annotators rank a setting's real, templated and generated prompts for realism and label
     each prompt's intent, stance and leaning side.
 
+    Parameters: ``inspect-stance params prompt_validation`` (or docs/prompt_validation.md).
+
     Args:
         topics: topic ids (e.g. ``1001,68``; default the prompt-construction study's six
             packaged topics) or a topics file with the IssueBench ``issues`` columns.

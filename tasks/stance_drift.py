@@ -224,6 +224,8 @@ def stance_drift(
 ) -> Task:
     """Stance drift: generation -> fresh-context extraction, 5x5 transition matrices, SPR.
 
+    Parameters: ``inspect-stance params stance_drift`` (or docs/stance_drift.md).
+
     One sample per (proposition, initial stance); its trials run inside the sample.
 
     Args:
