@@ -45,6 +45,8 @@ def judge_validation(
 ) -> Task:
     """Agreement of the ``judges`` ensemble with human stance labels on collected responses.
 
+    Parameters: ``inspect-stance params judge_validation`` (or docs/prompt_construction.md).
+
     Needs ``--model-role judges=A,B,C`` (checked before any call); no target model is called.
     Judge calls use temperature 0 and ``max_tokens`` 256 unless the role's own config sets them.
 

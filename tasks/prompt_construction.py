@@ -213,6 +213,8 @@ def prompt_construction(
 ) -> Task:
     """Templated vs LLM-generated prompts, rated by the ``judges`` ensemble (the paper's design).
 
+    Parameters: ``inspect-stance params prompt_construction`` (or docs/prompt_construction.md).
+
     Needs ``--model-role judges=A,B,C`` (one or more judge models) and, unless every generated
     prompt comes from ``prompts_from``, ``--model-role prompter=MODEL``; both are checked before
     the first model call. Judge calls use temperature 0 and ``max_tokens`` 256, prompter calls
