@@ -48,6 +48,7 @@ from inspect_stance.drift.run import DriftRun
 from inspect_stance.drift.spr import per_proposition_spr, stance_preservation_rate
 from inspect_stance.drift.transition import transition_matrices
 from inspect_stance.gate_output import CheckLine
+from inspect_stance.jsonsafe import json_safe
 from inspect_stance.stats.gate import DropCheck, Rule, drop_checks
 
 PAIRED_TEST = "paired one-sided t-test (scipy.stats.ttest_rel, alternative='greater')"
@@ -92,17 +93,7 @@ class GateResult:
 
     def to_json(self) -> dict[str, Any]:
         """JSON-safe dict (NaN -> None)."""
-        return _clean(asdict(self))
-
-
-def _clean(obj: Any) -> Any:
-    if isinstance(obj, dict):
-        return {k: _clean(v) for k, v in obj.items()}
-    if isinstance(obj, list):
-        return [_clean(v) for v in obj]
-    if isinstance(obj, float) and not math.isfinite(obj):
-        return None
-    return obj
+        return json_safe(asdict(self))
 
 
 def shared_propositions(run: DriftRun, baseline: DriftRun) -> tuple[np.ndarray, np.ndarray]:
