@@ -107,10 +107,15 @@ def test_plan_reads_an_adaptive_log(adaptive_log, capsys: pytest.CaptureFixture[
 
 def test_report_reads_an_adaptive_log(adaptive_log, capsys: pytest.CaptureFixture[str]) -> None:
     """With --exclude-unparsed: the trials run, none counted as failures."""
-    log, _ = adaptive_log
+    log, full = adaptive_log
     assert cli_main(["report", log.location, "--exclude-unparsed", "--json"]) == 0
     [reported] = json.loads(capsys.readouterr().out)["runs"]
     assert reported["spr"] == pytest.approx(_metrics(log)["spr"])
+    assert cli_main(["report", log.location, "--exclude-unparsed"]) == 0
+    text = capsys.readouterr().out
+    held = sum(len(s.store["trials"]) for s in full.samples)
+    assert f"adaptive trials (-T adaptive_halfwidth=0.2): {held} of {10 * TRIALS} trials" in text
+    assert "complete the run with `inspect eval-retry`" not in text
 
 
 def test_adaptive_survives_eval_retry(files: Path, tmp_path: Path) -> None:

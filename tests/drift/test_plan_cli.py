@@ -99,3 +99,16 @@ def test_calls_by_variant_match_the_task_metadata() -> None:
         task = stance_drift(variant=variant, limit_propositions=1)
         assert task.metadata is not None
         assert task.metadata["model_calls_per_trial"] == calls, variant
+
+
+@pytest.mark.skipif(not REF.is_dir(), reason="reference data not present")
+def test_report_says_what_logprobs_are_worth(capsys: pytest.CaptureFixture[str]) -> None:
+    from inspect_stance.drift.estimators import precision_loss
+    from inspect_stance.drift.run import load_npz
+
+    path = REF / "gpt_4o_mini.npz"
+    assert main(["report", str(path)]) == 0
+    text = capsys.readouterr().out
+    loss = precision_loss(load_npz(path).probs)
+    assert f"the trial variance would be x{loss.within_ratio:.2f}" in text
+    assert 1.1 < loss.within_ratio < 1.5  # a logprob trial is worth 1.27 letter trials here

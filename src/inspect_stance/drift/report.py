@@ -518,12 +518,15 @@ def _unparsed_notes(rep: RunReport) -> list[str]:
 
 def terminal_summary(reports: list[RunReport]) -> str:
     """The readable terminal summary: one block per table plus the policy line."""
+    from inspect_stance.drift.report_planning import planning_notes
+
     lines = [
         f"Stance-drift report: {len(reports)} run(s); {policy_text(reports[0].unparsed)}.",
     ]
     for rep in reports:
         lines += _unparsed_notes(rep)
-        if rep.run.n_missing:
+        lines += planning_notes(rep.run, rep.name, rep.unparsed)
+        if rep.run.n_missing and rep.run.adaptive_halfwidth is None:
             lines.append(
                 f"note: {rep.name}: {rep.run.n_missing} trials missing from {rep.run.source} "
                 "(errored or unfinished samples); complete the run with `inspect eval-retry`."
