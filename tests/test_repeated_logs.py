@@ -74,7 +74,7 @@ def test_drift_report_counts_a_repeated_run_once(tmp_path, capsys):
 def test_press_report_counts_a_repeated_log_once(tmp_path, capsys):
     from inspect_stance.tasks.press import press
 
-    from inspect_stance.providers.press_sim import build_tiny_nli
+    from inspect_stance.providers.tiny_nli import build_tiny_nli
 
     build_tiny_nli(tmp_path / "nli", "keyed")
     (tmp_path / "s.tsv").write_text(

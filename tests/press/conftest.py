@@ -16,7 +16,7 @@ SIM_ROLES = {"arguer": "press_sim/arguer", "classifier": "press_sim/classifier"}
 def nli_dir(tmp_path_factory) -> Path:
     """Folder holding tiny NLI models: random, entail, contradict, keyed (weights set by hand so
     the class follows marker words, see build_tiny_nli), and one without labels."""
-    from inspect_stance.providers.press_sim import build_tiny_nli
+    from inspect_stance.providers.tiny_nli import build_tiny_nli
 
     root = tmp_path_factory.mktemp("nli")
     build_tiny_nli(root / "random", "random", seed=1)

@@ -1,6 +1,6 @@
 """The real transformers NLI path on tiny models saved and reloaded with from_pretrained.
 
-The ``keyed`` model's weights are set by hand (press_sim.build_tiny_nli): entailment logit 2 when
+The ``keyed`` model's weights are set by hand (tiny_nli.build_tiny_nli): entailment logit 2 when
 the premise marker (agree = +1, disagree = -1) equals the hypothesis marker (agrees = +1,
 disagrees = -1), else 0; so its zero-shot scores are known: e^2 / (e^2 + e^0) = 0.880797.
 """
@@ -185,7 +185,7 @@ def test_three_way_on_hand_set_model(nli_dir):
 
 
 def test_three_way_needs_a_contradiction_class(tmp_path):
-    from inspect_stance.providers.press_sim import build_tiny_nli
+    from inspect_stance.providers.tiny_nli import build_tiny_nli
 
     two = build_tiny_nli(tmp_path / "two", "random", id2label={0: "entailment", 1: "other"})
     model = NLIModel(str(two), "cpu")

@@ -388,7 +388,7 @@ def test_bad_parameters_are_one_line(nli_dir, kwargs, message):
 
 
 def test_three_way_needs_a_three_way_model(tmp_path):
-    from inspect_stance.providers.press_sim import build_tiny_nli
+    from inspect_stance.providers.tiny_nli import build_tiny_nli
 
     two = build_tiny_nli(tmp_path / "two", "random", id2label={0: "entailment", 1: "other"})
     press(nli_model=str(two))  # zero-shot needs only entailment
