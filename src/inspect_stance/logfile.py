@@ -18,15 +18,18 @@ import hashlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from inspect_stance.errors import InputError
+
+if TYPE_CHECKING:
+    from inspect_ai.log import EvalLog
 
 SKIP_FIELDS: frozenset[str] = frozenset({"messages", "events", "attachments"})
 LOG_SUFFIXES: tuple[str, ...] = (".eval", ".json")
 
 
-def read_log(path: str | Path) -> Any:
+def read_log(path: str | Path) -> EvalLog:
     """The ``EvalLog`` at ``path`` with samples, minus :data:`SKIP_FIELDS`."""
     from inspect_ai.log import read_eval_log
 
@@ -38,7 +41,7 @@ def _task_name(name: str) -> str:
     return name.rsplit("/", 1)[-1]
 
 
-def read_task_log(path: str | Path, tasks: Iterable[str], what: str) -> Any:
+def read_task_log(path: str | Path, tasks: Iterable[str], what: str) -> EvalLog:
     """The log at ``path`` (as :func:`read_log`), checked to be a log of one of ``tasks``.
 
     Raises a one-line :class:`~inspect_stance.errors.InputError` worded the same way for every
@@ -143,7 +146,7 @@ def find_task_logs(paths: Iterable[str | Path], tasks: Iterable[str], what: str)
     return found
 
 
-def _eval_identity(header: Any) -> str:
+def _eval_identity(header: EvalLog) -> str:
     """What makes two logs the same run: the eval id Inspect gives each evaluation (a copy or a
     ``.json`` conversion of a log keeps it; a re-run or an ``eval-retry`` gets a new one)."""
     return f"eval:{header.eval.eval_id}"

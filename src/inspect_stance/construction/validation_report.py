@@ -35,7 +35,7 @@ import math
 import sys
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from inspect_stance.construction.annotation import (
     ERROR,
@@ -45,6 +45,9 @@ from inspect_stance.construction.annotation import (
     Annotation,
 )
 from inspect_stance.errors import InputError
+
+if TYPE_CHECKING:
+    from inspect_ai.log import EvalLog
 
 TASKS: tuple[str, ...] = ("prompt_validation",)
 WHAT = "prompt_validation run"
@@ -148,7 +151,7 @@ def annotation_counts_of(records: Sequence[dict[str, Any]]) -> dict[str, float]:
 # ----- reading logs and the human file -----
 
 
-def _score_records(log: Any) -> list[dict[str, Any]]:
+def _score_records(log: EvalLog) -> list[dict[str, Any]]:
     records = []
     for sample in log.samples or []:
         for score in (sample.scores or {}).values():
