@@ -49,8 +49,9 @@ def _metrics(log) -> dict[str, float]:
     return {k: v.value for k, v in scorer.metrics.items()}
 
 
-@pytest.fixture(scope="module")
-def adaptive_log(files: Path, tmp_path_factory: pytest.TempPathFactory):
+def test_adaptive_waves_stop_per_sample(
+    files: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     [log] = inspect_eval(
         stance_drift(
             propositions=str(files / "props2.txt"),
@@ -60,15 +61,11 @@ def adaptive_log(files: Path, tmp_path_factory: pytest.TempPathFactory):
         ),
         model="stance_sim/respondent",
         model_args={"transition": str(files / "T.json")},
-        log_dir=str(tmp_path_factory.mktemp("adaptive_logs")),
+        log_dir=str(tmp_path),
         display="none",
     )
     assert log.status == "success"
-    return log, read_eval_log(log.location)
-
-
-def test_adaptive_waves_stop_per_sample(adaptive_log) -> None:
-    log, full = adaptive_log
+    full = read_eval_log(log.location)
     total = 0
     for s in full.samples:
         stance = int(s.metadata["initial_stance"])
@@ -89,12 +86,11 @@ def test_adaptive_waves_stop_per_sample(adaptive_log) -> None:
         read_drift_log(log.location)
     run = read_drift_log(log.location, "exclude")
     assert int((~run.missing_mask).sum()) == total
-
-
-def test_plan_reads_an_adaptive_log(adaptive_log, capsys: pytest.CaptureFixture[str]) -> None:
-    """Calls per trial from the task, tokens from the usage, calls saved."""
-    log, full = adaptive_log
-    total = sum(len(s.store["trials"]) for s in full.samples)
+    # report with --exclude-unparsed: the trials run, none counted as failures
+    assert cli_main(["report", log.location, "--exclude-unparsed", "--json"]) == 0
+    [reported] = json.loads(capsys.readouterr().out)["runs"]
+    assert reported["spr"] == pytest.approx(m["spr"])
+    # plan reads the log: calls per trial from the task, tokens from the usage, calls saved
     assert cli_main(["plan", log.location, "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     [summary] = out["runs"]
@@ -103,19 +99,6 @@ def test_plan_reads_an_adaptive_log(adaptive_log, capsys: pytest.CaptureFixture[
     assert summary["adaptive"]["calls_saved"] == 2 * (10 * TRIALS - total)
     [usage] = full.stats.model_usage.values()
     assert summary["tokens_in_per_call"] == pytest.approx(usage.input_tokens / (2 * total))
-
-
-def test_report_reads_an_adaptive_log(adaptive_log, capsys: pytest.CaptureFixture[str]) -> None:
-    """With --exclude-unparsed: the trials run, none counted as failures."""
-    log, full = adaptive_log
-    assert cli_main(["report", log.location, "--exclude-unparsed", "--json"]) == 0
-    [reported] = json.loads(capsys.readouterr().out)["runs"]
-    assert reported["spr"] == pytest.approx(_metrics(log)["spr"])
-    assert cli_main(["report", log.location, "--exclude-unparsed"]) == 0
-    text = capsys.readouterr().out
-    held = sum(len(s.store["trials"]) for s in full.samples)
-    assert f"adaptive trials (-T adaptive_halfwidth=0.2): {held} of {10 * TRIALS} trials" in text
-    assert "complete the run with `inspect eval-retry`" not in text
 
 
 def test_adaptive_survives_eval_retry(files: Path, tmp_path: Path) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -16,16 +17,8 @@ from inspect_stance.drift.inputs import load_run
 from inspect_stance.drift.logs import read_drift_log
 from inspect_stance.drift.patterns import PATTERN_CELLS
 
-TRUTH = np.array(
-    [
-        [0.85, 0.10, 0.05, 0.00, 0.00],
-        [0.30, 0.50, 0.10, 0.10, 0.00],
-        [0.00, 0.15, 0.70, 0.10, 0.05],
-        [0.00, 0.05, 0.15, 0.60, 0.20],
-        [0.00, 0.00, 0.00, 0.10, 0.90],
-    ]
-)
-TRUE_SPR = float(np.mean(np.diag(TRUTH)))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from simulated_truth import TRUE_SPR, TRUTH  # noqa: E402
 
 
 def true_pattern(name: str) -> float:

@@ -13,6 +13,7 @@ a limit stops a sample does not depend on the machine's speed (a 1 s time limit 
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -24,15 +25,9 @@ from inspect_stance.tasks.stance_drift import stance_drift
 from inspect_stance.cli import main as cli_main
 from inspect_stance.drift.logs import read_drift_log
 
-TRUTH = np.array(
-    [
-        [0.85, 0.10, 0.05, 0.00, 0.00],
-        [0.30, 0.50, 0.10, 0.10, 0.00],
-        [0.00, 0.15, 0.70, 0.10, 0.05],
-        [0.00, 0.05, 0.15, 0.60, 0.20],
-        [0.00, 0.00, 0.00, 0.10, 0.90],
-    ]
-)
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from simulated_truth import TRUTH  # noqa: E402
+
 TRIALS = 30
 
 
