@@ -48,6 +48,46 @@ PROMPTER_DEFAULTS = GenerateConfig(temperature=1.0, max_tokens=2048)
 RAW_GENERATION_CHARS = 20_000
 
 
+async def generate_prompts(
+    instructions: str, prompter_cache: bool
+) -> tuple[GeneratedPrompts, str, str]:
+    """One prompter call for a setting: its parsed prompts, the raw answer and the prompter's
+    name; cached (a week, keyed on the prompter's model args too) unless ``prompter_cache`` is
+    false. A one-line ``InputError`` when no prompter is bound."""
+    if PROMPTER_ROLE not in model_roles():
+        raise InputError(
+            "no prompter: bind a generator model with --model-role prompter=MODEL, "
+            "or reuse saved prompts with -T prompts_from=LOG_OR_FILE"
+        )
+    prompter = get_model(role=PROMPTER_ROLE, required=True)
+    # keyed on the prompter's model args too (Inspect's key lacks them), a week
+    cache = (
+        CachePolicy(expiry=ROLE_CACHE_EXPIRY, per_epoch=False, scopes=role_cache_scopes(prompter))
+        if prompter_cache
+        else False
+    )
+    output = await prompter.generate(
+        instructions, cache=cache, config=role_config(prompter, PROMPTER_DEFAULTS)
+    )
+    text = output.completion or ""
+    return read_generated_prompts(text), text, str(prompter)
+
+
+def generation_record(
+    parsed: GeneratedPrompts, raw: str, prompter: str, n_requested: int
+) -> dict[str, object]:
+    """What ``construction:generation`` keeps of a setting's prompter call: who wrote it, how
+    many prompts were asked for, parsed and dropped, the format, the raw answer (truncated)."""
+    return {
+        "prompter": prompter,
+        "n_requested": n_requested,
+        "n_parsed": len(parsed.prompts),
+        "n_dropped": parsed.n_dropped,
+        "format": parsed.format,
+        "raw": raw[:RAW_GENERATION_CHARS],
+    }
+
+
 @solver
 def construction_prompt(prompter_cache: bool = True) -> Solver:
     """Set the sample's user prompt, generating a setting's prompts on first use."""
@@ -55,68 +95,35 @@ def construction_prompt(prompter_cache: bool = True) -> Solver:
     locks: dict[str, anyio.Lock] = {}
 
     async def prompts_for(key: str, instructions: str) -> tuple[GeneratedPrompts, str, str]:
-        lock = locks.setdefault(key, anyio.Lock())
-        async with lock:
+        async with locks.setdefault(key, anyio.Lock()):
             if key not in generated:
-                if PROMPTER_ROLE not in model_roles():
-                    raise InputError(
-                        "no prompter: bind a generator model with --model-role prompter=MODEL, "
-                        "or reuse saved prompts with -T prompts_from=LOG_OR_FILE"
-                    )
-                prompter = get_model(role=PROMPTER_ROLE, required=True)
-                # keyed on the prompter's model args too (Inspect's key lacks them), a week
-                cache = (
-                    CachePolicy(
-                        expiry=ROLE_CACHE_EXPIRY,
-                        per_epoch=False,
-                        scopes=role_cache_scopes(prompter),
-                    )
-                    if prompter_cache
-                    else False
-                )
-                output = await prompter.generate(
-                    instructions, cache=cache, config=role_config(prompter, PROMPTER_DEFAULTS)
-                )
-                text = output.completion or ""
-                generated[key] = (read_generated_prompts(text), text, str(prompter))
+                generated[key] = await generate_prompts(instructions, prompter_cache)
             return generated[key]
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:  # noqa: ARG001
         require_role_models(JUDGES_ROLE, NO_JUDGES)  # fail before any call when none is bound
         meta = state.metadata
+        slot = int(meta["slot"])
         text = meta.get("prompt_text")
         if text is None:
             parsed, raw, prompter = await prompts_for(
                 meta["setting"], meta["generation_instructions"]
             )
-            prompts = parsed.prompts
-            slot = int(meta["slot"])
-            state.store.set(
-                STORE_GENERATION,
-                {
-                    "prompter": prompter,
-                    "n_requested": int(meta.get("prompts_per_setting", 0)),
-                    "n_parsed": len(prompts),
-                    "n_dropped": parsed.n_dropped,
-                    "format": parsed.format,
-                    "raw": raw[:RAW_GENERATION_CHARS],
-                },
-            )
-            if slot >= len(prompts):
+            n_requested = int(meta.get("prompts_per_setting", 0))
+            state.store.set(STORE_GENERATION, generation_record(parsed, raw, prompter, n_requested))
+            if slot >= len(parsed.prompts):
                 state.store.set(STORE_STATUS, NO_PROMPT)
                 state.completed = True
                 return state
-            text = prompts[slot]
+            text = parsed.prompts[slot]
         state.store.set(STORE_PROMPT, text)
         if meta.get("swap_generation_instructions") and meta.get("swap_setting"):
             # the swap control's prompt: this slot of the opposite setting (same cached call)
             swapped, _, _ = await prompts_for(
                 meta["swap_setting"], meta["swap_generation_instructions"]
             )
-            slot = int(meta["slot"])
-            state.store.set(
-                STORE_SWAP_PROMPT, swapped.prompts[slot] if slot < len(swapped.prompts) else None
-            )
+            swap = swapped.prompts[slot] if slot < len(swapped.prompts) else None
+            state.store.set(STORE_SWAP_PROMPT, swap)
         state.metadata["prompt_text"] = text
         state.messages = [ChatMessageUser(content=text)]
         return state

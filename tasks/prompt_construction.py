@@ -11,17 +11,16 @@ are documented in :func:`prompt_construction`'s ``Args:``; the method lives in
 
 from __future__ import annotations
 
-import logging
 from typing import Any
 
 from inspect_ai import Epochs, Task, task
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import model_roles
 from inspect_ai.solver import generate
+from inspect_stance.scorers.construction_metrics import construction_metrics
 from inspect_stance.scorers.prompt_construction import (
     JUDGE_DEFAULTS,
     JUDGES_ROLE,
-    construction_metrics,
     judge_configs,
     stance_ensemble,
 )
@@ -31,157 +30,41 @@ from inspect_stance.solvers.prompt_construction import (
     construction_prompt,
 )
 
-from inspect_stance.construction.controls import (
-    ORIGINAL,
-    SWAPPED,
-    opposite_stances,
-    parse_judge_prompt,
-    swap_metadata,
+from inspect_stance.construction.issuebench import PACKAGE
+from inspect_stance.construction.options import ConstructionOptions
+from inspect_stance.construction.plan import (
+    fingerprint_inputs,
+    plan_construction,
+    sample_input,
+    sample_metadata,
+    task_metadata,
 )
-from inspect_stance.construction.ensemble import check_ensemble
-from inspect_stance.construction.human_labels import load_human_labels, match_human_labels
-from inspect_stance.construction.issuebench import (
-    DEFAULT_TEMPLATES_SPLIT,
-    OUT_OF_SCOPE,
-    PACKAGE,
-    load_issues,
-    load_templates,
-)
-from inspect_stance.construction.prompts import PromptSpec, build_specs, load_prompts
-from inspect_stance.construction.rubric import DEFAULT_THRESHOLD, check_rubric_threshold
-from inspect_stance.construction.settings import (
-    GENERATED,
-    INFORMATION,
-    INTENT_NAMES,
-    INTENTS,
-    METHODS,
-    OPINION,
-    TEMPLATED,
-    USER_STANCES,
-    WRITING,
-    parse_choice,
-)
-from inspect_stance.construction.templates import (
-    INFORMATION_TEMPLATES,
-    OPINION_TEMPLATES,
-    Template,
-    builtin_templates,
-    sample_templates,
-    templates_from_file,
-    templates_from_issuebench,
-)
-from inspect_stance.construction.topics import (
-    _parse_topic_ids,
-    apply_seed_file,
-    load_topics_file,
-    select_topics,
-)
-from inspect_stance.errors import InputError
+from inspect_stance.construction.rubric import DEFAULT_THRESHOLD
 from inspect_stance.fingerprint import FINGERPRINT_KEY, task_fingerprint
-from inspect_stance.params import as_bool, as_int, reject_unknown_args
-from inspect_stance.paths import user_path
+from inspect_stance.params import reject_unknown_args
 from inspect_stance.roles import config_dump, require_roles
 from inspect_stance.viewer import construction_viewer, headline
 
 TASK_VERSION = 2  # 2: the paper's rubric (0.75) and topics by default, filler direction
 
-logger = logging.getLogger(__name__)
-
-
-def _templates(
-    intents: list[str],
-    issuebench_templates: str,
-    writing_templates: str | None,
-    information_templates: str | None,
-    opinion_templates: str | None,
-    k: int,
-    seed: int,
-) -> tuple[dict[str, list[Template]], dict[str, Any]]:
-    info: dict[str, Any] = {}
-    pools: dict[str, list[Template]] = {}
-    if WRITING in intents:
-        if writing_templates:
-            pools[WRITING] = templates_from_file(writing_templates, WRITING)
-        else:
-            table = load_templates(issuebench_templates, DEFAULT_TEMPLATES_SPLIT)
-            pools[WRITING], dropped = templates_from_issuebench(table)
-            info["issuebench_templates_without_slot"] = dropped
-            info["issuebench_templates_out_of_scope"] = table.attrs[OUT_OF_SCOPE]
-    if INFORMATION in intents:
-        pools[INFORMATION] = (
-            templates_from_file(information_templates, INFORMATION)
-            if information_templates
-            else builtin_templates(INFORMATION_TEMPLATES, "info")
-        )
-    if OPINION in intents:
-        pools[OPINION] = (
-            templates_from_file(opinion_templates, OPINION)
-            if opinion_templates
-            else builtin_templates(OPINION_TEMPLATES, "opinion")
-        )
-    chosen = {intent: sample_templates(pool, k, seed, intent) for intent, pool in pools.items()}
-    info["template_pool_sizes"] = {i: len(p) for i, p in pools.items()}
-    info["templates"] = {i: [t.template_id for t in ts] for i, ts in chosen.items()}
-    return chosen, info
-
-
-def sample_label(spec: PromptSpec) -> str:
-    """What the viewer's sample list shows first: topic, intent, user stance, method and slot,
-    e.g. ``[the ethics of abortion | opinion sharing | neutral | templated #3]``."""
-    s = spec.setting
-    replicate = f" r{spec.replicate}" if spec.replicate else ""
-    return (
-        f"[{spec.topic.neutral} | {INTENT_NAMES[s.intent]} | {s.stance} | {spec.method} "
-        f"#{spec.slot}{replicate}]"
-    )
-
-
-def _sample(spec: PromptSpec, human: dict[str, str], prompts_per_setting: int) -> Sample:
-    topic = spec.topic
-    metadata: dict[str, Any] = {
-        "topic_id": topic.topic_id,
-        "topic_neutral": topic.neutral,
-        "topic_pro": topic.pro,
-        "topic_con": topic.con,
-        "filler_pole": topic.filler_pole,
-        "intent": spec.setting.intent,
-        "stance": spec.setting.stance,
-        "method": spec.method,
-        "setting": spec.setting.key,
-        "slot": spec.slot,
-        "replicate": spec.replicate,
-        "filler": topic.filler(spec.setting.stance) if spec.method == TEMPLATED else None,
-        "template_id": spec.template_id,
-        "template_text": spec.template_text,
-        "prompt_source": spec.prompt_source,
-        "prompt_text": spec.prompt_text,
-        "human_label": human.get(spec.sample_id),
-    }
-    if spec.prompt_text is None:
-        metadata["generation_instructions"] = spec.generation_instructions
-        metadata["prompts_per_setting"] = prompts_per_setting
-    # the input is for display only (the solver sends the prompt itself): the setting first,
-    # so each row of the viewer's sample list says which topic, intent, stance and method it is
-    text = spec.prompt_text or "(written by the prompter during the run)"
-    return Sample(id=spec.sample_id, input=f"{sample_label(spec)} {text}", metadata=metadata)
-
-
-def _with_swap(sample: Sample, swaps: dict[str, dict[str, Any]]) -> Sample:
-    """The sample with its swap-control prompt (construction.controls.swap_metadata), if any."""
-    if swaps and sample.metadata is not None:
-        sample.metadata.update(swaps.get(str(sample.id), {}))
-    return sample
-
 
 def _role_configs(needs_prompter: bool) -> dict[str, Any]:
-    """The generation config each bound role model's calls will carry (for the log)."""
-    out: dict[str, Any] = {"judges": judge_configs()}
+    """The generation config each bound role model's calls will carry (for the log), and the
+    defaults (:data:`JUDGE_DEFAULTS`, :data:`PROMPTER_DEFAULTS`) every field a role's own
+    config leaves unset takes."""
+    configs: dict[str, Any] = {"judges": judge_configs()}
     prompter = model_roles().get(PROMPTER_ROLE)
     if needs_prompter and prompter is not None and not isinstance(prompter, list):
-        out["prompter"] = {
+        configs["prompter"] = {
             str(prompter): config_dump(prompter, PROMPTER_DEFAULTS)  # scrubbed of credentials
         }
-    return out
+    return {
+        "role_configs": configs,
+        "role_defaults": {
+            "judges": JUDGE_DEFAULTS.model_dump(exclude_none=True),
+            "prompter": PROMPTER_DEFAULTS.model_dump(exclude_none=True),
+        },
+    }
 
 
 @task
@@ -289,184 +172,44 @@ def prompt_construction(
             true.
     """
     reject_unknown_args("prompt_construction", unknown, prompt_construction)
-    threshold = check_rubric_threshold(rubric_threshold)
-    sees_prompt = as_bool("judge_sees_prompt", judge_sees_prompt)
-    judge_prompts = parse_judge_prompt(judge_prompt, sees_prompt)
-    sees_prompt = judge_prompts[0] == ORIGINAL
-    reverse = as_bool("reversed_rubric", reversed_rubric)
-    ensemble_how = check_ensemble(ensemble)
-    issues, issuebench_templates = user_path(issues), user_path(issuebench_templates)
-    if isinstance(topics, str) and _parse_topic_ids(topics) is None:
-        topics = user_path(topics)
-    (
-        writing_templates,
-        information_templates,
-        opinion_templates,
-        prompts_from,
-        seed_prompts,
-        human_labels,
-    ) = (
-        user_path(p) if p else None
-        for p in (
-            writing_templates,
-            information_templates,
-            opinion_templates,
-            prompts_from,
-            seed_prompts,
-            human_labels,
-        )
-    )
-    intent_list = parse_choice(intents, INTENTS, "intents")
-    stance_list = parse_choice(stances, USER_STANCES, "stances")
-    method_list = parse_choice(methods, METHODS, "methods")
-    k_templates = as_int("templates_per_setting", templates_per_setting)
-    k_prompts = as_int("prompts_per_setting", prompts_per_setting)
-    k_responses = as_int("responses_per_prompt", responses_per_prompt)
-    k_seeds = as_int("seeds_per_setting", seeds_per_setting, minimum=0)
-    seed_value = as_int("seed", seed, minimum=0)
-    cache_prompter = as_bool("prompter_cache", prompter_cache)
-
-    excluded_topics: list[str] = []
-    if topics is None or _parse_topic_ids(topics) is not None:
-        table = None if topics is None or issues == PACKAGE else load_issues(issues)
-        topic_list = select_topics(topics, table)
-    else:
-        topic_list, excluded_topics = load_topics_file(str(topics))
-        if excluded_topics:
-            logger.warning(
-                "topics file %s: %d topic(s) excluded upstream (tag_exclude == 1) skipped: %s",
-                topics,
-                len(excluded_topics),
-                ", ".join(excluded_topics),
-            )
-    if seed_prompts:
-        topic_list = apply_seed_file(topic_list, seed_prompts)
-
-    templates: dict[str, list[Template]] = {}
-    template_info: dict[str, Any] = {}
-    if TEMPLATED in method_list:
-        templates, template_info = _templates(
-            intent_list,
-            issuebench_templates,
-            writing_templates,
-            information_templates,
-            opinion_templates,
-            k_templates,
-            seed_value,
-        )
-    reused = load_prompts(prompts_from) if prompts_from else None
-    spec_args: dict[str, Any] = dict(
-        topics=topic_list,
-        intents=intent_list,
-        methods=method_list,
-        templates=templates,
-        prompts_per_setting=k_prompts,
-        reused=reused,
-        seeds_per_setting=k_seeds,
-        seed=seed_value,
-    )
-    specs = build_specs(stances=stance_list, responses_per_prompt=k_responses, **spec_args)
-
-    swaps: dict[str, dict[str, Any]] = {}
-    if SWAPPED in judge_prompts:
-        missing = opposite_stances(stance_list)
-        try:
-            extra = build_specs(stances=missing, responses_per_prompt=1, **spec_args)
-        except InputError as ex:  # prompts_from lacks the opposite stance's prompts
-            raise InputError(
-                f"judge_prompt=swapped needs stances {','.join(missing)}: {ex}"
-            ) from None
-        swaps = swap_metadata(specs, extra)
-
-    human: dict[str, str] = {}
-    unmatched: list[str] = []
-    if human_labels:
-        human, unmatched = match_human_labels(
-            load_human_labels(human_labels), (s.sample_id for s in specs), human_labels
-        )
-        if unmatched:
-            logger.warning(
-                "human_labels %s: %d of %d ids match no sample of this run (e.g. %r)",
-                human_labels,
-                len(unmatched),
-                len(unmatched) + len(human),
-                unmatched[0],
-            )
-
-    needs_prompter = any(s.method == GENERATED and s.prompt_text is None for s in specs)
+    opts = ConstructionOptions.parse(**{k: v for k, v in locals().items() if k != "unknown"})
+    plan = plan_construction(opts)
     require_roles("prompt_construction", [JUDGES_ROLE], "the judge ensemble that rates responses")
-    if needs_prompter:
+    if plan.needs_prompter:
         require_roles(
             "prompt_construction",
             [PROMPTER_ROLE],
             "it writes the generated prompts; or reuse them with -T prompts_from=LOG_OR_FILE",
         )
-    metadata = {
-        "topics": [
-            {
-                "topic_id": t.topic_id,
-                "neutral": t.neutral,
-                "pro": t.pro,
-                "con": t.con,
-                "filler_pole": t.filler_pole,
-            }
-            for t in topic_list
-        ],
-        "topics_excluded": len(excluded_topics),
-        "topics_excluded_ids": excluded_topics,
-        "intents": intent_list,
-        "stances": stance_list,
-        "methods": method_list,
-        "rubric_threshold": threshold,
-        "judge_sees_prompt": sees_prompt,
-        "judge_prompt": judge_prompts,
-        "reversed_rubric": reverse,
-        "ensemble": ensemble_how,
-        "prompts_from": prompts_from,
-        "human_labels": human_labels,
-        "human_labels_matched": len(human),
-        "human_labels_unmatched": len(unmatched),
-        "n_generator_calls": len(
-            {s.setting.key for s in specs if s.method == GENERATED and s.prompt_text is None}
-        ),
-        "role_configs": _role_configs(needs_prompter),
-        "role_defaults": {
-            "judges": JUDGE_DEFAULTS.model_dump(exclude_none=True),
-            "prompter": PROMPTER_DEFAULTS.model_dump(exclude_none=True),
-        },
-        **template_info,
-    }
-    samples = [_with_swap(_sample(s, human, k_prompts), swaps) for s in specs]
-    # input files and samples by content: eval-retry refuses changed inputs
-    metadata[FINGERPRINT_KEY] = task_fingerprint(
-        "prompt_construction",
-        {
-            "topics": None if topics is None else str(topics),
-            "issues": issues,
-            "issuebench_templates": issuebench_templates,
-            "writing_templates": writing_templates,
-            "information_templates": information_templates,
-            "opinion_templates": opinion_templates,
-            "prompts_from": prompts_from,
-            "seed_prompts": seed_prompts,
-            "judge_prompt": None if judge_prompt is None else str(judge_prompt),
-            "human_labels": human_labels,
-        },
-        samples,
-    )
+    samples = [
+        Sample(
+            id=s.sample_id,
+            input=sample_input(s),
+            metadata=sample_metadata(s, plan, opts.prompts_per_setting),
+        )
+        for s in plan.specs
+    ]
     return Task(
         dataset=MemoryDataset(samples, name="prompt_construction"),
-        solver=[construction_prompt(prompter_cache=cache_prompter), generate()],
+        solver=[construction_prompt(prompter_cache=opts.prompter_cache), generate()],
         scorer=stance_ensemble(
-            rubric_threshold=threshold,
-            judge_sees_prompt=sees_prompt,
-            judge_prompts=judge_prompts,
-            reversed_rubric=reverse,
+            rubric_threshold=opts.rubric_threshold,
+            judge_sees_prompt=opts.judge_sees_prompt,
+            judge_prompts=opts.judge_prompts,
+            reversed_rubric=opts.reversed_rubric,
         ),
-        metrics=[construction_metrics(human=bool(human), ensemble=ensemble_how)],
+        metrics=[construction_metrics(human=bool(plan.human), ensemble=opts.ensemble)],
         headline_metric=headline("prompt_construction"),
         viewer=construction_viewer(),
         epochs=Epochs(1, "mode"),
-        metadata=metadata,
+        metadata={
+            **task_metadata(opts, plan),
+            **_role_configs(plan.needs_prompter),
+            **plan.template_info,
+            # input files and samples by content: eval-retry refuses changed inputs
+            FINGERPRINT_KEY: task_fingerprint(
+                "prompt_construction", fingerprint_inputs(opts), samples
+            ),
+        },
         version=TASK_VERSION,
     )
