@@ -49,9 +49,8 @@ def _metrics(log) -> dict[str, float]:
     return {k: v.value for k, v in scorer.metrics.items()}
 
 
-def test_adaptive_waves_stop_per_sample(
-    files: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+@pytest.fixture(scope="module")
+def adaptive_log(files: Path, tmp_path_factory: pytest.TempPathFactory):
     [log] = inspect_eval(
         stance_drift(
             propositions=str(files / "props2.txt"),
@@ -61,11 +60,15 @@ def test_adaptive_waves_stop_per_sample(
         ),
         model="stance_sim/respondent",
         model_args={"transition": str(files / "T.json")},
-        log_dir=str(tmp_path),
+        log_dir=str(tmp_path_factory.mktemp("adaptive_logs")),
         display="none",
     )
     assert log.status == "success"
-    full = read_eval_log(log.location)
+    return log, read_eval_log(log.location)
+
+
+def test_adaptive_waves_stop_per_sample(adaptive_log) -> None:
+    log, full = adaptive_log
     total = 0
     for s in full.samples:
         stance = int(s.metadata["initial_stance"])
@@ -86,11 +89,12 @@ def test_adaptive_waves_stop_per_sample(
         read_drift_log(log.location)
     run = read_drift_log(log.location, "exclude")
     assert int((~run.missing_mask).sum()) == total
-    # report with --exclude-unparsed: the trials run, none counted as failures
-    assert cli_main(["report", log.location, "--exclude-unparsed", "--json"]) == 0
-    [reported] = json.loads(capsys.readouterr().out)["runs"]
-    assert reported["spr"] == pytest.approx(m["spr"])
-    # plan reads the log: calls per trial from the task, tokens from the usage, calls saved
+
+
+def test_plan_reads_an_adaptive_log(adaptive_log, capsys: pytest.CaptureFixture[str]) -> None:
+    """Calls per trial from the task, tokens from the usage, calls saved."""
+    log, full = adaptive_log
+    total = sum(len(s.store["trials"]) for s in full.samples)
     assert cli_main(["plan", log.location, "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     [summary] = out["runs"]
@@ -99,6 +103,19 @@ def test_adaptive_waves_stop_per_sample(
     assert summary["adaptive"]["calls_saved"] == 2 * (10 * TRIALS - total)
     [usage] = full.stats.model_usage.values()
     assert summary["tokens_in_per_call"] == pytest.approx(usage.input_tokens / (2 * total))
+
+
+def test_report_reads_an_adaptive_log(adaptive_log, capsys: pytest.CaptureFixture[str]) -> None:
+    """With --exclude-unparsed: the trials run, none counted as failures."""
+    log, full = adaptive_log
+    assert cli_main(["report", log.location, "--exclude-unparsed", "--json"]) == 0
+    [reported] = json.loads(capsys.readouterr().out)["runs"]
+    assert reported["spr"] == pytest.approx(_metrics(log)["spr"])
+    assert cli_main(["report", log.location, "--exclude-unparsed"]) == 0
+    text = capsys.readouterr().out
+    held = sum(len(s.store["trials"]) for s in full.samples)
+    assert f"adaptive trials (-T adaptive_halfwidth=0.2): {held} of {10 * TRIALS} trials" in text
+    assert "complete the run with `inspect eval-retry`" not in text
 
 
 def test_adaptive_survives_eval_retry(files: Path, tmp_path: Path) -> None:
