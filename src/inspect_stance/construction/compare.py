@@ -7,7 +7,7 @@ with ``s_i`` the majority scores of its scale-labelled responses (:mod:`.lean`):
   items both runs have; lower distance ranks better);
 - ``distance_neutral (Wilcoxon)``: the paper's test, ``scipy.stats.wilcoxon`` over the neutral
   items' distances (its interval: the paired item-level interval of the mean difference);
-- ``distance (judgments)``: the judgment-level test the referee asked for: OLS over every
+- ``distance (judgments)``: the judgment-level test the review asks for: OLS over every
   individual judgment of both runs, ``|score - 3| ~ run + judge + item`` (judge and item fixed
   effects), with cluster-robust standard errors clustered by prompt text (statsmodels; the same
   prompt in both runs is one cluster); the coefficient of ``run`` is the delta;

@@ -1,6 +1,6 @@
 """Judge controls: the same response rated with the prompt hidden, swapped, or a reversed rubric.
 
-The referee's controls for judges swayed by the prompt (``-T judge_prompt=...``):
+Controls for judges swayed by the prompt (the robustness checks the review asks for) (``-T judge_prompt=...``):
 
 - ``original``: the judge sees the user prompt (the paper's design);
 - ``none``: the prompt is hidden (``judge_sees_prompt=false``);
