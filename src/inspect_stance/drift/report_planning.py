@@ -1,6 +1,7 @@
 """Report notes on a run's cost and precision (the figures ``inspect-stance plan`` expands).
 
-- a run with adaptive trials: the trials run of the most and the share of calls used;
+- a run with adaptive trials: the trials run of the most, the share of calls used and the
+  half-widths the cells reached (:func:`.plan_study.adaptive_summary`);
 - a logprob run: the precision the frequency estimator would lose on it
   (:func:`.estimators.precision_loss`, one sampled letter per trial): the trial-variance ratio
   ``r`` and the SPR-variance ratio at the run's trials per cell.
@@ -17,12 +18,15 @@ def adaptive_note(run: DriftRun, name: str) -> str | None:
     """``note: NAME: adaptive trials (...): X of Y trials run (S % of the calls) ...``."""
     if run.adaptive_halfwidth is None:
         return None
-    held = int((~run.missing_mask).sum())
-    most = int(run.missing_mask.size)
+    from inspect_stance.drift.plan_study import adaptive_summary
+
+    summary = adaptive_summary(run, 1.0)
+    held, most = summary["trials_run"], summary["trials_planned"]
     note = (
         f"note: {name}: adaptive trials (-T adaptive_halfwidth={run.adaptive_halfwidth:g}): "
-        f"{held:,} of {most:,} trials run ({100 * held / most:.0f} % of the calls); the trials "
-        "not run are left out"
+        f"{held:,} of {most:,} trials run ({100 * held / most:.0f} % of the calls); half-width "
+        f"reached per cell: mean {summary['width_reached_mean']:.3f}, max "
+        f"{summary['width_reached_max']:.3f}; the trials not run are left out"
     )
     if run.incomplete_samples:
         note += (
