@@ -32,7 +32,7 @@ from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, metric
 from inspect_ai.solver import TaskState
 
 from inspect_stance.construction.keys import STORE_ANNOTATIONS, STORE_ITEMS, STORE_MISSING
-from inspect_stance.construction.validation_report import (
+from inspect_stance.construction.validation_analysis import (
     annotation_counts_of,
     annotator_order,
     clarity_of,
