@@ -112,3 +112,36 @@ def test_report_says_what_logprobs_are_worth(capsys: pytest.CaptureFixture[str])
     loss = precision_loss(load_npz(path).probs)
     assert f"the trial variance would be x{loss.within_ratio:.2f}" in text
     assert 1.1 < loss.within_ratio < 1.5  # a logprob trial is worth 1.27 letter trials here
+
+
+def test_paired_plan_matches_propositions_by_text(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The same run with its propositions shuffled pairs with itself: sigma_D^2 = 0."""
+    path = _npz(tmp_path)
+    with np.load(path) as data:
+        probs = data["probs"]
+    names = np.array([f"proposition {k}" for k in range(probs.shape[0])])
+    np.savez(tmp_path / "a.npz", probs=probs, propositions=names)
+    perm = np.random.default_rng(1).permutation(probs.shape[0])
+    np.savez(tmp_path / "b.npz", probs=probs[perm], propositions=names[perm])
+    np.savez(
+        tmp_path / "c.npz",
+        probs=probs,
+        propositions=np.array([f"other {k}" for k in range(probs.shape[0])]),
+    )
+    assert (
+        main(
+            ["plan", str(tmp_path / "a.npz"), str(tmp_path / "b.npz"), "--detect", "0.1", "--json"]
+        )
+        == 0
+    )
+    out = json.loads(capsys.readouterr().out)
+    vc_noise = out["runs"][0]["components"]["within_cell"]
+    # only trial noise is left in the paired SE: sqrt(2 sigma_e^2 / (5 T P)) at the largest design
+    last = out["designs"][-1]
+    assert last["delta_se"] == pytest.approx(
+        math.sqrt(2 * vc_noise / (5 * last["trials"] * last["propositions"]))
+    )
+    assert main(["plan", str(tmp_path / "a.npz"), str(tmp_path / "c.npz"), "--detect", "0.1"]) == 2
+    assert "same propositions" in capsys.readouterr().err

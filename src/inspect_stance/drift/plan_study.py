@@ -185,6 +185,23 @@ def _load(path: str, args: argparse.Namespace) -> tuple[DriftRun, VarianceCompon
     return run, vc, costs
 
 
+def aligned_components(a: DriftRun, b: DriftRun) -> VarianceComponents:
+    """Run ``b``'s components with its propositions in ``a``'s order (matched by text), so a
+    paired difference compares each proposition with itself; ``InputError`` unless both runs
+    hold the same propositions."""
+    order = {text: k for k, text in enumerate(b.propositions)}
+    missing = [t for t in a.propositions if t not in order]
+    if missing or len(order) != len(a.propositions):
+        raise InputError(
+            f"the two runs do not hold the same propositions ({len(missing)} of {a.name}'s are "
+            f"not in {b.name}, which has {len(b.propositions)}); a paired comparison needs the "
+            "same propositions in both"
+        )
+    idx = [order[t] for t in a.propositions]
+    held = None if b.missing is None else b.missing[idx]
+    return decompose_run(b.probs[idx], "failure", held)
+
+
 def build_plan(args: argparse.Namespace) -> Plan:
     """Load the runs and compute the plan (no rendering)."""
     if len(args.runs) > 2:
@@ -193,7 +210,7 @@ def build_plan(args: argparse.Namespace) -> Plan:
     run, vc, costs = loaded[0]
     pair: PairComponents | None = None
     if len(loaded) == 2:
-        pair = pair_from_runs(vc, loaded[1][1])
+        pair = pair_from_runs(vc, aligned_components(run, loaded[1][0]))
     elif args.detect is not None:
         pair = pair_from_one(vc, args.correlation)
     pricing = Pricing(
