@@ -148,14 +148,7 @@ def prompt_validation(
         models = annotator_models()
     except ValueError as ex:  # construction code raises one-line ValueErrors
         raise _one_line(ex) from ex
-    samples = [
-        Sample(
-            id=s.key,
-            input=f"(annotation of {len(s.metadata['items'])} prompts of setting {s.key})",
-            metadata=s.metadata,
-        )
-        for s in plan.settings
-    ]
+    samples = setting_samples(plan)
     return Task(
         dataset=MemoryDataset(samples, name="prompt_validation"),
         solver=validation_annotation(seed=opts.seed, prompter_cache=opts.prompter_cache),
@@ -164,21 +157,22 @@ def prompt_validation(
         metadata={
             **task_metadata(opts, plan, models),
             # input files and samples by content: eval-retry refuses changed inputs
-            FINGERPRINT_KEY: task_fingerprint(
-                "prompt_validation",
-                {
-                    "topics": None if opts.topics is None else str(opts.topics),
-                    "issues": opts.issues,
-                    "real_prompts": opts.real_source,
-                    "prompts_from": opts.prompts_from,
-                    "issuebench_templates": opts.issuebench_templates,
-                    **{f"{k}_templates": v for k, v in opts.template_files.items()},
-                },
-                samples,
-            ),
+            FINGERPRINT_KEY: task_fingerprint("prompt_validation", opts.input_files(), samples),
         },
         version=TASK_VERSION,
     )
+
+
+def setting_samples(plan: ValidationPlan) -> list[Sample]:
+    """One sample per setting, id ``{topic}-{intent}-{stance}``, its items in the metadata."""
+    return [
+        Sample(
+            id=s.key,
+            input=f"(annotation of {len(s.metadata['items'])} prompts of setting {s.key})",
+            metadata=s.metadata,
+        )
+        for s in plan.settings
+    ]
 
 
 def task_metadata(

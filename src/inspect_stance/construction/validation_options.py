@@ -49,6 +49,17 @@ class ValidationOptions:
         """The constructed sources (templated, generated) among :attr:`sources`, in order."""
         return [s for s in self.sources if s in (TEMPLATED, GENERATED)]
 
+    def input_files(self) -> dict[str, str | None]:
+        """The run's inputs by ``-T`` name (files, sources), for the task's fingerprint."""
+        return {
+            "topics": None if self.topics is None else str(self.topics),
+            "issues": self.issues,
+            "real_prompts": self.real_source,
+            "prompts_from": self.prompts_from,
+            "issuebench_templates": self.issuebench_templates,
+            **{f"{k}_templates": v for k, v in self.template_files.items()},
+        }
+
     @classmethod
     def parse(
         cls,
