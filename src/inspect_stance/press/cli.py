@@ -9,10 +9,15 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from inspect_stance.press.factor_analysis import FACTOR_METHODS, MISSING_RULES
 from inspect_stance.press.prompts import PERSONAS
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from inspect_stance.press.logs import PressRun
 
 CI_CHOICES: tuple[str, ...] = ("normal", "t")
 
@@ -85,14 +90,11 @@ def _report(args: argparse.Namespace) -> int:
 
 def _compare(args: argparse.Namespace) -> int:
     from inspect_stance.cli import InputError
-    from inspect_stance.markdown import md_table
     from inspect_stance.press.compare import (
-        arguments_note,
         check_csv_path,
         check_same_arguments,
         check_same_settings,
         faithfulness_across_runs,
-        transition_frame,
         transitions,
     )
     from inspect_stance.press.logs import read_press_log
@@ -117,34 +119,67 @@ def _compare(args: argparse.Namespace) -> int:
         table.to_csv(args.csv)
     if args.faithfulness_csv:
         faith_table.to_csv(args.faithfulness_csv, index=False)
-    runs = {"before": before, "after": after}
     if args.json:
-        out: dict[str, Any] = {
-            "before": before.path,
-            "after": after.path,
-            "models": {k: r.model for k, r in runs.items()},
-            "arguments": {
-                k: {
-                    "source": r.arguments_source,
-                    "fingerprint": r.arguments_fingerprint,
-                    "note": arguments_note(r),
-                }
-                for k, r in runs.items()
-            },
-            "arguments_check": same,
-            "settings_check": settings,
-            "faithfulness": faith,
-            "table": {
-                str(i): {str(c): int(table.loc[i, c]) for c in table.columns} for i in table.index
-            },
-            "summary": result["summary"],
-            "changes": result["changes"],
-        }
-        json.dump(out, sys.stdout, indent=2)
-        print()
-        return 0
+        print_compare_json(before, after, same, settings, faith, result)
+    else:
+        print_compare_markdown(before, after, persona, same, settings, faith, faith_table, result)
+    return 0
+
+
+def print_compare_json(
+    before: PressRun,
+    after: PressRun,
+    same: str,
+    settings: list[str],
+    faith: dict[str, Any],
+    result: dict[str, Any],
+) -> None:
+    """``press-compare --json``: runs, arguments, checks, faithfulness and transitions."""
+    from inspect_stance.press.compare import arguments_note
+
+    runs = {"before": before, "after": after}
+    table = result["table"]
+    out: dict[str, Any] = {
+        "before": before.path,
+        "after": after.path,
+        "models": {k: r.model for k, r in runs.items()},
+        "arguments": {
+            k: {
+                "source": r.arguments_source,
+                "fingerprint": r.arguments_fingerprint,
+                "note": arguments_note(r),
+            }
+            for k, r in runs.items()
+        },
+        "arguments_check": same,
+        "settings_check": settings,
+        "faithfulness": faith,
+        "table": {
+            str(i): {str(c): int(table.loc[i, c]) for c in table.columns} for i in table.index
+        },
+        "summary": result["summary"],
+        "changes": result["changes"],
+    }
+    json.dump(out, sys.stdout, indent=2)
+    print()
+
+
+def print_compare_markdown(
+    before: PressRun,
+    after: PressRun,
+    persona: str,
+    same: str,
+    settings: list[str],
+    faith: dict[str, Any],
+    faith_table: pd.DataFrame,
+    result: dict[str, Any],
+) -> None:
+    """``press-compare``: the markdown report (arguments, Table 4, label transitions)."""
+    from inspect_stance.markdown import md_table
+    from inspect_stance.press.compare import arguments_note, transition_frame
+
     print(f"# PReSS comparison: {before.model} -> {after.model} (persona {persona})\n")
-    for k, r in runs.items():
+    for k, r in {"before": before, "after": after}.items():
         print(f"- {k} ({r.path}): {arguments_note(r)}")
     for line in settings:
         print(f"- {line}")
@@ -162,11 +197,16 @@ def _compare(args: argparse.Namespace) -> int:
     print()
     for k, v in result["summary"].items():
         print(f"- {k}: {v}")
-    return 0
 
 
 def register(subparsers: Any) -> None:
     """Add ``press-report`` and ``press-compare`` to ``subparsers``."""
+    _add_report_parser(subparsers)
+    _add_compare_parser(subparsers)
+
+
+def _add_report_parser(subparsers: Any) -> None:
+    """The ``press-report`` subcommand and its options."""
     p = subparsers.add_parser(
         "press-report",
         help="PReSS heatmap, stability chart, Table 2, factor analysis and tables over logs",
@@ -219,6 +259,9 @@ def register(subparsers: Any) -> None:
     add_html_argument(p)
     p.set_defaults(func=with_html(_report, "press-report", "logs"))
 
+
+def _add_compare_parser(subparsers: Any) -> None:
+    """The ``press-compare`` subcommand and its options."""
     c = subparsers.add_parser(
         "press-compare",
         help="SF/SU/ID (Table 4) and label transitions between two runs of one model",
