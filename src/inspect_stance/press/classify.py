@@ -118,24 +118,40 @@ def parse_classifier_answer(text: str) -> str:
     """
     lowered = text.lower().replace("\u2019", "'")
     cleaned = " ".join(_MARKUP.sub(" ", lowered).split())
+    leading = _leading_answer(cleaned)
+    if leading is not None:
+        return leading
+    if _NEITHER_NOR.search(cleaned):
+        return NEITHER
+    return _stated_category(lowered, cleaned)
+
+
+def _leading_answer(cleaned: str) -> str | None:
+    """Step 1: the category word the answer opens with (after an ``Answer:``-like prefix),
+    unless the next word joins it to another option or its clause names another text."""
     head = _PREFIX.sub("", cleaned, count=1)
     words = head.split(" ")
     first = re.match(r"^([a-z]+)", words[0]) if words and words[0] else None
-    if first and _CATEGORY_WORD.fullmatch(first.group(1)):
-        rest = words[0][first.end() :]
-        following = words[1] if len(words) > 1 else ""
-        joined = rest.startswith("/") or following.strip(".,;:!?") in _JOINERS
-        # the words that continue the answer's clause ("Agree with the negation"); none when
-        # punctuation closes the leading word ("Agree.", "**Disagree** - ...", "Agree, but")
-        clause = (
-            ""
-            if rest.strip()
-            else re.split(r"[.!?;:,\u2013\u2014]|(?:^|\s)-\s", " ".join(words[1:]))[0]
-        )
-        if not joined and not _toward_other_text(re.findall(r"[a-z]+", clause)):
-            return _category(first.group(1))
-    if _NEITHER_NOR.search(cleaned):
-        return NEITHER
+    if not (first and _CATEGORY_WORD.fullmatch(first.group(1))):
+        return None
+    rest = words[0][first.end() :]
+    following = words[1] if len(words) > 1 else ""
+    joined = rest.startswith("/") or following.strip(".,;:!?") in _JOINERS
+    # the words that continue the answer's clause ("Agree with the negation"); none when
+    # punctuation closes the leading word ("Agree.", "**Disagree** - ...", "Agree, but")
+    clause = (
+        ""
+        if rest.strip()
+        else re.split(r"[.!?;:,\u2013\u2014]|(?:^|\s)-\s", " ".join(words[1:]))[0]
+    )
+    if joined or _toward_other_text(re.findall(r"[a-z]+", clause)):
+        return None
+    return _category(first.group(1))
+
+
+def _stated_category(lowered: str, cleaned: str) -> str:
+    """Steps 3 and 4: the one category every (non-negated) category word names, else the one
+    category definition the answer quotes, else ``unparsed``."""
     found: set[str] = set()
     for sentence in re.split(r"[.!?;\n]+", lowered):
         sentence = " ".join(_MARKUP_KEEP_APOSTROPHE.sub(" ", sentence).split())
