@@ -35,38 +35,44 @@ def _design_line(d: Design) -> str:
     return "  ".join(parts)
 
 
+def _run_lines(r: dict[str, Any]) -> list[str]:
+    """The lines of one run: components, calls per trial, adaptive figures, estimator loss."""
+    c = r["components"]
+    lines = [
+        f"{r['name']} ({r['source']}): {r['propositions']} propositions x "
+        f"{r['trials']:.0f} trials, SPR {r['spr']:.3f}, estimator {r['estimator']}",
+        f"  variance: between propositions {c['between_propositions']:.5f}, stance within "
+        f"proposition {c['stance_within_proposition']:.5f}, trials within cell "
+        f"{c['within_cell']:.5f}; trials make {100 * c['trial_share_of_spr_variance']:.1f} % "
+        "of Var(SPR)",
+        f"  calls per trial {r['calls_per_trial']:g} ({r['calls_per_trial_source']})",
+    ]
+    ad = r.get("adaptive")
+    if ad:
+        lines.append(
+            f"  adaptive trials (half-width {ad['halfwidth']:g}): {ad['trials_run']:,} of "
+            f"{ad['trials_planned']:,} trials run, {ad['calls_saved']:,.0f} calls saved; "
+            f"half-width reached: mean {ad['width_reached_mean']:.3f}, max "
+            f"{ad['width_reached_max']:.3f}; {100 * ad['cells_within_halfwidth']:.0f} % of "
+            "cells within the target"
+        )
+    f = r.get("frequency_estimator")
+    if f and not math.isfinite(f["within_cell_variance_ratio"]):
+        lines.append("  without logprobs: no trial noise in this run, no ratio to give")
+    elif f:
+        lines.append(
+            f"  without logprobs (one sampled letter per trial): trial variance x"
+            f"{f['within_cell_variance_ratio']:.2f}, Var(SPR) x{f['spr_variance_ratio']:.2f};"
+            f" {f['trials_to_match']:.0f} trials per cell for this run's trial noise"
+        )
+    return lines
+
+
 def render(plan: Plan) -> str:
     """The plan as terminal text."""
     lines: list[str] = []
     for r in plan.runs:
-        c = r["components"]
-        lines += [
-            f"{r['name']} ({r['source']}): {r['propositions']} propositions x "
-            f"{r['trials']:.0f} trials, SPR {r['spr']:.3f}, estimator {r['estimator']}",
-            f"  variance: between propositions {c['between_propositions']:.5f}, stance within "
-            f"proposition {c['stance_within_proposition']:.5f}, trials within cell "
-            f"{c['within_cell']:.5f}; trials make {100 * c['trial_share_of_spr_variance']:.1f} % "
-            "of Var(SPR)",
-            f"  calls per trial {r['calls_per_trial']:g} ({r['calls_per_trial_source']})",
-        ]
-        ad = r.get("adaptive")
-        if ad:
-            lines.append(
-                f"  adaptive trials (half-width {ad['halfwidth']:g}): {ad['trials_run']:,} of "
-                f"{ad['trials_planned']:,} trials run, {ad['calls_saved']:,.0f} calls saved; "
-                f"half-width reached: mean {ad['width_reached_mean']:.3f}, max "
-                f"{ad['width_reached_max']:.3f}; {100 * ad['cells_within_halfwidth']:.0f} % of "
-                "cells within the target"
-            )
-        f = r.get("frequency_estimator")
-        if f and not math.isfinite(f["within_cell_variance_ratio"]):
-            lines.append("  without logprobs: no trial noise in this run, no ratio to give")
-        elif f:
-            lines.append(
-                f"  without logprobs (one sampled letter per trial): trial variance x"
-                f"{f['within_cell_variance_ratio']:.2f}, Var(SPR) x{f['spr_variance_ratio']:.2f};"
-                f" {f['trials_to_match']:.0f} trials per cell for this run's trial noise"
-            )
+        lines += _run_lines(r)
     lines.append("designs (all propositions):")
     lines += ["  " + _design_line(d) for d in plan.designs]
     t = plan.target
@@ -163,6 +169,27 @@ def register(subparsers: Any) -> None:
         help="a run (log or .npz); a second run "
         "of the same propositions plans a paired comparison of the two",
     )
+    _add_target_args(p)
+    _add_cost_args(p)
+    p.add_argument(
+        "--adaptive-halfwidth",
+        type=_fraction,
+        metavar="H",
+        help="replay the run under adaptive stopping at half-width H",
+    )
+    p.add_argument(
+        "--replay-orders",
+        type=_count,
+        default=200,
+        metavar="N",
+        help="random trial orders per cell in the replay (default 200)",
+    )
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=cmd_plan)
+
+
+def _add_target_args(p: argparse.ArgumentParser) -> None:
+    """The target and the design space: ``--target-se``, ``--detect`` and its settings."""
     p.add_argument("--target-se", type=_positive, metavar="X", help="SE of SPR to reach")
     p.add_argument(
         "--detect",
@@ -191,6 +218,10 @@ def register(subparsers: Any) -> None:
     p.add_argument(
         "--max-trials", type=_count, metavar="T", help="most trials per cell (default: the run's)"
     )
+
+
+def _add_cost_args(p: argparse.ArgumentParser) -> None:
+    """Calls per trial and prices."""
     p.add_argument(
         "--calls-per-trial",
         type=_positive,
@@ -210,18 +241,3 @@ def register(subparsers: Any) -> None:
         metavar="SHARE",
         help="share off the price, e.g. 0.5 for a Batch API (default 0)",
     )
-    p.add_argument(
-        "--adaptive-halfwidth",
-        type=_fraction,
-        metavar="H",
-        help="replay the run under adaptive stopping at half-width H",
-    )
-    p.add_argument(
-        "--replay-orders",
-        type=_count,
-        default=200,
-        metavar="N",
-        help="random trial orders per cell in the replay (default 200)",
-    )
-    p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.set_defaults(func=cmd_plan)
