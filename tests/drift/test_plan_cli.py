@@ -145,3 +145,22 @@ def test_paired_plan_matches_propositions_by_text(
     )
     assert main(["plan", str(tmp_path / "a.npz"), str(tmp_path / "c.npz"), "--detect", "0.1"]) == 2
     assert "same propositions" in capsys.readouterr().err
+
+
+@pytest.mark.skipif(not REF.is_dir(), reason="reference data not present")
+def test_plan_for_a_model_without_logprobs(capsys: pytest.CaptureFixture[str]) -> None:
+    """--estimator frequency: the logprob run's proposition components with the trial variance
+    of its one-letter re-scoring, so more trials are recommended for the same target."""
+    from inspect_stance.drift.estimators import precision_loss
+    from inspect_stance.drift.run import load_npz
+
+    path = str(REF / "gpt_3_5_turbo.npz")
+    assert main(["plan", path, "--target-se", "0.0095", "--json"]) == 0
+    lp = json.loads(capsys.readouterr().out)
+    assert main(["plan", path, "--target-se", "0.0095", "--estimator", "frequency", "--json"]) == 0
+    fr = json.loads(capsys.readouterr().out)
+    loss = precision_loss(load_npz(path).probs)
+    comp_lp, comp_fr = lp["runs"][0]["components"], fr["runs"][0]["components"]
+    assert comp_fr["within_cell"] == pytest.approx(loss.frequency.within_cell)
+    assert comp_fr["between_propositions"] == pytest.approx(comp_lp["between_propositions"])
+    assert fr["recommended"]["calls"] > lp["recommended"]["calls"]

@@ -22,7 +22,7 @@ noise at ``T``: ``T' = r T``.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 import numpy as np
@@ -128,3 +128,14 @@ def estimator_in_use(counts: dict[str, int], probs: np.ndarray | None = None) ->
     if fr >= 0.95 * total:
         return "frequency"
     return "mixed"
+
+
+def as_frequency(loss: PrecisionLoss) -> VarianceComponents:
+    """The logprob run's components with the frequency estimator's trial variances (overall and
+    per stance): what a model without logprobs would show on the same propositions (the
+    between-proposition components stay the logprob run's)."""
+    return replace(
+        loss.logprob,
+        within_cell=loss.frequency.within_cell,
+        per_stance_within=loss.frequency.per_stance_within,
+    )

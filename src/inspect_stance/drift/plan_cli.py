@@ -83,6 +83,8 @@ def render(plan: Plan) -> str:
         )
     if t["default_target"]:
         what += " (within 10 % of the largest design)"
+    if t.get("estimator") == "frequency":
+        what += ", without logprobs (frequency estimator)"
     rec = plan.recommended
     lines.append(
         f"recommended for {what}: "
@@ -183,6 +185,13 @@ def register(subparsers: Any) -> None:
         default=200,
         metavar="N",
         help="random trial orders per cell in the replay (default 200)",
+    )
+    p.add_argument(
+        "--estimator",
+        choices=("as-run", "frequency"),
+        default="as-run",
+        help="frequency: plan for a model without logprobs (one letter per trial) from a "
+        "logprob run, with the trial variance of its re-scoring (default: the run's own)",
     )
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=cmd_plan)

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from inspect_stance.drift.confseq import AdaptiveRule
-from inspect_stance.drift.estimators import estimator_in_use, precision_loss
+from inspect_stance.drift.estimators import as_frequency, estimator_in_use, precision_loss
 from inspect_stance.drift.inputs import load_run
 from inspect_stance.drift.plan import (
     Design,
@@ -168,6 +168,10 @@ def _load(path: str, args: argparse.Namespace) -> tuple[DriftRun, VarianceCompon
     except ValueError as ex:
         raise InputError(str(ex)) from ex
     vc = decompose_run(run.probs, "failure", run.missing)
+    if args.estimator == "frequency" and estimator_in_use(run.estimator_counts, run.probs) != (
+        "frequency"
+    ):
+        vc = as_frequency(precision_loss(run.probs, "failure", run.missing))
     p = Path(path)
     costs = (
         log_costs(p)
@@ -185,10 +189,11 @@ def _load(path: str, args: argparse.Namespace) -> tuple[DriftRun, VarianceCompon
     return run, vc, costs
 
 
-def aligned_components(a: DriftRun, b: DriftRun) -> VarianceComponents:
+def aligned_components(a: DriftRun, b: DriftRun, frequency: bool = False) -> VarianceComponents:
     """Run ``b``'s components with its propositions in ``a``'s order (matched by text), so a
-    paired difference compares each proposition with itself; ``InputError`` unless both runs
-    hold the same propositions."""
+    paired difference compares each proposition with itself (with ``frequency``: as the
+    frequency estimator would give them, :func:`.estimators.as_frequency`); ``InputError``
+    unless both runs hold the same propositions."""
     order = {text: k for k, text in enumerate(b.propositions)}
     missing = [t for t in a.propositions if t not in order]
     if missing or len(order) != len(a.propositions):
@@ -199,6 +204,8 @@ def aligned_components(a: DriftRun, b: DriftRun) -> VarianceComponents:
         )
     idx = [order[t] for t in a.propositions]
     held = None if b.missing is None else b.missing[idx]
+    if frequency and estimator_in_use(b.estimator_counts, b.probs) != "frequency":
+        return as_frequency(precision_loss(b.probs[idx], "failure", held))
     return decompose_run(b.probs[idx], "failure", held)
 
 
@@ -210,7 +217,9 @@ def build_plan(args: argparse.Namespace) -> Plan:
     run, vc, costs = loaded[0]
     pair: PairComponents | None = None
     if len(loaded) == 2:
-        pair = pair_from_runs(vc, aligned_components(run, loaded[1][0]))
+        pair = pair_from_runs(
+            vc, aligned_components(run, loaded[1][0], args.estimator == "frequency")
+        )
     elif args.detect is not None:
         pair = pair_from_one(vc, args.correlation)
     pricing = Pricing(
@@ -247,6 +256,7 @@ def build_plan(args: argparse.Namespace) -> Plan:
         "max_propositions": max_p,
         "max_trials": max_t,
         "default_target": args.target_se is None and args.detect is None,
+        "estimator": args.estimator,
     }
     rep = None
     if args.adaptive_halfwidth is not None:
