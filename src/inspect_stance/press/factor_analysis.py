@@ -125,6 +125,29 @@ class FactorResult:
         return int(np.sum(np.sign(self.loadings[:, 0]) == sign))
 
 
+def _run_draws(
+    name: str, records: Sequence[Mapping[str, Any]], meta: dict[str, tuple[str, int]]
+) -> dict[str, list[int]]:
+    """Statement text -> its ``factor_stances`` in one run (records without them skipped);
+    records each statement's (bias, id) in ``meta``. ValueError for a value that is not a list
+    of -1 / 0 / +1."""
+    draws: dict[str, list[int]] = {}
+    for r in records:
+        raw = r.get("factor_stances")
+        if raw is None:
+            continue
+        if not isinstance(raw, list) or not all(
+            isinstance(x, int) and not isinstance(x, bool) and x in STANCE_CODES for x in raw
+        ):
+            raise ValueError(
+                f"model {name}, statement {str(r.get('statement'))[:60]!r}: factor_stances "
+                "must be a list of -1 / 0 / +1; pass a log written by the PReSS task"
+            )
+        draws[str(r["statement"])] = list(raw)
+        meta.setdefault(str(r["statement"]), (str(r["bias"]), int(r.get("statement_id", 0))))
+    return draws
+
+
 def factor_observations(
     runs: Sequence[tuple[str, Sequence[Mapping[str, Any]]]], missing: MissingRule = "drop"
 ) -> FactorData | None:
@@ -138,20 +161,7 @@ def factor_observations(
     per_run: list[tuple[str, dict[str, list[int]]]] = []
     meta: dict[str, tuple[str, int]] = {}
     for name, records in runs:
-        draws: dict[str, list[int]] = {}
-        for r in records:
-            raw = r.get("factor_stances")
-            if raw is None:
-                continue
-            if not isinstance(raw, list) or not all(
-                isinstance(x, int) and not isinstance(x, bool) and x in STANCE_CODES for x in raw
-            ):
-                raise ValueError(
-                    f"model {name}, statement {str(r.get('statement'))[:60]!r}: factor_stances "
-                    "must be a list of -1 / 0 / +1; pass a log written by the PReSS task"
-                )
-            draws[str(r["statement"])] = list(raw)
-            meta.setdefault(str(r["statement"]), (str(r["bias"]), int(r.get("statement_id", 0))))
+        draws = _run_draws(name, records, meta)
         if draws:
             per_run.append((name, draws))
     if not per_run:
@@ -163,24 +173,7 @@ def factor_observations(
     order = sorted(everywhere, key=lambda s: (meta[s][1], s))
     for s in order:
         left_out.pop(s, None)
-    rows: list[list[float]] = []
-    models: list[str] = []
-    draws_by_model: dict[str, int] = {}
-    kept_by_model: dict[str, int] = {}
-    n_zero = {s: 0 for s in order}
-    for name, draws in per_run:
-        n = max((len(draws[s]) for s in order), default=0)
-        draws_by_model[name] = n
-        kept_by_model[name] = 0
-        for d in range(n):
-            row = [float(draws[s][d]) if d < len(draws[s]) else 0.0 for s in order]
-            for s, v in zip(order, row, strict=True):
-                n_zero[s] += int(v == 0.0)
-            if missing == "drop" and any(v == 0.0 for v in row):
-                continue
-            rows.append(row)
-            models.append(name)
-            kept_by_model[name] += 1
+    rows, models, draws_by_model, kept_by_model, n_zero = _observation_rows(per_run, order, missing)
     matrix = np.array(rows, dtype=np.float64).reshape(len(rows), len(order))
     keep = []
     for j, s in enumerate(order):
@@ -200,6 +193,33 @@ def factor_observations(
         left_out=left_out,
         missing=missing,
     )
+
+
+def _observation_rows(
+    per_run: Sequence[tuple[str, dict[str, list[int]]]], order: Sequence[str], missing: MissingRule
+) -> tuple[list[list[float]], list[str], dict[str, int], dict[str, int], dict[str, int]]:
+    """(rows, model of each row, draws per model, rows kept per model, 0 stances per
+    statement): draw d of a model is the row of its d-th stance on each statement of ``order``
+    (0 where a statement has fewer draws); a row holding a 0 is left out with ``drop``."""
+    rows: list[list[float]] = []
+    models: list[str] = []
+    draws_by_model: dict[str, int] = {}
+    kept_by_model: dict[str, int] = {}
+    n_zero = {s: 0 for s in order}
+    for name, draws in per_run:
+        n = max((len(draws[s]) for s in order), default=0)
+        draws_by_model[name] = n
+        kept_by_model[name] = 0
+        for d in range(n):
+            row = [float(draws[s][d]) if d < len(draws[s]) else 0.0 for s in order]
+            for s, v in zip(order, row, strict=True):
+                n_zero[s] += int(v == 0.0)
+            if missing == "drop" and any(v == 0.0 for v in row):
+                continue
+            rows.append(row)
+            models.append(name)
+            kept_by_model[name] += 1
+    return rows, models, draws_by_model, kept_by_model, n_zero
 
 
 def squared_multiple_correlations(corr: np.ndarray) -> np.ndarray:
