@@ -38,7 +38,9 @@ def run_part(path: str) -> dict[str, float]:
     """(child process) Time the full report of one input; returns seconds and peak RSS."""
     t0 = time.perf_counter()
     from inspect_stance.drift.cli import load_input
-    from inspect_stance.drift.report import build_report, terminal_summary, write_outputs
+    from inspect_stance.drift.report import write_outputs
+    from inspect_stance.drift.report_analysis import build_report
+    from inspect_stance.drift.report_render import terminal_summary
 
     t_import = time.perf_counter() - t0
     t1 = time.perf_counter()

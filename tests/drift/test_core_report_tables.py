@@ -11,13 +11,10 @@ import pandas as pd
 import pytest
 
 from inspect_stance.cli import main
-from inspect_stance.drift.report import (
-    build_report,
-    file_bases,
-    pooled_pass_curve,
-    stance_pattern_table,
-    stance_patterns_frame,
-)
+from inspect_stance.drift.report import file_bases
+from inspect_stance.drift.report_analysis import build_report, pooled_pass_curve
+from inspect_stance.drift.report_frames import stance_patterns_frame
+from inspect_stance.drift.report_render import stance_pattern_table
 from inspect_stance.drift.run import DriftRun, load_npz
 
 

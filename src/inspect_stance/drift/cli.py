@@ -98,7 +98,8 @@ def _dump(obj: Any) -> str:
 
 def cmd_report(args: argparse.Namespace) -> int:
     """``inspect-stance report``: compute, print (or ``--json``), and write ``--out``."""
-    from inspect_stance.drift.report import build_report, run_json, terminal_summary, unique_names
+    from inspect_stance.drift.report_analysis import MAX_HOPS, build_report, unique_names
+    from inspect_stance.drift.report_render import run_json, terminal_summary
 
     if not 0.0 <= args.threshold <= 1.0:  # NaN fails too
         raise _input_error(
@@ -107,8 +108,6 @@ def cmd_report(args: argparse.Namespace) -> int:
         )
     if not 0.0 < args.confidence < 1.0:
         raise _input_error(f"--confidence {args.confidence} must be strictly between 0 and 1")
-    from inspect_stance.drift.report import MAX_HOPS
-
     if not 1 <= args.hops <= MAX_HOPS:
         raise _input_error(
             f"--hops {args.hops} must be between 1 and {MAX_HOPS} (the report computes T^k "
