@@ -116,3 +116,15 @@ def test_replay_on_known_cells() -> None:
     # the always-0 cells stop at 10; the mixed cells as soon as their upper bound is below 1
     assert res.share_used < 0.2 * 1.0 + 0.6 * 0.1 + 0.2 * 1.0
     assert res.changed_t_bound == 0.0  # all-ones reach 1 with any n; the rest never do
+
+
+def test_decide_without_kept_values_runs_to_the_most() -> None:
+    from inspect_stance.drift.adaptive import decide, rule_for
+
+    rule = rule_for(0.1, 20, unparsed="exclude")
+    unparsed = [{"trial": t, "probs": None} for t in range(10)]
+    assert decide(unparsed, 0, rule)["stop_reason"] is None
+    more = unparsed + [{"trial": t, "probs": None} for t in range(10, 20)]
+    assert decide(more, 0, rule)["stop_reason"] == "max_trials"
+    # under failure the same trials are zeros: the upper bound leaves 1 at once
+    assert decide(unparsed, 0, rule_for(0.1, 20))["stop_reason"] == "below_one"

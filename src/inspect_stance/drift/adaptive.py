@@ -27,6 +27,7 @@ import numpy as np
 
 from inspect_stance.drift.confseq import AdaptiveRule, eb_cs, stop_reason
 from inspect_stance.errors import InputError
+from inspect_stance.params import parse_float
 
 #: the sample-store key of a sample's adaptive state (see :func:`decide`)
 ADAPTIVE_KEY = "adaptive"
@@ -39,15 +40,8 @@ def check_halfwidth(value: object) -> float | None:
     """``-T adaptive_halfwidth``: unset/none (fixed trials) or a number in (0, 0.5)."""
     if value is None or (isinstance(value, str) and value.strip().lower() in ("", "none")):
         return None
-    x = math.nan
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        x = float(value)
-    elif isinstance(value, str):
-        try:
-            x = float(value.strip())
-        except ValueError:
-            x = math.nan
-    if not (math.isfinite(x) and 0.0 < x < 0.5):
+    x = parse_float(value)
+    if x is None or not 0.0 < x < 0.5:
         raise InputError(
             f"adaptive_halfwidth {value!r} is not a number strictly between 0 and 0.5; use e.g. "
             "-T adaptive_halfwidth=0.05"
@@ -108,7 +102,8 @@ def decide(records: Sequence[dict[str, Any]], stance: int, rule: AdaptiveRule) -
             "lower": None,
             "upper": None,
             "width_reached": None,
-            "stop_reason": None,
+            # no value kept (every trial unparsed under ``exclude``): run on to the most
+            "stop_reason": "max_trials" if n >= rule.max_trials else None,
         }
     lower, upper = eb_cs(x, rule.alpha)
     mean = float(x.mean())
