@@ -7,7 +7,6 @@ user guide: ``docs/stance_drift.md``.
 
 from __future__ import annotations
 
-import math
 from pathlib import Path
 from typing import Any, Literal, get_args
 
@@ -57,7 +56,7 @@ from inspect_stance.drift.relay_prompts import (
 from inspect_stance.drift.transition import UNPARSED_POLICIES
 from inspect_stance.errors import InputError
 from inspect_stance.fingerprint import FINGERPRINT_KEY, task_fingerprint
-from inspect_stance.params import as_bool, as_int, reject_unknown_args
+from inspect_stance.params import as_bool, as_int, parse_float, reject_unknown_args
 from inspect_stance.paths import user_path
 from inspect_stance.roles import require_roles
 from inspect_stance.stances import N_STANCES, STANCE_KEYS, STANCES
@@ -127,15 +126,8 @@ def _temperature(value: object) -> float | None:
     """``-T extraction_temperature``: a number in [0, 2], or ``none`` (provider default)."""
     if value is None or (isinstance(value, str) and value.strip().lower() in ("none", "null")):
         return None
-    x: float | None = None
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        x = float(value)
-    elif isinstance(value, str):
-        try:
-            x = float(value.strip())
-        except ValueError:
-            x = None
-    if x is None or not math.isfinite(x) or not 0.0 <= x <= 2.0:
+    x = parse_float(value)
+    if x is None or not 0.0 <= x <= 2.0:
         raise InputError(
             f"extraction_temperature {value!r} is not a number in [0, 2] or none; use e.g. "
             "-T extraction_temperature=1"

@@ -8,6 +8,7 @@ one-line :class:`~inspect_stance.errors.InputError` (a ``ValueError``) naming th
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 
 from inspect_stance.errors import InputError
@@ -45,6 +46,20 @@ def parse_int(value: object) -> int | None:
         except ValueError:
             return None
     return None
+
+
+def parse_float(value: object) -> float | None:
+    """``value`` as a finite float, or None when it is not one: an int or float (not a bool,
+    NaN or infinity) or a string of one."""
+    x: float | None = None
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        x = float(value)
+    elif isinstance(value, str):
+        try:
+            x = float(value.strip())
+        except ValueError:
+            x = None
+    return x if x is not None and math.isfinite(x) else None
 
 
 def as_bool(name: str, value: object) -> bool:

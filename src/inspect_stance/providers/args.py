@@ -8,12 +8,11 @@ and the fix, and rejects arguments it does not know instead of ignoring them.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable, Mapping
 from typing import Any
 
 from inspect_stance.errors import InputError
-from inspect_stance.params import parse_bool, parse_int
+from inspect_stance.params import parse_bool, parse_float, parse_int
 
 
 def arg_bool(provider: str, name: str, value: Any) -> bool:
@@ -51,15 +50,8 @@ def arg_float(
     example: float = 0.0,
 ) -> float:
     """``value`` as a finite float within ``[low, high]`` (either bound optional)."""
-    x: float | None = None
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        x = float(value)
-    elif isinstance(value, str):
-        try:
-            x = float(value.strip())
-        except ValueError:
-            x = None
-    if x is None or not math.isfinite(x):
+    x = parse_float(value)
+    if x is None:
         raise InputError(
             f"{provider}: -M {name}={value!r} is not a number; use e.g. -M {name}={example}"
         )
