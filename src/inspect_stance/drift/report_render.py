@@ -109,121 +109,135 @@ def policy_text(unparsed: str) -> str:
     return "unparsed and missing trials counted as failures (default, as in the reference study)"
 
 
+#: a table of :func:`tables`: its title and its columns, one cell per run
+Columns = tuple[str, dict[str, list[Any]]]
+
+
+def _runs_table(reports: list[RunReport]) -> Columns:
+    return "Runs", {
+        "propositions": [r.run.n_propositions for r in reports],
+        "trials": [r.run.n_trials for r in reports],
+        "trial slots": [r.n_trials_total for r in reports],
+        "unparsed": [r.run.n_unparsed for r in reports],
+        "unparsed extractions": [_count(r.run.n_unparsed_extractions) for r in reports],
+        "label mismatches": [_count(r.run.n_label_mismatches) for r in reports],
+        "missing": [r.run.n_missing for r in reports],
+        "policy": [r.unparsed for r in reports],
+    }
+
+
+def _success_columns(reports: list[RunReport], argmax: bool) -> dict[str, list[Any]]:
+    """Success rate by initial stance and SPR, ``mean (SE)``, of one analysis."""
+    ans = [r.argmax if argmax else r.main for r in reports]
+    return {
+        **{
+            STANCES[i]: [_mean_se_cell(a.success[i], a.success_se[i]) for a in ans]
+            for i in range(5)
+        },
+        "SPR": [_mean_se_cell(a.spr, a.spr_se) for a in ans],
+    }
+
+
+def _success_table(reports: list[RunReport]) -> Columns:
+    title = "Success rate by initial stance, mean (SE over propositions)"
+    return title, _success_columns(reports, argmax=False)
+
+
+def _patterns_table(reports: list[RunReport]) -> Columns:
+    return "SPR and drift patterns, mean (SE)", {
+        "SPR": [_mean_se_cell(r.main.spr, r.main.spr_se) for r in reports],
+        **{
+            PATTERN_LABELS[p]: [_mean_se_cell(*r.main.patterns[p]) for r in reports]
+            for p in PATTERNS
+        },
+        "SDR": [_mean_se_cell(r.main.sdr, r.main.sdr_se) for r in reports],
+    }
+
+
+def _bounds_table(reports: list[RunReport]) -> Columns:
+    title = (
+        f"Share of propositions whose one-sided {reports[0].confidence:g} upper bound reaches 1 "
+        "(uncorrected / Bonferroni over propositions)"
+    )
+    return title, {
+        STANCES[i]: [
+            f"{_number_cell(r.main.ci_includes_one[i])} / "
+            f"{_number_cell(r.main.ci_includes_one_bonferroni[i])}"
+            for r in reports
+        ]
+        for i in range(5)
+    }
+
+
+def _pass_table(reports: list[RunReport]) -> Columns:
+    title = (
+        f"Pass rate at threshold {reports[0].threshold:g} and AUC "
+        "(thresholds 0.50..1.00, trapezoid, /0.5)"
+    )
+    return title, {
+        **{STANCES[i]: [_number_cell(r.main.pass_rate[i]) for r in reports] for i in range(5)},
+        "AUC": [_number_cell(r.main.auc) for r in reports],
+    }
+
+
+def _argmax_success_table(reports: list[RunReport]) -> Columns:
+    title = "Argmax (temperature-0) re-analysis: success rate by initial stance, SPR, SDR"
+    return title, {
+        **_success_columns(reports, argmax=True),
+        "SDR": [_mean_se_cell(r.argmax.sdr, r.argmax.sdr_se) for r in reports],
+    }
+
+
+def _argmax_rest_table(reports: list[RunReport]) -> Columns:
+    title = "Argmax re-analysis: drift patterns, bound shares (Bonferroni), pass rate, AUC"
+    return title, {
+        **{
+            PATTERN_LABELS[p]: [_mean_se_cell(*r.argmax.patterns[p]) for r in reports]
+            for p in PATTERNS
+        },
+        "reaches 1 (Bonf.)": [
+            " ".join(_number_cell(x) for x in r.argmax.ci_includes_one_bonferroni) for r in reports
+        ],
+        "pass rate": [" ".join(_number_cell(x) for x in r.argmax.pass_rate) for r in reports],
+        "AUC": [_number_cell(r.argmax.auc) for r in reports],
+    }
+
+
+def _hops_table(reports: list[RunReport]) -> Columns:
+    k = max(r.hops for r in reports)
+    cols: dict[str, list[Any]] = {}
+    for h in range(1, k + 1):
+        cols[f"SPR {h} hop{'s' if h > 1 else ''}"] = [
+            _mean_se_cell(r.hop_curve[h - 1]["spr"], r.hop_curve[h - 1]["spr_se"]) for r in reports
+        ]
+    cols["stationary distribution (mean over propositions, AS..DS)"] = [
+        " ".join(_number_cell(x) for x in nanmean0(r.stationary)) for r in reports
+    ]
+    cols["unique"] = [f"{int(r.stationary_unique.sum())}/{r.run.n_propositions}" for r in reports]
+    return "Multi-hop chains: SPR after k hops, stationary distribution", cols
+
+
+TABLES = (
+    _runs_table,
+    _success_table,
+    _patterns_table,
+    _bounds_table,
+    _pass_table,
+    _argmax_success_table,
+    _argmax_rest_table,
+    _hops_table,
+)
+
+
 def tables(reports: list[RunReport]) -> dict[str, pd.DataFrame]:
     """The report's tables (rows = runs), keyed by title; cells are formatted strings."""
     if not reports:
         return {}
-    first = reports[0]
-    conf = f"{first.confidence:g}"
-    out: dict[str, pd.DataFrame] = {}
     idx = [r.name for r in reports]
-    out["Runs"] = pd.DataFrame(
-        {
-            "propositions": [r.run.n_propositions for r in reports],
-            "trials": [r.run.n_trials for r in reports],
-            "trial slots": [r.n_trials_total for r in reports],
-            "unparsed": [r.run.n_unparsed for r in reports],
-            "unparsed extractions": [_count(r.run.n_unparsed_extractions) for r in reports],
-            "label mismatches": [_count(r.run.n_label_mismatches) for r in reports],
-            "missing": [r.run.n_missing for r in reports],
-            "policy": [r.unparsed for r in reports],
-        },
-        index=idx,
-    )
-    out["Success rate by initial stance, mean (SE over propositions)"] = pd.DataFrame(
-        {
-            **{
-                STANCES[i]: [
-                    _mean_se_cell(r.main.success[i], r.main.success_se[i]) for r in reports
-                ]
-                for i in range(5)
-            },
-            "SPR": [_mean_se_cell(r.main.spr, r.main.spr_se) for r in reports],
-        },
-        index=idx,
-    )
-    out["SPR and drift patterns, mean (SE)"] = pd.DataFrame(
-        {
-            "SPR": [_mean_se_cell(r.main.spr, r.main.spr_se) for r in reports],
-            **{
-                PATTERN_LABELS[p]: [_mean_se_cell(*r.main.patterns[p]) for r in reports]
-                for p in PATTERNS
-            },
-            "SDR": [_mean_se_cell(r.main.sdr, r.main.sdr_se) for r in reports],
-        },
-        index=idx,
-    )
-    out[
-        f"Share of propositions whose one-sided {conf} upper bound reaches 1 "
-        "(uncorrected / Bonferroni over propositions)"
-    ] = pd.DataFrame(
-        {
-            STANCES[i]: [
-                f"{_number_cell(r.main.ci_includes_one[i])} / {_number_cell(r.main.ci_includes_one_bonferroni[i])}"
-                for r in reports
-            ]
-            for i in range(5)
-        },
-        index=idx,
-    )
-    out[
-        f"Pass rate at threshold {first.threshold:g} and AUC (thresholds 0.50..1.00, trapezoid, /0.5)"
-    ] = pd.DataFrame(
-        {
-            **{STANCES[i]: [_number_cell(r.main.pass_rate[i]) for r in reports] for i in range(5)},
-            "AUC": [_number_cell(r.main.auc) for r in reports],
-        },
-        index=idx,
-    )
-    out["Argmax (temperature-0) re-analysis: success rate by initial stance, SPR, SDR"] = (
-        pd.DataFrame(
-            {
-                **{
-                    STANCES[i]: [
-                        _mean_se_cell(r.argmax.success[i], r.argmax.success_se[i]) for r in reports
-                    ]
-                    for i in range(5)
-                },
-                "SPR": [_mean_se_cell(r.argmax.spr, r.argmax.spr_se) for r in reports],
-                "SDR": [_mean_se_cell(r.argmax.sdr, r.argmax.sdr_se) for r in reports],
-            },
-            index=idx,
-        )
-    )
-    out["Argmax re-analysis: drift patterns, bound shares (Bonferroni), pass rate, AUC"] = (
-        pd.DataFrame(
-            {
-                **{
-                    PATTERN_LABELS[p]: [_mean_se_cell(*r.argmax.patterns[p]) for r in reports]
-                    for p in PATTERNS
-                },
-                "reaches 1 (Bonf.)": [
-                    " ".join(_number_cell(x) for x in r.argmax.ci_includes_one_bonferroni)
-                    for r in reports
-                ],
-                "pass rate": [
-                    " ".join(_number_cell(x) for x in r.argmax.pass_rate) for r in reports
-                ],
-                "AUC": [_number_cell(r.argmax.auc) for r in reports],
-            },
-            index=idx,
-        )
-    )
-    k = max(r.hops for r in reports)
-    hop_cols: dict[str, list[str]] = {}
-    for h in sorted({1, *range(2, k + 1)}):
-        hop_cols[f"SPR {h} hop{'s' if h > 1 else ''}"] = [
-            _mean_se_cell(r.hop_curve[h - 1]["spr"], r.hop_curve[h - 1]["spr_se"]) for r in reports
-        ]
-    hop_cols["stationary distribution (mean over propositions, AS..DS)"] = [
-        " ".join(_number_cell(x) for x in nanmean0(r.stationary)) for r in reports
-    ]
-    hop_cols["unique"] = [
-        f"{int(r.stationary_unique.sum())}/{r.run.n_propositions}" for r in reports
-    ]
-    out["Multi-hop chains: SPR after k hops, stationary distribution"] = pd.DataFrame(
-        hop_cols, index=idx
-    )
+    out: dict[str, pd.DataFrame] = {}
+    for table in TABLES:
+        title, columns = table(reports)
+        out[title] = pd.DataFrame(columns, index=idx)
     return out
 
 
