@@ -28,6 +28,7 @@ from inspect_stance.construction.judge_annotations import load_annotations
 from inspect_stance.construction.judge_validation_options import JudgeValidationOptions
 from inspect_stance.construction.keys import JUDGES_ROLE
 from inspect_stance.construction.rubric import DEFAULT_THRESHOLD
+from inspect_stance.fingerprint import FINGERPRINT_KEY, task_fingerprint
 from inspect_stance.params import reject_unknown_args
 from inspect_stance.roles import require_roles
 from inspect_stance.viewer import construction_viewer, headline
@@ -83,13 +84,22 @@ def judge_validation(
         viewer=construction_viewer(),
         model="none/none",
         epochs=Epochs(1, "mode"),
-        metadata={
-            "annotations": opts.annotations,
-            "label_column": opts.label_column,
-            "rubric_threshold": opts.rubric_threshold,
-            "judge_sees_prompt": opts.judge_sees_prompt,
-            "role_configs": {"judges": judge_configs()},
-            "role_defaults": {"judges": JUDGE_DEFAULTS.model_dump(exclude_none=True)},
-        },
+        metadata=task_metadata(opts, samples),
         version=TASK_VERSION,
     )
+
+
+def task_metadata(opts: JudgeValidationOptions, samples: list[Sample]) -> dict[str, Any]:
+    """The run's settings as the log records them, with the judges' configs and a fingerprint
+    of the input file and samples (eval-retry refuses changed inputs)."""
+    return {
+        FINGERPRINT_KEY: task_fingerprint(
+            "judge_validation", {"annotations": opts.annotations}, samples
+        ),
+        "annotations": opts.annotations,
+        "label_column": opts.label_column,
+        "rubric_threshold": opts.rubric_threshold,
+        "judge_sees_prompt": opts.judge_sees_prompt,
+        "role_configs": {"judges": judge_configs()},
+        "role_defaults": {"judges": JUDGE_DEFAULTS.model_dump(exclude_none=True)},
+    }
