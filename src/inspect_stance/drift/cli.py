@@ -171,6 +171,12 @@ def cmd_gate(args: argparse.Namespace) -> int:
 
 def register(subparsers: Any) -> None:
     """Add ``report``, ``human-study`` and ``gate`` to ``subparsers``."""
+    _register_report(subparsers)
+    _register_human_study(subparsers)
+    _register_gate(subparsers)
+
+
+def _register_report(subparsers: Any) -> None:
     p = subparsers.add_parser(
         "report",
         help="full stance-drift analysis of runs (logs or .npz)",
@@ -222,6 +228,8 @@ def register(subparsers: Any) -> None:
     add_html_argument(p)
     p.set_defaults(func=with_html(cmd_report, "report", "paths"))
 
+
+def _register_human_study(subparsers: Any) -> None:
     h = subparsers.add_parser(
         "human-study",
         help="human-extraction study: human vs model stance labels of generated arguments",
@@ -232,6 +240,8 @@ def register(subparsers: Any) -> None:
     h.add_argument("--json", action="store_true", help="print one JSON object")
     h.set_defaults(func=cmd_human_study)
 
+
+def _register_gate(subparsers: Any) -> None:
     g = subparsers.add_parser(
         "gate",
         help="CI gate on SPR (exit 0 pass, 1 regression, 2 unusable input)",
