@@ -178,3 +178,22 @@ def test_few_propositions_switch_to_the_cluster_bootstrap(tmp_path, capsys):
     (c,) = json.loads(capsys.readouterr().out)["comparisons"]
     assert "bootstrap" in c["test"] and c["n_items"] == 5
     assert -1.0 <= c["ci"][0] <= c["ci"][1] <= 1.0
+
+
+def test_partial_overlap_is_said_with_the_counts(ref, tmp_path, capsys):
+    """A run on 60 of the 112 propositions: the comparison is over the 60 shared ones, and the
+    output says how many each run has, so b's value is not read as the full run's."""
+    full = dict(np.load(ref / "gpt_4_1.npz"))
+    keep = np.random.default_rng(0).permutation(112)[:60]
+    part = tmp_path / "part.npz"
+    np.savez(part, probs=full["probs"][keep], propositions=full["propositions"][keep])
+    rc = main(["compare", str(ref / "gpt_4o_mini.npz"), str(part), "--metric", "spr"])
+    assert rc == 0
+    out = capsys.readouterr().out
+    a = load_npz(ref / "gpt_4o_mini.npz")
+    index = {p: k for k, p in enumerate(a.propositions)}
+    sa = np.nan_to_num(a.probs).diagonal(axis1=-2, axis2=-1).mean(axis=(1, 2))
+    sa = sa[[index[p] for p in full["propositions"][keep]]]
+    assert f"{sa.mean():.3f}" in out  # value a is over the shared propositions only
+    assert "60 shared propositions" in out
+    assert "gpt_4o_mini has 112" in out and "part has 60" in out

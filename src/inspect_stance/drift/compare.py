@@ -41,6 +41,7 @@ from inspect_stance.stats.family import (
     RunItems,
     adjust_family,
     item_comparisons,
+    overlap_notes,
     rankings,
 )
 from inspect_stance.stats.multiplicity import Adjust
@@ -162,7 +163,8 @@ def compare_drift(
     ]  # fmt: skip
     notes = [
         "items are propositions (matched by text); trials are nested in them and resampled "
-        "with them"
+        "with them",
+        *overlap_notes(items, "spr", "propositions"),
     ]
     for x, n in zip(loaded, names, strict=True):
         if x.run.n_unparsed or x.run.n_missing:

@@ -119,6 +119,19 @@ def item_comparisons(
     return out
 
 
+def overlap_notes(runs: Sequence[RunItems], metric: str, noun: str) -> list[str]:
+    """One note per pair of runs whose item sets on ``metric`` differ: ``n`` shared items and how
+    many each run has (``a`` and ``b`` of that pair are means over the shared items only)."""
+    out = []
+    for ra, rb in itertools.combinations(runs, 2):
+        ka, kb = set(ra.items.get(metric, {})), set(rb.items.get(metric, {}))
+        if ka != kb:
+            out.append(f"{ra.name} vs {rb.name}: {len(ka & kb)} shared {noun} ({ra.name} has "
+                       f"{len(ka)}, {rb.name} has {len(kb)}); their values and deltas are over "
+                       "the shared ones")  # fmt: skip
+    return out
+
+
 def adjust_family(comparisons: Sequence[Comparison], method: Adjust = "holm") -> list[Comparison]:
     """The comparisons with ``p_adjusted`` set over the whole family."""
     adjusted = adjust_pvalues([c.p for c in comparisons], method)
