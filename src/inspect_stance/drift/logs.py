@@ -168,6 +168,40 @@ def read_drift_log(
     path = Path(path)
     log = _read(path)
     variant = str(_task_setting(log, "variant", "default"))
+    halfwidth = _adaptive_halfwidth(log, path, unparsed, adaptive_ok)
+    props, cells, estimators, max_trial = _collect_trials(log, path, unparsed)
+    order = _proposition_order(log, path, props)
+    n_trials_cfg = int(_task_setting(log, "trials", 0) or 0)
+    n_epochs = int(log.eval.config.epochs or 1)
+    T = max(max_trial, n_trials_cfg * n_epochs, 1)
+    probs, missing, bad_extractions, mismatches = _fill_arrays(order, T, cells)
+    model = log.eval.model
+    return DriftRun(
+        name=f"{model} / {variant}",
+        probs=probs,
+        propositions=[props[k][1] for k in order],
+        topic_ids=[props[k][2] for k in order],
+        source=str(path),
+        model=model,
+        variant=variant,
+        missing=missing,
+        estimator_counts=estimators,
+        status=str(log.status),
+        incomplete_samples=incomplete_samples(log),
+        unparsed_extractions=bad_extractions,
+        label_mismatches=mismatches,
+        adaptive_halfwidth=None if halfwidth is None else float(halfwidth),
+    )
+
+
+#: one trial of a log: proposition key, initial stance, trial, vector (None: unparsed),
+#: unparsed extraction answers, label mismatches
+_Cell = tuple[str, int, int, list[float] | None, int, int]
+
+
+def _adaptive_halfwidth(log: EvalLog, path: Path, unparsed: str, adaptive_ok: bool) -> Any:
+    """The run's ``adaptive_halfwidth`` (None without adaptive trials); ``InputError`` where
+    the ``failure`` policy would count its trials not run as failures."""
     halfwidth = (log.eval.metadata or {}).get("adaptive_halfwidth")
     if halfwidth is not None and unparsed == "failure" and not adaptive_ok:
         raise InputError(
@@ -175,10 +209,16 @@ def read_drift_log(
             "fewer trials in samples that stopped early, which the default policy would count "
             "as failures; use --exclude-unparsed (trials not run and unparsed trials left out)"
         )
-    n_trials_cfg = int(_task_setting(log, "trials", 0) or 0)
-    n_epochs = int(log.eval.config.epochs or 1)
+    return halfwidth
+
+
+def _collect_trials(
+    log: EvalLog, path: Path, unparsed: str
+) -> tuple[dict[str, tuple[int, str, str]], list[_Cell], dict[str, int], int]:
+    """Every trial record of the log: the propositions met (key -> index, text, topic id),
+    one cell per trial, the count of trials by estimator, and 1 + the largest trial index."""
     props: dict[str, tuple[int, str, str]] = {}
-    cells: list[tuple[str, int, int, list[float] | None, int, int]] = []
+    cells: list[_Cell] = []
     estimators: dict[str, int] = {}
     max_trial = 0
     for tr in iter_trials(log, path):
@@ -199,6 +239,14 @@ def read_drift_log(
         )
         key = rec.get("estimator") or "unparsed"
         estimators[key] = estimators.get(key, 0) + 1
+    return props, cells, estimators, max_trial
+
+
+def _proposition_order(
+    log: EvalLog, path: Path, props: dict[str, tuple[int, str, str]]
+) -> list[str]:
+    """Proposition keys in run order, those asked for but absent from the log appended (and
+    added to ``props``); ``InputError`` for a log with none."""
     order = sorted(props, key=lambda k: props[k][0])
     for topic in _dataset_topics(log):  # asked for but absent from the log
         if topic not in props:
@@ -208,12 +256,20 @@ def read_drift_log(
         raise InputError(
             f"log {path}: the log has no samples; pass the .eval log of a stance_drift run"
         )
-    T = max(max_trial, n_trials_cfg * n_epochs, 1)
+    return order
+
+
+def _fill_arrays(
+    order: list[str], n_trials: int, cells: list[_Cell]
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """``probs`` ``(P, T, 5, 5)`` (NaN where unparsed or missing), ``missing`` ``(P, T, 5)``
+    and the unparsed-extraction and label-mismatch counts ``(P, T, 5)`` of the cells."""
     index = {topic: k for k, topic in enumerate(order)}
-    probs = np.full((len(order), T, N_STANCES, N_STANCES), np.nan)
-    missing = np.ones((len(order), T, N_STANCES), dtype=bool)
-    bad_extractions = np.zeros((len(order), T, N_STANCES), dtype=np.int64)
-    mismatches = np.zeros((len(order), T, N_STANCES), dtype=np.int64)
+    shape = (len(order), n_trials, N_STANCES)
+    probs = np.full((*shape, N_STANCES), np.nan)
+    missing = np.ones(shape, dtype=bool)
+    bad_extractions = np.zeros(shape, dtype=np.int64)
+    mismatches = np.zeros(shape, dtype=np.int64)
     for topic, stance, t, vec, n_bad, n_mismatch in cells:
         s = index[topic]
         missing[s, t, stance] = False
@@ -221,23 +277,7 @@ def read_drift_log(
         mismatches[s, t, stance] = n_mismatch
         if vec is not None:
             probs[s, t, stance] = vec
-    model = log.eval.model
-    return DriftRun(
-        name=f"{model} / {variant}",
-        probs=probs,
-        propositions=[props[k][1] for k in order],
-        topic_ids=[props[k][2] for k in order],
-        source=str(path),
-        model=model,
-        variant=variant,
-        missing=missing,
-        estimator_counts=estimators,
-        status=str(log.status),
-        incomplete_samples=incomplete_samples(log),
-        unparsed_extractions=bad_extractions,
-        label_mismatches=mismatches,
-        adaptive_halfwidth=None if halfwidth is None else float(halfwidth),
-    )
+    return probs, missing, bad_extractions, mismatches
 
 
 def _unparsed_extractions(rec: dict[str, Any], vec: list[float] | None) -> int:
