@@ -72,6 +72,18 @@ def _is_press(path: str) -> bool:
     return task.rsplit("/", 1)[-1] == "press"
 
 
+def _refuse_same_run(base: Any, run: Any) -> None:
+    """InputError when the baseline is the run itself (same eval id, or an ``.npz`` of the same
+    bytes): a comparison with itself has zero variance and would pass whatever the run is."""
+    from inspect_stance.runs import dedupe
+
+    if dedupe([base, run])[1]:
+        raise InputError(
+            f"--baseline {base.source} is the same run as {run.source} (same eval id or file "
+            "content); gate against an earlier run"
+        )
+
+
 def _drift_gate(args: argparse.Namespace) -> tuple[Any, list[str]]:
     from inspect_stance.drift.compare import load_drift
     from inspect_stance.drift.gate import evaluate_gate
@@ -92,6 +104,7 @@ def _drift_gate(args: argparse.Namespace) -> tuple[Any, list[str]]:
             )
     notes = []
     if base is not None:
+        _refuse_same_run(base.info, run.info)
         notes = check_settings([base.info, run.info], ["baseline", "run"],
                                args.allow_different_settings)  # fmt: skip
     try:
@@ -117,6 +130,7 @@ def _press_gate(args: argparse.Namespace) -> tuple[Any, list[str]]:
     base = read_press_log(args.baseline) if args.baseline else None
     notes = []
     if base is not None:
+        _refuse_same_run(press_info(base), press_info(run))
         notes = check_settings([press_info(base), press_info(run)], ["baseline", "run"],
                                args.allow_different_settings)  # fmt: skip
     try:

@@ -160,3 +160,30 @@ def test_unusable_input_reaches_junit_and_github_too(runs, tmp_path, capsys):
     assert captured.out.startswith("::error title=inspect-stance gate%3A input::--min-spr -1.0")
     case = ET.parse(junit).getroot().find(".//testcase")
     assert case.get("name") == "input" and case.find("failure") is not None
+
+
+def test_a_run_gated_against_itself_is_a_one_line_error(runs, tmp_path, capsys):
+    """The same run as its own baseline (the same file, or a copy of its bytes) proves nothing:
+    refused (exit 2), not passed with a drop of 0."""
+    copy = tmp_path / "copy.npz"
+    copy.write_bytes(open(runs["base"], "rb").read())
+    for baseline in (runs["base"], str(copy)):
+        assert main(["gate", runs["base"], "--baseline", baseline, "--max-drop", "0.05"]) == 2
+        err = capsys.readouterr().err.strip()
+        assert "same run" in err and "\n" not in err
+
+
+def test_zero_variance_and_partial_overlap_are_said(runs, tmp_path, capsys):
+    """Two runs with equal per-proposition SPRs on 10 of the baseline's 30 propositions: the
+    check says the differences have no spread, and over how many of each run's propositions."""
+    base = np.load(runs["base"])
+    sub = tmp_path / "sub.npz"
+    probs = base["probs"][:10][:, ::-1]  # trials reversed: per-proposition SPR unchanged
+    np.savez(sub, probs=probs, propositions=base["propositions"][:10])
+    assert np.allclose(_per_prop_spr(sub), _per_prop_spr(runs["base"])[:10])
+    rc = main(["gate", str(sub), "--baseline", runs["base"], "--rule", "non-inferiority",
+               "--max-drop", "0.01"])  # fmt: skip
+    out = capsys.readouterr().out
+    assert rc == 0
+    assert "zero variance" in out
+    assert "10 shared propositions (the run has 10, the baseline 30)" in out

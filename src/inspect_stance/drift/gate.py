@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -226,6 +226,11 @@ def evaluate_gate(
     if baseline is not None:
         comparison, checks = _baseline_checks(run, baseline, metrics, max_drop, alpha, unparsed,
                                               rule)  # fmt: skip
+        shared = comparison.n_shared
+        if shared < run.n_propositions or shared < baseline.n_propositions:
+            part = (f"; over {shared} shared propositions (the run has {run.n_propositions}, "
+                    f"the baseline {baseline.n_propositions})")  # fmt: skip
+            checks = [replace(c, reason=c.reason + part) for c in checks]
         lines += [CheckLine(f"{c.metric} vs baseline", c.passed, c.reason) for c in checks]
     failures = [x.message for x in lines if not x.passed]
     notes = [x.message for x in lines if x.passed]

@@ -124,6 +124,9 @@ def drop_checks(
                       f"{p_adj:.3g}) {'>' if drop > max_drop else '<='} --max-drop {max_drop:g}")  # fmt: skip
         if passed:
             reason += f"; could detect a drop of {mde:.3f} at 80 % power over {int(n)} items"
+        if se == 0.0:
+            reason += (f"; every item's difference is {drop:.3f} (zero variance): the test is "
+                       "degenerate, check that the two runs are really different runs")  # fmt: skip
         out.append(DropCheck(spec.name, int(n), bm, rm, drop, se, t, p_drop, upper, p_ni, p_adj,
                              mde, rule, max_drop, alpha, passed, reason))  # fmt: skip
     return out
