@@ -151,18 +151,6 @@ def analyse_study(data: HumanStudyData) -> dict[str, Any]:
     """Every figure of the study as a JSON-ready dict (see the module docstring)."""
     ref = plurality(label_counts(data.labels))
     labelled = data.labels >= 0
-    agree = np.where(labelled, data.labels == ref[:, None], False)
-
-    def rater_shares(rows: np.ndarray) -> np.ndarray:
-        n = labelled[rows].sum(axis=0)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            return np.where(n > 0, agree[rows].sum(axis=0) / np.maximum(n, 1), np.nan)
-
-    all_rows = np.ones(len(ref), dtype=bool)
-    per_rater = rater_shares(all_rows)
-    h_mean, h_se = mean_se(per_rater)
-    by_stance_h = [mean_se(rater_shares(data.initial == i)) for i in range(N_STANCES)]
-
     gen_drift = ref != data.initial
     out: dict[str, Any] = {
         "file": data.source,
@@ -171,13 +159,7 @@ def analyse_study(data: HumanStudyData) -> dict[str, Any]:
         "n_annotations": int(labelled.sum()),
         "stances": list(STANCES),
         "n_items_by_stance": [int((data.initial == i).sum()) for i in range(N_STANCES)],
-        "human_agreement": {
-            "mean": float(h_mean),
-            "se": float(h_se),
-            "by_stance": [float(m) for m, _ in by_stance_h],
-            "by_stance_se": [float(s) for _, s in by_stance_h],
-            "per_rater": {r: float(v) for r, v in zip(data.raters, per_rater, strict=True)},
-        },
+        "human_agreement": _human_agreement(data, ref),
         "generation_drift": {
             "overall": _share(gen_drift),
             "by_stance": [_share(gen_drift[data.initial == i]) for i in range(N_STANCES)],
@@ -190,44 +172,75 @@ def analyse_study(data: HumanStudyData) -> dict[str, Any]:
         "krippendorff_alpha_ordinal": _alpha(data.labels),
     }
     if data.votes is not None:
-        votes = data.votes
-        total = votes.sum(axis=1)
-        has = total > 0
-        hit = votes[np.arange(len(ref)), ref]
+        out.update(_model_figures(data.votes, ref, data.initial))
+    return json_safe(out)
+
+
+def _human_agreement(data: HumanStudyData, ref: np.ndarray) -> dict[str, Any]:
+    """Each annotator's share of labels equal to the reference label; mean and SE over
+    annotators, overall and by initial stance."""
+    labelled = data.labels >= 0
+    agree = np.where(labelled, data.labels == ref[:, None], False)
+
+    def rater_shares(rows: np.ndarray) -> np.ndarray:
+        n = labelled[rows].sum(axis=0)
         with np.errstate(invalid="ignore", divide="ignore"):
-            item_share = np.where(has, hit / np.where(has, total, 1.0), np.nan)
+            return np.where(n > 0, agree[rows].sum(axis=0) / np.maximum(n, 1), np.nan)
 
-        def pooled(rows: np.ndarray) -> float:
-            t = total[rows].sum()
-            return float(hit[rows].sum() / t) if t > 0 else math.nan
+    per_rater = rater_shares(np.ones(len(ref), dtype=bool))
+    h_mean, h_se = mean_se(per_rater)
+    by_stance_h = [mean_se(rater_shares(data.initial == i)) for i in range(N_STANCES)]
+    return {
+        "mean": float(h_mean),
+        "se": float(h_se),
+        "by_stance": [float(m) for m, _ in by_stance_h],
+        "by_stance_se": [float(s) for _, s in by_stance_h],
+        "per_rater": {r: float(v) for r, v in zip(data.raters, per_rater, strict=True)},
+    }
 
-        _, se_items = mean_se(item_share)
-        v_n = total[has]
-        p_n = hit[has] / v_n
-        s2_n = np.where(v_n > 1, v_n * p_n * (1 - p_n) / np.maximum(v_n - 1, 1), 0.0)
-        se_votes = float(np.sqrt(np.sum(v_n * s2_n)) / v_n.sum()) if v_n.size else math.nan
-        model_plural = plurality(votes)
-        ext_drift = (model_plural != ref)[has]
-        init_has = data.initial[has]
-        out["model_agreement"] = {
-            "overall": pooled(all_rows),
-            "se": se_votes,
-            "se_over_votes": se_votes,
-            "se_over_items": float(se_items),
-            "se_definitions": {
-                "se_over_votes": SE_OVER_VOTES_TEXT,
-                "se_over_items": SE_OVER_ITEMS_TEXT,
-            },
-            "by_stance": [pooled(data.initial == i) for i in range(N_STANCES)],
-            "n_votes": int(total.sum()),
-        }
-        out["extraction_drift"] = {
+
+def _model_figures(votes: np.ndarray, ref: np.ndarray, initial: np.ndarray) -> dict[str, Any]:
+    """``model_agreement`` (pooled ``sum h_n / sum V_n`` with both SEs of the module docstring),
+    ``extraction_drift`` and the model-plurality confusion, from the ``(N, 5)`` vote counts."""
+    total = votes.sum(axis=1)
+    has = total > 0
+    hit = votes[np.arange(len(ref)), ref]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        item_share = np.where(has, hit / np.where(has, total, 1.0), np.nan)
+
+    def pooled(rows: np.ndarray) -> float:
+        t = total[rows].sum()
+        return float(hit[rows].sum() / t) if t > 0 else math.nan
+
+    _, se_items = mean_se(item_share)
+    v_n = total[has]
+    p_n = hit[has] / v_n
+    s2_n = np.where(v_n > 1, v_n * p_n * (1 - p_n) / np.maximum(v_n - 1, 1), 0.0)
+    se_votes = float(np.sqrt(np.sum(v_n * s2_n)) / v_n.sum()) if v_n.size else math.nan
+    model_plural = plurality(votes)
+    ext_drift = (model_plural != ref)[has]
+    init_has = initial[has]
+    model_agreement = {
+        "overall": pooled(np.ones(len(ref), dtype=bool)),
+        "se": se_votes,
+        "se_over_votes": se_votes,
+        "se_over_items": float(se_items),
+        "se_definitions": {
+            "se_over_votes": SE_OVER_VOTES_TEXT,
+            "se_over_items": SE_OVER_ITEMS_TEXT,
+        },
+        "by_stance": [pooled(initial == i) for i in range(N_STANCES)],
+        "n_votes": int(total.sum()),
+    }
+    return {
+        "model_agreement": model_agreement,
+        "extraction_drift": {
             "overall": _share(ext_drift),
             "by_stance": [_share(ext_drift[init_has == i]) for i in range(N_STANCES)],
             "n_items": int(has.sum()),
-        }
-        out["model_plurality_counts_by_reference"] = _confusion(ref[has], model_plural[has])
-    return json_safe(out)
+        },
+        "model_plurality_counts_by_reference": _confusion(ref[has], model_plural[has]),
+    }
 
 
 def _confusion(rows: np.ndarray, cols: np.ndarray) -> list[list[int]]:
