@@ -62,3 +62,19 @@ def test_scrub_nested_settings():
         "max_tokens": 7,
     }
     assert args["api_key"] == "sk-1", "the input is not changed"
+
+
+@pytest.mark.parametrize(
+    ("text", "secret"),
+    [
+        ("https://h.example/cb#access_token=S3CRETvalue&state=1", "S3CRETvalue"),
+        ("header Authorization: Bearer S3CRETvalue.abc-def", "S3CRETvalue"),
+        ("-H 'Authorization: Basic dXNlcjpTM0NSRVR2YWx1ZQ=='", "dXNlcjpTM0NSRVR2YWx1ZQ"),
+        ("key sk-proj-S3CRETvalue0123456789abcdef in a message", "S3CRETvalue"),
+        ([("api_key", "S3CRETvalue")], "S3CRETvalue"),
+    ],
+)
+def test_credentials_in_free_text_fragments_and_pairs(text, secret):
+    """A token in a URL fragment, an Authorization header value or an OpenAI-style key written
+    into a message, and a credential given as a (name, value) pair, do not survive."""
+    assert secret not in str(scrub(text))

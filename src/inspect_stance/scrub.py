@@ -9,7 +9,9 @@ Every value the package writes that came from a user's model settings goes throu
   ``secret``, ``password``, ``Authorization``, ``x-api-key``, ``aws_*`` ...);
 - every value of a mapping named like a header set (``headers``, ``default_headers``,
   ``extra_headers``): header values are where providers put keys, so their names are kept and
-  their values are not.
+  their values are not;
+- in free text, Authorization header values, bearer tokens and ``sk-...`` keys, and a
+  ``(name, value)`` pair whose name looks like a credential.
 
 A name "looks like a credential" when one of its words (split at ``_``, ``-``, ``.``, blanks
 and camelCase) is in :data:`CREDENTIAL_WORDS`, or it starts with ``aws_``.
@@ -48,6 +50,13 @@ CREDENTIAL_WORDS: frozenset[str] = frozenset(
 
 _WORD_SPLIT = re.compile(r"[^A-Za-z0-9]+|(?<=[a-z0-9])(?=[A-Z])")
 _URL = re.compile(r"\b[A-Za-z][A-Za-z0-9+.-]*://[^\s\"'<>]+")
+#: an Authorization header's value, a bearer token, an OpenAI-style ``sk-`` key in free text
+_TEXT_SECRETS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"(?i)\b(authorization\s*[:=]\s*)(?:(?:bearer|basic|token)\s+)?[^\s\"',;]+"),
+     rf"\g<1>{REDACTED}"),
+    (re.compile(r"(?i)\b(bearer\s+)[A-Za-z0-9._~+/=-]{8,}"), rf"\g<1>{REDACTED}"),
+    (re.compile(r"\bsk-[A-Za-z0-9_-]{16,}"), REDACTED),
+)  # fmt: skip
 
 
 def is_credential_name(name: str) -> bool:
@@ -78,11 +87,18 @@ def scrub_url(url: str) -> str:
     if query:
         pairs = parse_qsl(query, keep_blank_values=True)
         query = urlencode([(k, REDACTED if is_credential_name(k) else v) for k, v in pairs])
-    return urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment))
+    fragment = parts.fragment
+    if "=" in fragment:  # OAuth-style ``#access_token=...``
+        pairs = parse_qsl(fragment, keep_blank_values=True)
+        fragment = urlencode([(k, REDACTED if is_credential_name(k) else v) for k, v in pairs])
+    return urlunsplit((parts.scheme, netloc, parts.path, query, fragment))
 
 
 def scrub_text(text: str) -> str:
-    """``text`` with every URL in it scrubbed by :func:`scrub_url`."""
+    """``text`` with every URL in it scrubbed by :func:`scrub_url`, and Authorization header
+    values, bearer tokens and ``sk-...`` keys replaced by REDACTED."""
+    for pattern, repl in _TEXT_SECRETS:
+        text = pattern.sub(repl, text)
     if "://" not in text:
         return text
     return _URL.sub(lambda m: scrub_url(m.group(0)), text)
@@ -108,8 +124,9 @@ def scrub(value: Any) -> Any:
             else:
                 out[k] = scrub(v)
         return out
-    if isinstance(value, list):
-        return [scrub(v) for v in value]
-    if isinstance(value, tuple):
-        return tuple(scrub(v) for v in value)
+    if isinstance(value, list | tuple):
+        if len(value) == 2 and isinstance(value[0], str) and is_credential_name(value[0]):
+            return type(value)((value[0], REDACTED))  # a (name, value) pair
+        items = [scrub(v) for v in value]
+        return items if isinstance(value, list) else tuple(items)
     return value
