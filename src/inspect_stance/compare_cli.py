@@ -121,6 +121,20 @@ def _backend(method: str) -> Any:
     return importlib.import_module(module).cli_compare
 
 
+def zero_spread_notes(comparisons: Any) -> list[str]:
+    """A note per comparison whose interval has zero width (every item's difference the same):
+    its p and interval are exact, not estimated; the runs may be repeats of one deterministic
+    model."""
+    out = []
+    for c in comparisons:
+        low, high = c.ci
+        if math.isfinite(low) and math.isfinite(high) and high - low <= 1e-9:
+            out.append(f"{c.metric} {c.run_a} vs {c.run_b}: every item's difference is "
+                       f"{c.delta:.3f} (zero variance), so its interval and p are exact; check "
+                       "that the runs are not repeats of one deterministic run")  # fmt: skip
+    return out
+
+
 def cmd_compare(args: argparse.Namespace) -> int:
     """Compute, print (table or ``--json``), and write ``--out``."""
     from inspect_stance.compare_render import terminal_table, to_json, write_outputs
@@ -128,6 +142,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
     check_options(args)
     method = detect_method(args.paths, args.method)
     result = _backend(method)(args)
+    result.notes += zero_spread_notes(result.comparisons)
     if result.notes:
         for n in result.notes:
             if n.startswith("counted once"):

@@ -197,3 +197,16 @@ def test_partial_overlap_is_said_with_the_counts(ref, tmp_path, capsys):
     assert f"{sa.mean():.3f}" in out  # value a is over the shared propositions only
     assert "60 shared propositions" in out
     assert "gpt_4o_mini has 112" in out and "part has 60" in out
+
+
+def test_identical_item_values_are_said(ref, tmp_path, capsys):
+    """Two runs with equal per-proposition values (trials reordered): delta 0 with a zero-width
+    interval is reported with a note that the differences have no spread, not as a finding."""
+    full = dict(np.load(ref / "gpt_4_1.npz"))
+    twin = tmp_path / "twin.npz"
+    np.savez(twin, probs=full["probs"][:, ::-1], propositions=full["propositions"])
+    rc = main(["compare", str(ref / "gpt_4_1.npz"), str(twin), "--metric", "spr"])
+    assert rc == 0
+    out = capsys.readouterr().out
+    assert "nan" not in out.lower()
+    assert "spr gpt_4_1 vs twin: every item's difference is 0.000 (zero variance)" in out
