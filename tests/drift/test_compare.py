@@ -210,3 +210,27 @@ def test_identical_item_values_are_said(ref, tmp_path, capsys):
     out = capsys.readouterr().out
     assert "nan" not in out.lower()
     assert "spr gpt_4_1 vs twin: every item's difference is 0.000 (zero variance)" in out
+
+
+def test_a_chain_run_is_refused_against_a_one_hop_run(ref):
+    """A ``hops=3`` log's matrix is the one read after the last hop, a ``hops=1`` run's (and an
+    ``.npz``'s) the one-hop matrix: different measurements, refused in one line."""
+    from inspect_stance.drift.compare import npz_settings, run_settings
+    from inspect_stance.errors import InputError
+    from inspect_stance.runs import RunInfo, check_settings
+
+    args = {"variant": "default", "relay_operation": "paraphrase", "relay_language": None}
+    chain = RunInfo("chain.eval", "c", task_args={**args, "hops": 3})
+    one = RunInfo("one.eval", "o", task_args={**args, "hops": 1})
+    npz = RunInfo("x.npz", "n")
+    chain.settings, one.settings = run_settings(chain), run_settings(one)
+    npz.settings = npz_settings(ref / "gpt_4o_mini.npz")
+    for other in (one, npz):
+        with pytest.raises(InputError, match="hops differs"):
+            check_settings([chain, other], ["chain", "other"])
+    translated = RunInfo("t.eval", "t", task_args={**args, "hops": 3,
+                                                   "relay_operation": "translate"})  # fmt: skip
+    translated.settings = run_settings(translated)
+    with pytest.raises(InputError, match="relay_operation differs"):
+        check_settings([chain, translated], ["chain", "translated"])
+    check_settings([one, npz], ["one", "npz"])  # a one-hop log and an .npz compare

@@ -14,8 +14,9 @@ the pattern cells (patterns), every trial counted as independent.
 
 Settings that must match (:func:`run_settings`): the prompt variant, the propositions source,
 the unparsed policy and the estimator (``logprobs``, ``min_letter_mass``,
-``extraction_temperature``) and ``words_limit``; for an ``.npz``, its ``letter_order`` when it
-records one (:func:`npz_settings`).
+``extraction_temperature``), ``words_limit`` and the chain (``hops``: a chain run's matrix is the
+one read after its last hop; ``relay_operation``, ``relay_language``); for an ``.npz``, one hop
+and its ``letter_order`` when it records one (:func:`npz_settings`).
 """
 
 from __future__ import annotations
@@ -49,7 +50,7 @@ from inspect_stance.stats.paired import Interval
 
 SETTING_ARGS: tuple[str, ...] = (
     "variant", "propositions", "unparsed", "logprobs", "min_letter_mass",
-    "extraction_temperature", "words_limit",
+    "extraction_temperature", "words_limit", "hops", "relay_operation", "relay_language",
 )  # fmt: skip
 
 METRICS: tuple[MetricSpec, ...] = (
@@ -93,12 +94,12 @@ def load_drift(path: str | Path, unparsed: str = "failure") -> LoadedDrift:
 
 
 def npz_settings(path: str | Path) -> dict[str, Any]:
-    """What an ``.npz`` records of its settings: the option order (``letter_order``, e.g.
-    reversed options), when present; a run from elsewhere records nothing else."""
+    """What an ``.npz`` records of its settings: one hop (its ``probs`` are one-hop vectors) and
+    the option order (``letter_order``, e.g. reversed options), when present."""
     with np.load(path, allow_pickle=False) as data:
         if "letter_order" not in data:
-            return {}
-        return {"letter_order": str(np.asarray(data["letter_order"]).tolist())}
+            return {"hops": 1}
+        return {"hops": 1, "letter_order": str(np.asarray(data["letter_order"]).tolist())}
 
 
 def _pattern_trials(probs: np.ndarray, name: str) -> np.ndarray:
