@@ -126,7 +126,8 @@ def scrub(value: Any) -> Any:
         return out
     if isinstance(value, list | tuple):
         if len(value) == 2 and isinstance(value[0], str) and is_credential_name(value[0]):
-            return type(value)((value[0], REDACTED))  # a (name, value) pair
+            pair = [value[0], REDACTED]  # a (name, value) pair
+            return pair if isinstance(value, list) else tuple(pair)
         items = [scrub(v) for v in value]
         return items if isinstance(value, list) else tuple(items)
     return value
