@@ -45,6 +45,7 @@ from inspect_ai.scorer import (
 )
 from inspect_ai.solver import TaskState
 
+from inspect_stance.drift.adaptive import ADAPTIVE_KEY
 from inspect_stance.drift.extraction import record_label_mismatches, trial_vector
 from inspect_stance.drift.logs import PLANNED_KEY, TRIALS_KEY
 from inspect_stance.drift.patterns import drift_patterns, stance_drift_rate
@@ -132,6 +133,9 @@ def _make_scorer(unparsed: str, argmax: bool) -> Scorer:
             if missing
             else ""
         )
+        adaptive = state.store.get(ADAPTIVE_KEY)  # adaptive trials (drift.adaptive)
+        if adaptive and adaptive.get("stop_reason") and not missing:
+            incomplete = adaptive_note(adaptive)
         most_probable = trial_argmax_counts(
             [trial_vector(rec.get("vectors") or [rec.get("probs")], unparsed) for rec in records]
         )
@@ -153,6 +157,8 @@ def _make_scorer(unparsed: str, argmax: bool) -> Scorer:
                 "argmax": argmax,
                 **{f"n_{k}": v for k, v in counts.items()},
                 "n_planned": planned,
+                "n_trials_max": int(adaptive["max_trials"]) if adaptive else planned,
+                "adaptive": adaptive,
                 "n_missing": missing,
                 "n_incomplete": int(missing > 0),
             },
@@ -234,6 +240,18 @@ def drift_metric() -> Metric:
     return compute
 
 
+def adaptive_note(adaptive: dict[str, Any]) -> str:
+    """One sentence on an adaptive sample's stop: trials run of the most, why, the width."""
+    why = {
+        "halfwidth": f"interval within {adaptive['halfwidth']:g} of the mean",
+        "below_one": "upper bound below 1",
+        "max_trials": "ran every trial",
+    }.get(str(adaptive.get("stop_reason")), str(adaptive.get("stop_reason")))
+    width = adaptive.get("width_reached")
+    text = f"adaptive: {adaptive['trials_run']} of {adaptive['max_trials']} trials ({why}"
+    return text + (f"; half-width {width:.3f})" if width is not None else ")")
+
+
 def _total(scores: list[SampleScore], key: str) -> int:
     return int(sum(int((s.score.metadata or {}).get(key, 0)) for s in scores))
 
@@ -274,7 +292,9 @@ def counts_metric(started: StartedSamples | None = None) -> Metric:
     ``incomplete_samples``: samples holding fewer trials than planned (stopped by a
     ``--time-limit`` / ``--token-limit`` / ``--working-limit``); ``missing_trials``: planned
     trials that did not finish; ``trials_replayed``: trials replayed from the trial record
-    instead of calling the model (``-T cache=false`` calls it afresh); ``errored_samples``:
+    instead of calling the model (``-T cache=false`` calls it afresh); ``trials_run`` /
+    ``trials_planned``: trials held vs the most the task allows (less with
+    ``-T adaptive_halfwidth``: samples that stopped early); ``errored_samples``:
     samples that started and errored (no score: with ``started``, the task's
     :class:`StartedSamples`), counted in ``incomplete_samples`` with all their planned trials
     in ``missing_trials``.
@@ -299,6 +319,9 @@ def counts_metric(started: StartedSamples | None = None) -> Metric:
             "missing_trials": _total(scores, "n_missing") + errored_trials,
             "errored_samples": errored,
             "trials_replayed": _total(scores, "n_replayed"),
+            # adaptive trials: run vs the most the task allows (equal without adaptive stops)
+            "trials_run": _total(scores, "n_trials"),
+            "trials_planned": _total(scores, "n_trials_max"),
         }
 
     return compute
