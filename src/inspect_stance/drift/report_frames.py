@@ -22,6 +22,12 @@ from inspect_stance.drift.report_analysis import (
 from inspect_stance.stances import STANCE_KEYS, STANCES
 
 
+def cell_index(n_propositions: int) -> tuple[np.ndarray, np.ndarray]:
+    """Proposition and initial-stance indices of the ``P * 5`` cells, proposition-major:
+    ``s = 0,0,0,0,0,1,...`` and ``i = 0,1,2,3,4,0,...``."""
+    return np.repeat(np.arange(n_propositions), 5), np.tile(np.arange(5), n_propositions)
+
+
 def summary_frame(reports: list[RunReport]) -> pd.DataFrame:
     """One numeric row per run (the per-model CSV)."""
     rows = []
@@ -69,9 +75,7 @@ def per_proposition_frame(reports: list[RunReport]) -> pd.DataFrame:
     """One row per run x proposition x initial stance: matrix row, success, bounds, argmax."""
     frames = []
     for r in reports:
-        p = r.run.n_propositions
-        s_idx = np.repeat(np.arange(p), 5)
-        i_idx = np.tile(np.arange(5), p)
+        s_idx, i_idx = cell_index(r.run.n_propositions)
         d: dict[str, Any] = {
             "run": r.name,
             "proposition_index": s_idx,
@@ -120,9 +124,7 @@ def k_hop_frame(reports: list[RunReport]) -> pd.DataFrame:
     """Per-proposition ``T^k`` rows for ``k = 1..--hops``."""
     frames = []
     for r in reports:
-        p = r.run.n_propositions
-        s_idx = np.repeat(np.arange(p), 5)
-        i_idx = np.tile(np.arange(5), p)
+        s_idx, i_idx = cell_index(r.run.n_propositions)
         for k in range(1, r.hops + 1):
             tk = k_hop_matrices(r.main.matrices, k)
             d: dict[str, Any] = {
