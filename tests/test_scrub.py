@@ -72,6 +72,11 @@ def test_scrub_nested_settings():
         ("-H 'Authorization: Basic dXNlcjpTM0NSRVR2YWx1ZQ=='", "dXNlcjpTM0NSRVR2YWx1ZQ"),
         ("key sk-proj-S3CRETvalue0123456789abcdef in a message", "S3CRETvalue"),
         ([("api_key", "S3CRETvalue")], "S3CRETvalue"),
+        ("host.example:8000/v1?token=S3CRETvalue", "S3CRETvalue"),
+        ("127.0.0.1:8000/v1?x=1&api_key=S3CRETvalue", "S3CRETvalue"),
+        ("//user:S3CRETvalue@host.example/v1", "S3CRETvalue"),
+        ("//S3CRETvalue@host.example/v1", "S3CRETvalue"),
+        ("user:S3CRETvalue@127.0.0.1:8000/v1", "S3CRETvalue"),
     ],
 )
 def test_credentials_in_free_text_fragments_and_pairs(text, secret):

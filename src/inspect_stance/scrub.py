@@ -11,7 +11,9 @@ Every value the package writes that came from a user's model settings goes throu
   ``extra_headers``): header values are where providers put keys, so their names are kept and
   their values are not;
 - in free text, Authorization header values, bearer tokens and ``sk-...`` keys, and a
-  ``(name, value)`` pair whose name looks like a credential.
+  ``(name, value)`` pair whose name looks like a credential;
+- in URLs written without a scheme (``host:8000/v1?token=...``, ``//user:pw@host``,
+  ``user:pw@host``), the userinfo and the credential-named parameters' values.
 
 A name "looks like a credential" when one of its words (split at ``_``, ``-``, ``.``, blanks
 and camelCase) is in :data:`CREDENTIAL_WORDS`, or it starts with ``aws_``.
@@ -57,6 +59,13 @@ _TEXT_SECRETS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"(?i)\b(bearer\s+)[A-Za-z0-9._~+/=-]{8,}"), rf"\g<1>{REDACTED}"),
     (re.compile(r"\bsk-[A-Za-z0-9_-]{16,}"), REDACTED),
 )  # fmt: skip
+#: userinfo in a URL written without a scheme: ``//user:pw@host``, ``//token@host``,
+#: ``user:pw@host`` (a bare ``name@host`` without ``//`` or ``:`` is left: it reads as an address)
+_BARE_USERINFO = re.compile(
+    r"(?:(?<=//)[^\s/@\"'<>]+|(?<![^\s\"'(=,])[^\s/@:\"'<>]+:[^\s/@\"'<>]*)@(?=[A-Za-z0-9\[])"
+)
+#: a ``name=value`` query / fragment parameter anywhere in text (a URL without a scheme)
+_QUERY_PARAM = re.compile(r"([?&#;])([^=&\s#;\"'<>?]+)=([^&\s#;\"'<>]*)")
 
 
 def is_credential_name(name: str) -> bool:
@@ -99,9 +108,20 @@ def scrub_text(text: str) -> str:
     values, bearer tokens and ``sk-...`` keys replaced by REDACTED."""
     for pattern, repl in _TEXT_SECRETS:
         text = pattern.sub(repl, text)
-    if "://" not in text:
-        return text
-    return _URL.sub(lambda m: scrub_url(m.group(0)), text)
+    if "://" in text:
+        text = _URL.sub(lambda m: scrub_url(m.group(0)), text)
+    if "@" in text:
+        text = _BARE_USERINFO.sub("", text)
+    if "=" in text:
+        text = _QUERY_PARAM.sub(_redact_param, text)
+    return text
+
+
+def _redact_param(match: re.Match[str]) -> str:
+    """A ``?name=value`` match with the value replaced by REDACTED when ``name`` names a
+    credential (:func:`is_credential_name`)."""
+    sep, name, value = match.groups()
+    return f"{sep}{name}={REDACTED if is_credential_name(name) else value}"
 
 
 def scrub(value: Any) -> Any:
