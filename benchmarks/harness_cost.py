@@ -37,8 +37,9 @@ from inspect_ai.dataset import MemoryDataset
 from inspect_ai.model import GenerateConfig, get_model
 from inspect_ai.scorer import Score, Target, mean, scorer
 from inspect_ai.solver import Generate, TaskState, solver
-from inspect_stance.tasks.stance_drift import build_samples, stance_drift
+from inspect_stance.tasks.stance_drift import stance_drift
 
+from inspect_stance.drift.dataset import build_samples
 from inspect_stance.drift.prompts import extraction_prompt, generation_prompt
 from inspect_stance.drift.propositions import read_propositions_file
 

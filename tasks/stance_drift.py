@@ -7,11 +7,11 @@ user guide: ``docs/stance_drift.md``.
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import Any, Literal, get_args
+from typing import Any
 
 from inspect_ai import Epochs, Task, task
-from inspect_ai.dataset import MemoryDataset, Sample
+from inspect_ai.dataset import MemoryDataset
+from inspect_ai.solver import Solver
 from inspect_stance.scorers.stance_drift import (
     StartedSamples,
     drift_metrics,
@@ -25,173 +25,57 @@ from inspect_stance.solvers.stance_chain import (
 )
 from inspect_stance.solvers.stance_drift import RECORD_FORMAT, stance_drift_trials
 
-from inspect_stance.drift.adaptive import (
-    ADAPTIVE_ALPHA,
-    ADAPTIVE_MIN_TRIALS,
-    ADAPTIVE_WAVE,
-    check_halfwidth,
-    rule_for,
-)
-from inspect_stance.drift.arguments import arguments_from_log
-from inspect_stance.drift.extraction import DEFAULT_MIN_LETTER_MASS, check_min_letter_mass
-from inspect_stance.drift.prompts import (
-    EXEMPLAR_PROPOSITIONS,
-    EXTRACTION_ONLY_VARIANTS,
-    MULTIPLE_EXTRACTIONS,
-    VARIANTS,
-)
-from inspect_stance.drift.propositions import (
-    HUB,
-    Proposition,
-    load_debate_topics,
-    load_package_topics,
-    read_propositions_file,
-)
-from inspect_stance.drift.relay_prompts import (
-    DEFAULT_RELAY_LANGUAGE,
-    RELAY_OPERATIONS,
+from inspect_stance.drift.dataset import DriftDataset, load_dataset
+from inspect_stance.drift.extraction import DEFAULT_MIN_LETTER_MASS
+from inspect_stance.drift.options import (
+    DEFAULT_EXTRACTION_TEMPERATURE,
+    DriftOptions,
     RelayOperation,
-    relay_calls_per_hop,
+    Unparsed,
+    Variant,
 )
-from inspect_stance.drift.transition import UNPARSED_POLICIES
-from inspect_stance.errors import InputError
+from inspect_stance.drift.relay_prompts import DEFAULT_RELAY_LANGUAGE
 from inspect_stance.fingerprint import FINGERPRINT_KEY, task_fingerprint
-from inspect_stance.params import as_bool, as_int, parse_float, reject_unknown_args
-from inspect_stance.paths import user_path
+from inspect_stance.params import reject_unknown_args
 from inspect_stance.roles import require_roles
-from inspect_stance.stances import N_STANCES, STANCE_KEYS, STANCES
 from inspect_stance.viewer import drift_viewer, headline
 
 #: bumped when sample ids or scoring change (2: content-derived sample ids, short Input lines,
 #: trials recorded as they finish, dict metrics)
 TASK_VERSION = 2
 
-Variant = Literal[
-    "default",
-    "reversed",
-    "multiple_extraction",
-    "in_context",
-    "assertion",
-    "reflection",
-    "third_person_reflection",
-]
-Unparsed = Literal["failure", "exclude"]
-assert set(get_args(Variant)) == set(VARIANTS)
-assert set(get_args(Unparsed)) == set(UNPARSED_POLICIES)
-assert set(get_args(RelayOperation)) == set(RELAY_OPERATIONS)
-#: variants a chain (hops > 1) runs: the default and reversed prompts (one extraction per hop)
-CHAIN_VARIANTS = ("default", "reversed")
 
-DEFAULT_EXTRACTION_TEMPERATURE = 1.0
-
-
-def sample_id(prop: Proposition, stance: int) -> str:
-    """Sample id of a (proposition, initial stance) pair: ``<content key>-<stance key>``, e.g.
-    ``3f2a1c9d-agree_strongly``; the key is a hash of the proposition's text
-    (:func:`~inspect_stance.drift.propositions.proposition_key`), not its position."""
-    return f"{prop.key}-{STANCE_KEYS[stance]}"
-
-
-def sample_input(prop: Proposition, stance: int) -> str:
-    """The short line ``inspect view`` lists for a sample: ``<proposition> — <stance label>``
-    (the verbatim prompts are built by the solver and shown in the transcript)."""
-    return f"{prop.text} — {STANCES[stance]}"
-
-
-def build_samples(propositions: list[Proposition], variant: str) -> list[Sample]:
-    """One sample per proposition x initial stance."""
-    samples = []
-    for k, prop in enumerate(propositions):
-        for stance in range(N_STANCES):
-            samples.append(
-                Sample(
-                    id=sample_id(prop, stance),
-                    input=sample_input(prop, stance),
-                    target=STANCE_KEYS[stance],
-                    metadata={
-                        "proposition": prop.text,
-                        "topic_id": prop.topic_id,
-                        "proposition_key": prop.key,
-                        "proposition_index": k,
-                        "initial_stance": stance,
-                        "initial_stance_label": STANCES[stance],
-                        "variant": variant,
-                    },
-                )
-            )
-    return samples
-
-
-def _temperature(value: object) -> float | None:
-    """``-T extraction_temperature``: a number in [0, 2], or ``none`` (provider default)."""
-    if value is None or (isinstance(value, str) and value.strip().lower() in ("none", "null")):
-        return None
-    x = parse_float(value)
-    if x is None or not 0.0 <= x <= 2.0:
-        raise InputError(
-            f"extraction_temperature {value!r} is not a number in [0, 2] or none; use e.g. "
-            "-T extraction_temperature=1"
+def drift_solver(opts: DriftOptions, data: DriftDataset, started: StartedSamples) -> Solver:
+    """The trials solver: :func:`stance_chain_trials` for hops > 1, else
+    :func:`stance_drift_trials` (with the reused arguments and the adaptive rule)."""
+    if opts.hops > 1:
+        return stance_chain_trials(
+            trials=opts.trials,
+            hops=opts.hops,
+            relay_operation=opts.relay_operation,
+            relay_language=opts.relay_language or DEFAULT_RELAY_LANGUAGE,
+            variant=opts.variant,
+            words_limit=opts.words_limit,
+            seed=opts.seed,
+            cache=opts.cache,
+            logprobs=opts.logprobs,
+            min_letter_mass=opts.min_letter_mass,
+            extraction_temperature=opts.extraction_temperature,
+            started=started,
         )
-    return x
-
-
-def _load_propositions(propositions: str | None) -> tuple[list[Proposition], str]:
-    """The propositions and a description of their source."""
-    if propositions is None or str(propositions).strip() == "":
-        evaluated, _ = load_package_topics()
-        return evaluated, "package data debate_topics.tsv (112 evaluation topics)"
-    if str(propositions).strip().lower() == HUB:
-        evaluated, _ = load_debate_topics()
-        return evaluated, "hub ibm-research/debate_speeches"
-    # relative to the shell's directory, not tasks/ (see inspect_stance.paths)
-    path = user_path(str(propositions))
-    return read_propositions_file(path), f"file {path}"
-
-
-def _check_chain(
-    hops: int,
-    variant: str,
-    operation: str,
-    language: str | None,
-    arguments_from: str | None,
-) -> str | None:
-    """Check the chain parameters (``hops`` > 1) before any model call; the translation
-    language (``None`` unless ``relay_operation=translate``)."""
-    if hops < 1:
-        raise InputError(f"hops must be at least 1 (got {hops}); use e.g. -T hops=3")
-    if operation not in RELAY_OPERATIONS:
-        raise InputError(
-            f"unknown relay_operation {operation!r}; use -T relay_operation=NAME, NAME one of "
-            f"{', '.join(RELAY_OPERATIONS)}"
-        )
-    if language is not None and operation != "translate":
-        raise InputError(
-            "relay_language applies only to -T relay_operation=translate; drop it or add "
-            "-T relay_operation=translate"
-        )
-    if language is not None:
-        language = str(language).strip()
-        if not language or not all(c.isalpha() or c in " -" for c in language):
-            raise InputError(
-                f"relay_language {language!r} is not a language name; use e.g. "
-                "-T relay_language=German"
-            )
-        if language.lower() == "english":
-            raise InputError(
-                "relay_language English is the language the text comes back to; name another "
-                "language, e.g. -T relay_language=German"
-            )
-    if hops == 1:
-        return None
-    if variant not in CHAIN_VARIANTS:
-        raise InputError(
-            f"variant {variant!r} does not run as a chain; with -T hops > 1 use -T variant="
-            f"{' or -T variant='.join(CHAIN_VARIANTS)}"
-        )
-    if arguments_from:
-        raise InputError("arguments_from does not combine with -T hops > 1; drop one of them")
-    require_roles("stance_drift", [RELAY_ROLE], "with -T hops > 1 each later hop is relayed")
-    return (language or DEFAULT_RELAY_LANGUAGE) if operation == "translate" else None
+    return stance_drift_trials(
+        trials=opts.trials,
+        variant=opts.variant,
+        words_limit=opts.words_limit,
+        seed=opts.seed,
+        arguments=data.arguments,
+        cache=opts.cache,
+        logprobs=opts.logprobs,
+        min_letter_mass=opts.min_letter_mass,
+        extraction_temperature=opts.extraction_temperature,
+        started=started,
+        adaptive=opts.adaptive_rule(),
+    )
 
 
 @task
@@ -276,148 +160,29 @@ def stance_drift(
             with hops > 1. Plan it with `inspect-stance plan RUN --adaptive-halfwidth H`.
     """
     reject_unknown_args("stance_drift", unknown, stance_drift)
-    if variant not in VARIANTS:
-        raise InputError(
-            f"unknown variant {variant!r}; use -T variant=NAME, NAME one of {', '.join(VARIANTS)}"
-        )
-    if unparsed not in UNPARSED_POLICIES:
-        raise InputError(
-            f"unknown unparsed policy {unparsed!r}; use -T unparsed=failure or -T unparsed=exclude"
-        )
-    # -T values may arrive as strings (Python API, eval-retry): parse them once, strictly
-    trials = as_int("trials", trials, example=100)
-    words_limit = as_int("words_limit", words_limit, example=100)
-    seed = as_int("seed", seed, minimum=0, example=0)
-    cache = as_bool("cache", cache)
-    logprobs = as_bool("logprobs", logprobs)
-    temperature = _temperature(extraction_temperature)
-    min_letter_mass = check_min_letter_mass(min_letter_mass)
-    hops = as_int("hops", hops, example=3)
-    language = _check_chain(hops, variant, relay_operation, relay_language, arguments_from)
-    halfwidth = check_halfwidth(adaptive_halfwidth)
-    if halfwidth is not None and hops > 1:
-        raise InputError("adaptive_halfwidth does not combine with -T hops > 1; drop one of them")
-    props, source = _load_propositions(propositions)
-    if variant == "in_context":
-        props = [p for p in props if p.text not in EXEMPLAR_PROPOSITIONS]
-    if limit_propositions is not None:
-        props = props[: as_int("limit_propositions", limit_propositions, example=10)]
-    if not props:
-        raise InputError(
-            "no propositions left to evaluate; check -T propositions and -T limit_propositions"
-        )
-
-    samples = build_samples(props, variant)
-    arguments = None
-    if arguments_from:
-        if variant not in EXTRACTION_ONLY_VARIANTS:
-            raise InputError(
-                f"variant {variant!r} changes the generation prompt, so it cannot reuse "
-                f"arguments; arguments_from works with {', '.join(EXTRACTION_ONLY_VARIANTS)}"
-            )
-        arguments = arguments_from_log(
-            Path(user_path(str(arguments_from))),
-            [
-                (str(s.id), str(s.metadata["proposition"]), int(s.metadata["initial_stance"]))
-                for s in samples
-                if s.metadata is not None
-            ],
-            trials,
-            words_limit,
-        )
-
-    calls_per_trial = (0 if arguments else 1) + (
-        MULTIPLE_EXTRACTIONS if variant == "multiple_extraction" else 1
-    )
-    chain: dict[str, Any] = {}
-    if hops > 1:
-        relay_calls = (hops - 1) * relay_calls_per_hop(relay_operation)
-        chain = {
-            "hops": hops,
-            "relay_operation": relay_operation,
-            "relay_language": language,
-            "model_calls_per_trial_by_role": {"model": 1 + hops, RELAY_ROLE: relay_calls},
-        }
-        calls_per_trial = 1 + hops + relay_calls
+    opts = DriftOptions.parse(**{k: v for k, v in locals().items() if k != "unknown"})
+    if opts.hops > 1:
+        require_roles("stance_drift", [RELAY_ROLE], "with -T hops > 1 each later hop is relayed")
+    data = load_dataset(opts)
     started = StartedSamples()  # the samples that start: an errored one counts as incomplete
-    solver = (
-        stance_chain_trials(
-            trials=trials,
-            hops=hops,
-            relay_operation=relay_operation,
-            relay_language=language or DEFAULT_RELAY_LANGUAGE,
-            variant=variant,
-            words_limit=words_limit,
-            seed=seed,
-            cache=cache,
-            logprobs=logprobs,
-            min_letter_mass=min_letter_mass,
-            extraction_temperature=temperature,
-            started=started,
-        )
-        if hops > 1
-        else stance_drift_trials(
-            trials=trials,
-            variant=variant,
-            words_limit=words_limit,
-            seed=seed,
-            arguments=arguments,
-            cache=cache,
-            logprobs=logprobs,
-            min_letter_mass=min_letter_mass,
-            extraction_temperature=temperature,
-            started=started,
-            adaptive=None if halfwidth is None else rule_for(halfwidth, trials, unparsed),
-        )
-    )
+    # input files and samples by content: eval-retry refuses changed inputs
+    inputs = {"propositions": propositions, "arguments_from": arguments_from}
+    fingerprint = {FINGERPRINT_KEY: task_fingerprint("stance_drift", inputs, data.samples)}
     return Task(
-        dataset=MemoryDataset(samples, name="stance_drift"),
-        solver=solver,
-        scorer=stance_drift_scorer(unparsed=unparsed),
+        dataset=MemoryDataset(data.samples, name="stance_drift"),
+        solver=drift_solver(opts, data, started),
+        scorer=stance_drift_scorer(unparsed=opts.unparsed),
         metrics=[*drift_metrics(started)],  # the scorer's metrics, counting errored samples
         # --epochs N adds trials: the reducer pools them (a bare count keeps this reducer)
         epochs=Epochs(1, drift_pool()),
         headline_metric=headline("stance_drift"),
         viewer=drift_viewer(),
         version=TASK_VERSION,
-        metadata={
-            "method": "stance_drift",
-            # input files and samples by content: eval-retry refuses changed inputs
-            FINGERPRINT_KEY: task_fingerprint(
-                "stance_drift",
-                {"propositions": propositions, "arguments_from": arguments_from},
-                samples,
-            ),
-            "variant": variant,
-            "trials": trials,
-            "words_limit": words_limit,
-            "unparsed_policy": unparsed,
-            "n_propositions": len(props),
-            "propositions_source": source,
-            "arguments_from": arguments_from,
-            "model_calls_per_trial": calls_per_trial,
-            "logprobs_requested": logprobs,
-            "min_letter_mass": min_letter_mass,
-            "extraction_config": {
-                "temperature": temperature,
-                "logprobs": logprobs,
-                "top_logprobs": "max(5, --top-logprobs)" if logprobs else None,
-            },
-            "generation_config": "the model's own (--temperature, --max-tokens ...)",
-            "trial_record": (
-                f"format {CHAIN_RECORD_FORMAT if hops > 1 else RECORD_FORMAT}, seed {seed}"
-                if cache
-                else None
-            ),
-            **chain,
-            "adaptive_halfwidth": halfwidth,
-            "adaptive_rule": None
-            if halfwidth is None
-            else {
-                "min_trials": ADAPTIVE_MIN_TRIALS,
-                "wave": ADAPTIVE_WAVE,
-                "alpha": ADAPTIVE_ALPHA,
-                "sequence": "empirical Bernstein (predictable mixture), two-sided",
-            },
-        },
+        metadata=opts.metadata(
+            fingerprint,
+            n_propositions=data.n_propositions,
+            source=data.source,
+            calls_per_trial=opts.calls_per_trial(reuses_arguments=bool(data.arguments)),
+            record_format=CHAIN_RECORD_FORMAT if opts.hops > 1 else RECORD_FORMAT,
+        ),
     )

@@ -25,6 +25,7 @@ INSPECT_FACING = {
     "inspect_stance.roles",  # reads the model roles Inspect binds while it builds a task
     "inspect_stance.hooks",  # Inspect hooks
     "inspect_stance.press.dataset",  # builds the PReSS tasks' Inspect Samples
+    "inspect_stance.drift.dataset",  # builds the stance_drift task's Inspect Samples
     "inspect_stance.viewer",  # the headline metric and sample-list view each Task declares
 }
 
