@@ -113,6 +113,36 @@ def check_chain(
     return (language or DEFAULT_RELAY_LANGUAGE) if operation == "translate" else None
 
 
+def check_choices(variant: object, unparsed: object) -> None:
+    """``-T variant`` one of ``VARIANTS``, ``-T unparsed`` one of ``UNPARSED_POLICIES``."""
+    if variant not in VARIANTS:
+        raise InputError(
+            f"unknown variant {variant!r}; use -T variant=NAME, NAME one of {', '.join(VARIANTS)}"
+        )
+    if unparsed not in UNPARSED_POLICIES:
+        raise InputError(
+            f"unknown unparsed policy {unparsed!r}; use -T unparsed=failure or -T unparsed=exclude"
+        )
+
+
+def check_adaptive(value: object, hops: int) -> float | None:
+    """``-T adaptive_halfwidth`` (:func:`~inspect_stance.drift.adaptive.check_halfwidth`), only
+    with the one-hop task."""
+    halfwidth = check_halfwidth(value)
+    if halfwidth is not None and hops > 1:
+        raise InputError("adaptive_halfwidth does not combine with -T hops > 1; drop one of them")
+    return halfwidth
+
+
+def check_reuse(variant: object) -> None:
+    """``-T arguments_from`` only with a variant whose generation prompt is the default's."""
+    if variant not in EXTRACTION_ONLY_VARIANTS:
+        raise InputError(
+            f"variant {variant!r} changes the generation prompt, so it cannot reuse "
+            f"arguments; arguments_from works with {', '.join(EXTRACTION_ONLY_VARIANTS)}"
+        )
+
+
 @dataclass(frozen=True)
 class DriftOptions:
     """The checked parameters of one ``stance_drift`` run (see the task's ``Args:``).
@@ -161,16 +191,7 @@ class DriftOptions:
     ) -> DriftOptions:
         """Check every parameter once; the first bad one raises a one-line
         :class:`~inspect_stance.errors.InputError` naming it and the fix."""
-        if variant not in VARIANTS:
-            raise InputError(
-                f"unknown variant {variant!r}; use -T variant=NAME, NAME one of "
-                f"{', '.join(VARIANTS)}"
-            )
-        if unparsed not in UNPARSED_POLICIES:
-            raise InputError(
-                f"unknown unparsed policy {unparsed!r}; use -T unparsed=failure or "
-                "-T unparsed=exclude"
-            )
+        check_choices(variant, unparsed)
         # -T values may arrive as strings (Python API, eval-retry): parse them once, strictly
         n_trials = as_int("trials", trials, example=100)
         n_words = as_int("words_limit", words_limit, example=100)
@@ -182,21 +203,14 @@ class DriftOptions:
         n_hops = as_int("hops", hops, example=3)
         operation = str(relay_operation)
         language = check_chain(n_hops, str(variant), operation, relay_language, arguments_from)
-        halfwidth = check_halfwidth(adaptive_halfwidth)
-        if halfwidth is not None and n_hops > 1:
-            raise InputError(
-                "adaptive_halfwidth does not combine with -T hops > 1; drop one of them"
-            )
+        halfwidth = check_adaptive(adaptive_halfwidth, n_hops)
         limit = (
             None
             if limit_propositions is None
             else as_int("limit_propositions", limit_propositions, example=10)
         )
-        if arguments_from and variant not in EXTRACTION_ONLY_VARIANTS:
-            raise InputError(
-                f"variant {variant!r} changes the generation prompt, so it cannot reuse "
-                f"arguments; arguments_from works with {', '.join(EXTRACTION_ONLY_VARIANTS)}"
-            )
+        if arguments_from:
+            check_reuse(variant)
         return cls(
             variant=variant,  # type: ignore[arg-type]  # checked against VARIANTS above
             trials=n_trials,
