@@ -50,6 +50,7 @@ from inspect_stance.drift.extraction import record_label_mismatches, trial_vecto
 from inspect_stance.drift.logs import PLANNED_KEY, TRIALS_KEY
 from inspect_stance.drift.patterns import drift_patterns, stance_drift_rate
 from inspect_stance.drift.spr import stance_preservation_rate, success_by_stance
+from inspect_stance.drift.started import StartedSamples
 from inspect_stance.drift.transition import check_policy
 from inspect_stance.explain import drift_explanation, trial_argmax_counts
 from inspect_stance.stances import N_STANCES, STANCE_KEYS
@@ -254,29 +255,6 @@ def adaptive_note(adaptive: dict[str, Any]) -> str:
 
 def _total(scores: list[SampleScore], key: str) -> int:
     return int(sum(int((s.score.metadata or {}).get(key, 0)) for s in scores))
-
-
-class StartedSamples:
-    """The samples of one task whose trials started, with their planned trials.
-
-    The task hands one instance to its solver (which adds each sample as it starts) and to its
-    ``counts`` metric: a sample that then errored has no score, and the metric counts it as
-    incomplete instead of leaving it out (``--fail-on-error 0.5`` / ``--no-fail-on-error``
-    runs finish "success" without it).
-    """
-
-    def __init__(self) -> None:
-        self.planned: dict[str, int] = {}
-
-    def add(self, sample_id: str, trials: int) -> None:
-        """Note that ``sample_id`` started, planning ``trials`` trials (per epoch, summed)."""
-        self.planned[sample_id] = self.planned.get(sample_id, 0) + trials
-
-    def unscored(self, scores: Sequence[SampleScore]) -> tuple[int, int]:
-        """``(samples, planned trials)`` that started but have no score among ``scores``."""
-        scored = {str(s.sample_id) for s in scores}
-        missing = [n for sid, n in self.planned.items() if sid not in scored]
-        return len(missing), sum(missing)
 
 
 @metric(name="counts")

@@ -61,7 +61,6 @@ import anyio
 import numpy as np
 from inspect_ai.model import GenerateConfig, Model, ModelOutput, get_model
 from inspect_ai.solver import Generate, Solver, TaskState, solver
-from inspect_stance.scorers.stance_drift import StartedSamples
 from inspect_stance.solvers.trial_record import (
     RECORD_EXPIRY_S,  # noqa: F401 (re-exported)
     TrialRecordFile,
@@ -86,6 +85,7 @@ from inspect_stance.drift.prompts import (
     generation_prompt,
     variant_order,
 )
+from inspect_stance.drift.started import StartedSamples
 from inspect_stance.fingerprint import OPERATIONAL_CONFIG, digest, model_identity
 from inspect_stance.hooks import ensure_replay_notice
 from inspect_stance.stances import N_STANCES, STANCES

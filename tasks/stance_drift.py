@@ -12,12 +12,7 @@ from typing import Any
 from inspect_ai import Epochs, Task, task
 from inspect_ai.dataset import MemoryDataset
 from inspect_ai.solver import Solver
-from inspect_stance.scorers.stance_drift import (
-    StartedSamples,
-    drift_metrics,
-    drift_pool,
-    stance_drift_scorer,
-)
+from inspect_stance.scorers.stance_drift import drift_metrics, drift_pool, stance_drift_scorer
 from inspect_stance.solvers.stance_chain import (
     CHAIN_RECORD_FORMAT,
     RELAY_ROLE,
@@ -35,6 +30,7 @@ from inspect_stance.drift.options import (
     Variant,
 )
 from inspect_stance.drift.relay_prompts import DEFAULT_RELAY_LANGUAGE
+from inspect_stance.drift.started import StartedSamples
 from inspect_stance.fingerprint import FINGERPRINT_KEY, task_fingerprint
 from inspect_stance.params import reject_unknown_args
 from inspect_stance.roles import require_roles

@@ -16,10 +16,7 @@ ROOT = Path(__file__).resolve().parents[1]
 #: the circles and layer breaks still in the tree, each to be removed (the tests fail when one
 #: is gone, so that the list shrinks, and when a new one appears)
 KNOWN_CIRCLES: list[list[str]] = []
-KNOWN_SOLVER_TO_SCORER = {
-    # StartedSamples (the samples whose trials started) is still defined beside the metric
-    ("inspect_stance.solvers.stance_drift", "inspect_stance.scorers.stance_drift"),
-}
+KNOWN_SOLVER_TO_SCORER: set[tuple[str, str]] = set()
 PACKAGES = {
     "inspect_stance": ROOT / "src" / "inspect_stance",
     "inspect_stance.tasks": ROOT / "tasks",
