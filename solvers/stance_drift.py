@@ -5,16 +5,21 @@ concurrently inside the solver (every model call still goes through Inspect's mo
 retries, connection limits and usage accounting apply, and each call is a model event in the
 transcript). The sample's ``input`` is a short line naming the proposition and the stance (what
 ``inspect view`` lists); the solver builds the verbatim prompts from the sample metadata. Each
-trial:
+trial (:class:`SampleTrials`):
+
+1. generation: one call with :func:`inspect_stance.drift.prompts.generation_prompt` (skipped
+   when the argument is reused from an earlier run or was recorded before an interruption);
+2. fresh-context extraction: one call per extraction (5 with ``multiple_extraction``, on
+   shuffled option orders), each a single-message conversation asking for logprobs
+   (``top_logprobs >= 5``) at the extraction temperature, read by
+   :func:`inspect_stance.drift.extraction.extract` and averaged by
+   :func:`inspect_stance.drift.trials.combine`;
+3. record: the trial's record is appended to the store and to the trial record at once.
 
 At most ``--max-connections`` trials of a sample are in flight at once (the provider's default
-connection limit otherwise), so trials finish steadily rather than all at the end.
-
-1. generation call with :func:`inspect_stance.drift.prompts.generation_prompt` (skipped when the
-   argument is reused from an earlier run);
-2. one extraction call per extraction (5 with ``multiple_extraction``), each a fresh
-   single-message conversation, asking for logprobs (``top_logprobs >= 5``) at the extraction
-   temperature.
+connection limit otherwise), so trials finish steadily rather than all at the end. With
+``adaptive`` the trials run in waves (:mod:`inspect_stance.drift.adaptive`): after each wave the
+sample stops once its confidence sequence is narrow enough (``state.store["adaptive"]``).
 
 **Nothing finished is lost.** Each trial's record is appended to ``state.store["trials"]`` (plain
 lists, viewable in ``inspect view`` under the sample's Info → Store) the moment the trial
@@ -51,10 +56,10 @@ after a week (``RECORD_EXPIRY_S``).
 
 from __future__ import annotations
 
-import hashlib
 import logging
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import anyio
@@ -75,7 +80,6 @@ from inspect_stance.drift.extraction import (
     extract,
     label_mismatch,
     to_stance_order,
-    trial_vector,
 )
 from inspect_stance.drift.logs import PLANNED_KEY, TRIALS_KEY
 from inspect_stance.drift.prompts import (
@@ -86,9 +90,10 @@ from inspect_stance.drift.prompts import (
     variant_order,
 )
 from inspect_stance.drift.started import StartedSamples
-from inspect_stance.fingerprint import OPERATIONAL_CONFIG, digest, model_identity
+from inspect_stance.drift.trials import combine, shuffled_orders
+from inspect_stance.fingerprint import digest, model_identity
 from inspect_stance.hooks import ensure_replay_notice
-from inspect_stance.stances import N_STANCES, STANCES
+from inspect_stance.stances import STANCES
 
 logger = logging.getLogger(__name__)
 
@@ -114,34 +119,6 @@ def _logprob_tokens(
     return tokens, tops
 
 
-def shuffled_orders(seed: int, sample_key: str, trial: int, n: int) -> list[list[int]]:
-    """``n`` independently shuffled option orders, reproducible from (seed, sample, trial)."""
-    digest = hashlib.blake2b(f"{seed}\x00{sample_key}\x00{trial}".encode(), digest_size=8)
-    rng = np.random.default_rng(int.from_bytes(digest.digest(), "little"))
-    return [[int(x) for x in rng.permutation(N_STANCES)] for _ in range(n)]
-
-
-def combine(
-    vectors: Sequence[list[float] | None], estimators: Sequence[str | None]
-) -> tuple[list[float] | None, str | None]:
-    """The mean of a trial's parsed extraction vectors (``trial_vector`` under ``exclude``).
-
-    Returns ``(mean vector, estimator)``; ``(None, None)`` when no extraction was parsed. The
-    estimator is ``logprobs`` / ``frequency`` when all parsed extractions used it, else ``mixed``.
-    """
-    probs = trial_vector(vectors, "exclude")
-    if probs is None:
-        return None, None
-    kinds = {e for v, e in zip(vectors, estimators, strict=True) if v is not None}
-    estimator = kinds.pop() if len(kinds) == 1 else "mixed"
-    return probs, estimator
-
-
-#: kept for the modules that import them from here (one definition: inspect_stance.fingerprint)
-_OPERATIONAL = OPERATIONAL_CONFIG
-_digest = digest
-
-
 def _generation_settings(model: Model) -> dict[str, Any]:
     """The generation config in force for ``model``'s calls (its own config merged with the
     eval's ``--temperature`` etc.); :func:`~inspect_stance.fingerprint.model_identity` drops
@@ -163,6 +140,215 @@ def trials_in_flight(model: Model) -> int:
         or model.api.max_connections()
     )
     return max(1, int(limit))
+
+
+@dataclass(frozen=True)
+class DriftSettings:
+    """What the solver runs for every sample (the task's checked parameters, and what follows
+    from them): ``n_extractions`` (5 with multiple_extraction, else 1), the variant's option
+    order, and the digest of the prompt templates (a changed prompt never replays a record)."""
+
+    trials: int
+    variant: str
+    words_limit: int
+    seed: int
+    arguments: Mapping[str, Sequence[str]] | None
+    cache: bool
+    logprobs: bool
+    min_letter_mass: float
+    extraction_temperature: float | None
+    started: StartedSamples | None
+    adaptive: AdaptiveRule | None
+    n_extractions: int
+    base_order: tuple[int, ...]
+    templates: str
+
+
+class SampleTrials:
+    """The trials of one sample: recorded trials replayed, missing ones run (wave by wave when
+    adaptive), each appended to ``state.store["trials"]`` and the trial record as it finishes."""
+
+    def __init__(self, s: DriftSettings, state: TaskState, model: Model) -> None:
+        self.s = s
+        self.state = state
+        self.model = model
+        self.proposition: str = state.metadata["proposition"]
+        self.stance: int = int(state.metadata["initial_stance"])
+        self.sample_key = str(state.sample_id)
+        self.reused = s.arguments.get(self.sample_key) if s.arguments is not None else None
+        top_n = max(MIN_TOP_LOGPROBS, model.config.top_logprobs or 0)
+        self.extract_config = GenerateConfig(
+            logprobs=True if s.logprobs else None,
+            top_logprobs=top_n if s.logprobs else None,
+            temperature=s.extraction_temperature,
+        )
+        self.gen_prompt = generation_prompt(
+            self.proposition, self.stance, s.variant, s.words_limit, s.base_order
+        )
+        self.done: list[dict[str, Any]] = []
+        state.store.set(TRIALS_KEY, self.done)  # appended to in place as trials finish
+        state.store.set(PLANNED_KEY, s.trials)
+        if s.started is not None:  # an errored sample has no score: the metrics count it
+            s.started.add(self.sample_key, s.trials)
+        self.record_file: TrialRecordFile | None = None
+        self.recorded: dict[int, dict[str, Any]] = {}
+        self.generated: dict[int, str] = {}
+
+    def record_key(self) -> dict[str, Any]:
+        """Everything that determines the sample's trials (the trial record's key)."""
+        s = self.s
+        return {
+            "format": RECORD_FORMAT,
+            # name, scrubbed base URL, -M args (file arguments by content) and the
+            # generation settings in force (--temperature, --max-tokens, ...)
+            "model": model_identity(self.model, _generation_settings(self.model)),
+            "proposition": self.proposition,
+            "stance": self.stance,
+            "variant": s.variant,
+            "words_limit": s.words_limit,
+            "templates": s.templates,
+            "extract_config": self.extract_config.model_dump(exclude_none=True),
+            "min_letter_mass": s.min_letter_mass,
+            "arguments": None if self.reused is None else digest(list(self.reused)),
+            "seed": s.seed,
+            "epoch": self.state.epoch,
+        }
+
+    def open_record(self) -> None:
+        """Read the sample's trial record (``cache``; none without a usable folder)."""
+        if not self.s.cache:
+            return
+        key = self.record_key()
+        folder = usable_record_dir()
+        if folder is not None:
+            name = digest(key)
+            self.record_file = TrialRecordFile(folder / name[:2] / f"{name}.jsonl", key)
+            self.recorded, self.generated = self.record_file.load()
+
+    def _append(self, line: dict[str, Any]) -> None:
+        if self.record_file is not None:
+            self.record_file.append(line)
+
+    async def argument(self, t: int) -> str:
+        """Trial ``t``'s argument: reused, recorded before an interruption, or generated."""
+        if self.reused is not None:
+            return self.reused[t]
+        if t in self.generated:  # generated before an interruption: not paid again
+            return self.generated[t]
+        out = await self.model.generate(self.gen_prompt)
+        self._append({"trial": t, "stage": "generation", "argument": out.completion})
+        return out.completion
+
+    async def extractions(self, argument: str, orders: list[list[int]]) -> dict[str, list[Any]]:
+        """One fresh-context extraction call per option order: the answers, stance-order
+        vectors (``None`` unparsed), estimators, raw letter masses, whether logprobs came back,
+        and whether the letter and the label beside it disagree."""
+        got: dict[str, list[Any]] = {
+            k: [] for k in ("answers", "vectors", "estimators", "masses", "returned", "mismatch")
+        }
+        for order in orders:
+            prompt = extraction_prompt(self.proposition, argument, self.s.variant, order)
+            out = await self.model.generate(prompt, config=self.extract_config)
+            tokens, tops = _logprob_tokens(out)
+            got["returned"].append(any(tops or []))
+            result = extract(out.completion, tokens, tops, self.s.min_letter_mass)
+            got["masses"].append(result.letter_mass)
+            got["mismatch"].append(label_mismatch(out.completion, order))
+            got["answers"].append(out.completion)
+            got["estimators"].append(result.estimator)
+            vector = None if result.vector is None else to_stance_order(result.vector, order)
+            got["vectors"].append(vector)
+        return got
+
+    async def run_trial(self, t: int) -> None:
+        """Trial ``t``: its argument, its extractions, the record (appended as it finishes)."""
+        s = self.s
+        argument = await self.argument(t)
+        if s.n_extractions == 1:
+            orders = [list(s.base_order)]
+        else:
+            orders = shuffled_orders(s.seed, self.sample_key, t, s.n_extractions)
+        got = await self.extractions(argument, orders)
+        vectors = got["vectors"]
+        probs, estimator = combine(vectors, got["estimators"])
+        record = {
+            "trial": t,
+            "argument": argument,
+            "answers": got["answers"],
+            "orders": orders,
+            "vectors": vectors,
+            "estimators": got["estimators"],
+            "letter_masses": got["masses"],
+            "probs": probs,
+            "estimator": estimator,
+            "unparsed": probs is None,
+            "unparsed_extractions": sum(1 for v in vectors if v is None),
+            "extracted": None if probs is None else int(np.argmax(probs)),
+            "logprobs_returned": got["returned"],
+            "label_mismatch": got["mismatch"],
+        }
+        if self.reused is None and t in self.generated:
+            record["argument_replayed"] = True
+        self.done.append(record)
+        self._append(record)
+
+    async def wave(self, start: int, end: int, in_flight: anyio.Semaphore) -> None:
+        """Trials ``start`` .. ``end - 1``: recorded ones replayed, the rest run concurrently,
+        at most ``in_flight`` at once."""
+
+        async def guarded_trial(t: int) -> None:
+            async with in_flight:
+                await self.run_trial(t)
+
+        for t in range(start, end):
+            if t in self.recorded:
+                self.done.append({**self.recorded[t], "replayed": True})
+        async with anyio.create_task_group() as tg:
+            for t in range(start, end):
+                if t not in self.recorded:
+                    tg.start_soon(guarded_trial, t)
+
+    async def run(self) -> None:
+        """One wave of all trials, or adaptive waves (drift.adaptive) that stop once settled;
+        the trial record is closed whatever happens."""
+        adaptive = self.s.adaptive
+        # at most one connection's worth of trials in flight: trials then finish steadily (a
+        # sample limit or an interruption finds finished trials, not 100 half-done ones)
+        in_flight = anyio.Semaphore(trials_in_flight(self.model))
+        waves = [self.s.trials] if adaptive is None else adaptive.checkpoints()
+        try:
+            start = 0
+            for end in waves:
+                await self.wave(start, end, in_flight)
+                start = end
+                if adaptive is not None:
+                    decision = decide(self.done, self.stance, adaptive)
+                    self.state.store.set(ADAPTIVE_KEY, decision)
+                    if decision["stop_reason"] is not None:
+                        self.state.store.set(PLANNED_KEY, len(self.done))  # nothing missing
+                        break
+        finally:
+            if self.record_file is not None:
+                self.record_file.close()
+
+    def finish(self) -> TaskState:
+        """Trials in order, the replayed count in the store, and a one-line output:
+        ``<n> trials (<r> replayed ...); extracted <stance>: <count>, ...``."""
+        done, state = self.done, self.state
+        done.sort(key=lambda r: int(r["trial"]))
+        counts = Counter(STANCES[r["extracted"]] if not r["unparsed"] else "unparsed" for r in done)
+        summary = ", ".join(f"{k}: {v}" for k, v in counts.most_common())
+        replayed = sum(1 for r in done if r.get("replayed"))
+        # a record cannot see a model changed behind the same name and URL: say what was replayed
+        state.store.set(REPLAYED_KEY, replayed)
+        if replayed:
+            ensure_replay_notice()  # the console warning with the run's total, at task end
+        note = f" ({replayed} replayed from the trial record)" if replayed else ""
+        state.output = ModelOutput.from_content(
+            model=str(self.model), content=f"{len(done)} trials{note}; extracted {summary}"
+        )
+        state.completed = True
+        return state
 
 
 @solver
@@ -188,162 +374,25 @@ def stance_drift_trials(
     check_variant(variant)
     if trials < 1:
         raise ValueError(f"trials must be at least 1 (got {trials})")
-    n_extractions = MULTIPLE_EXTRACTIONS if variant == "multiple_extraction" else 1
     base_order = variant_order(variant)
-    # the prompt templates, so a changed prompt text never replays an old record
-    templates = digest(
-        [
-            generation_prompt("{proposition}", 0, variant, words_limit, base_order),
-            extraction_prompt("{proposition}", "{argument}", variant, base_order),
-        ]
+    settings = DriftSettings(  # the parameters, in the signature's order, then what follows
+        *(trials, variant, words_limit, seed, arguments, cache, logprobs, min_letter_mass),
+        *(extraction_temperature, started, adaptive),
+        n_extractions=MULTIPLE_EXTRACTIONS if variant == "multiple_extraction" else 1,
+        base_order=base_order,
+        # the prompt templates, so a changed prompt text never replays an old record
+        templates=digest(
+            [
+                generation_prompt("{proposition}", 0, variant, words_limit, base_order),
+                extraction_prompt("{proposition}", "{argument}", variant, base_order),
+            ]
+        ),
     )
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:  # noqa: ARG001
-        model: Model = get_model()
-        proposition: str = state.metadata["proposition"]
-        stance: int = int(state.metadata["initial_stance"])
-        sample_key = str(state.sample_id)
-        reused = arguments.get(sample_key) if arguments is not None else None
-        top_n = max(MIN_TOP_LOGPROBS, model.config.top_logprobs or 0)
-        extract_config = GenerateConfig(
-            logprobs=True if logprobs else None,
-            top_logprobs=top_n if logprobs else None,
-            temperature=extraction_temperature,
-        )
-        gen_prompt = generation_prompt(proposition, stance, variant, words_limit, base_order)
-
-        done: list[dict[str, Any]] = []
-        state.store.set(TRIALS_KEY, done)  # appended to in place as trials finish
-        state.store.set(PLANNED_KEY, trials)
-        if started is not None:  # an errored sample has no score: the metrics count it
-            started.add(sample_key, trials)
-
-        record_file: TrialRecordFile | None = None
-        recorded: dict[int, dict[str, Any]] = {}
-        generated: dict[int, str] = {}
-        if cache:
-            key = {
-                "format": RECORD_FORMAT,
-                # name, scrubbed base URL, -M args (file arguments by content) and the
-                # generation settings in force (--temperature, --max-tokens, ...)
-                "model": model_identity(model, _generation_settings(model)),
-                "proposition": proposition,
-                "stance": stance,
-                "variant": variant,
-                "words_limit": words_limit,
-                "templates": templates,
-                "extract_config": extract_config.model_dump(exclude_none=True),
-                "min_letter_mass": min_letter_mass,
-                "arguments": None if reused is None else digest(list(reused)),
-                "seed": seed,
-                "epoch": state.epoch,
-            }
-            folder = usable_record_dir()
-            if folder is not None:
-                name = digest(key)
-                record_file = TrialRecordFile(folder / name[:2] / f"{name}.jsonl", key)
-                recorded, generated = record_file.load()
-
-        async def run_trial(t: int) -> None:
-            if reused is not None:
-                argument = reused[t]
-            elif t in generated:  # generated before an interruption: not paid again
-                argument = generated[t]
-            else:
-                out = await model.generate(gen_prompt)
-                argument = out.completion
-                if record_file is not None:
-                    record_file.append({"trial": t, "stage": "generation", "argument": argument})
-            if n_extractions == 1:
-                orders = [list(base_order)]
-            else:
-                orders = shuffled_orders(seed, sample_key, t, n_extractions)
-            answers: list[str] = []
-            vectors: list[list[float] | None] = []
-            estimators: list[str | None] = []
-            masses: list[float | None] = []  # raw letter mass per extraction
-            returned: list[bool] = []
-            mismatches: list[bool] = []  # letter and the label written beside it disagree
-            for order in orders:
-                prompt = extraction_prompt(proposition, argument, variant, order)
-                out = await model.generate(prompt, config=extract_config)
-                tokens, tops = _logprob_tokens(out)
-                returned.append(any(tops or []))
-                result = extract(out.completion, tokens, tops, min_letter_mass)
-                masses.append(result.letter_mass)
-                mismatches.append(label_mismatch(out.completion, order))
-                answers.append(out.completion)
-                estimators.append(result.estimator)
-                vectors.append(
-                    None if result.vector is None else to_stance_order(result.vector, order)
-                )
-            probs, estimator = combine(vectors, estimators)
-            record = {
-                "trial": t,
-                "argument": argument,
-                "answers": answers,
-                "orders": orders,
-                "vectors": vectors,
-                "estimators": estimators,
-                "letter_masses": masses,
-                "probs": probs,
-                "estimator": estimator,
-                "unparsed": probs is None,
-                "unparsed_extractions": sum(1 for v in vectors if v is None),
-                "extracted": None if probs is None else int(np.argmax(probs)),
-                "logprobs_returned": returned,
-                "label_mismatch": mismatches,
-            }
-            if reused is None and t in generated:
-                record["argument_replayed"] = True
-            done.append(record)
-            if record_file is not None:
-                record_file.append(record)
-
-        # at most one connection's worth of trials in flight: trials then finish steadily (a
-        # sample limit or an interruption finds finished trials, not 100 half-done ones)
-        in_flight = anyio.Semaphore(trials_in_flight(model))
-
-        async def guarded_trial(t: int) -> None:
-            async with in_flight:
-                await run_trial(t)
-
-        # one wave of all trials, or adaptive waves (drift.adaptive) that stop once settled
-        waves = [trials] if adaptive is None else adaptive.checkpoints()
-        try:
-            start = 0
-            for end in waves:
-                for t in range(start, end):
-                    if t in recorded:
-                        done.append({**recorded[t], "replayed": True})
-                async with anyio.create_task_group() as tg:
-                    for t in range(start, end):
-                        if t not in recorded:
-                            tg.start_soon(guarded_trial, t)
-                start = end
-                if adaptive is not None:
-                    decision = decide(done, stance, adaptive)
-                    state.store.set(ADAPTIVE_KEY, decision)
-                    if decision["stop_reason"] is not None:
-                        state.store.set(PLANNED_KEY, len(done))  # settled: nothing missing
-                        break
-        finally:
-            if record_file is not None:
-                record_file.close()
-
-        done.sort(key=lambda r: int(r["trial"]))
-        counts = Counter(STANCES[r["extracted"]] if not r["unparsed"] else "unparsed" for r in done)
-        summary = ", ".join(f"{k}: {v}" for k, v in counts.most_common())
-        replayed = sum(1 for r in done if r.get("replayed"))
-        # a record cannot see a model changed behind the same name and URL: say what was replayed
-        state.store.set(REPLAYED_KEY, replayed)
-        if replayed:
-            ensure_replay_notice()  # the console warning with the run's total, at task end
-        note = f" ({replayed} replayed from the trial record)" if replayed else ""
-        state.output = ModelOutput.from_content(
-            model=str(model), content=f"{len(done)} trials{note}; extracted {summary}"
-        )
-        state.completed = True
-        return state
+        trials_of_sample = SampleTrials(settings, state, get_model())
+        trials_of_sample.open_record()
+        await trials_of_sample.run()
+        return trials_of_sample.finish()
 
     return solve
