@@ -28,11 +28,8 @@ Determinism: the k-th call with a given prompt draws from a generator seeded by
 
 from __future__ import annotations
 
-import hashlib
 import random
 import re
-from collections import Counter
-from pathlib import Path
 from typing import Any
 
 from inspect_ai.model import ChatMessage, GenerateConfig, ModelAPI, ModelOutput, modelapi
@@ -40,7 +37,7 @@ from inspect_ai.tool import ToolChoice, ToolInfo
 
 from inspect_stance.errors import InputError
 from inspect_stance.providers.args import arg_float, arg_int, reject_unknown
-from inspect_stance.providers.base import SimulatedAPI
+from inspect_stance.providers.base import SeededSimulatedAPI
 from inspect_stance.providers.stance_sim import load_transition
 from inspect_stance.stances import N_STANCES, STANCE_KEYS, STANCES
 
@@ -59,7 +56,7 @@ def relay_sim_provider() -> type[ModelAPI]:
     return RelaySimAPI
 
 
-class RelaySimAPI(SimulatedAPI):
+class RelaySimAPI(SeededSimulatedAPI):
     """A relay with a known per-hop behaviour (see the module docstring)."""
 
     def configure(self, model_name: str, model_args: dict[str, Any]) -> None:
@@ -76,23 +73,7 @@ class RelaySimAPI(SimulatedAPI):
             raise InputError(str(ex).replace("stance_sim:", f"{PROVIDER}:", 1)) from ex
         self.pull = arg_float(PROVIDER, "pull", model_args.get("pull", 0.5), 0.0, 1.0, 0.5)
         self.seed = arg_int(PROVIDER, "seed", model_args.get("seed", 0), minimum=0, example=1)
-        self.fail_after = arg_int(
-            PROVIDER, "fail_after", model_args.get("fail_after", -1), minimum=-1, example=100
-        )
-        fail_while = model_args.get("fail_while")
-        self.fail_while = None if fail_while is None else str(fail_while)
-        self.n_calls = 0
-        self._calls: Counter[str] = Counter()
-
-    def max_connections(self) -> int:
-        """No rate limit: a simulated provider."""
-        return 10_000
-
-    def _rng(self, prompt: str) -> random.Random:
-        k = self._calls[prompt]
-        self._calls[prompt] += 1
-        digest = hashlib.blake2b(f"{self.seed}\x00{k}\x00{prompt}".encode(), digest_size=8)
-        return random.Random(int.from_bytes(digest.digest(), "little"))
+        self.read_failures(PROVIDER, model_args)
 
     def next_stance(self, stance: int, origin: int, rng: random.Random) -> int:
         """The relayed stance: ``markov`` draws from ``transition[stance]``; ``memory`` returns
@@ -111,11 +92,7 @@ class RelaySimAPI(SimulatedAPI):
         config: GenerateConfig,
     ) -> ModelOutput:
         """Relay the text of a relay prompt as described in the module docstring."""
-        self.n_calls += 1
-        if 0 <= self.fail_after < self.n_calls and (
-            self.fail_while is None or Path(self.fail_while).exists()
-        ):
-            raise RuntimeError(f"relay_sim: simulated API failure after {self.fail_after} calls")
+        self.count_call(PROVIDER)
         prompt = input[-1].text if input else ""
         rng = self._rng(prompt)
         start = prompt.find("\n\nText:\n")

@@ -33,12 +33,10 @@ process continue the same streams (each CLI run starts afresh).
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import json
 import math
 import random
 import re
-from collections import Counter
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -62,7 +60,7 @@ from inspect_ai.tool import ToolChoice, ToolInfo
 from inspect_stance.errors import InputError
 from inspect_stance.paths import user_path
 from inspect_stance.providers.args import arg_bool, arg_float, arg_int, reject_unknown
-from inspect_stance.providers.base import SimulatedAPI
+from inspect_stance.providers.base import SeededSimulatedAPI
 from inspect_stance.stances import LETTERS, N_STANCES, STANCE_KEYS, STANCES
 
 # an option line "B) Agree" or an inline mapping "according to: A) Agree strongly, B) Agree, ..."
@@ -163,7 +161,7 @@ def stance_sim_provider() -> type[ModelAPI]:
     return StanceSimAPI
 
 
-class StanceSimAPI(SimulatedAPI):
+class StanceSimAPI(SeededSimulatedAPI):
     """Simulated stance respondent with a ground-truth transition matrix."""
 
     def configure(self, model_name: str, model_args: dict[str, Any]) -> None:
@@ -183,23 +181,7 @@ class StanceSimAPI(SimulatedAPI):
         self.latency = arg_float(
             PROVIDER, "latency", model_args.get("latency", 0.0), 0.0, None, 0.05
         )
-        self.fail_after = arg_int(
-            PROVIDER, "fail_after", model_args.get("fail_after", -1), minimum=-1, example=100
-        )
-        fail_while = model_args.get("fail_while")
-        self.fail_while = None if fail_while is None else str(fail_while)
-        self._n_calls = 0
-        self._calls: Counter[str] = Counter()
-
-    def max_connections(self) -> int:
-        """No rate limit: a simulated provider."""
-        return 10_000
-
-    def _rng(self, prompt: str) -> random.Random:
-        k = self._calls[prompt]
-        self._calls[prompt] += 1
-        digest = hashlib.blake2b(f"{self.seed}\x00{k}\x00{prompt}".encode(), digest_size=8)
-        return random.Random(int.from_bytes(digest.digest(), "little"))
+        self.read_failures(PROVIDER, model_args)
 
     async def generate(
         self,
@@ -211,11 +193,7 @@ class StanceSimAPI(SimulatedAPI):
         """Answer a generation or extraction prompt as described in the module docstring."""
         if self.latency > 0:
             await asyncio.sleep(self.latency)
-        self._n_calls += 1
-        if 0 <= self.fail_after < self._n_calls and (
-            self.fail_while is None or Path(str(self.fail_while)).exists()
-        ):
-            raise RuntimeError(f"stance_sim: simulated API failure after {self.fail_after} calls")
+        self.count_call(PROVIDER)
         prompt = input[-1].text if input else ""
         rng = self._rng(prompt)
         stripped = prompt.rstrip()
