@@ -20,7 +20,12 @@ from inspect_stance.drift.adaptive import (
 )
 from inspect_stance.drift.confseq import AdaptiveRule
 from inspect_stance.drift.extraction import DEFAULT_MIN_LETTER_MASS, check_min_letter_mass
-from inspect_stance.drift.prompts import EXTRACTION_ONLY_VARIANTS, MULTIPLE_EXTRACTIONS, VARIANTS
+from inspect_stance.drift.prompts import (
+    EXTRACTION_ONLY_VARIANTS,
+    MULTIPLE_EXTRACTIONS,
+    VARIANTS,
+    Variant,
+)
 from inspect_stance.drift.relay_prompts import (
     DEFAULT_RELAY_LANGUAGE,
     RELAY_OPERATIONS,
@@ -31,17 +36,7 @@ from inspect_stance.drift.transition import UNPARSED_POLICIES
 from inspect_stance.errors import InputError
 from inspect_stance.params import as_bool, as_int, parse_float
 
-Variant = Literal[
-    "default",
-    "reversed",
-    "multiple_extraction",
-    "in_context",
-    "assertion",
-    "reflection",
-    "third_person_reflection",
-]
 Unparsed = Literal["failure", "exclude"]
-assert set(get_args(Variant)) == set(VARIANTS)
 assert set(get_args(Unparsed)) == set(UNPARSED_POLICIES)
 assert set(get_args(RelayOperation)) == set(RELAY_OPERATIONS)
 #: variants a chain (hops > 1) runs: the default and reversed prompts (one extraction per hop)
