@@ -17,11 +17,16 @@ def _run(args: argparse.Namespace) -> int:
     summary = build_report(args.logs, args.out, args.human_labels)
     if summary.get("skipped"):
         print(f"inspect-stance construction-report: {summary['skipped']}", file=sys.stderr)
-    if args.json:
+    print_summary(summary, args.json)
+    return 0
+
+
+def print_summary(summary: dict[str, Any], as_json: bool) -> None:
+    """Print a report's summary: as indented JSON, or the line ``wrote FILES to DIR``."""
+    if as_json:
         print(json.dumps(summary, indent=2))
     else:
         print(f"wrote {', '.join(summary['files'])} to {summary['out_dir']}")
-    return 0
 
 
 def register(subparsers: Any) -> None:

@@ -33,7 +33,6 @@ files.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -176,14 +175,12 @@ def build_validation_report(
 
 
 def _run(args: argparse.Namespace) -> int:
+    from inspect_stance.construction.cli import print_summary
     from inspect_stance.paths import check_out_dir
 
     check_out_dir(args.out)
     summary = build_validation_report(args.logs, args.out, args.human, args.judges_log or ())
-    if args.json:
-        print(json.dumps(summary, indent=2))
-    else:
-        print(f"wrote {', '.join(summary['files'])} to {summary['out_dir']}")
+    print_summary(summary, args.json)
     return 0
 
 
