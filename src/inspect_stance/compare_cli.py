@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from inspect_stance.errors import InputError
+from inspect_stance.paths import check_out_dir
 
 METHOD_TASKS: dict[str, tuple[str, ...]] = {
     "stance_drift": ("stance_drift",),
@@ -68,16 +69,6 @@ def check_options(args: argparse.Namespace) -> None:
             raise InputError(f"{flag} {value} must be strictly between 0 and 1")
     if args.out:
         check_out_dir(args.out, "--out")
-
-
-def check_out_dir(path: str, flag: str) -> None:
-    """A folder we may write into: not an existing file, its parent not a file."""
-    p = Path(path)
-    if p.exists() and not p.is_dir():
-        raise InputError(f"{flag} {p}: is an existing file; give a folder (it is created)")
-    for parent in p.parents:
-        if parent.exists() and not parent.is_dir():
-            raise InputError(f"{flag} {p}: {parent} is a file, not a folder; give another path")
 
 
 def _drift(args: argparse.Namespace) -> Any:
