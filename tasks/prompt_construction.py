@@ -33,6 +33,7 @@ from inspect_stance.solvers.prompt_construction import (
 from inspect_stance.construction.issuebench import PACKAGE
 from inspect_stance.construction.options import ConstructionOptions
 from inspect_stance.construction.plan import (
+    ConstructionPlan,
     fingerprint_inputs,
     plan_construction,
     sample_input,
@@ -46,6 +47,30 @@ from inspect_stance.roles import config_dump, require_roles
 from inspect_stance.viewer import construction_viewer, headline
 
 TASK_VERSION = 2  # 2: the paper's rubric (0.75) and topics by default, filler direction
+
+
+def _require_roles(needs_prompter: bool) -> None:
+    """The roles the run calls are bound: ``judges`` always, ``prompter`` when the run
+    generates prompts; a one-line error naming the missing role otherwise."""
+    require_roles("prompt_construction", [JUDGES_ROLE], "the judge ensemble that rates responses")
+    if needs_prompter:
+        require_roles(
+            "prompt_construction",
+            [PROMPTER_ROLE],
+            "it writes the generated prompts; or reuse them with -T prompts_from=LOG_OR_FILE",
+        )
+
+
+def _samples(opts: ConstructionOptions, plan: ConstructionPlan) -> list[Sample]:
+    """The task's samples: one per spec of the plan (``plan.specs``), in plan order."""
+    return [
+        Sample(
+            id=s.sample_id,
+            input=sample_input(s),
+            metadata=sample_metadata(s, plan, opts.prompts_per_setting),
+        )
+        for s in plan.specs
+    ]
 
 
 def _role_configs(needs_prompter: bool) -> dict[str, Any]:
@@ -174,21 +199,8 @@ def prompt_construction(
     reject_unknown_args("prompt_construction", unknown, prompt_construction)
     opts = ConstructionOptions.parse(**{k: v for k, v in locals().items() if k != "unknown"})
     plan = plan_construction(opts)
-    require_roles("prompt_construction", [JUDGES_ROLE], "the judge ensemble that rates responses")
-    if plan.needs_prompter:
-        require_roles(
-            "prompt_construction",
-            [PROMPTER_ROLE],
-            "it writes the generated prompts; or reuse them with -T prompts_from=LOG_OR_FILE",
-        )
-    samples = [
-        Sample(
-            id=s.sample_id,
-            input=sample_input(s),
-            metadata=sample_metadata(s, plan, opts.prompts_per_setting),
-        )
-        for s in plan.specs
-    ]
+    _require_roles(plan.needs_prompter)
+    samples = _samples(opts, plan)
     return Task(
         dataset=MemoryDataset(samples, name="prompt_construction"),
         solver=[construction_prompt(prompter_cache=opts.prompter_cache), generate()],
