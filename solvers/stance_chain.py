@@ -308,14 +308,7 @@ def stance_chain_trials(
     check_operation(relay_operation)
     if trials < 1 or hops < 2:
         raise ValueError(f"trials must be >= 1 and hops >= 2 (got {trials}, {hops})")
-    order = variant_order(variant)
-    templates = _digest(
-        [
-            generation_prompt("{proposition}", 0, variant, words_limit, order),
-            extraction_prompt("{proposition}", "{argument}", variant, order),
-            relay_prompt(relay_operation, "{text}", words_limit, relay_language),
-        ]
-    )
+    templates = _templates_digest(variant, words_limit, relay_operation, relay_language)
     settings = {
         "variant": variant,
         "words_limit": words_limit,
@@ -331,12 +324,7 @@ def stance_chain_trials(
         relays = role_models(RELAY_ROLE)
         if not relays:
             raise RuntimeError("the chain needs the model role 'relay' (--model-role relay=...)")
-        top_n = max(MIN_TOP_LOGPROBS, model.config.top_logprobs or 0)
-        config = GenerateConfig(
-            logprobs=True if logprobs else None,
-            top_logprobs=top_n if logprobs else None,
-            temperature=extraction_temperature,
-        )
+        config = _extraction_config(model, logprobs, extraction_temperature)
         if started is not None:
             started.add(str(state.sample_id), trials)
         runner = ChainRunner(model, relays, state, dict(settings), config)
@@ -345,24 +333,58 @@ def stance_chain_trials(
         done: list[dict[str, Any]] = []
         state.store.set(TRIALS_KEY, done)  # appended to in place as chains finish
         state.store.set(PLANNED_KEY, trials)
-        in_flight = anyio.Semaphore(trials_in_flight(model))
-
-        async def guarded(t: int) -> None:
-            async with in_flight:
-                done.append(await runner.run_trial(t))
-
-        try:
-            async with anyio.create_task_group() as tg:
-                for t in range(trials):
-                    tg.start_soon(guarded, t)
-        finally:
-            if runner.file is not None:
-                runner.file.close()
+        await _run_chains(runner, trials, trials_in_flight(model), done)
         done.sort(key=lambda r: int(r["trial"]))
         _summarise(state, model, done, hops)
         return state
 
     return solve
+
+
+def _templates_digest(
+    variant: str, words_limit: int, relay_operation: str, relay_language: str
+) -> str:
+    """Digest of the chain's prompt templates (generation, extraction, relay) with placeholders
+    for the proposition, argument and text: part of the trial record's key."""
+    order = variant_order(variant)
+    return _digest(
+        [
+            generation_prompt("{proposition}", 0, variant, words_limit, order),
+            extraction_prompt("{proposition}", "{argument}", variant, order),
+            relay_prompt(relay_operation, "{text}", words_limit, relay_language),
+        ]
+    )
+
+
+def _extraction_config(
+    model: Model, logprobs: bool, extraction_temperature: float | None
+) -> GenerateConfig:
+    """Extraction config: ``top_logprobs = max(MIN_TOP_LOGPROBS, model's)`` if ``logprobs``."""
+    top_n = max(MIN_TOP_LOGPROBS, model.config.top_logprobs or 0)
+    return GenerateConfig(
+        logprobs=True if logprobs else None,
+        top_logprobs=top_n if logprobs else None,
+        temperature=extraction_temperature,
+    )
+
+
+async def _run_chains(
+    runner: ChainRunner, trials: int, max_in_flight: int, done: list[dict[str, Any]]
+) -> None:
+    """Run trials ``0 .. trials-1``, ``max_in_flight`` at most at once, into ``done``."""
+    in_flight = anyio.Semaphore(max_in_flight)
+
+    async def guarded(t: int) -> None:
+        async with in_flight:
+            done.append(await runner.run_trial(t))
+
+    try:
+        async with anyio.create_task_group() as tg:
+            for t in range(trials):
+                tg.start_soon(guarded, t)
+    finally:
+        if runner.file is not None:
+            runner.file.close()
 
 
 def _summarise(state: TaskState, model: Model, done: list[dict[str, Any]], hops: int) -> None:
