@@ -116,38 +116,7 @@ def prompt_validation(
             args too) so a retried run gets the same generated prompts (default true).
     """
     reject_unknown_args("prompt_validation", unknown, prompt_validation)
-    try:
-        require_roles(
-            "prompt_validation", [ANNOTATORS_ROLE], "the models that annotate the prompts"
-        )
-        opts = ValidationOptions.parse(
-            topics=topics,
-            issues=issues,
-            intents=intents,
-            stances=stances,
-            sources=sources,
-            per_source=per_source,
-            real_prompts=real_prompts,
-            real_limit=real_limit,
-            prompts_from=prompts_from,
-            issuebench_templates=issuebench_templates,
-            writing_templates=writing_templates,
-            information_templates=information_templates,
-            opinion_templates=opinion_templates,
-            seeds_per_setting=seeds_per_setting,
-            seed=seed,
-            prompter_cache=prompter_cache,
-        )
-        plan = plan_validation(opts)
-        if plan.needs_prompter:
-            require_roles(
-                "prompt_validation",
-                [PROMPTER_ROLE],
-                "it writes the generated prompts; or reuse them with -T prompts_from=LOG",
-            )
-        models = annotator_models()
-    except ValueError as ex:  # construction code raises one-line ValueErrors
-        raise _one_line(ex) from ex
+    opts, plan, models = checked_run({k: v for k, v in locals().items() if k != "unknown"})
     samples = setting_samples(plan)
     return Task(
         dataset=MemoryDataset(samples, name="prompt_validation"),
@@ -161,6 +130,30 @@ def prompt_validation(
         },
         version=TASK_VERSION,
     )
+
+
+def checked_run(
+    task_args: dict[str, Any],
+) -> tuple[ValidationOptions, ValidationPlan, list[Model]]:
+    """The run's options, plan and annotator models, each input checked before any model call:
+    the ``annotators`` role bound, every ``-T`` parsed (:meth:`ValidationOptions.parse`), the
+    ``prompter`` role bound when the plan generates prompts; a one-line InputError otherwise."""
+    try:
+        require_roles(
+            "prompt_validation", [ANNOTATORS_ROLE], "the models that annotate the prompts"
+        )
+        opts = ValidationOptions.parse(**task_args)
+        plan = plan_validation(opts)
+        if plan.needs_prompter:
+            require_roles(
+                "prompt_validation",
+                [PROMPTER_ROLE],
+                "it writes the generated prompts; or reuse them with -T prompts_from=LOG",
+            )
+        models = annotator_models()
+    except ValueError as ex:  # construction code raises one-line ValueErrors
+        raise _one_line(ex) from ex
+    return opts, plan, models
 
 
 def setting_samples(plan: ValidationPlan) -> list[Sample]:
