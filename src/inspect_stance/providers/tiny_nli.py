@@ -47,38 +47,12 @@ def build_tiny_nli(
     (H = 0) entailment and contradiction tie at 2 when P != 0.
     """
     import torch
-    from tokenizers import Tokenizer, models, normalizers, pre_tokenizers, processors
-    from transformers import BertConfig, BertForSequenceClassification, PreTrainedTokenizerFast
+    from transformers import BertConfig, BertForSequenceClassification
     from transformers.utils import logging as hf_logging
 
     hf_logging.disable_progress_bar()
     labels = id2label or {0: "entailment", 1: "neutral", 2: "contradiction"}
-    words: set[str] = set()
-    for st in load_statements(None):
-        words.update(re.findall(r"\w+|[^\w\s]", st.text.lower()))
-    words.update(
-        "i agree disagree agrees disagrees author with the statement as an ai do not hold it "
-        "is a complex".split()
-    )
-    specials = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"]
-    vocab = {t: i for i, t in enumerate(specials + sorted(words))}
-    tok = Tokenizer(models.WordLevel(vocab=vocab, unk_token="[UNK]"))
-    tok.normalizer = normalizers.Lowercase()
-    tok.pre_tokenizer = pre_tokenizers.Whitespace()
-    tok.post_processor = processors.TemplateProcessing(
-        single="[CLS] $A [SEP]",
-        pair="[CLS] $A [SEP] $B:1 [SEP]:1",
-        special_tokens=[("[CLS]", vocab["[CLS]"]), ("[SEP]", vocab["[SEP]"])],
-    )
-    fast = PreTrainedTokenizerFast(
-        tokenizer_object=tok,
-        unk_token="[UNK]",
-        pad_token="[PAD]",
-        cls_token="[CLS]",
-        sep_token="[SEP]",
-        mask_token="[MASK]",
-        model_max_length=256,
-    )
+    vocab, fast = _tokenizer()
     cfg = BertConfig(
         vocab_size=len(vocab),
         hidden_size=16,
@@ -109,6 +83,41 @@ def build_tiny_nli(
     model.save_pretrained(out)
     fast.save_pretrained(out)
     return out
+
+
+def _tokenizer() -> tuple[dict[str, int], Any]:
+    """The word-level vocabulary (special tokens, then the packaged statements' words and the
+    default hypotheses' words, sorted) and its ``PreTrainedTokenizerFast`` (BERT pair template)."""
+    from tokenizers import Tokenizer, models, normalizers, pre_tokenizers, processors
+    from transformers import PreTrainedTokenizerFast
+
+    words: set[str] = set()
+    for st in load_statements(None):
+        words.update(re.findall(r"\w+|[^\w\s]", st.text.lower()))
+    words.update(
+        "i agree disagree agrees disagrees author with the statement as an ai do not hold it "
+        "is a complex".split()
+    )
+    specials = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"]
+    vocab = {t: i for i, t in enumerate(specials + sorted(words))}
+    tok = Tokenizer(models.WordLevel(vocab=vocab, unk_token="[UNK]"))
+    tok.normalizer = normalizers.Lowercase()
+    tok.pre_tokenizer = pre_tokenizers.Whitespace()
+    tok.post_processor = processors.TemplateProcessing(
+        single="[CLS] $A [SEP]",
+        pair="[CLS] $A [SEP] $B:1 [SEP]:1",
+        special_tokens=[("[CLS]", vocab["[CLS]"]), ("[SEP]", vocab["[SEP]"])],
+    )
+    fast = PreTrainedTokenizerFast(
+        tokenizer_object=tok,
+        unk_token="[UNK]",
+        pad_token="[PAD]",
+        cls_token="[CLS]",
+        sep_token="[SEP]",
+        mask_token="[MASK]",
+        model_max_length=256,
+    )
+    return vocab, fast
 
 
 def _set_keyed_weights(model: Any, vocab: dict[str, int], labels: dict[int, str]) -> None:
