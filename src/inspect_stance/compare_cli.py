@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from inspect_stance.errors import InputError
+from inspect_stance.params import cli_float
 from inspect_stance.paths import check_out_dir
 
 METHOD_TASKS: dict[str, tuple[str, ...]] = {
@@ -148,13 +149,6 @@ def cmd_compare(args: argparse.Namespace) -> int:
     return 0
 
 
-def _unit(text: str) -> float:
-    try:
-        return float(text)
-    except ValueError as ex:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from ex
-
-
 def register(subparsers: Any) -> None:
     """Add ``compare`` to ``subparsers``."""
     c = subparsers.add_parser(
@@ -170,8 +164,8 @@ def register(subparsers: Any) -> None:
     c.add_argument("--metric", action="append", metavar="NAME", help="compare only these")
     c.add_argument("--adjust", choices=("holm", "bh"), default="holm",
                    help="p-value adjustment over the family (default holm)")  # fmt: skip
-    c.add_argument("--alpha", type=_unit, default=0.05, help="level of the tied groups")
-    c.add_argument("--confidence", type=_unit, default=0.95, help="interval level (0.95)")
+    c.add_argument("--alpha", type=cli_float, default=0.05, help="level of the tied groups")
+    c.add_argument("--confidence", type=cli_float, default=0.95, help="interval level (0.95)")
     c.add_argument("--interval", choices=("auto", "t", "bootstrap"), default="auto",
                    help="paired t over items, cluster bootstrap, or auto (default)")  # fmt: skip
     c.add_argument("--exclude-unparsed", action="store_true",

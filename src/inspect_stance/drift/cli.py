@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from inspect_stance.drift.inputs import RUN_WHAT, load_input
+from inspect_stance.params import cli_float
 
 
 def _input_error(message: str) -> Exception:
@@ -82,14 +83,6 @@ def expand_inputs(paths: list[str]) -> tuple[list[Path], str]:
         parts.append(f"{unreadable} unreadable file{'s' if unreadable != 1 else ''}")
     lines = [f"skipped {' and '.join(parts)}" if parts else "", repeated_line(repeated + across)]
     return runs, "; ".join(x for x in lines if x)
-
-
-def _fraction(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError as ex:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from ex
-    return value
 
 
 def _dump(obj: Any) -> str:
@@ -193,13 +186,13 @@ def _register_report(subparsers: Any) -> None:
     p.add_argument("--json", action="store_true", help="print one JSON object instead of tables")
     p.add_argument(
         "--threshold",
-        type=_fraction,
+        type=cli_float,
         default=0.95,
         help="success-rate threshold of the pass rate, between 0 and 1 (default 0.95)",
     )
     p.add_argument(
         "--confidence",
-        type=_fraction,
+        type=cli_float,
         default=0.99,
         help="one-sided confidence level of the upper bounds (default 0.99)",
     )
@@ -249,17 +242,17 @@ def _register_gate(subparsers: Any) -> None:
         "--baseline exceeds --max-drop and is significant (paired one-sided t-test).",
     )
     g.add_argument("run", metavar="LOG", help="stance_drift log (or .npz) to check")
-    g.add_argument("--min-spr", type=_fraction, metavar="X", help="fail when SPR < X")
+    g.add_argument("--min-spr", type=cli_float, metavar="X", help="fail when SPR < X")
     g.add_argument("--baseline", metavar="LOG_OR_NPZ", help="baseline run to compare with")
     g.add_argument(
         "--max-drop",
-        type=_fraction,
+        type=cli_float,
         default=None,
         metavar="D",
         help="largest tolerated SPR drop versus the baseline (default 0)",
     )
     g.add_argument(
-        "--alpha", type=_fraction, default=0.05, help="significance level (default 0.05)"
+        "--alpha", type=cli_float, default=0.05, help="significance level (default 0.05)"
     )
     g.add_argument(
         "--exclude-unparsed",
