@@ -48,13 +48,19 @@ def read_task_log(path: str | Path, tasks: Iterable[str], what: str) -> EvalLog:
     report: ``log PATH: no such file`` / ``not readable as an Inspect log`` / ``is a log of task
     X, not T``, each ending with ``; pass the .eval log of a <what>``.
     """
-    names = {_task_name(t) for t in tasks}
-    p = Path(path)
+    return _checked_log(Path(path), {_task_name(t) for t in tasks}, what, header_only=False)
+
+
+def _checked_log(p: Path, names: set[str], what: str, header_only: bool) -> EvalLog:
+    """The log at ``p`` (its header only, or read in one pass by :func:`read_log`), checked to
+    be a log of a task in ``names``; the one-line errors of :func:`read_task` otherwise."""
+    from inspect_ai.log import read_eval_log
+
     fix = f"pass the .eval log of a {what}"
     if not p.is_file():
         raise InputError(f"log {p}: no such file; {fix}")
     try:
-        log = read_log(p)
+        log = read_eval_log(str(p), header_only=True) if header_only else read_log(p)
     except Exception as ex:  # noqa: BLE001 - any unreadable file is one input error
         raise InputError(
             f"log {p}: not readable as an Inspect log ({type(ex).__name__}); {fix}"
@@ -122,21 +128,7 @@ def find_task_logs(paths: Iterable[str | Path], tasks: Iterable[str], what: str)
                 else:
                     found.skipped_other_task.append(f)
         else:
-            if not p.is_file():
-                raise InputError(f"log {p}: no such file; pass the .eval log of a {what}")
-            try:
-                header = read_eval_log(str(p), header_only=True)
-            except Exception as ex:  # noqa: BLE001
-                raise InputError(
-                    f"log {p}: not readable as an Inspect log ({type(ex).__name__}); "
-                    f"pass the .eval log of a {what}"
-                ) from ex
-            task = _task_name(str(header.eval.task))
-            if task not in names:
-                raise InputError(
-                    f"log {p}: is a log of task {task!r}, not {' or '.join(sorted(names))}; "
-                    f"pass the .eval log of a {what}"
-                )
+            header = _checked_log(p, names, what, header_only=True)
             found.paths.append(p)
             ids[p] = _eval_identity(header)
     found.paths, found.repeated = drop_repeated_runs(found.paths, ids)
