@@ -19,8 +19,6 @@ if TYPE_CHECKING:
 
     from inspect_stance.press.logs import PressRun
 
-CI_CHOICES: tuple[str, ...] = ("normal", "t")
-
 
 def _names(values: list[str] | None) -> list[str]:
     return [n.strip() for v in values or [] for n in v.split(",") if n.strip()]
@@ -50,8 +48,9 @@ def _report(args: argparse.Namespace) -> int:
     from inspect_stance.cli import InputError
     from inspect_stance.press.logs import find_press_logs
     from inspect_stance.press.report import write_report
+    from inspect_stance.press.report_tables import CI_METHODS
 
-    ci = _choice("--ci", args.ci, CI_CHOICES)
+    ci = _choice("--ci", args.ci, CI_METHODS)
     method = _choice("--factor-method", args.factor_method, FACTOR_METHODS)
     missing = _choice("--factor-missing", args.factor_missing, MISSING_RULES)
     table2_set = _set_index(args.table2_set)

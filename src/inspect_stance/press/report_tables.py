@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 import numpy as np
 import pandas as pd
@@ -36,7 +36,7 @@ from inspect_stance.press.stability import labelled_stability, n_unlabelled, top
 from inspect_stance.press.summary import TABLE2_SET, auroc_table, pooled_persona_outcome, summarize
 
 CiMethod = Literal["normal", "t"]
-CI_METHODS: tuple[str, ...] = ("normal", "t")
+CI_METHODS: tuple[str, ...] = get_args(CiMethod)
 
 GROUPS: tuple[str, ...] = ("left", "right", "ungrouped")
 ENTROPY_COLUMNS: tuple[str, ...] = (
