@@ -147,7 +147,9 @@ def test_report_shows_matrices_projection_and_test(markov, capsys, tmp_path):
 @pytest.mark.slow  # ~15-20 s on 2 busy cores; the fast tier rejects memory in test_chain_core
 def test_memory_relay_is_rejected(files, tmp_path):
     args = {"transition": str(files / "R.json"), "pull": 0.5, "seed": 5}
-    log = run_chain(files, tmp_path, "memory", args, trials=N_TRIALS, hops=3)
+    # 6 propositions x 12 trials: at 4 trials whether pull 0.5 is rejected depends on the draw
+    # (p 0.14 with this seed); the test's power against sizes is in benchmarks/chain_markov_test.py
+    log = run_chain(files, tmp_path, "memory", args, trials=12, hops=3)
     chain = read_chain_log(log.location)
     an = analyse_chain(chain.hop_probs, chain.relays, chain.missing)
     eye = np.eye(5)

@@ -7,6 +7,7 @@ import importlib.util
 from pathlib import Path
 
 import pytest
+from scipy.stats import binomtest
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -29,8 +30,14 @@ def test_coverage_and_type_one_error(name, delta):
     bench = _bench()
     fn = {"drift": bench.drift_replication, "press": bench.press_replication,
           "construction": bench.construction_replication}[name]  # fmt: skip
-    shifted = bench.simulate(fn, delta, 200)
-    assert 0.93 <= shifted["covered"] <= 0.97
-    null = bench.simulate(fn, 0.0, 200)
-    assert 0.93 <= null["covered"] <= 0.97
-    assert null["any_rejected"] <= 0.05
+    # 200 replications: a figure's own binomial noise is +-1.5 points, so each is checked for
+    # consistency with its nominal value (an exact binomial test at the 1 % level) rather than
+    # against the 93-97 % / 5 % band, which benchmarks/compare_coverage.py meets at 1,000
+    reps = 200
+    shifted = bench.simulate(fn, delta, reps)
+    null = bench.simulate(fn, 0.0, reps)
+    for covered in (shifted["covered"], null["covered"]):
+        k = round(covered * reps)
+        assert binomtest(k, reps, 0.95).pvalue > 0.01, covered
+    k = round(null["any_rejected"] * reps)
+    assert binomtest(k, reps, 0.05, alternative="greater").pvalue > 0.01, null["any_rejected"]
