@@ -85,23 +85,6 @@ HOP_FIELDS = (
 )
 
 
-#: call settings that change how calls are made, not what comes back: left out of the key
-_OPERATIONAL = frozenset(
-    {
-        "max_connections",
-        "max_retries",
-        "timeout",
-        "attempt_timeout",
-        "stream_idle_timeout",
-        "batch",
-        "cache",
-        "cache_prompt",
-        "adaptive_connections",
-        "extra_headers",
-    }
-)
-
-
 def _digest(obj: Any) -> str:
     """BLAKE2b-128 hex digest of ``obj``'s canonical JSON (sorted keys)."""
     text = json.dumps(obj, sort_keys=True, default=str, ensure_ascii=False)
