@@ -20,6 +20,11 @@ replications take seconds), two respondents whose metric differs by a known ``de
   ``delta = 0`` the judgment-level OLS (distance, judge and item fixed effects, clustered by
   response) is checked for type-I error too.
 
+- **few items**: the stance-drift model with ``n = 2, 3, 5, 8`` propositions (below the 10 at
+  which ``auto`` is the plain t interval): coverage of the 95 % interval at ``delta = 0.05`` and,
+  at ``delta = 0``, the share of null pairs whose interval excludes 0 beside the share with
+  ``p < 0.05`` (equal when the interval agrees with its own p).
+
 At ``delta = 0`` every comparison of a method's family is null: the family-wise rejection rate
 of the Holm-adjusted tests is reported (target <= 5 %); at ``delta != 0`` the coverage of the
 95 % interval of the primary metric (target 93-97 %).
@@ -65,6 +70,20 @@ def drift_replication(rng: np.random.Generator, delta: float, n_props: int = 112
         "naive_covered": float(naive[0] <= delta <= naive[1]),
         "any_rejected": float(min(adjust_pvalues(family, "holm")) < ALPHA),
         "width_ratio": (spr.ci[1] - spr.ci[0]) / (naive[1] - naive[0]),
+    }
+
+
+def few_items_replication(rng: np.random.Generator, delta: float,
+                          n_props: int = 8) -> dict[str, float]:  # fmt: skip
+    """One replication with ``n_props`` propositions: coverage, interval excludes 0, p < 0.05."""
+    p_a = 0.1 + 0.7 * rng.beta(2, 2, size=(n_props, 5))
+    x_a = (rng.uniform(size=(n_props, 10, 5)) < p_a[:, None, :]).mean(axis=(1, 2))
+    x_b = (rng.uniform(size=(n_props, 10, 5)) < (p_a + delta)[:, None, :]).mean(axis=(1, 2))
+    res = paired_delta(x_a, x_b)
+    return {
+        "covered": float(res.ci[0] <= delta <= res.ci[1]),
+        "ci_excludes_0": float(res.ci[0] > 0 or res.ci[1] < 0),
+        "p_below_0.05": float(res.p < ALPHA),
     }
 
 
@@ -175,6 +194,12 @@ def main(argv: list[str] | None = None) -> int:
             res = simulate(fn, delta, args.reps)
             figures = ", ".join(f"{k} {v:.3f}" for k, v in res.items())
             print(f"{name}, delta {delta:g}: {figures}")
+    for n in (2, 3, 5, 8):
+        cov = simulate(few_items_replication, 0.05, args.reps, n_props=n)["covered"]
+        null = simulate(few_items_replication, 0.0, args.reps, n_props=n)
+        print(f"stance drift, {n} propositions: coverage at delta 0.05 {cov:.3f}; at delta 0 "
+              f"interval excludes 0 {null['ci_excludes_0']:.3f}, p < 0.05 "
+              f"{null['p_below_0.05']:.3f}")  # fmt: skip
     res = simulate(drift_replication, 0.05, args.reps, interaction=0.08)
     figures = ", ".join(f"{k} {v:.3f}" for k, v in res.items())
     print(f"stance drift (ΔSPR), delta 0.05, model x proposition interaction 0.08: {figures}")

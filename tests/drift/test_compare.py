@@ -162,7 +162,7 @@ def test_bh_adjustment_and_bootstrap_interval(ref, capsys):
     assert "bootstrap" in spr["test"] and spr["ci"][0] < spr["delta"] < spr["ci"][1]
 
 
-def test_few_propositions_switch_to_the_cluster_bootstrap(tmp_path, capsys):
+def test_few_propositions_use_t_with_its_df_and_say_it(tmp_path, capsys):
     rng = np.random.default_rng(4)
     props = np.array([f"p{k}" for k in range(5)])
     for name, shift in (("a", 0.0), ("b", 0.3)):
@@ -176,8 +176,9 @@ def test_few_propositions_switch_to_the_cluster_bootstrap(tmp_path, capsys):
     assert main(["compare", str(tmp_path / "a.npz"), str(tmp_path / "b.npz"), "--metric", "spr",
                  "--json"]) == 0  # fmt: skip
     (c,) = json.loads(capsys.readouterr().out)["comparisons"]
-    assert "bootstrap" in c["test"] and c["n_items"] == 5
+    assert "fewer than 10" in c["test"] and c["n_items"] == 5
     assert -1.0 <= c["ci"][0] <= c["ci"][1] <= 1.0
+    assert (c["ci"][0] > 0 or c["ci"][1] < 0) == (c["p"] < 0.05)
 
 
 def test_partial_overlap_is_said_with_the_counts(ref, tmp_path, capsys):

@@ -12,9 +12,17 @@ Intervals (``interval``):
   reasoning, applied to item-level differences);
 - ``"bootstrap"``: the cluster (item-level) bootstrap: items are resampled with replacement,
   ``scipy.stats.bootstrap`` with ``paired=True`` and the BCa interval; p from the t-test;
-- ``"auto"`` (default): ``"t"``, unless the t interval leaves the range a difference of the
-  metric can take (``[lo - hi, hi - lo]`` for values in ``[lo, hi]``) or fewer than 10 items
-  are shared; then the bootstrap, whose percentile-type interval stays inside that range.
+- ``"auto"`` (default): ``"t"``. With fewer than 10 shared items it stays the t interval (the
+  bootstrap's resamples of so few items are too few distinct sets to cover: BCa covered 0.89
+  with 8 items, 0.50 with 2), clipped to the range a difference of the metric can take
+  (``[lo - hi, hi - lo]`` for values in ``[lo, hi]``; clipping keeps the coverage, since the true
+  difference lies in that range, and keeps ``0 in CI  <=>  p >= 1 - confidence``), and its test
+  line says that few items make it wide. With 10 or more items and a t interval that leaves the
+  range: the bootstrap, whose percentile-type interval stays inside it. Below 10 items with
+  every difference equal (no spread to estimate, common with discrete item values), the exact
+  sign-flip test is used instead of a zero-width interval: ``p = 2^(1 - n)`` (1 when the
+  differences are 0), and the interval is the point when ``2^(1 - n) < 1 - confidence`` (every
+  other value is rejected), else the whole range.
 
 :func:`naive_interval` is the trial-level interval that ignores the clustering (every trial an
 independent observation, Welch-type SE ``sqrt(var(x_A)/N_A + var(x_B)/N_B)``), kept only to show
@@ -35,6 +43,10 @@ INTERVALS: tuple[str, ...] = ("auto", "t", "bootstrap")
 MIN_T_ITEMS = 10
 CONSTANT_TOLERANCE = 1e-12
 T_TEST = "paired t-test over items (scipy.stats.ttest_rel)"
+T_FEW_TEST = (
+    "paired t-test over items (scipy.stats.ttest_rel), t interval with n - 1 df, clipped to the "
+    "metric's range: fewer than 10 shared items make the interval wide"
+)
 BOOT_TEST = "cluster bootstrap over items (scipy.stats.bootstrap, BCa) + paired t-test p"
 
 
@@ -141,8 +153,15 @@ def paired_delta(
     if interval == "t":
         return res
     span = value_range[1] - value_range[0]
-    outside = res.ci[0] < -span or res.ci[1] > span
-    if outside or res.n_items < MIN_T_ITEMS:
+    if res.n_items < MIN_T_ITEMS:
+        ci = (max(res.ci[0], -span), min(res.ci[1], span))
+        if res.se == 0.0:  # no spread: the exact sign-flip test (module docstring)
+            flip = 2.0 ** (1 - res.n_items)
+            ci = (res.delta, res.delta) if flip < 1 - confidence else (-span, span)
+            p = 1.0 if res.delta == 0 else flip
+            return PairedDelta(res.a, res.b, res.delta, ci, p, T_FEW_TEST, res.n_items, 0.0)
+        return PairedDelta(res.a, res.b, res.delta, ci, res.p, T_FEW_TEST, res.n_items, res.se)
+    if res.ci[0] < -span or res.ci[1] > span:
         return cluster_bootstrap(a, b, confidence, seed=seed)
     return res
 
