@@ -162,8 +162,9 @@ def register(subparsers: Any) -> None:
     c.add_argument("--method", choices=METHODS, default="auto", help="method of the runs")
     c.add_argument("--label", action="append", metavar="RUN=NAME", help="name a run")
     c.add_argument("--metric", action="append", metavar="NAME", help="compare only these")
-    c.add_argument("--adjust", choices=("holm", "bh"), default="holm",
-                   help="p-value adjustment over the family (default holm)")  # fmt: skip
+    from inspect_stance.stats.multiplicity import ADJUST_HELP, ADJUSTMENTS
+
+    c.add_argument("--adjust", choices=ADJUSTMENTS, default="holm", help=ADJUST_HELP)
     c.add_argument("--alpha", type=cli_float, default=0.05, help="level of the tied groups")
     c.add_argument("--confidence", type=cli_float, default=0.95, help="interval level (0.95)")
     c.add_argument("--interval", choices=("auto", "t", "bootstrap"), default="auto",

@@ -102,3 +102,23 @@ def test_tied_groups_overlap_like_a_letter_display():
     assert tied_groups(order, p) == [["A", "B"], ["B", "C"]]
     assert tied_groups(order, {frozenset("AB"): 0.01, frozenset("BC"): 0.01,
                                frozenset("AC"): 0.01}) == []  # fmt: skip
+
+
+def test_benjamini_yekutieli_by_hand():
+    """BY (valid under any dependence): BH times c(m) = sum_{i<=m} 1/i, capped at 1."""
+    p = [0.01, 0.04, 0.03]
+    c = 1 + 1 / 2 + 1 / 3
+    assert adjust_pvalues(p, "by") == pytest.approx([0.03 * c, 0.04 * c, 0.04 * c])
+
+
+def test_compare_offers_by_and_says_bh_needs_positive_dependence():
+    import argparse
+
+    from inspect_stance.compare_cli import register
+
+    parser = argparse.ArgumentParser()
+    register(parser.add_subparsers())
+    action = next(a for a in parser._subparsers._group_actions[0].choices["compare"]._actions
+                  if "--adjust" in a.option_strings)  # fmt: skip
+    assert "by" in action.choices
+    assert "positive dependence" in action.help

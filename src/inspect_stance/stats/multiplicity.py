@@ -1,5 +1,13 @@
-"""Adjusting a family of p-values: Holm (family-wise error, the default) or Benjamini-Hochberg
-(false discovery rate), with ``statsmodels.stats.multitest.multipletests``."""
+"""Adjusting a family of p-values, with ``statsmodels.stats.multitest.multipletests``:
+
+- ``holm``: Holm (family-wise error, the default; valid under any dependence);
+- ``bh``: Benjamini-Hochberg (false discovery rate), guaranteed only when the p-values are
+  independent or positively dependent (PRDS). The comparisons of one ``compare`` family share
+  their items (every pair of runs and every metric is computed on the same propositions or
+  settings), so their dependence is not known to be positive;
+- ``by``: Benjamini-Yekutieli, the false discovery rate under any dependence: BH's adjusted
+  p-values times ``c(m) = sum_{i=1..m} 1/i`` for ``m`` tests (capped at 1).
+"""
 
 from __future__ import annotations
 
@@ -9,9 +17,14 @@ from typing import Literal
 
 import numpy as np
 
-Adjust = Literal["holm", "bh"]
-ADJUSTMENTS: tuple[str, ...] = ("holm", "bh")
-_METHOD = {"holm": "holm", "bh": "fdr_bh"}
+Adjust = Literal["holm", "bh", "by"]
+ADJUSTMENTS: tuple[str, ...] = ("holm", "bh", "by")
+_METHOD = {"holm": "holm", "bh": "fdr_bh", "by": "fdr_by"}
+#: what each adjustment controls, for help texts
+ADJUST_HELP = ("p-value adjustment over the family: holm (family-wise error, any dependence; "
+               "default), bh (false discovery rate, guaranteed only under positive dependence, "
+               "which comparisons sharing their items need not have), by (Benjamini-Yekutieli: "
+               "false discovery rate under any dependence)")  # fmt: skip
 
 
 def adjust_pvalues(pvalues: Sequence[float], method: Adjust = "holm") -> list[float]:
