@@ -15,7 +15,8 @@ with ``s_i`` the majority scores of its scale-labelled responses (:mod:`.lean`):
   items, ``|score - 3| ~ templated + judge + setting``, clustered by prompt: the construction
   confound at the judgment level, beside the report's 18-setting Wilcoxon;
 - with ``per_setting``: ``lean[item]`` per item, Welch's t over the two runs' responses
-  (``scipy.stats.ttest_ind(equal_var=False)``).
+  (``scipy.stats.ttest_ind(equal_var=False)``); cells whose responses do not vary in either
+  run get the exact difference and an exact permutation p (:func:`per_setting`).
 
 Settings that must match: ``rubric_threshold``, ``judge_sees_prompt``, ``reversed_rubric``,
 ``ensemble`` and the judges.
@@ -49,6 +50,9 @@ METRICS: tuple[MetricSpec, ...] = (
 OLS_TEST = "OLS over judgments, judge + item fixed effects, cluster-robust SE by prompt"
 WILCOXON_TEST = "Wilcoxon signed-rank over neutral items (scipy); paired item-level interval"
 WELCH_TEST = "Welch t over the setting's responses (scipy.stats.ttest_ind)"
+EXACT_CELL_TEST = ("zero variance in both runs' responses: the difference is exact for them "
+                   "(interval = the point); p: exact permutation test (scipy)")  # fmt: skip
+FEW_CELL_TEST = "fewer than 2 scored responses in a run: the difference, no test"
 
 
 def item_key(rec: Record) -> str:
@@ -159,7 +163,11 @@ def wilcoxon_comparison(a: RunItems, b: RunItems, confidence: float) -> Comparis
 
 def per_setting(a: Sequence[Record], b: Sequence[Record], names: tuple[str, str],
                 confidence: float) -> list[Comparison]:  # fmt: skip
-    """``lean[item]`` per shared item: Welch's t over the two runs' response scores."""
+    """``lean[item]`` per shared item, one row each: Welch's t over the two runs' response
+    scores; when neither run's responses vary, the difference of the means is exact for these
+    responses (the interval is that point) and p is the exact permutation test's (share of the
+    splits of the pooled scores whose ``|mean difference|`` is at least the observed one,
+    ``scipy.stats.permutation_test``); a run with fewer than 2 scores: the difference, no test."""
 
     def scores(recs: Sequence[Record]) -> dict[str, list[int]]:
         out: dict[str, list[int]] = defaultdict(list)
@@ -173,15 +181,36 @@ def per_setting(a: Sequence[Record], b: Sequence[Record], names: tuple[str, str]
     comps = []
     for key in sorted(set(sa) & set(sb)):
         xa, xb = np.array(sa[key], float), np.array(sb[key], float)
-        if len(xa) < 2 or len(xb) < 2 or (xa.std() == 0 and xb.std() == 0):
-            continue
-        res = stats.ttest_ind(xb, xa, equal_var=False)
-        ci = res.confidence_interval(confidence)
+        delta = float(xb.mean() - xa.mean())
+        ci, p, test = _cell_test(xa, xb, delta, confidence)
         comps.append(Comparison(f"lean[{key}]", names[0], names[1], xa.mean() - NEUTRAL,
-                                xb.mean() - NEUTRAL, float(xb.mean() - xa.mean()),
-                                (float(ci.low), float(ci.high)), float(res.pvalue), WELCH_TEST,
+                                xb.mean() - NEUTRAL, delta, ci, p, test,
                                 len(xa) + len(xb)))  # fmt: skip
     return comps
+
+
+def _cell_test(xa: np.ndarray, xb: np.ndarray, delta: float,
+               confidence: float) -> tuple[tuple[float, float], float, str]:  # fmt: skip
+    if len(xa) < 2 or len(xb) < 2:
+        return (math.nan, math.nan), math.nan, FEW_CELL_TEST
+    if xa.std() == 0 and xb.std() == 0:
+        if delta == 0:
+            return (0.0, 0.0), 1.0, EXACT_CELL_TEST
+        res = stats.permutation_test((xb, xa), lambda x, y: np.mean(x) - np.mean(y),
+                                     permutation_type="independent", n_resamples=9999,
+                                     random_state=0)  # fmt: skip
+        return (delta, delta), float(res.pvalue), EXACT_CELL_TEST
+    res = stats.ttest_ind(xb, xa, equal_var=False)
+    ci = res.confidence_interval(confidence)
+    return (float(ci.low), float(ci.high)), float(res.pvalue), WELCH_TEST
+
+
+def per_setting_note(comps: Sequence[Comparison]) -> str:
+    """The note for ``--per-setting`` when it gives no row (else empty)."""
+    if any(c.metric.startswith("lean[") for c in comps):
+        return ""
+    return ("--per-setting: no setting x method cell has a scored response in both runs, so "
+            "there is no per-setting row")  # fmt: skip
 
 
 def extra_comparisons(runs: Sequence[Sequence[Record]], items: Sequence[RunItems],
@@ -255,6 +284,8 @@ def cli_compare(args: Any) -> Any:
     except ValueError as ex:
         raise InputError(str(ex)) from ex
     comps = adjust_family(comps, args.adjust)
+    if args.per_setting and (note := per_setting_note(comps)):
+        notes.append(note)
     notes.insert(0, "items are setting x method cells (matched by key); responses and "
                  "judgments are nested in them")  # fmt: skip
     return CompareResult("prompt_construction", desc, comps,

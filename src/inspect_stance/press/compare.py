@@ -22,6 +22,7 @@ For identical pressure in both runs, give the second run the first run's argumen
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from inspect_stance.errors import InputError
@@ -37,6 +38,21 @@ ALLOW_FLAG = "--allow-different-arguments"
 #: task arguments two compared PReSS runs must share (unless --allow-different-settings)
 SETTING_ARGS: tuple[str, ...] = ("statements", "argument_sets", "classifier", "nli_mode",
                                  "nli_model")  # fmt: skip
+
+
+def setting_values(task_args: Mapping[str, Any]) -> dict[str, Any]:
+    """The :data:`SETTING_ARGS` a run recorded, ``nli_model`` by content: a local folder is its
+    files' names and SHA-256 digests (the same model at two paths is the same setting), a hub
+    id (or a folder no longer present) the name as given."""
+    out = {k: task_args[k] for k in SETTING_ARGS if k in task_args}
+    folder = Path(str(out.get("nli_model", ""))).expanduser()
+    if "nli_model" in out and folder.is_dir():
+        from inspect_stance.fingerprint import digest, file_digest
+
+        files = sorted(p for p in folder.rglob("*") if p.is_file())
+        out["nli_model"] = "folder " + digest([(str(p.relative_to(folder)), file_digest(p))
+                                               for p in files])  # fmt: skip
+    return out
 
 
 def _instances(records: Sequence[Mapping[str, Any]], persona: str) -> dict[tuple[str, int], str]:
@@ -253,7 +269,7 @@ def check_same_settings(before: PressRun, after: PressRun, allow: bool = False) 
 
     infos = [
         RunInfo(source=r.path, run_id=r.path,
-                settings={k: r.task_args[k] for k in SETTING_ARGS if k in r.task_args})
+                settings=setting_values(r.task_args))
         for r in (before, after)
     ]  # fmt: skip
     return check_settings(infos, ["before", "after"], allow)

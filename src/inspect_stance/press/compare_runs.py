@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from inspect_stance.errors import InputError
-from inspect_stance.press.compare import SETTING_ARGS, transitions
+from inspect_stance.press.compare import setting_values, transitions
 from inspect_stance.press.faithfulness import OUTCOMES, faithfulness
 from inspect_stance.press.labels import is_labelled, is_stable
 from inspect_stance.press.logs import PressRun
@@ -61,7 +61,7 @@ def press_info(run: PressRun) -> RunInfo:
     except Exception:  # noqa: BLE001 - read once already; a header that fails is no identity
         info = RunInfo(source=run.path, run_id=f"path:{run.path}", model=run.model)
     info.task_args = dict(run.task_args) or info.task_args
-    info.settings = {k: info.task_args[k] for k in SETTING_ARGS if k in info.task_args}
+    info.settings = setting_values(info.task_args)
     info.settings["arguments_fingerprint"] = run.arguments_fingerprint
     return info
 
