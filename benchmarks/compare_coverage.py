@@ -25,6 +25,15 @@ replications take seconds), two respondents whose metric differs by a known ``de
   at ``delta = 0``, the share of null pairs whose interval excludes 0 beside the share with
   ``p < 0.05`` (equal when the interval agrees with its own p).
 
+- **construction gap** (templated vs generated within one run, and ``distance (judgments)``
+  between two runs with different prompts): S = 18 neutral settings, ``P`` prompts per method
+  per setting, 2 responses per prompt, 3 judges. A response's latent stance is ``setting effect
+  N(0, 0.6) + prompt effect N(0, 0.5) + response noise N(0, 0.5)``, each judge adds its bias
+  (0, 0, +0.3) and noise ``N(0, 0.3)``, the score is the rounded value + 3 clipped to 1..5; the
+  method (or the run) has no effect, so every rejection at 5 % is a false one. The size of the
+  old judgment-level OLS (setting or item fixed effects, clustered by prompt) is printed beside
+  the test in use (prompt means, paired t over settings or items).
+
 At ``delta = 0`` every comparison of a method's family is null: the family-wise rejection rate
 of the Holm-adjusted tests is reported (target <= 5 %); at ``delta != 0`` the coverage of the
 95 % interval of the primary metric (target 93-97 %).
@@ -85,6 +94,56 @@ def few_items_replication(rng: np.random.Generator, delta: float,
         "ci_excludes_0": float(res.ci[0] > 0 or res.ci[1] < 0),
         "p_below_0.05": float(res.p < ALPHA),
     }
+
+
+def _gap_records(rng: np.random.Generator, prompts: int, settings: int = 18,
+                 responses: int = 2, run: str = "r") -> list:  # fmt: skip
+    """Records of one simulated construction run under the null (module docstring)."""
+    from inspect_stance.construction.records import Record
+    from inspect_stance.construction.settings import GENERATED, TEMPLATED, Setting
+
+    out = []
+    bias = np.array([0.0, 0.0, 0.3])
+    for s in range(settings):
+        setting, u = Setting(s, "writing", "neutral"), rng.normal(0, 0.6)
+        for method in (TEMPLATED, GENERATED):
+            for k in range(prompts):
+                v, text = rng.normal(0, 0.5), f"{run}-{s}-{method}-{k}"
+                for r in range(responses):
+                    x = u + v + rng.normal(0, 0.5) + bias + rng.normal(0, 0.3, 3)
+                    labels = tuple(str(int(v)) for v in np.clip(np.rint(x + 3), 1, 5))
+                    out.append(Record(f"{text}-{r}", setting, method, labels[0], labels,
+                                      judges=("j0", "j1", "j2"), prompt_text=text))  # fmt: skip
+    return out
+
+
+def gap_replication(rng: np.random.Generator, delta: float, prompts: int = 1,
+                    old: bool = True) -> dict[str, float]:  # fmt: skip
+    """One null replication (``delta`` unused, 0): the current test (and with ``old`` the old
+    OLS) within one run and between two runs with different prompts."""
+    from inspect_stance.construction.compare import (
+        cluster_ols,
+        construction_gap,
+        judgment_comparison,
+        judgments,
+    )
+
+    run_a, run_b = _gap_records(rng, prompts, run="a"), _gap_records(rng, prompts, run="b")
+    gap = construction_gap(run_a, "a", 0.95)
+    runs = judgment_comparison(run_a, run_b, ("a", "b"), 0.95)
+    assert gap is not None and runs is not None
+    out = {"gap": float(gap.p < ALPHA), "runs": float(runs.p < ALPHA)}
+    if not old:
+        return out
+    rows = judgments(run_a)
+    _, _, p_old = cluster_ols(np.array([r[3] for r in rows]), np.array([float(r[4]) for r in rows]),
+                              [[r[0].split("/")[0] for r in rows], [r[1] for r in rows]],
+                              [r[2] for r in rows], 0.95)  # fmt: skip
+    both = [(*r, 0.0) for r in rows] + [(*r, 1.0) for r in judgments(run_b)]
+    _, _, p_old_runs = cluster_ols(np.array([r[3] for r in both]), np.array([r[5] for r in both]),
+                                   [[r[0] for r in both], [r[1] for r in both]],
+                                   [r[2] for r in both], 0.95)  # fmt: skip
+    return {**out, "gap_old_ols": float(p_old < ALPHA), "runs_old_ols": float(p_old_runs < ALPHA)}
 
 
 def press_replication(rng: np.random.Generator, delta: float, n_statements: int = 19,
@@ -200,6 +259,12 @@ def main(argv: list[str] | None = None) -> int:
         print(f"stance drift, {n} propositions: coverage at delta 0.05 {cov:.3f}; at delta 0 "
               f"interval excludes 0 {null['ci_excludes_0']:.3f}, p < 0.05 "
               f"{null['p_below_0.05']:.3f}")  # fmt: skip
+    for prompts in (1, 2, 5):
+        res = simulate(gap_replication, 0.0, args.ols_reps, seed=2, prompts=prompts)
+        print(f"construction gap, {prompts} prompt(s) per method per setting, size at 5 % "
+              f"({args.ols_reps} replications): within a run: old OLS {res['gap_old_ols']:.3f}, "
+              f"over settings {res['gap']:.3f}; two runs, different prompts: old OLS "
+              f"{res['runs_old_ols']:.3f}, over items {res['runs']:.3f}")  # fmt: skip
     res = simulate(drift_replication, 0.05, args.reps, interaction=0.08)
     figures = ", ".join(f"{k} {v:.3f}" for k, v in res.items())
     print(f"stance drift (ΔSPR), delta 0.05, model x proposition interaction 0.08: {figures}")

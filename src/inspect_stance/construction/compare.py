@@ -7,13 +7,15 @@ with ``s_i`` the majority scores of its scale-labelled responses (:mod:`.lean`):
   items both runs have; lower distance ranks better);
 - ``distance_neutral (Wilcoxon)``: the paper's test, ``scipy.stats.wilcoxon`` over the neutral
   items' distances (its interval: the paired item-level interval of the mean difference);
-- ``distance (judgments)``: the judgment-level test the review asks for: OLS over every
-  individual judgment of both runs, ``|score - 3| ~ run + judge + item`` (judge and item fixed
-  effects), with cluster-robust standard errors clustered by prompt text (statsmodels; the same
-  prompt in both runs is one cluster); the coefficient of ``run`` is the delta;
-- ``gap templated-generated (judgments)`` per run: the same model within one run on the neutral
-  items, ``|score - 3| ~ templated + judge + setting``, clustered by prompt: the construction
-  confound at the judgment level, beside the report's 18-setting Wilcoxon;
+- ``distance (judgments)``: from every individual judgment ``|score - 3|`` of both runs, averaged
+  per prompt, then per setting and run over the shared items; the delta is the mean over
+  settings of run B minus run A, with the paired t over settings
+  (:func:`inspect_stance.stats.nested.nested_difference`: the settings, not the judgments,
+  prompts or items, are the independent units, since a model's lean on a setting is shared by
+  its two methods' items; so the size holds with one prompt per item);
+- ``gap templated-generated (judgments)`` per run: the same within one run on the neutral
+  settings, templated minus generated, paired t over settings: the construction confound from
+  the judgments, beside the report's 18-setting Wilcoxon;
 - with ``per_setting``: ``lean[item]`` per item, Welch's t over the two runs' responses
   (``scipy.stats.ttest_ind(equal_var=False)``); cells whose responses do not vary in either
   run get the exact difference and an exact permutation p (:func:`per_setting`).
@@ -39,6 +41,7 @@ from inspect_stance.construction.lean import summarize
 from inspect_stance.construction.records import Record
 from inspect_stance.construction.settings import TEMPLATED
 from inspect_stance.stats.family import Comparison, MetricSpec, RunItems
+from inspect_stance.stats.nested import NESTED_TEST, nested_difference
 from inspect_stance.stats.paired import paired_delta
 
 SETTING_ARGS: tuple[str, ...] = ("rubric_threshold", "judge_sees_prompt", "reversed_rubric",
@@ -47,7 +50,6 @@ METRICS: tuple[MetricSpec, ...] = (
     MetricSpec("lean", rank=False, value_range=(-2.0, 2.0)),
     MetricSpec("distance", higher_is_better=False, value_range=(0.0, 2.0)),
 )
-OLS_TEST = "OLS over judgments, judge + item fixed effects, cluster-robust SE by prompt"
 WILCOXON_TEST = "Wilcoxon signed-rank over neutral items (scipy); paired item-level interval"
 WELCH_TEST = "Welch t over the setting's responses (scipy.stats.ttest_ind)"
 EXACT_CELL_TEST = ("zero variance in both runs' responses: the difference is exact for them "
@@ -117,31 +119,27 @@ def judgment_comparison(a: Sequence[Record], b: Sequence[Record], names: tuple[s
     """``distance (judgments)``: run B minus run A over the items both have (module docstring)."""
     ja, jb = judgments(a), judgments(b)
     shared = {j[0] for j in ja} & {j[0] for j in jb}
-    rows = [(*j, 0.0) for j in ja if j[0] in shared] + [(*j, 1.0) for j in jb if j[0] in shared]
-    if len({r[2] for r in rows}) < 3:
+    rows = [(*j, False) for j in ja if j[0] in shared] + [(*j, True) for j in jb if j[0] in shared]
+    res = nested_difference([r[3] for r in rows], [r[5] for r in rows],
+                            [r[0].split("/")[0] for r in rows], [r[2] for r in rows],
+                            confidence, (0.0, 2.0))  # fmt: skip
+    if res is None:
         return None
-    y = np.array([r[3] for r in rows])
-    run = np.array([r[5] for r in rows])
-    est, ci, p = cluster_ols(y, run, [[r[0] for r in rows], [r[1] for r in rows]],
-                             [r[2] for r in rows], confidence)  # fmt: skip
-    return Comparison("distance (judgments)", names[0], names[1], float(y[run == 0].mean()),
-                      float(y[run == 1].mean()), est, ci, p, OLS_TEST, len(shared))  # fmt: skip
+    return Comparison("distance (judgments)", names[0], names[1], res.a, res.b, res.delta,
+                      res.ci, res.p, NESTED_TEST.format(block="setting"), res.n_items)  # fmt: skip
 
 
 def construction_gap(records: Sequence[Record], name: str, confidence: float) -> Comparison | None:
-    """Templated minus generated distance on neutral items, at the judgment level."""
+    """Templated minus generated distance on neutral items, from the judgments, over settings."""
     rows = [j for r, j in _neutral_judgments(records)]
-    if len({r[2] for r in rows}) < 3 or len({r[4] for r in rows}) < 2:
+    res = nested_difference([r[3] for r in rows], [r[4] for r in rows],
+                            [r[0].split("/")[0] for r in rows], [r[2] for r in rows],
+                            confidence, (0.0, 2.0))  # fmt: skip
+    if res is None:
         return None
-    y = np.array([r[3] for r in rows])
-    tpl = np.array([float(r[4]) for r in rows])
-    settings = [r[0].split("/")[0] for r in rows]
-    est, ci, p = cluster_ols(y, tpl, [settings, [r[1] for r in rows]], [r[2] for r in rows],
-                             confidence)  # fmt: skip
-    n = len(set(settings))
     return Comparison("gap templated-generated (judgments)", f"{name} generated",
-                      f"{name} templated", float(y[tpl == 0].mean()), float(y[tpl == 1].mean()),
-                      est, ci, p, OLS_TEST.replace("item", "setting"), n)  # fmt: skip
+                      f"{name} templated", res.a, res.b, res.delta, res.ci, res.p,
+                      NESTED_TEST.format(block="setting"), res.n_items)  # fmt: skip
 
 
 def _neutral_judgments(records: Sequence[Record]) -> list[tuple[Record, tuple[Any, ...]]]:
