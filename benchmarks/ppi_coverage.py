@@ -10,7 +10,11 @@ human label (the true one), and checks whether the 95 % interval covers the true
   alone, and the judges alone (mean of the ensemble labels +- 1.96 SE);
 - Dawid-Skene's offset of the +1 judge against its realised offset (mean judge - true), for
   ensembles of 3 and 5 judges, all with noise sd 0.4, and for 3 judges with 5 % / 10 % of the
-  responses given their true label as gold label (``--ds-reps`` replications of 400).
+  responses given their true label as gold label (``--ds-reps`` replications of 400);
+- the neutral distance difference ``mean(|lean_T| - |lean_G|)`` over ``S`` settings, each lean
+  estimate drawn from ``Normal(true lean, se)``: coverage of the true value by the interval in
+  use (:func:`~inspect_stance.construction.ppi.distance_difference`) beside the percentiles of
+  the plug-in statistic under ``Normal(estimate, se)`` that it replaced, with mean widths.
 
     python benchmarks/ppi_coverage.py [--reps 400] [--n 40 100] [--big-n 400]
 """
@@ -24,7 +28,7 @@ from collections import Counter
 import numpy as np
 
 from inspect_stance.construction.dawid_skene import fit_dawid_skene
-from inspect_stance.construction.ppi import ppi_mean
+from inspect_stance.construction.ppi import PPIEstimate, distance_difference, ppi_mean
 from inspect_stance.providers.construction_sim import biased_rating
 
 PROBS = np.array([0.2, 0.35, 0.3, 0.1, 0.05])
@@ -79,6 +83,36 @@ def ds_offset_error(r: int, judges: tuple[tuple[float, float], ...], gold: float
     return fit.offsets[1] - float(np.mean([row[1] - t for row, t in zip(ratings, y, strict=True)]))
 
 
+def percentile_interval(t: np.ndarray, t_se: np.ndarray, g: np.ndarray, g_se: np.ndarray,
+                        rng: np.random.Generator, draws: int = 4000) -> tuple[float, float]:  # fmt: skip
+    """The replaced interval: percentiles of ``mean(|T| - |G|)``, ``T ~ Normal(est, se)``."""
+    st = np.abs(rng.normal(t, t_se, (draws, len(t)))) - np.abs(rng.normal(g, g_se, (draws, len(g))))
+    low, high = np.quantile(st.mean(axis=1), [0.025, 0.975])
+    return float(low), float(high)
+
+
+def distance_coverage(lean_t: float, lean_g: float, se_t: float, se_g: float, settings: int,
+                      reps: int, seed: int = 0) -> dict[str, float]:  # fmt: skip
+    """Coverage and mean width of the distance-difference interval, new and replaced."""
+    rng = np.random.default_rng(seed)
+    truth = abs(lean_t) - abs(lean_g)
+    out = {"new": 0.0, "old": 0.0, "new width": 0.0, "old width": 0.0}
+    for k in range(reps):
+        t, g = rng.normal(lean_t, se_t, settings), rng.normal(lean_g, se_g, settings)
+        ests = [
+            [PPIEstimate(v, se, v, v, 0, 0, 1.0) for v in x] for x, se in ((t, se_t), (g, se_g))
+        ]
+        _, low, high = distance_difference(*ests, draws=4000, seed=k)
+        o_low, o_high = percentile_interval(
+            t, np.full(settings, se_t), g, np.full(settings, se_g), rng
+        )
+        out["new"] += (low <= truth <= high) / reps
+        out["old"] += (o_low <= truth <= o_high) / reps
+        out["new width"] += (high - low) / reps
+        out["old width"] += (o_high - o_low) / reps
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--reps", type=int, default=400)
@@ -99,6 +133,13 @@ def main() -> None:
             for name in ("ppi", "ppi++", "humans only", "judges only"):
                 width = mean[name + " width"]
                 print(f"  {name:12s} coverage {mean[name]:.3f}  mean width {width:.3f}")
+    for case in ((0.0, 0.0, 0.1, 0.3, 18), (0.4, 0.1, 0.15, 0.15, 18), (0.4, 0.1, 0.15, 0.15, 1),
+                 (0.0, 0.0, 0.1, 0.3, 1), (0.5, 0.5, 0.1, 0.1, 18)):  # fmt: skip
+        res = distance_coverage(*case, reps=args.reps, seed=args.seed)
+        print(f"distance difference, leans {case[0]:g} / {case[1]:g}, se {case[2]:g} / "
+              f"{case[3]:g}, {case[4]} settings: coverage {res['new']:.3f} (width "
+              f"{res['new width']:.3f}); replaced percentile interval {res['old']:.3f} (width "
+              f"{res['old width']:.3f})")  # fmt: skip
     for n_judges, gold in ((3, 0.0), (5, 0.0), (3, 0.05), (3, 0.1)):
         judges = ((0.0, 0.4), (1.0, 0.4)) + ((0.0, 0.4),) * (n_judges - 2)
         err = np.array([ds_offset_error(r, judges, gold) for r in range(args.ds_reps)])

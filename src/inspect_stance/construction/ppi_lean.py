@@ -14,7 +14,8 @@ method, e.g. every k-th sample id, not a hand-picked one).
 The templated-generated difference is reported two ways: ``lean_difference`` = PPI lean of all
 templated minus all generated responses (disjoint sets, ``se^2 = se_T^2 + se_G^2``), and
 ``distance_difference`` = mean over neutral settings with a PPI lean for both methods of
-``|lean_T| - |lean_G|`` (the paper's headline statistic) with a Monte Carlo interval
+``|lean_T| - |lean_G|`` (the paper's headline statistic) with a conservative interval that
+holds near neutral, where ``|estimate|`` is biased upward
 (:func:`inspect_stance.construction.ppi.distance_difference`), beside the judges' own.
 """
 
