@@ -32,7 +32,7 @@ replications take seconds), two respondents whose metric differs by a known ``de
   (0, 0, +0.3) and noise ``N(0, 0.3)``, the score is the rounded value + 3 clipped to 1..5; the
   method (or the run) has no effect, so every rejection at 5 % is a false one. The size of the
   old judgment-level OLS (setting or item fixed effects, clustered by prompt) is printed beside
-  the test in use (prompt means, paired t over settings or items).
+  the test in use (prompt means, paired t over settings).
 
 At ``delta = 0`` every comparison of a method's family is null: the family-wise rejection rate
 of the Holm-adjusted tests is reported (target <= 5 %); at ``delta != 0`` the coverage of the
@@ -264,7 +264,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"construction gap, {prompts} prompt(s) per method per setting, size at 5 % "
               f"({args.ols_reps} replications): within a run: old OLS {res['gap_old_ols']:.3f}, "
               f"over settings {res['gap']:.3f}; two runs, different prompts: old OLS "
-              f"{res['runs_old_ols']:.3f}, over items {res['runs']:.3f}")  # fmt: skip
+              f"{res['runs_old_ols']:.3f}, over settings {res['runs']:.3f}")  # fmt: skip
     res = simulate(drift_replication, 0.05, args.reps, interaction=0.08)
     figures = ", ".join(f"{k} {v:.3f}" for k, v in res.items())
     print(f"stance drift (ΔSPR), delta 0.05, model x proposition interaction 0.08: {figures}")

@@ -134,7 +134,7 @@ def main() -> None:
                 width = mean[name + " width"]
                 print(f"  {name:12s} coverage {mean[name]:.3f}  mean width {width:.3f}")
     for case in ((0.0, 0.0, 0.1, 0.3, 18), (0.4, 0.1, 0.15, 0.15, 18), (0.4, 0.1, 0.15, 0.15, 1),
-                 (0.0, 0.0, 0.1, 0.3, 1), (0.5, 0.5, 0.1, 0.1, 18)):  # fmt: skip
+                 (0.0, 0.0, 0.1, 0.3, 1), (0.5, 0.5, 0.1, 0.1, 18), (0.0, 0.4, 0.3, 0.1, 18)):  # fmt: skip
         res = distance_coverage(*case, reps=args.reps, seed=args.seed)
         print(f"distance difference, leans {case[0]:g} / {case[1]:g}, se {case[2]:g} / "
               f"{case[3]:g}, {case[4]} settings: coverage {res['new']:.3f} (width "
