@@ -186,7 +186,8 @@ _TEXT = {
     "ppi_summary": (
         "Lean corrected with human labels: prediction-powered (classic PPI, 95 %) estimates "
         "beside the judges-only ones; `distance_difference` is the neutral templated - "
-        "generated distance with a Monte Carlo interval. Per setting: `ppi_settings.csv`."
+        "generated distance with a conservative interval (at least 95 % whatever the leans: a "
+        "distance is biased upward near neutral). Per setting: `ppi_settings.csv`."
     ),
 }
 _TITLES = {
