@@ -74,3 +74,12 @@ def test_size_at_five_percent(prompts):
     for key in ("gap", "runs"):
         k = round(res[key] * reps)
         assert binomtest(k, reps, 0.05, alternative="greater").pvalue > 0.01, (key, res[key])
+
+
+def test_few_settings_say_the_interval_is_wide():
+    bench = _bench()
+    recs = bench._gap_records(np.random.default_rng(7), prompts=1, settings=6)
+    res = construction_gap(recs, "x", 0.95)
+    assert res is not None and res.n_items == 6 and "make the interval wide" in res.test
+    assert "wide" not in construction_gap(bench._gap_records(np.random.default_rng(8), 1),
+                                          "x", 0.95).test  # fmt: skip

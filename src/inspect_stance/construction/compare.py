@@ -41,7 +41,7 @@ from inspect_stance.construction.lean import summarize
 from inspect_stance.construction.records import Record
 from inspect_stance.construction.settings import TEMPLATED
 from inspect_stance.stats.family import Comparison, MetricSpec, RunItems
-from inspect_stance.stats.nested import NESTED_TEST, nested_difference
+from inspect_stance.stats.nested import nested_difference, nested_test_line
 from inspect_stance.stats.paired import paired_delta
 
 SETTING_ARGS: tuple[str, ...] = ("rubric_threshold", "judge_sees_prompt", "reversed_rubric",
@@ -126,7 +126,7 @@ def judgment_comparison(a: Sequence[Record], b: Sequence[Record], names: tuple[s
     if res is None:
         return None
     return Comparison("distance (judgments)", names[0], names[1], res.a, res.b, res.delta,
-                      res.ci, res.p, NESTED_TEST.format(block="setting"), res.n_items)  # fmt: skip
+                      res.ci, res.p, nested_test_line("setting", res.n_items), res.n_items)  # fmt: skip
 
 
 def construction_gap(records: Sequence[Record], name: str, confidence: float) -> Comparison | None:
@@ -139,7 +139,7 @@ def construction_gap(records: Sequence[Record], name: str, confidence: float) ->
         return None
     return Comparison("gap templated-generated (judgments)", f"{name} generated",
                       f"{name} templated", res.a, res.b, res.delta, res.ci, res.p,
-                      NESTED_TEST.format(block="setting"), res.n_items)  # fmt: skip
+                      nested_test_line("setting", res.n_items), res.n_items)  # fmt: skip
 
 
 def _neutral_judgments(records: Sequence[Record]) -> list[tuple[Record, tuple[Any, ...]]]:

@@ -25,7 +25,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from inspect_stance.stats.paired import PairedDelta, paired_delta
+from inspect_stance.stats.paired import MIN_T_ITEMS, PairedDelta, paired_delta
 
 NESTED_TEST = ("judgments averaged per prompt, then per {block} and condition; paired t over "
                "{block}s (n - 1 df)")  # fmt: skip
@@ -56,3 +56,12 @@ def nested_difference(y: Sequence[float], condition: Sequence[bool], block: Sequ
     if len(keys) < 2:
         return None
     return paired_delta(m0, m1, confidence, "auto", value_range)
+
+
+def nested_test_line(block: str, n_blocks: int) -> str:
+    """The test line of a :func:`nested_difference` over ``n_blocks`` blocks named ``block``;
+    with fewer than 10 it says that few blocks make the interval wide."""
+    line = NESTED_TEST.format(block=block)
+    if n_blocks < MIN_T_ITEMS:
+        line += f", clipped to the range: fewer than {MIN_T_ITEMS} {block}s make the interval wide"
+    return line
