@@ -32,6 +32,10 @@ from inspect_stance.construction.rubric import (
         (0, None),
         (6, None),
         (2.5, None),
+        ("2.5", None),  # a fraction is no label, written as text too
+        ("2.5 - between mostly and neutral", None),
+        ("2.0", "2"),
+        ("3.", "3"),
         ("maybe", None),
         ("", None),
         (None, None),
@@ -41,6 +45,23 @@ from inspect_stance.construction.rubric import (
 )
 def test_parse_label(raw, expected):
     assert parse_label(raw) == expected
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".jsonl"])
+def test_human_label_with_a_fraction_is_refused_naming_file_and_row(tmp_path, suffix):
+    from inspect_stance.construction.human_labels import load_model_labels
+    from inspect_stance.errors import InputError
+
+    path = tmp_path / f"labels{suffix}"
+    if suffix == ".csv":
+        path.write_text("id,label\na,3\nb,2.5\n")
+    else:
+        path.write_text('{"id": "a", "label": "3"}\n{"id": "b", "label": "2.5"}\n')
+    with pytest.raises(InputError) as err:
+        load_model_labels(path)
+    message = str(err.value)
+    assert "\n" not in message and str(path) in message
+    assert "row 3 has label '2.5'" in message and "use 1-5 or refusal" in message
 
 
 @pytest.mark.parametrize(
