@@ -71,19 +71,28 @@ def _bounded(option: str) -> str:
 
 
 def _drop_rejections(text: str, option: str, tail: str) -> tuple[str, bool]:
+    """Rejected mentions replaced by ``" ; "``. A run of options is found once (``finditer``
+    consumes it) and its continuation checked at its end, so the work is linear in the text."""
     one = _bounded(option) + tail
-    several = rf"{one}(?:\s*(?i:,|/|\band\b|\bor\b)\s*{one})*"
-    after = re.compile(
-        rf"(?:(?i:\b(?:option|letter|choice)s?)\s+)?{several}\s+(?i:{_AFTER_VERB}\s+{_WRONG})\b"
+    run = re.compile(rf"{one}(?:\s*(?i:,|/|\band\b|\bor\b)\s*{one})*")
+    verdict = re.compile(
+        rf"\s+(?i:{_AFTER_VERB}\s+{_WRONG})\b|\s*(?i:(?:is|are)n't)\b|\s*\?\s*(?i:no)\b"
     )
-    after_short = re.compile(rf"{several}\s*(?i:(?:is|are)n't)\b|{one}\s*\?\s*(?i:no)\b")
+    keyword = re.compile(r"(?i:\b(?:option|letter|choice)s?)\s+$")
+    parts: list[str] = []
+    pos = 0
+    for m in run.finditer(text):
+        end = verdict.match(text, m.end())
+        if end is None or m.start() < pos:
+            continue
+        head = keyword.search(text, max(pos, m.start() - 12), m.start())
+        parts += [text[pos : head.start() if head else m.start()], " ; "]
+        pos = end.end()
+    found = bool(parts)
+    text = "".join(parts) + text[pos:]
     alternatives = rf"{one}(?:\s*(?i:\bor\b|\band\b|\bnor\b|/)\s*{one})*"  # "not A or B"
-    before = re.compile(rf"(?i:{_BEFORE}){alternatives}")
-    found = False
-    for pattern in (after, after_short, before):
-        text, n = pattern.subn(" ; ", text)
-        found = found or n > 0
-    return text, found
+    text, n = re.subn(rf"(?i:{_BEFORE}){alternatives}", " ; ", text)
+    return text, found or n > 0
 
 
 def _drop_lists(text: str, option: str) -> tuple[str, bool]:
