@@ -279,3 +279,15 @@ def test_text_reading_invents_no_letter_and_reads_clear_answers(text, letter):
     result = extract(text)
     assert result.unparsed is (letter is None)
     assert result.letter == letter
+
+
+def test_logprobs_are_read_at_the_chosen_letter_not_at_a_listed_one():
+    # the option list holds a "C" before the answer's "C": the answer token is the later one
+    tokens = ["A", ")", " x", "\n", "C", ")", " y", "\n\n", "Answer", ":", " C"]
+    tops = [[(t, 0.0)] for t in tokens]
+    tops[4] = [("C", math.log(0.99)), ("D", math.log(0.01))]
+    tops[10] = [(" C", math.log(0.6)), (" D", math.log(0.4))]
+    result = extract("".join(tokens), tokens, tops)
+    assert result.letter == "C" and result.estimator == "logprobs"
+    assert result.answer_index == 10
+    assert result.vector == pytest.approx((0, 0, 0.6, 0.4, 0))

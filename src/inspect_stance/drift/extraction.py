@@ -266,17 +266,28 @@ def _standalone(tokens: Sequence[str], k: int) -> bool:
     return not (_bare(token) == "A" and _LOWER_WORD_RE.match(nxt))
 
 
-def answer_position(tokens: Sequence[str], letter: str | None) -> int | None:
+def answer_position(tokens: Sequence[str], letter: str | None, last: bool = False) -> int | None:
     """Index of the answer token: the first token that stands alone (:func:`_standalone`) and,
     stripped of whitespace, markers and punctuation, is ``letter`` (case-sensitive; an
     answer that is one lower-case letter, ``"b"``, is read from its own token). ``None`` when
-    ``letter`` is ``None`` or no token qualifies (no logprob estimate then)."""
+    ``letter`` is ``None`` or no token qualifies (no logprob estimate then).
+
+    ``last``: the last such token instead, for an answer whose text reading set options aside
+    (an option list before ``Answer: C`` holds an earlier ``C`` that is not the answer)."""
     if letter is None:
         return None
-    for k, token in enumerate(tokens):
-        if _bare(token) == letter and _standalone(tokens, k):
-            return k
-    return None
+    found = [
+        k for k, token in enumerate(tokens) if _bare(token) == letter and _standalone(tokens, k)
+    ]
+    if not found:
+        return None
+    return found[-1] if last else found[0]
+
+
+def _set_aside_any(text: str) -> bool:
+    """True when the text reading set a rejected or listed option aside."""
+    aside = set_aside(text, _LETTER_OPTION, tail=_LABEL_TAIL)
+    return aside.rejected or aside.listed or aside.joined
 
 
 def _lone_letter_position(tokens: Sequence[str], letter: str) -> int | None:
@@ -306,7 +317,7 @@ def extract(
     mass_total: float | None = None
     pos: int | None = None
     if tokens and top_logprobs:
-        pos = answer_position(tokens, letter)
+        pos = answer_position(tokens, letter, last=_set_aside_any(text))
         lower = len(_STRIP_RE.sub("", text.strip())) == 1 or _LOWER_BRACKET.search(text.strip())
         if pos is None and lower:
             pos = _lone_letter_position(tokens, letter)
