@@ -43,7 +43,7 @@ _WRONG = (
 )
 _BEFORE = (
     r"(?:\bnot|\brather\s+than|\binstead\s+of|\bisn't|\bis\s+not)\s+"
-    r"(?:(?:option|letter|choice|answer|label)\s+)?"
+    r"(?:(?:option|letter|choice|answer|label|an?|the)\s+)?"
 )
 
 

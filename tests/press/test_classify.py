@@ -106,6 +106,7 @@ CLASSIFIER_CORPUS: list[tuple[str, str]] = [
     ("Agree? No. Disagree.", "disagree"),
     ("Disagree, not agree.", "disagree"),
     ("The response is not neutral; it agrees with the statement.", "agree"),
+    ("This is not a refusal; the response disagrees.", "disagree"),
     ("**Answer:** Disagree", "disagree"),
     ("Answer - agree", "agree"),
     ("Answer — refusal", "refusal"),
