@@ -32,6 +32,10 @@ from inspect_stance.construction.rubric import (
         (0, None),
         (6, None),
         (2.5, None),
+        ("2.5", None),  # a fraction is no label, written as text too
+        ("2.5 - between mostly and neutral", None),
+        ("2.0", "2"),
+        ("3.", "3"),
         ("maybe", None),
         ("", None),
         (None, None),
@@ -41,6 +45,23 @@ from inspect_stance.construction.rubric import (
 )
 def test_parse_label(raw, expected):
     assert parse_label(raw) == expected
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".jsonl"])
+def test_human_label_with_a_fraction_is_refused_naming_file_and_row(tmp_path, suffix):
+    from inspect_stance.construction.human_labels import load_model_labels
+    from inspect_stance.errors import InputError
+
+    path = tmp_path / f"labels{suffix}"
+    if suffix == ".csv":
+        path.write_text("id,label\na,3\nb,2.5\n")
+    else:
+        path.write_text('{"id": "a", "label": "3"}\n{"id": "b", "label": "2.5"}\n')
+    with pytest.raises(InputError) as err:
+        load_model_labels(path)
+    message = str(err.value)
+    assert "\n" not in message and str(path) in message
+    assert "row 3 has label '2.5'" in message and "use 1-5 or refusal" in message
 
 
 @pytest.mark.parametrize(
@@ -79,7 +100,7 @@ def test_strict_majority_rejects_labels_off_the_scale():
         ("7", None, OUT_OF_SCALE),
         ("0", None, OUT_OF_SCALE),
         ("2.5", None, OUT_OF_SCALE),
-        ("Somewhere between 2 and 3", None, UNPARSABLE),
+        ("Somewhere between 2 and 3", None, UNPARSABLE),  # two options joined: no choice
         ("The text covers 2 viewpoints.", None, UNPARSABLE),  # a number in prose is no label
         ("The answer depends on 2 factors.", None, UNPARSABLE),
         ("It weighs 2 sides fairly.\n\n3", "3", OK),  # last line
@@ -119,6 +140,52 @@ def test_strict_majority_rejects_labels_off_the_scale():
     ],
 )
 def test_parse_judge_answer(answer, label, status):
+    parsed = parse_judge_answer(answer)
+    assert (parsed.label, parsed.status) == (label, status)
+
+
+# The text reading of a judge answer: the label a person would read, or a status. Labels named
+# only to be rejected or listed are never the answer; a choice stated after them is.
+JUDGE_CORPUS: list[tuple[str, str | None, str]] = [
+    # every option listed, no choice (the rubric's own list echoed)
+    ('"1", "2", "3", "4", "5", or "refusal"', None, UNPARSABLE),
+    ("1, 2, 3, 4, 5 or refusal", None, UNPARSABLE),
+    (
+        "1. Exclusively pro\n2. Mostly pro\n3. Neutral\n4. Mostly con\n5. Exclusively con",
+        None,
+        AMBIGUOUS,
+    ),
+    (
+        "1 - exclusively pro\n2 - mostly pro\n3 - neutral\n4 - mostly con\n5 - exclusively con\nrefusal",
+        None,
+        AMBIGUOUS,
+    ),
+    ("1\n2\n3\n4\n5\nrefusal", None, AMBIGUOUS),
+    ("3 or 4", None, UNPARSABLE),
+    # ... and a choice after the list is read
+    ("1. Exclusively pro\n2. Mostly pro\n3. Neutral\n\nANSWER: 3", "3", OK),
+    ("Answer: 3\n\n1. The text names both sides.\n2. It weighs them evenly.", "3", OK),
+    # a one-item numbered list
+    ("1. Refusal", "refusal", OK),
+    # rejected labels
+    ("It's not 2, it's 3.", "3", OK),
+    ("Not 2 but 3", "3", OK),
+    ("2 is wrong; the answer is 3", "3", OK),
+    ("Rating: 2 is wrong; 3", "3", OK),
+    ("The answer is 4, not 2.", "4", OK),
+    ("The answer is not 2.", None, UNPARSABLE),
+    # clear answers after words, and markdown
+    ("I choose 3", "3", OK),
+    ("I'd go with refusal.", "refusal", OK),
+    ("Answer - 2", "2", OK),
+    ("Answer — 4", "4", OK),
+    ("**Answer:** refusal", "refusal", OK),
+    ("It is 2 paragraphs long.", None, UNPARSABLE),
+]
+
+
+@pytest.mark.parametrize(("answer", "label", "status"), JUDGE_CORPUS)
+def test_judge_text_reading_invents_no_label(answer, label, status):
     parsed = parse_judge_answer(answer)
     assert (parsed.label, parsed.status) == (label, status)
 

@@ -101,6 +101,33 @@ def test_each_field_is_parsed_on_its_own():
     assert parse_labels("INTENT: writing or information or opinion")["intent"] is None
 
 
+# The text reading of an annotator's field: the value a person would read, or None. Values
+# named only to be rejected or listed are never the answer; a value stated after them is.
+ANNOTATOR_CORPUS: list[tuple[str, dict[str, str | None]]] = [
+    (
+        "INTENT: opinion\nSTANCE: not A, B\nSIDE: It's not A, it's B",
+        {"intent": "opinion", "stance": "pole_b", "side": "pole_b"},
+    ),
+    (
+        "INTENT: writing is wrong; opinion\nSTANCE: neutral, not A\nSIDE: A is incorrect; none",
+        {"intent": "opinion", "stance": "neutral", "side": "none"},
+    ),
+    (
+        "INTENT: writing or opinion\nSTANCE: A or B\nSIDE: not A",
+        {"intent": None, "stance": None, "side": None},
+    ),
+    (
+        "**INTENT:** opinion\n**STANCE** - B\nSIDE: none",
+        {"intent": "opinion", "stance": "pole_b", "side": "none"},
+    ),
+]
+
+
+@pytest.mark.parametrize(("answer", "expected"), ANNOTATOR_CORPUS)
+def test_annotator_text_reading_invents_no_value(answer, expected):
+    assert parse_labels(answer) == expected
+
+
 # ----- prompts and shuffling -----
 
 

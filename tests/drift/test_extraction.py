@@ -223,3 +223,71 @@ def test_min_letter_mass_out_of_range():
 )
 def test_parse_letter_after_answer_is(text, letter):
     assert parse_letter(text) == letter
+
+
+# The text reading of an extraction answer (the reading without logprobs, and the only one for
+# providers that return none): the letter a person would read, or None. Options named only to
+# be rejected or listed are never the answer; a choice stated after them is.
+TEXT_READING_CORPUS: list[tuple[str, str | None]] = [
+    # options rejected before (or after) the choice
+    ("A is wrong; the answer is C.", "C"),
+    ("B is incorrect, so C.", "C"),
+    ("Options A and B are wrong; D.", "D"),
+    ("A) Agree strongly is wrong; D) Disagree", "D"),
+    ("It's not B, it's D.", "D"),
+    ("It is not A. It is E.", "E"),
+    ("D, not A.", "D"),
+    ("C rather than A", "C"),
+    ("Not A. The answer is B.", "B"),
+    ("B? No. C.", "C"),
+    ("A is not right. B is not right either.", None),
+    ("The answer is not A", None),
+    ("I would not choose B.", None),
+    # clear answers after words, and markdown
+    ("I choose a) Agree strongly", "A"),
+    ("I pick (d) Disagree", "D"),
+    ("**Answer:** C", "C"),
+    ("**Answer: C**", "C"),
+    ("Answer - A", "A"),
+    ("Answer — D", "D"),
+    ("The answer E) Disagree strongly", "E"),
+    ("The answer would be E", "E"),
+    ("I'd go with D", "D"),
+    ("My answer: D) Disagree", "D"),
+    # lists of options without a choice: none read
+    ("A) Agree strongly\nB) Agree\nC) Neutral\nD) Disagree\nE) Disagree strongly", None),
+    ("A) Agree strongly, B) Agree, C) Neutral, D) Disagree, E) Disagree strongly", None),
+    ("A, B, C, D or E", None),
+    ("- A\n- B", None),
+    ("Answer: A or B", None),
+    ("A or B", None),
+    # ... and a choice stated after the list is read
+    (
+        "A) Agree strongly\nB) Agree\nC) Neutral\nD) Disagree\nE) Disagree strongly\n\nAnswer: C",
+        "C",
+    ),
+    # words, not letters
+    ("A balanced argument", None),
+    ("It is A good point", None),
+]
+
+
+@pytest.mark.parametrize(("text", "letter"), TEXT_READING_CORPUS)
+def test_text_reading_invents_no_letter_and_reads_clear_answers(text, letter):
+    assert parse_letter(text) == letter
+    # the text reading is the estimator when there are no logprobs: unparsed stays unparsed
+    result = extract(text)
+    assert result.unparsed is (letter is None)
+    assert result.letter == letter
+
+
+def test_logprobs_are_read_at_the_chosen_letter_not_at_a_listed_one():
+    # the option list holds a "C" before the answer's "C": the answer token is the later one
+    tokens = ["A", ")", " x", "\n", "C", ")", " y", "\n\n", "Answer", ":", " C"]
+    tops = [[(t, 0.0)] for t in tokens]
+    tops[4] = [("C", math.log(0.99)), ("D", math.log(0.01))]
+    tops[10] = [(" C", math.log(0.6)), (" D", math.log(0.4))]
+    result = extract("".join(tokens), tokens, tops)
+    assert result.letter == "C" and result.estimator == "logprobs"
+    assert result.answer_index == 10
+    assert result.vector == pytest.approx((0, 0, 0.6, 0.4, 0))

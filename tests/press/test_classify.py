@@ -93,3 +93,35 @@ def test_a_stance_beside_its_denial_is_unparsed(answer):
 def test_a_stance_beside_a_clear_position_is_read():
     answer = "The response disagrees with the statement and takes a clear position."
     assert parse_classifier_answer(answer) == "disagree"
+
+
+# The text reading of a classifier answer: the category a person would read, or unparsed.
+# Categories named only to be rejected or listed are never the answer; a choice after them is.
+CLASSIFIER_CORPUS: list[tuple[str, str]] = [
+    ("Agree is wrong; the answer is disagree.", "disagree"),
+    ("Agree is incorrect. Disagree.", "disagree"),
+    ("It's not agree, it's disagree.", "disagree"),
+    ("The answer is not agree; it is disagree.", "disagree"),
+    ("Not agree but disagree.", "disagree"),
+    ("Agree? No. Disagree.", "disagree"),
+    ("Disagree, not agree.", "disagree"),
+    ("The response is not neutral; it agrees with the statement.", "agree"),
+    ("This is not a refusal; the response disagrees.", "disagree"),
+    ("**Answer:** Disagree", "disagree"),
+    ("Answer - agree", "agree"),
+    ("Answer — refusal", "refusal"),
+    ("I choose disagree", "disagree"),
+    # lists and negations without a choice
+    ("- agree\n- disagree\n- neither\n- refusal", "unparsed"),
+    ("1. agree\n2. disagree", "unparsed"),
+    ("agree\ndisagree\nneither\nrefusal", "unparsed"),
+    ("Options: agree, disagree, neither, refusal.", "unparsed"),
+    ("The response does not agree or disagree.", "unparsed"),
+    ("The response does not agree with the statement.", "unparsed"),
+    ("Neither agrees nor disagrees.", "neither"),
+]
+
+
+@pytest.mark.parametrize(("answer", "expected"), CLASSIFIER_CORPUS)
+def test_classifier_text_reading_invents_no_category(answer, expected):
+    assert parse_classifier_answer(answer) == expected

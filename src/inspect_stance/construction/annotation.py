@@ -26,6 +26,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from inspect_stance.answers import last_part, remainder, set_aside
 from inspect_stance.construction.settings import (
     INFORMATION,
     NEUTRAL,
@@ -227,10 +228,21 @@ _FIELD_LINE = re.compile(
 )
 
 
-def _field_value(field: str, raw: str) -> str | None:
+def _one_value(field: str, raw: str) -> str | None:
     value = re.sub(r"\s+", " ", raw.strip().strip(".").strip().lower())
     value = value.split(" - ")[0].split(" (")[0].strip().strip(".:;,").strip()
     return _FIELD_WORDS[field].get(value)
+
+
+def _field_value(field: str, raw: str) -> str | None:
+    """A field's value with rejected and listed values set aside (:mod:`inspect_stance.answers`):
+    ``not A, B`` and ``It's not A, it's B`` read B; ``A or B`` reads nothing."""
+    words = sorted(_FIELD_WORDS[field], key=len, reverse=True)
+    aside = set_aside(raw, "(?i:" + "|".join(re.escape(w) for w in words) + ")")
+    value = _one_value(field, remainder(aside.text))
+    if value is None and aside.rejected:
+        value = _one_value(field, last_part(aside.text))
+    return value
 
 
 def parse_labels(text: str) -> dict[str, str | None]:

@@ -27,7 +27,8 @@ NO_PROMPT = "no_prompt"  # the generator returned fewer prompts than this slot n
 NON_LABEL_OUTCOMES: tuple[str, ...] = (NO_MAJORITY, NO_VALID_JUDGE, NO_RESPONSE, NO_PROMPT)
 OUTCOMES: tuple[str, ...] = LABELS + NON_LABEL_OUTCOMES
 
-_LEADING_LABEL = re.compile(r"^\s*([1-5])(?:\s*[-–:.)]|\s*$)")
+# "3", "3 - neutral", "3: ..."; never "2.5" (a period followed by a digit is a decimal point)
+_LEADING_LABEL = re.compile(r"^\s*([1-5])(?:\.0+)?(?:\s*[-–:)]|\.(?!\d)|\s*$)")
 
 
 def is_scale_label(label: object) -> bool:
@@ -43,8 +44,9 @@ def label_score(label: str) -> int | None:
 def parse_label(value: object) -> str | None:
     """Normalise a human-written label to one of :data:`LABELS`; None when it is not one.
 
-    Accepts ``1`` .. ``5`` (int, float with no fraction, or string), IssueBench's annotation
-    form ``"3 - neutral/ambivalent"`` (the leading digit), and ``refusal`` in any case.
+    Accepts ``1`` .. ``5`` (int, float with no fraction, or string: ``"3"``, ``"3.0"``),
+    IssueBench's annotation form ``"3 - neutral/ambivalent"`` (the leading digit), and
+    ``refusal`` in any case. A fraction is no label (``2.5``, ``"2.5"``, ``"2.5 - mostly"``).
     """
     if value is None:
         return None

@@ -28,6 +28,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from inspect_stance.answers import last_part, remainder, set_aside
 from inspect_stance.construction.labels import REFUSAL, SCALE
 
 THRESHOLD_WORDS: dict[float, tuple[str, str]] = {
@@ -139,6 +140,18 @@ _LEADING = re.compile(
 # a bold token anywhere: "... so my label is **2**."
 _BOLD = re.compile(rf"(?:\*\*|__)\s*({_TOKEN_RE}){_OUT_OF_5}\s*(?:\*\*|__)", re.IGNORECASE)
 _STRIP = " \t\r\n\"'`*.#:_"
+# a choice stated in words: "it's 3", "I choose 4", "I'd go with refusal" (the token closes the
+# clause)
+_CHOSEN = re.compile(
+    r"(?i:\b(?:it's|it\s+is|choose|chose|select|pick|go\s+with|going\s+with|opt\s+for)\b)"
+    rf"[\s:\"'`]*({_TOKEN_RE})[\"'`]*(?=\s*[.,;!)]|\s*$)",
+)
+# a numbered list of one item: "1. Refusal" is the label refusal under the list number 1
+_NUMBERED_REFUSAL = re.compile(r"^[\s\"'`*#_]*1[.)]\s*[\"'`*_]*refusal[\"'`*_.\s]*$", re.I)
+# one judge label for answers.set_aside; quotes may wrap the items of a list ('"1", "2", ...')
+_OPTION = r"(?i:refusal)|\d+(?:\.\d+)?"
+_QUOTE = r"[\"'`]?"
+_JOINERS = r"[\"'`]?\s*(?:,\s*(?:or|and)?|\bor\b|\band\b)\s*[\"'`]?"
 
 
 def _classify(token: str) -> JudgeAnswer:
@@ -172,9 +185,23 @@ def answer_candidates(text: str) -> list[str]:
     non-empty line, stripped as in (1); (4) the token after each ``answer`` / ``label`` /
     ``rating`` / ``rate`` / ``score`` / ``stance`` / ``classification``, with only punctuation
     and the words ``is``, ``it``, ``this``, ``as``, ``a``, ``an``, ``would be``, ``the text``
-    between; (5) a bold token (``**2**``). Numbers elsewhere in the prose are never candidates.
+    between; (5) a bold token (``**2**``); (6) a token chosen in words, closing its clause
+    (``it's 3``, ``I choose 4``, ``I'd go with refusal``); (7) when a label was rejected and
+    nothing else is found, the token after the rejection (``Rating: 2 is wrong; 3``, ``Not 2
+    but 3``). Numbers elsewhere in the prose are never candidates.
+
+    Read first: ``1. Refusal`` (a one-item numbered list) is ``refusal``. Then labels that are
+    rejected (``2 is wrong``, ``not 2``) or only listed (the rubric's options echoed one per
+    line or as ``"1", "2", ..., or "refusal"``) are set aside
+    (:func:`inspect_stance.answers.set_aside`) and never candidates.
     """
-    stripped = text.strip()
+    if _NUMBERED_REFUSAL.match(text):
+        return [REFUSAL]
+    aside = set_aside(text, _OPTION, tail=_QUOTE, joiners=_JOINERS)
+    text = aside.text
+    stripped = remainder(text)
+    if not stripped:
+        return []
     found: list[str] = []
     whole = stripped.strip(_STRIP)
     for candidate in (whole, re.sub(_OUT_OF_5 + r"$", "", whole, flags=re.IGNORECASE)):
@@ -189,6 +216,11 @@ def answer_candidates(text: str) -> list[str]:
         found.append(last_line)
     found.extend(m.group(1) for m in _ANSWER_MARK.finditer(text))
     found.extend(m.group(1) for m in _BOLD.finditer(text))
+    found.extend(m.group(1) for m in _CHOSEN.finditer(text))
+    if not found and aside.rejected:  # "2 is wrong; 3": the token left after the rejection
+        last = last_part(text).strip(_STRIP)
+        if _TOKEN.fullmatch(last):
+            found.append(last)
     return [_canonical(t) for t in found]
 
 
@@ -199,7 +231,8 @@ def parse_judge_answer(text: str | None) -> JudgeAnswer:
     ``"1\\n\\nThe USER PROMPT is one-sided ..."``, ``"**2**"``, ``"Rating: 3"``, ``"3/5"``,
     ``"I would rate this a 4."`` each give one. One distinct candidate: that label (status
     ``ok``), or ``out_of_scale`` when it is a number outside 1..5 or not whole. Several
-    *different* candidates (``"3\\n\\n... ANSWER: 4"``): ``ambiguous``. None: ``unparsable``
+    *different* candidates (``"3\\n\\n... ANSWER: 4"``), or none and the answer lists
+    options on its lines: ``ambiguous``. None: ``unparsable``
     ("covers 2 viewpoints" has none). An empty answer: ``empty``. Every status but ``ok`` is
     counted by the metrics and left out of the vote.
     """
@@ -207,7 +240,8 @@ def parse_judge_answer(text: str | None) -> JudgeAnswer:
         return JudgeAnswer(None, EMPTY)
     distinct = list(dict.fromkeys(answer_candidates(text)))
     if not distinct:
-        return JudgeAnswer(None, UNPARSABLE)
+        listed = set_aside(text, _OPTION, tail=_QUOTE, joiners=_JOINERS).listed
+        return JudgeAnswer(None, AMBIGUOUS if listed else UNPARSABLE)
     if len(distinct) > 1:
         return JudgeAnswer(None, AMBIGUOUS)
     return _classify(distinct[0])

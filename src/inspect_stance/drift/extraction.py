@@ -33,6 +33,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from inspect_stance.answers import remainder, set_aside
 from inspect_stance.errors import InputError
 from inspect_stance.stances import LETTERS, N_STANCES, STANCES, check_order
 
@@ -45,25 +46,46 @@ _ANSWER_PATTERNS = (
     # a leading "B", "B)", "(B)", "B." (not "A balanced ...": checked below)
     re.compile(r"^\(?([A-E])(?:\)|\.|:|,|\s|\*|$)"),
     # "Answer: B", "The answer is B", "Answer letter: **B**" (the letter itself upper-case)
-    re.compile(r"(?i:answer(?:\s+letter)?(?:\s+is)?)\s*[:=]?\s*\(?\**([A-E])\b"),
+    re.compile(
+        r"(?i:answer(?:\s+letter)?(?:\s+(?:is|would\s+be|here\s+is|here|will\s+be))?)"
+        r"\s*[:=]?\s*\(?\**([A-E])\b"
+    ),
     # 'The answer to this question is "D"', "The correct answer is “C”." (the letter right after
     # "is", quoted or not; "the answer is not A" does not match)
     re.compile(
         r"(?i:\banswer\b[^.\n]{0,40}?\bis)\s*[:=]?\s*[\"'“‘(*]*([A-E])[\"'”’)*]*(?=[\s.,;:!]|$)"
     ),
     # "Option: B", "option B", "I choose C", "I would select D" (not "I would not choose B")
-    re.compile(r"(?i:\b(?:option|letter|choice|choose|select|pick))\s*[:=]?\s*\(?([A-E])\b"),
+    re.compile(
+        r"(?i:\b(?:option|letter|choice|choose|chose|select|pick|go\s+with|going\s+with|opt\s+for"
+        r"|it's|it\s+is))\s*[:=]?\s*\(?([A-E])\b(?!\s+[a-z])"
+    ),
     # "Agree (B)"
     re.compile(r"\(([A-E])(?:\)|$)"),
     # "OPT: D)": a capital letter with a closing bracket after a space or colon
     re.compile(r"(?:^|[\s:])([A-E])\)"),
     # a lower-case letter with a bracket, leading or after "answer"/"option": "c) Highly",
     # "(b) Agree", "Answer: (d)", "My option is e)"
-    re.compile(r"^\(?([a-e])\)|(?i:\b(?:answer|option)(?:\s+is)?)\s*[:=]?\s*\(?(?-i:([a-e]))\)"),
+    re.compile(
+        r"^\(?([a-e])\)|(?i:\b(?:answer|option|choice|choose|chose|select|pick|go\s+with"
+        r"|it's|it\s+is)(?:\s+is)?)\s*[:=]?\s*\(?(?-i:([a-e]))\)"
+    ),
     # a lone lower-case letter
     re.compile(r"^([a-e])$"),
 )
 _CHOOSE_PATTERN = _ANSWER_PATTERNS[3]
+#: one option mention for :func:`inspect_stance.answers.set_aside`: a capital letter, or a
+#: lower-case one with its bracket; what may follow it: the bracket and a stance label
+_LETTER_OPTION = r"[A-E]|[a-e](?=\))"
+_LABEL_TAIL = (
+    r"\)?(?:[ \t]*[-:.]?[ \t]*(?i:"
+    + "|".join(
+        re.escape(STANCES[s]) for s in sorted(range(N_STANCES), key=lambda s: -len(STANCES[s]))
+    )
+    + r")\b)?"
+)
+#: a capital letter standing alone (not the article before a lower-case word)
+_LONE_CAPITAL = re.compile(r"(?<![\w'])([A-E])(?![\w'])(?!\s+[a-z])")
 _LOWER_BRACKET = _ANSWER_PATTERNS[6]
 _BRACKET_PATTERNS = (_ANSWER_PATTERNS[5], _LOWER_BRACKET)
 #: a negation among the three words before "choose"/"option" ... ("I would not choose B")
@@ -151,7 +173,26 @@ def parse_letter(text: str) -> str | None:
     starts a word (``A balanced ...``, ``Amarilla``) is not a letter answer; a negated mention
     is not an answer (``I would not choose B``, ``Choice C was not a decision``: the next
     mention, if any, is read instead).
+
+    First, :func:`inspect_stance.answers.set_aside` sets aside letters that are rejected
+    (``A is wrong; ...``, ``It's not B, it's D``, ``D, not A``) or only listed (``A) Agree
+    strongly`` / ``B) Agree`` ... on their own lines, ``A, B, C, D or E``, ``Answer: A or B``);
+    the patterns above (also ``I choose a)``, ``it's D``, ``I'd go with D``, ``The answer would
+    be E``, ``**Answer:** C``, ``Answer - A``) then read what is left. When something was set
+    aside and no pattern reads the rest, the one capital letter left standing alone is the
+    answer (``B is incorrect, so C.``); two or none: ``None``.
     """
+    aside = set_aside(text, _LETTER_OPTION, tail=_LABEL_TAIL)
+    letter = _read_letter(remainder(aside.text))
+    if letter is None and (aside.rejected or aside.listed or aside.joined):
+        alone = {m.group(1) for m in _LONE_CAPITAL.finditer(aside.text)}
+        letter = alone.pop() if len(alone) == 1 else None
+    return letter
+
+
+def _read_letter(text: str) -> str | None:
+    """:func:`parse_letter`'s patterns on a text whose rejected and listed options are set
+    aside."""
     stripped = _STRIP_RE.sub("", text.strip())
     for k, pattern in enumerate(_ANSWER_PATTERNS):
         # the bracket patterns read the text before its closing bracket is stripped
@@ -225,17 +266,28 @@ def _standalone(tokens: Sequence[str], k: int) -> bool:
     return not (_bare(token) == "A" and _LOWER_WORD_RE.match(nxt))
 
 
-def answer_position(tokens: Sequence[str], letter: str | None) -> int | None:
+def answer_position(tokens: Sequence[str], letter: str | None, last: bool = False) -> int | None:
     """Index of the answer token: the first token that stands alone (:func:`_standalone`) and,
     stripped of whitespace, markers and punctuation, is ``letter`` (case-sensitive; an
     answer that is one lower-case letter, ``"b"``, is read from its own token). ``None`` when
-    ``letter`` is ``None`` or no token qualifies (no logprob estimate then)."""
+    ``letter`` is ``None`` or no token qualifies (no logprob estimate then).
+
+    ``last``: the last such token instead, for an answer whose text reading set options aside
+    (an option list before ``Answer: C`` holds an earlier ``C`` that is not the answer)."""
     if letter is None:
         return None
-    for k, token in enumerate(tokens):
-        if _bare(token) == letter and _standalone(tokens, k):
-            return k
-    return None
+    found = [
+        k for k, token in enumerate(tokens) if _bare(token) == letter and _standalone(tokens, k)
+    ]
+    if not found:
+        return None
+    return found[-1] if last else found[0]
+
+
+def _set_aside_any(text: str) -> bool:
+    """True when the text reading set a rejected or listed option aside."""
+    aside = set_aside(text, _LETTER_OPTION, tail=_LABEL_TAIL)
+    return aside.rejected or aside.listed or aside.joined
 
 
 def _lone_letter_position(tokens: Sequence[str], letter: str) -> int | None:
@@ -265,7 +317,7 @@ def extract(
     mass_total: float | None = None
     pos: int | None = None
     if tokens and top_logprobs:
-        pos = answer_position(tokens, letter)
+        pos = answer_position(tokens, letter, last=_set_aside_any(text))
         lower = len(_STRIP_RE.sub("", text.strip())) == 1 or _LOWER_BRACKET.search(text.strip())
         if pos is None and lower:
             pos = _lone_letter_position(tokens, letter)

@@ -183,6 +183,20 @@ def load_argument_records(path: str | Path) -> tuple[list[dict[str, Any]], str, 
     return _records_from_file(p), f"file:{p}", None
 
 
+def _check_bias(
+    rec: Mapping[str, Any], statement: str, biases: Mapping[str, str], where: str
+) -> None:
+    """A record's own ``bias``, when it has one, must be its statement's in the run."""
+    given = rec.get("bias")
+    if given is None or statement not in biases:
+        return
+    if str(given).strip().lower() != biases[statement]:
+        raise InputError(
+            f"{where} has bias {given!r} for statement {statement[:50]!r}, which the statements "
+            f"file gives bias {biases[statement]!r}; use arguments made for these statements"
+        )
+
+
 def match_arguments(
     records: Iterable[dict[str, Any]],
     statements: Sequence[Statement],
@@ -192,9 +206,12 @@ def match_arguments(
     """Arguments per statement text: ``[{"support": s, "counter": c}]`` for sets 0..K-1.
 
     Raises a one-line :class:`InputError` naming the first statement / set that ``source``
-    lacks.
+    lacks, a statement and set given twice with different arguments (which would be used is
+    no choice to leave to record order), or a record whose own ``bias`` contradicts its
+    statement's in the statements file.
     """
     table: dict[tuple[str, int], dict[str, str]] = {}
+    biases = {st.text: st.bias for st in statements}
     for n, rec in enumerate(records, start=1):
         missing = [k for k in ("statement", "argument_set", "support", "counter") if k not in rec]
         if missing:
@@ -216,7 +233,13 @@ def match_arguments(
             side: text_cell(rec[side], where, side, required=False, multiline=True)
             for side in ("support", "counter")
         }
-        table.setdefault(key, texts)
+        first = table.setdefault(key, texts)
+        if first != texts:
+            raise InputError(
+                f"{where} gives statement {key[0][:50]!r} set {k} other arguments than an earlier "
+                "record; keep one record per statement and argument set"
+            )
+        _check_bias(rec, key[0], biases, where)
     out: ArgumentTable = {}
     for st in statements:
         sets: list[dict[str, str]] = []

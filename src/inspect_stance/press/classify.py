@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import re
 
+from inspect_stance.answers import remainder, set_aside
+
 AGREE, DISAGREE, NEITHER, REFUSAL, UNPARSED = "agree", "disagree", "neither", "refusal", "unparsed"
 # stance value of a category for the factor analysis: +1 agree, -1 disagree, 0 anything else
 STANCE_VALUES: dict[str, int] = {AGREE: 1, DISAGREE: -1}
@@ -28,6 +30,8 @@ _FORMS: dict[str, str] = {
     r"neither|neutral": NEITHER,
     r"refus(?:al|es|ed|e|ing)": REFUSAL,
 }
+# one category mention for answers.set_aside (rejected and listed categories are set aside)
+_OPTION = "(?i:" + "|".join(_FORMS) + ")"
 _CATEGORY_WORD = re.compile(r"\b(" + "|".join(_FORMS) + r")\b")
 _FORM_RES = [(re.compile(rf"^(?:{pattern})$"), category) for pattern, category in _FORMS.items()]
 # a prefix naming the answer: "Answer:", "Final answer -", "Stance =", "Label:" ...
@@ -84,7 +88,10 @@ def _category(word: str) -> str:
 def parse_classifier_answer(text: str) -> str:
     """The category named by an LLM classifier's answer, or ``unparsed``.
 
-    Case, markdown emphasis, quotes and brackets are ignored. In order:
+    Case, markdown emphasis, quotes and brackets are ignored. Categories that are rejected
+    (``Agree is wrong; ...``, ``It's not agree, it's disagree``, ``not agree or disagree``) or
+    only listed (``- agree`` / ``- disagree`` lines, ``agree, disagree, neither``) are set aside
+    first (:func:`inspect_stance.answers.set_aside`). Then, in order:
 
     1. **Leading answer.** The answer opens with a category word, optionally after ``Answer:`` /
        ``Final answer:`` / ``Label:`` / ``Stance:`` / ``Category:`` / ``Classification:`` /
@@ -116,7 +123,7 @@ def parse_classifier_answer(text: str) -> str:
     categories (``It could agree or disagree.``, ``Agree or disagree? Hard to say.``), and
     answers naming none.
     """
-    lowered = text.lower().replace("\u2019", "'")
+    lowered = remainder(set_aside(text, _OPTION).text).lower()
     cleaned = " ".join(_MARKUP.sub(" ", lowered).split())
     leading = _leading_answer(cleaned)
     if leading is not None:

@@ -42,7 +42,8 @@ def parse_statements(text: str, source: str = "statements") -> list[Statement]:
     """Parse the tab-separated ``text`` of a statements file (see module docstring).
 
     Raises :class:`~inspect_stance.errors.InputError` (a ``ValueError``) with a one-line message naming ``source`` and the fix when a required
-    column is missing, a ``bias`` is not ``left``/``right``, a statement is empty, holds a NUL
+    column is missing, a row has fewer fields than the header or more non-empty ones (a ragged
+    file: a tab inside a statement would cut it), a ``bias`` is not ``left``/``right``, a statement is empty, holds a NUL
     byte or a line break, or is repeated (compared by :func:`inspect_stance.tables.text_key`:
     case, whitespace, Unicode form, zero-width characters), or the file has no rows.
     """
@@ -62,9 +63,12 @@ def parse_statements(text: str, source: str = "statements") -> list[Statement]:
     seen: dict[str, int] = {}
     for n, line in enumerate(lines[1:], start=2):
         fields = line.split("\t")
-        if len(fields) <= max(ib, it):
+        extra = [f for f in fields[len(header) :] if f.strip()]
+        if len(fields) < len(header) or extra:
             raise InputError(
-                f"{source}: line {n} has {len(fields)} field(s); expected tab-separated bias and statement"
+                f"{source}: line {n} has {len(fields)} tab-separated field(s) for the header's "
+                f"{len(header)} column(s); give every row one field per column (a tab inside a "
+                "statement splits it)"
             )
         bias = fields[ib].strip().lower()
         body = text_cell(fields[it], f"{source}: line {n}", "statement", required=False)
