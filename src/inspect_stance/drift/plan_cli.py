@@ -94,6 +94,14 @@ def render(plan: Plan) -> str:
             else f"none within {t['max_propositions']} propositions x {t['max_trials']} trials"
         )
     )
+    if rec is not None and t.get("prob_meets_target") is not None:
+        lo, hi = t["predicted_se_range"]
+        lines.append(
+            f"  predicted SE(SPR) {rec.spr_se:.4f}, 80 % range from the pilot's sampling error "
+            f"{lo:.4f}-{hi:.4f}; probability its realised SE is <= the target "
+            f"{t['prob_meets_target']:.2f}"
+            + (f" (assurance {t['assurance']:g})" if t.get("assurance") else "")
+        )
     if rec is not None:
         by_variant = ", ".join(
             f"{v} {rec.propositions * 5 * rec.trials * c:,}"
@@ -205,6 +213,14 @@ def _add_target_args(p: argparse.ArgumentParser) -> None:
         type=_positive,
         metavar="D",
         help="paired SPR difference to detect (two models, same propositions)",
+    )
+    p.add_argument(
+        "--assurance",
+        type=_fraction,
+        default=0.8,
+        metavar="P",
+        help="with --target-se: the cheapest design whose realised SE(SPR) is below the "
+        "target with probability P, given the pilot's own sampling error (default 0.8)",
     )
     p.add_argument("--power", type=_fraction, default=0.8, help="power for --detect (0.8)")
     p.add_argument(

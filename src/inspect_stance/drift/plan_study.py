@@ -32,6 +32,8 @@ from inspect_stance.drift.plan import (
     design,
     pair_from_one,
     pair_from_runs,
+    prob_se_below,
+    se_prediction_range,
 )
 from inspect_stance.drift.replay import replay
 from inspect_stance.drift.run import DriftRun
@@ -236,6 +238,8 @@ def build_plan(args: argparse.Namespace) -> Plan:
     target_se = args.target_se
     if target_se is None and args.detect is None:
         target_se = DEFAULT_SE_SLACK * designs[-1].spr_se
+    # the assurance applies to a target the user set (the default target is a point figure)
+    assurance = getattr(args, "assurance", None) if args.target_se is not None else None
     best = cheapest(
         vc,
         costs.calls_per_trial,
@@ -247,6 +251,7 @@ def build_plan(args: argparse.Namespace) -> Plan:
         args.alpha,
         args.power,
         pricing,
+        assurance,
     )
     target = {
         "target_se": target_se,
@@ -257,6 +262,13 @@ def build_plan(args: argparse.Namespace) -> Plan:
         "max_trials": max_t,
         "default_target": args.target_se is None and args.detect is None,
         "estimator": args.estimator,
+        "assurance": assurance,
+        "prob_meets_target": None
+        if best is None or target_se is None
+        else prob_se_below(vc, target_se, best.propositions, best.trials),
+        "predicted_se_range": None
+        if best is None
+        else list(se_prediction_range(vc, best.propositions, best.trials)),
     }
     rep = None
     if args.adaptive_halfwidth is not None:
