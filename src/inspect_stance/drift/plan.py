@@ -258,11 +258,24 @@ def least_propositions_for_power(
     alpha: float = 0.05,
     power: float = 0.8,
 ) -> int | None:
-    """The least ``P`` (2..max) with ``detect / SE(dSPR) >= power_multiplier(P)``."""
-    for p in range(2, max_propositions + 1):
-        if detect / math.sqrt(pair.variance(p, trials)) >= power_multiplier(p, alpha, power):
-            return p
-    return None
+    """The least ``P`` (2..max) with ``detect / SE(dSPR) >= power_multiplier(P)`` (bisection:
+    the ratio grows and the multiplier falls with ``P``); any ``P`` when the pair's variance is
+    0 (no difference of its own and no trial noise)."""
+
+    def enough(p: int) -> bool:
+        var = pair.variance(p, trials)
+        return var <= 0 or detect / math.sqrt(var) >= power_multiplier(p, alpha, power)
+
+    if not enough(max_propositions):
+        return None
+    lo, hi = 1, max_propositions
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if mid >= 2 and enough(mid):
+            hi = mid
+        else:
+            lo = mid
+    return hi
 
 
 def cheapest(

@@ -153,14 +153,34 @@ def _share(text: str) -> float:
     return x
 
 
-def _count(text: str) -> int:
+#: the largest design space and replay the planner searches (bounded work and memory)
+MAX_PROPOSITIONS = 1_000_000
+MAX_TRIALS = 1_000
+MAX_REPLAY_ORDERS = 10_000
+
+
+def _count(text: str, most: int | None = None) -> int:
     try:
         n = int(text)
     except ValueError:
         n = 0
     if n < 2:
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of at least 2")
+    if most is not None and n > most:
+        raise argparse.ArgumentTypeError(f"{text!r} is more than {most:,}; give at most that")
     return n
+
+
+def _propositions(text: str) -> int:
+    return _count(text, MAX_PROPOSITIONS)
+
+
+def _trials(text: str) -> int:
+    return _count(text, MAX_TRIALS)
+
+
+def _orders(text: str) -> int:
+    return _count(text, MAX_REPLAY_ORDERS)
 
 
 def register(subparsers: Any) -> None:
@@ -189,7 +209,7 @@ def register(subparsers: Any) -> None:
     )
     p.add_argument(
         "--replay-orders",
-        type=_count,
+        type=_orders,
         default=200,
         metavar="N",
         help="random trial orders per cell in the replay (default 200)",
@@ -201,6 +221,11 @@ def register(subparsers: Any) -> None:
         help="frequency: plan for a model without logprobs (one letter per trial) from a "
         "logprob run, with the trial variance of its re-scoring (default: the run's own)",
     )
+    p.add_argument(
+        "--allow-different-settings",
+        action="store_true",
+        help="plan a pair of runs whose settings differ (as compare's flag)",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=cmd_plan)
 
@@ -210,7 +235,7 @@ def _add_target_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--target-se", type=_positive, metavar="X", help="SE of SPR to reach")
     p.add_argument(
         "--detect",
-        type=_positive,
+        type=_fraction,
         metavar="D",
         help="paired SPR difference to detect (two models, same propositions)",
     )
@@ -236,12 +261,12 @@ def _add_target_args(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--max-propositions",
-        type=_count,
+        type=_propositions,
         metavar="P",
         help="most propositions available (default: the run's)",
     )
     p.add_argument(
-        "--max-trials", type=_count, metavar="T", help="most trials per cell (default: the run's)"
+        "--max-trials", type=_trials, metavar="T", help="most trials per cell (default: the run's)"
     )
 
 

@@ -211,10 +211,32 @@ def aligned_components(a: DriftRun, b: DriftRun, frequency: bool = False) -> Var
     return decompose_run(b.probs[idx], "failure", held)
 
 
+def check_pair(paths: list[str], allow_different: bool = False) -> None:
+    """Refuse what ``compare`` refuses of a pair, in one line: the same run twice (a copy of a
+    log, the same eval id; an ``.npz`` of the same content) and runs whose settings differ
+    (the prompt variant, the estimator, ...) unless ``allow_different``."""
+    from inspect_stance.drift.compare import load_drift
+    from inspect_stance.runs import check_settings, dedupe, name_runs
+
+    try:
+        infos = [load_drift(p).info for p in paths]
+    except ValueError as ex:
+        raise InputError(str(ex)) from ex
+    keep, dropped = dedupe(infos)
+    if len(keep) < 2:
+        raise InputError(
+            f"plan needs two different runs for a paired comparison ({dropped}); give one run "
+            "to plan a second model alike, or two runs of different models"
+        )
+    check_settings(infos, name_runs(infos), allow_different)
+
+
 def build_plan(args: argparse.Namespace) -> Plan:
     """Load the runs and compute the plan (no rendering)."""
     if len(args.runs) > 2:
         raise InputError("plan takes one run, or two runs of the same propositions (A and B)")
+    if len(args.runs) == 2:
+        check_pair(args.runs, bool(getattr(args, "allow_different_settings", False)))
     loaded = [_load(p, args) for p in args.runs]
     run, vc, costs = loaded[0]
     pair: PairComponents | None = None
