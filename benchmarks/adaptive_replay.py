@@ -10,7 +10,11 @@ the final intervals against the 100-trial mean, the share of (cell, order) whose
 decision (one-sided 99 % Student-t bound, Bonferroni over the 112 propositions, as the paper)
 differs from the full-data one when read with the same t bound on the trials used
 (``changed_t``) or from the sequence's upper bound (``changed_cs``), the share stopped by each
-reason, and the mean half-width reached. ``--rule width`` keeps only the half-width rule.
+reason, the mean half-width reached, and the SPR bias against the 100-trial SPR (mean over
+orders, with its standard error) of the plain mean of the trials run (``bias plain``) and of the
+unbiased Rao–Blackwell estimate the scorer reports (``bias unbiased``,
+:mod:`inspect_stance.drift.adaptive_estimate`, ``--draws`` orderings each; ``--draws 0`` skips
+it), and the worst cell's bias of each. ``--rule width`` keeps only the half-width rule.
 
 ``--coverage`` instead runs the full-size simulation of anytime coverage with a known answer
 (the default test tier runs a reduced one): 20,000 paths of 500 values.
@@ -52,10 +56,12 @@ def coverage_simulation(n_paths: int = 20_000, n: int = 500, alpha: float = 0.05
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--orders", type=int, default=1000)
+    ap.add_argument("--draws", type=int, default=32, help="orderings per unbiased estimate")
     ap.add_argument("--halfwidths", default="0.05,0.1")
     ap.add_argument("--runs", default="", help="comma-separated run names (default: all)")
     ap.add_argument("--rule", choices=("both", "width"), default="both")
     ap.add_argument("--markdown", action="store_true")
+    ap.add_argument("--ref", type=Path, default=REF, help="folder of the reference runs")
     ap.add_argument("--coverage", action="store_true", help="run the coverage simulation")
     args = ap.parse_args()
     if args.coverage:
@@ -74,12 +80,16 @@ def main() -> None:
         "stopped on width",
         "ran to 100",
         "mean half-width",
+        "bias plain",
+        "bias unbiased",
+        "worst cell plain",
+        "worst cell unbiased",
         "s",
     ]
     print("| " + " | ".join(head) + " |" if args.markdown else "  ".join(head))
     if args.markdown:
         print("|" + "---|" * len(head))
-    for path in sorted(REF.glob("*.npz")):
+    for path in sorted(args.ref.glob("*.npz")):
         if wanted and path.stem not in wanted:
             continue
         x = cell_values(load_npz(path).probs)
@@ -88,7 +98,7 @@ def main() -> None:
                 halfwidth=h, max_trials=x.shape[1], stop_below_one=args.rule == "both"
             )
             t0 = time.perf_counter()
-            r = replay(x, rule, orders=args.orders, seed=0)
+            r = replay(x, rule, orders=args.orders, seed=0, chunk=5, draws=args.draws)
             cells = [
                 path.stem,
                 f"{h:g}",
@@ -101,6 +111,10 @@ def main() -> None:
                 f"{r.reasons.get('halfwidth', 0.0):.3f}",
                 f"{r.reasons.get('max_trials', 0.0):.3f}",
                 f"{r.mean_halfwidth:.3f}",
+                f"{r.bias_plain:+.4f} ± {r.bias_plain_se:.4f}",
+                f"{r.bias_unbiased:+.4f} ± {r.bias_unbiased_se:.4f}",
+                f"{r.worst_cell_bias_plain:+.3f}",
+                f"{r.worst_cell_bias_unbiased:+.3f}",
                 f"{time.perf_counter() - t0:.0f}",
             ]
             print(

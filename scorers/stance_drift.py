@@ -45,7 +45,7 @@ from inspect_ai.scorer import (
 )
 from inspect_ai.solver import TaskState
 
-from inspect_stance.drift.adaptive import ADAPTIVE_KEY
+from inspect_stance.drift.adaptive import ADAPTIVE_KEY, adaptive_row
 from inspect_stance.drift.extraction import record_label_mismatches, trial_vector
 from inspect_stance.drift.logs import PLANNED_KEY, TRIALS_KEY
 from inspect_stance.drift.patterns import drift_patterns, stance_drift_rate
@@ -119,6 +119,16 @@ def trial_row(
     return [float(x) for x in np.mean(vectors, axis=0)], counts
 
 
+def _vector(rec: dict[str, Any], unparsed: str, argmax: bool) -> np.ndarray | None:
+    """One trial's vector as :func:`trial_row` counts it (None: left out under ``exclude``)."""
+    extractions = rec.get("vectors")
+    probs = trial_vector([rec.get("probs")] if extractions is None else extractions, unparsed)
+    if probs is None:
+        return np.zeros(N_STANCES) if unparsed == "failure" else None
+    vec = np.asarray(probs, dtype=np.float64)
+    return np.eye(N_STANCES)[int(np.argmax(vec))] * vec.sum() if argmax else vec
+
+
 def _make_scorer(unparsed: str, argmax: bool) -> Scorer:
     check_policy(unparsed)
 
@@ -137,6 +147,8 @@ def _make_scorer(unparsed: str, argmax: bool) -> Scorer:
         adaptive = state.store.get(ADAPTIVE_KEY)  # adaptive trials (drift.adaptive)
         if adaptive and adaptive.get("stop_reason") and not missing:
             incomplete = adaptive_note(adaptive)
+            # the mean of the trials run is biased by the stopping: the unbiased estimate
+            row = adaptive_row(records, stance, adaptive, lambda r: _vector(r, unparsed, argmax))
         most_probable = trial_argmax_counts(
             [trial_vector(rec.get("vectors") or [rec.get("probs")], unparsed) for rec in records]
         )

@@ -10,6 +10,11 @@ confidence sequence (:func:`.confseq.eb_cs`), and the sample stops when the sequ
 the cell's "does its bound reach 1" question is settled). The sequence is anytime-valid, so
 checking it after every wave keeps its coverage.
 
+The mean of the trials run is biased by the stopping (a cell stopped early for its low first
+trials keeps them): the scorer's row of an adaptive sample is :func:`adaptive_row`, the
+unbiased Rao–Blackwell estimate of :mod:`.adaptive_estimate`; ``mean`` in the state is the
+plain mean the rule reads.
+
 The decision depends only on the values in trial order, so a restarted sample (``inspect
 eval-retry``, the trial record replaying finished trials) takes the same decisions and runs on
 from where it stopped. Values are whatever estimator the trials used (logprob or frequency):
@@ -19,12 +24,13 @@ with frequency estimates (0/1 values) the sequence is wider and the sample runs 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
+from inspect_stance.drift.adaptive_estimate import unbiased_row
 from inspect_stance.drift.confseq import AdaptiveRule, eb_cs, stop_reason
 from inspect_stance.errors import InputError
 from inspect_stance.params import parse_float
@@ -94,6 +100,7 @@ def decide(records: Sequence[dict[str, Any]], stance: int, rule: AdaptiveRule) -
         "max_trials": rule.max_trials,
         "halfwidth": rule.halfwidth,
         "alpha": rule.alpha,
+        "unparsed": policy,
     }
     if x.size == 0:
         return {
@@ -119,3 +126,26 @@ def decide(records: Sequence[dict[str, Any]], stance: int, rule: AdaptiveRule) -
         "width_reached": max(hi - mean, mean - lo),
         "stop_reason": reason,
     }
+
+
+def adaptive_row(
+    records: Sequence[dict[str, Any]],
+    stance: int,
+    state: dict[str, Any],
+    vector_of: Callable[[dict[str, Any]], np.ndarray | None],
+) -> list[float] | None:
+    """The sample's row after adaptive stopping, unbiased for the fixed-design row: the
+    Rao–Blackwellised first-wave mean of :func:`.adaptive_estimate.unbiased_row` (the plain
+    mean of the trials run is biased low, see that module). ``state`` is :func:`decide`'s;
+    ``vector_of`` gives a trial's vector as the scorer counts it (None: left out). None when
+    no trial is kept."""
+    ordered = sorted(records, key=lambda r: int(r["trial"]))
+    policy = str(state.get("unparsed", "failure"))
+    rule = rule_for(float(state["halfwidth"]), int(state["max_trials"]), policy)
+    rows = [vector_of(r) for r in ordered]
+    if all(v is None for v in rows):
+        return None
+    width = next(len(v) for v in rows if v is not None)
+    vectors = np.array([np.full(width, np.nan) if v is None else v for v in rows], dtype=float)
+    diagonal = np.array([trial_value(r, stance, policy) for r in ordered], dtype=np.float64)
+    return [float(v) for v in unbiased_row(vectors, diagonal, rule)]

@@ -13,6 +13,17 @@ initial stance ``i`` (all-NaN when unparsed or missing; :mod:`.transition` conve
   ``hop_probs[h-1, s, t, i]``): the probability that hop ``h``'s text is read as ``b`` given
   hop ``h-1``'s was read as ``a``, pooled over initial stances. The two readings are fresh,
   independent extractions of two texts, so ``J_h`` estimates their joint distribution.
+- **Reading noise.** A reader that is not one-hot (every logprob run) reads a text of stance
+  ``z`` as the vector ``Q[z]``; the readings of an exactly Markov relay are then not Markov
+  (``rownorm(J_h) = rownorm(Q' D R Q)`` is not the relay's matrix), and a test built on
+  ``rownorm(J_h)`` rejects such a relay every time. The chain's one-hop matrices are therefore
+  ``T_h = S_{h-1}^+ J_h`` with ``S_{h-1} = sum p_{h-1} p_{h-1}'`` (the readings' own second
+  moment): with ``S = Q' D Q`` and ``J = Q' D R Q``, ``T_h = Q^{-1} R Q`` and
+  ``T_1 T_2 ... T_k = G R^{k-1} Q``, exactly what a Markov relay read through ``Q`` gives; for
+  one-hot readings ``S`` is diagonal and ``T_h = rownorm(J_h)``. What it does not correct: a
+  reader whose vector for texts of one stance varies from text to text (e.g. a single sampled
+  letter, the frequency estimator), whose spread adds to ``S``; a rejection on such readings
+  may still be reading noise rather than memory.
 - **Markov projection** ``P_k = T_1 T_2 ... T_k`` (per proposition): what a Markov chain in the
   stance read after each hop predicts; with one relay in every hop it is ``M_1 T_R^{k-1}``,
   with several relays in turn the product of their hop-specific matrices. Beside it, the
@@ -89,16 +100,35 @@ def row_normalise(matrices: np.ndarray) -> FloatArray:
         return np.where(sums > 0, arr / sums, np.nan)
 
 
-def one_hop_matrices(hop_probs: np.ndarray, missing: np.ndarray | None = None) -> FloatArray:
-    """``T_1 = M_1`` (rows normalised) and ``T_h = J_h / rowsum`` for ``h >= 2``, shape
-    ``(K, P, 5, 5)``; NaN for a row never read (it carries no weight in a projection)."""
+def noise_corrected(joint: np.ndarray, gram: np.ndarray) -> FloatArray:
+    """``A_h = S_{h-1}^+ J_h`` per proposition (``S^+`` the pseudo-inverse), NaN rows where
+    hop ``h-1`` was never read in that state. Rows sum to 1 (``S 1 = J 1`` for readings that
+    sum to 1); entries may be negative: ``A`` is a linear map of reading vectors."""
+    s = np.asarray(gram, dtype=np.float64)
+    out = np.linalg.pinv(s, rcond=1e-10, hermitian=True) @ np.asarray(joint, dtype=np.float64)
+    never = np.diagonal(s, axis1=-2, axis2=-1) <= 0
+    return np.where(never[..., None], np.nan, out)
+
+
+def one_hop_matrices(
+    hop_probs: np.ndarray, missing: np.ndarray | None = None, correct_reading: bool = True
+) -> FloatArray:
+    """``T_1 = M_1`` (rows normalised) and, for ``h >= 2``, the reading-noise-corrected
+    ``T_h = S_{h-1}^+ J_h`` with ``S_{h-1}[s, a, b] = sum_{i, t} p_{h-1}(a) p_{h-1}(b)`` over
+    the chains of ``J_h`` (:func:`noise_corrected`; ``correct_reading=False``: ``J_h / rowsum``,
+    equal to it for one-hot readings); shape ``(K, P, 5, 5)``; NaN for a row never read."""
     arr = np.asarray(hop_probs, dtype=np.float64)
     if missing is not None:
         arr = np.where(np.asarray(missing)[None, ..., None], np.nan, arr)
     out = np.empty(arr.shape[:2] + (N_STANCES, N_STANCES))
     out[0] = row_normalise(measured_matrices(arr[:1], None, "exclude")[0])
     for h in range(1, arr.shape[0]):
-        out[h] = row_normalise(joint_counts(arr[h - 1], arr[h]))
+        joint = joint_counts(arr[h - 1], arr[h])
+        if not correct_reading:
+            out[h] = row_normalise(joint)
+            continue
+        both = np.where(unparsed_mask(arr[h])[..., None], np.nan, arr[h - 1])
+        out[h] = noise_corrected(joint, joint_counts(both, arr[h - 1]))
     return out
 
 
@@ -228,15 +258,17 @@ def analyse_chain(
     unparsed: str = "failure",
     n_boot: int = DEFAULT_BOOTSTRAP,
     seed: int = 0,
+    correct_reading: bool = True,
 ) -> ChainAnalysis:
     """The chain analysis of the module docstring; ``relays[h-1]`` names hop ``h``'s relay
-    (``None`` for hop 1)."""
+    (``None`` for hop 1); ``correct_reading=False`` projects with ``rownorm(J_h)`` (the
+    uncorrected null, "Markov in the readings")."""
     arr = np.asarray(hop_probs, dtype=np.float64)
     if missing is not None:
         arr = np.where(np.asarray(missing)[None, ..., None], np.nan, arr)
     measured = measured_matrices(arr, missing, unparsed)
     conditional = measured_matrices(arr, missing, "exclude")
-    projected = markov_projection(one_hop_matrices(arr, missing))
+    projected = markov_projection(one_hop_matrices(arr, missing, correct_reading))
     rows = []
     for k in range(1, arr.shape[0] + 1):
         one_hop_k = k_hop_matrices(measured[0], k)

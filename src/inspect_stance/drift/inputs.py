@@ -28,6 +28,7 @@ def load_run(path: str | Path, unparsed: str = "failure") -> DriftRun:
     if not path.exists():
         raise InputError(f"{path}: file not found")
     if path.suffix == ".npz":
+        _check_real(path)
         try:
             return load_npz(path)
         except InputError:
@@ -37,6 +38,23 @@ def load_run(path: str | Path, unparsed: str = "failure") -> DriftRun:
     if path.suffix in (".eval", ".json"):
         return read_drift_log(path, unparsed)
     raise InputError(f"{path}: unknown input type; give an Inspect log (.eval/.json) or an .npz")
+
+
+def _check_real(path: Path) -> None:
+    """An ``.npz`` whose arrays hold complex numbers is refused (probabilities are real)."""
+    import numpy as np
+
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            bad = [k for k in data.files if np.iscomplexobj(data[k])]
+    except Exception as ex:  # not an npz at all: load_npz says so in its words
+        del ex
+        return
+    if bad:
+        raise InputError(
+            f"{path}: array {bad[0]!r} holds complex numbers; an .npz run holds real "
+            "probabilities (float64)"
+        )
 
 
 def load_input(path: str | Path, unparsed: str = "failure") -> DriftRun:

@@ -39,6 +39,8 @@ from inspect_stance.params import as_bool, as_int, parse_float
 Unparsed = Literal["failure", "exclude"]
 assert set(get_args(Unparsed)) == set(UNPARSED_POLICIES)
 assert set(get_args(RelayOperation)) == set(RELAY_OPERATIONS)
+#: the longest chain a run may ask for (every hop costs a relay and an extraction per trial)
+MAX_HOPS = 100
 #: variants a chain (hops > 1) runs: the default and reversed prompts (one extraction per hop)
 CHAIN_VARIANTS = ("default", "reversed")
 #: the role that relays each later hop of a chain (the chain solver's ``RELAY_ROLE``)
@@ -90,6 +92,11 @@ def check_chain(
     ``relay_operation=translate``; French when unset)."""
     if hops < 1:
         raise InputError(f"hops must be at least 1 (got {hops}); use e.g. -T hops=3")
+    if hops > MAX_HOPS:
+        raise InputError(
+            f"hops {hops} is more than {MAX_HOPS} (each hop is a model call per trial); use e.g. "
+            "-T hops=3"
+        )
     if operation not in RELAY_OPERATIONS:
         raise InputError(
             f"unknown relay_operation {operation!r}; use -T relay_operation=NAME, NAME one of "

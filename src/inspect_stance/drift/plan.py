@@ -154,14 +154,93 @@ def design(
     )
 
 
+def excess_kurtosis(vc: VarianceComponents) -> float:
+    """The pilot's proposition means' excess kurtosis ``kappa`` (the unbiased estimate,
+    at least -1.5): a sample variance of ``n`` such values has ``Var(s^2) / sigma^4 = 2 / (n - 1)
+    + kappa / n`` (0 for normal values; bounded, skewed SPRs are often heavier-tailed)."""
+    m = vc.proposition_means
+    if m.size < 4 or float(np.ptp(m)) == 0.0:
+        return 0.0
+    return max(float(stats.kurtosis(m, bias=False)), -1.5)
+
+
+def variance_df(n: int, kappa: float) -> float:
+    """Degrees of freedom of the scaled chi-square with the variance of an ``n``-value sample
+    variance: ``2 / (2 / (n - 1) + kappa / n)`` (``n - 1`` for normal values), at least 1."""
+    inv = 2.0 / (n - 1) + kappa / n
+    return max(2.0 / inv, 1.0) if inv > 0 else math.inf
+
+
+def pilot_df(vc: VarianceComponents, trials: float) -> float:
+    """Satterthwaite degrees of freedom of the pilot's estimate of the per-proposition variance
+    ``V(T) = sigma_P^2 + sigma_e^2 / (K T) = S_a + c sigma_e^2`` with ``c = (1/T - h) / K``:
+    ``V^2 / (S_a^2 / d_a + c^2 sigma_e^4 / df_e)``, ``d_a`` of :func:`variance_df` for the
+    ``P`` proposition means, ``df_e = P K (n - 1)`` (at least 1)."""
+    k = vc.n_stances
+    s_a = vc.between_propositions + vc.h * vc.within_cell / k
+    c = (1.0 / trials - vc.h) / k
+    df_e = max(vc.propositions * k * (vc.trials - 1.0), 1.0)
+    v = vc.spr_variance(1, trials)
+    d_a = variance_df(vc.propositions, excess_kurtosis(vc))
+    denom = s_a**2 / d_a + (c * vc.within_cell) ** 2 / df_e
+    return max(v**2 / denom, 1.0) if denom > 0 else math.inf
+
+
+def prob_se_below(
+    vc: VarianceComponents, target_se: float, propositions: int, trials: int
+) -> float:
+    """``P(realised SE(SPR) <= target)`` of a ``(P, T)`` study of new propositions, with the
+    pilot's own sampling error: the study's ``s^2 ~ V chi^2_m / m`` (``m`` of
+    :func:`variance_df` for ``P`` values with the pilot's kurtosis) and the pilot's
+    ``V_hat ~ V chi^2_d / d`` (``d`` of :func:`pilot_df`), so ``s^2 / V_hat ~ F(m, d)`` and the
+    probability is ``F_cdf(P target^2 / V_hat; m, d)``."""
+    v = vc.spr_variance(1, trials)
+    if v <= 0:
+        return 1.0
+    x = propositions * target_se**2 / v
+    m = variance_df(propositions, excess_kurtosis(vc))
+    return float(stats.f.cdf(x, m, pilot_df(vc, trials)))
+
+
+def se_prediction_range(
+    vc: VarianceComponents, propositions: int, trials: int, level: float = 0.8
+) -> tuple[float, float]:
+    """The central ``level`` range of the true SE(SPR) of ``(P, T)`` given the pilot's sampling
+    error: ``SE_hat sqrt(d / chi^2_{d, (1 +- level)/2})`` (``d`` of :func:`pilot_df`)."""
+    se = math.sqrt(vc.spr_variance(propositions, trials))
+    d = pilot_df(vc, trials)
+    if not math.isfinite(d):
+        return se, se
+    lo = se * math.sqrt(d / stats.chi2.ppf(0.5 + level / 2.0, d))
+    hi = se * math.sqrt(d / stats.chi2.ppf(0.5 - level / 2.0, d))
+    return lo, hi
+
+
 def least_propositions_for_se(
-    vc: VarianceComponents, target_se: float, trials: int, max_propositions: int
+    vc: VarianceComponents,
+    target_se: float,
+    trials: int,
+    max_propositions: int,
+    assurance: float | None = None,
 ) -> int | None:
     """The least ``P >= 2`` with ``SE(SPR) <= target``: ``ceil((sigma_P^2 + sigma_e^2/(K T))
-    / target^2)``, or ``None`` above ``max_propositions``."""
-    per_prop = vc.spr_variance(1, trials)
-    p = max(2, math.ceil(per_prop / target_se**2 - 1e-12))
-    return p if p <= max_propositions else None
+    / target^2)`` for the point prediction, or with ``assurance`` the least ``P`` whose
+    :func:`prob_se_below` is at least it (bisection: the probability grows with ``P``);
+    ``None`` above ``max_propositions``."""
+    if assurance is None:
+        per_prop = vc.spr_variance(1, trials)
+        p = max(2, math.ceil(per_prop / target_se**2 - 1e-12))
+        return p if p <= max_propositions else None
+    if prob_se_below(vc, target_se, max_propositions, trials) < assurance:
+        return None
+    lo, hi = 1, max_propositions  # prob(hi) >= assurance; lo is below the least P of 2
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if mid >= 2 and prob_se_below(vc, target_se, mid, trials) >= assurance:
+            hi = mid
+        else:
+            lo = mid
+    return hi
 
 
 def power_multiplier(propositions: int, alpha: float, power: float) -> float:
@@ -179,11 +258,24 @@ def least_propositions_for_power(
     alpha: float = 0.05,
     power: float = 0.8,
 ) -> int | None:
-    """The least ``P`` (2..max) with ``detect / SE(dSPR) >= power_multiplier(P)``."""
-    for p in range(2, max_propositions + 1):
-        if detect / math.sqrt(pair.variance(p, trials)) >= power_multiplier(p, alpha, power):
-            return p
-    return None
+    """The least ``P`` (2..max) with ``detect / SE(dSPR) >= power_multiplier(P)`` (bisection:
+    the ratio grows and the multiplier falls with ``P``); any ``P`` when the pair's variance is
+    0 (no difference of its own and no trial noise)."""
+
+    def enough(p: int) -> bool:
+        var = pair.variance(p, trials)
+        return var <= 0 or detect / math.sqrt(var) >= power_multiplier(p, alpha, power)
+
+    if not enough(max_propositions):
+        return None
+    lo, hi = 1, max_propositions
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if mid >= 2 and enough(mid):
+            hi = mid
+        else:
+            lo = mid
+    return hi
 
 
 def cheapest(
@@ -197,8 +289,10 @@ def cheapest(
     alpha: float = 0.05,
     power: float = 0.8,
     pricing: Pricing | None = None,
+    assurance: float | None = None,
 ) -> Design | None:
-    """The design of fewest calls meeting ``target_se`` (SPR) and/or ``detect`` (paired dSPR),
+    """The design of fewest calls meeting ``target_se`` (SPR; with ``assurance``, with that
+    probability, :func:`least_propositions_for_se`) and/or ``detect`` (paired dSPR),
     over ``T = MIN_TRIALS..max_trials`` and ``P <= max_propositions``; ``None`` when none does.
     Ties go to more trials (better per-cell intervals for the same calls)."""
     if target_se is None and detect is None:
@@ -207,7 +301,7 @@ def cheapest(
     for t in range(MIN_TRIALS, max_trials + 1):
         need: list[int] = []
         if target_se is not None:
-            p_se = least_propositions_for_se(vc, target_se, t, max_propositions)
+            p_se = least_propositions_for_se(vc, target_se, t, max_propositions, assurance)
             if p_se is None:
                 continue
             need.append(p_se)

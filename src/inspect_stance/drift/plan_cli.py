@@ -94,6 +94,14 @@ def render(plan: Plan) -> str:
             else f"none within {t['max_propositions']} propositions x {t['max_trials']} trials"
         )
     )
+    if rec is not None and t.get("prob_meets_target") is not None:
+        lo, hi = t["predicted_se_range"]
+        lines.append(
+            f"  predicted SE(SPR) {rec.spr_se:.4f}, 80 % range from the pilot's sampling error "
+            f"{lo:.4f}-{hi:.4f}; probability its realised SE is <= the target "
+            f"{t['prob_meets_target']:.2f}"
+            + (f" (assurance {t['assurance']:g})" if t.get("assurance") else "")
+        )
     if rec is not None:
         by_variant = ", ".join(
             f"{v} {rec.propositions * 5 * rec.trials * c:,}"
@@ -145,14 +153,34 @@ def _share(text: str) -> float:
     return x
 
 
-def _count(text: str) -> int:
+#: the largest design space and replay the planner searches (bounded work and memory)
+MAX_PROPOSITIONS = 1_000_000
+MAX_TRIALS = 1_000
+MAX_REPLAY_ORDERS = 10_000
+
+
+def _count(text: str, most: int | None = None) -> int:
     try:
         n = int(text)
     except ValueError:
         n = 0
     if n < 2:
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of at least 2")
+    if most is not None and n > most:
+        raise argparse.ArgumentTypeError(f"{text!r} is more than {most:,}; give at most that")
     return n
+
+
+def _propositions(text: str) -> int:
+    return _count(text, MAX_PROPOSITIONS)
+
+
+def _trials(text: str) -> int:
+    return _count(text, MAX_TRIALS)
+
+
+def _orders(text: str) -> int:
+    return _count(text, MAX_REPLAY_ORDERS)
 
 
 def register(subparsers: Any) -> None:
@@ -181,7 +209,7 @@ def register(subparsers: Any) -> None:
     )
     p.add_argument(
         "--replay-orders",
-        type=_count,
+        type=_orders,
         default=200,
         metavar="N",
         help="random trial orders per cell in the replay (default 200)",
@@ -193,6 +221,11 @@ def register(subparsers: Any) -> None:
         help="frequency: plan for a model without logprobs (one letter per trial) from a "
         "logprob run, with the trial variance of its re-scoring (default: the run's own)",
     )
+    p.add_argument(
+        "--allow-different-settings",
+        action="store_true",
+        help="plan a pair of runs whose settings differ (as compare's flag)",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=cmd_plan)
 
@@ -202,9 +235,17 @@ def _add_target_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--target-se", type=_positive, metavar="X", help="SE of SPR to reach")
     p.add_argument(
         "--detect",
-        type=_positive,
+        type=_fraction,
         metavar="D",
         help="paired SPR difference to detect (two models, same propositions)",
+    )
+    p.add_argument(
+        "--assurance",
+        type=_fraction,
+        default=0.8,
+        metavar="P",
+        help="with --target-se: the cheapest design whose realised SE(SPR) is below the "
+        "target with probability P, given the pilot's own sampling error (default 0.8)",
     )
     p.add_argument("--power", type=_fraction, default=0.8, help="power for --detect (0.8)")
     p.add_argument(
@@ -220,12 +261,12 @@ def _add_target_args(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--max-propositions",
-        type=_count,
+        type=_propositions,
         metavar="P",
         help="most propositions available (default: the run's)",
     )
     p.add_argument(
-        "--max-trials", type=_count, metavar="T", help="most trials per cell (default: the run's)"
+        "--max-trials", type=_trials, metavar="T", help="most trials per cell (default: the run's)"
     )
 
 

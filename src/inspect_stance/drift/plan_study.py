@@ -32,6 +32,8 @@ from inspect_stance.drift.plan import (
     design,
     pair_from_one,
     pair_from_runs,
+    prob_se_below,
+    se_prediction_range,
 )
 from inspect_stance.drift.replay import replay
 from inspect_stance.drift.run import DriftRun
@@ -209,10 +211,32 @@ def aligned_components(a: DriftRun, b: DriftRun, frequency: bool = False) -> Var
     return decompose_run(b.probs[idx], "failure", held)
 
 
+def check_pair(paths: list[str], allow_different: bool = False) -> None:
+    """Refuse what ``compare`` refuses of a pair, in one line: the same run twice (a copy of a
+    log, the same eval id; an ``.npz`` of the same content) and runs whose settings differ
+    (the prompt variant, the estimator, ...) unless ``allow_different``."""
+    from inspect_stance.drift.compare import load_drift
+    from inspect_stance.runs import check_settings, dedupe, name_runs
+
+    try:
+        infos = [load_drift(p).info for p in paths]
+    except ValueError as ex:
+        raise InputError(str(ex)) from ex
+    keep, dropped = dedupe(infos)
+    if len(keep) < 2:
+        raise InputError(
+            f"plan needs two different runs for a paired comparison ({dropped}); give one run "
+            "to plan a second model alike, or two runs of different models"
+        )
+    check_settings(infos, name_runs(infos), allow_different)
+
+
 def build_plan(args: argparse.Namespace) -> Plan:
     """Load the runs and compute the plan (no rendering)."""
     if len(args.runs) > 2:
         raise InputError("plan takes one run, or two runs of the same propositions (A and B)")
+    if len(args.runs) == 2:
+        check_pair(args.runs, bool(getattr(args, "allow_different_settings", False)))
     loaded = [_load(p, args) for p in args.runs]
     run, vc, costs = loaded[0]
     pair: PairComponents | None = None
@@ -236,6 +260,8 @@ def build_plan(args: argparse.Namespace) -> Plan:
     target_se = args.target_se
     if target_se is None and args.detect is None:
         target_se = DEFAULT_SE_SLACK * designs[-1].spr_se
+    # the assurance applies to a target the user set (the default target is a point figure)
+    assurance = getattr(args, "assurance", None) if args.target_se is not None else None
     best = cheapest(
         vc,
         costs.calls_per_trial,
@@ -247,6 +273,7 @@ def build_plan(args: argparse.Namespace) -> Plan:
         args.alpha,
         args.power,
         pricing,
+        assurance,
     )
     target = {
         "target_se": target_se,
@@ -257,6 +284,13 @@ def build_plan(args: argparse.Namespace) -> Plan:
         "max_trials": max_t,
         "default_target": args.target_se is None and args.detect is None,
         "estimator": args.estimator,
+        "assurance": assurance,
+        "prob_meets_target": None
+        if best is None or target_se is None
+        else prob_se_below(vc, target_se, best.propositions, best.trials),
+        "predicted_se_range": None
+        if best is None
+        else list(se_prediction_range(vc, best.propositions, best.trials)),
     }
     rep = None
     if args.adaptive_halfwidth is not None:

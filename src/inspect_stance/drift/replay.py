@@ -22,6 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats
 
+from inspect_stance.drift.adaptive_estimate import unbiased_means
 from inspect_stance.drift.confidence import bonferroni_level, upper_bounds
 from inspect_stance.drift.confseq import AdaptiveRule, eb_cs, first_stop
 from inspect_stance.drift.transition import FloatArray
@@ -41,6 +42,15 @@ class ReplayResult:
     reasons: dict[str, float]  #: share of (cell, order) by stop reason
     mean_halfwidth: float
     max_halfwidth: float
+    #: SPR bias ``mean over (cell, order) of (estimate - all-trials mean)`` of the plain mean
+    #: of the trials run and of the unbiased estimate (:mod:`.adaptive_estimate`), with the
+    #: standard error of each over the orders; the most negative per-cell plain bias
+    bias_plain: float = float("nan")
+    bias_plain_se: float = float("nan")
+    bias_unbiased: float = float("nan")
+    bias_unbiased_se: float = float("nan")
+    worst_cell_bias_plain: float = float("nan")
+    worst_cell_bias_unbiased: float = float("nan")
 
 
 def t_upper(x: np.ndarray, n: np.ndarray, level: float) -> FloatArray:
@@ -63,6 +73,8 @@ def _replay_cells(
     orders: int,
     rng: np.random.Generator,
     level: float,
+    draws: int = 0,
+    seed: int = 0,
 ) -> dict[str, np.ndarray]:
     """Per (cell, order) results for cells ``x`` shaped ``(C, n)`` whose all-trials decision
     is ``full_reach``."""
@@ -78,7 +90,13 @@ def _replay_cells(
     mean_n = np.take_along_axis(np.cumsum(xs, axis=-1), k, axis=-1)[..., 0] / used
     full_mean = x.mean(axis=-1)[:, None]
     full_reach = full_reach[:, None]
+    est = None
+    if draws:
+        est = unbiased_means(xs.reshape(c * orders, -1), used.reshape(-1), rule, draws, seed)
+        est = est.reshape(c, orders)
     return {
+        "err_plain": mean_n - full_mean,
+        "err_unbiased": (np.nan if est is None else est) - full_mean,
         "used": used,
         "reason": reason,
         "covered": (lo <= full_mean + 1e-12) & (full_mean <= hi + 1e-12),
@@ -95,9 +113,11 @@ def replay(
     seed: int = 0,
     confidence: float = 0.99,
     chunk: int = 20,
+    draws: int = 0,
 ) -> ReplayResult:
     """Replay ``rule`` on a run's diagonal values ``(P, T, K)`` (no NaN) over ``orders``
-    random orders per cell; ``chunk`` cells at a time bound the memory."""
+    random orders per cell; ``chunk`` cells at a time bound the memory. ``draws > 0`` also
+    computes the unbiased estimate with that many orderings per (cell, order) and its bias."""
     x = np.asarray(values, dtype=np.float64)
     if np.isnan(x).any():
         raise ValueError("replay needs every trial's value (count unparsed trials as 0)")
@@ -115,7 +135,7 @@ def replay(
     parts: dict[str, list[np.ndarray]] = {}
     for start in range(0, cells.shape[0], chunk):
         sl = slice(start, start + chunk)
-        out = _replay_cells(cells[sl], reach[sl], rule, orders, rng, level)
+        out = _replay_cells(cells[sl], reach[sl], rule, orders, rng, level, draws, seed + start)
         for key, val in out.items():
             parts.setdefault(key, []).append(val)
     res = {key: np.concatenate(val) for key, val in parts.items()}
@@ -132,4 +152,17 @@ def replay(
         reasons={str(r): float(c / total) for r, c in zip(reasons, counts, strict=True)},
         mean_halfwidth=float(res["halfwidth"].mean()),
         max_halfwidth=float(res["halfwidth"].max()),
+        **_bias(res["err_plain"], "plain"),
+        **_bias(res["err_unbiased"], "unbiased"),
     )
+
+
+def _bias(err: np.ndarray, name: str) -> dict[str, float]:
+    """SPR bias (the mean of ``err`` over cells and orders), its standard error over the
+    orders (the SPR error of each order is the mean over cells) and the worst cell's bias."""
+    spr_err = err.mean(axis=0)  # (orders,): each order's SPR minus the all-trials SPR
+    return {
+        f"bias_{name}": float(spr_err.mean()),
+        f"bias_{name}_se": float(spr_err.std(ddof=1) / np.sqrt(spr_err.size)),
+        f"worst_cell_bias_{name}": float(err.mean(axis=1).min()),
+    }
