@@ -23,3 +23,4 @@ from inspect_stance.tasks.press_arguments import press_arguments
 from inspect_stance.tasks.prompt_construction import prompt_construction
 from inspect_stance.tasks.prompt_validation import prompt_validation
 from inspect_stance.tasks.stance_drift import stance_drift
+from inspect_stance.tasks.even_handedness import even_handedness
