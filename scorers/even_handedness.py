@@ -59,13 +59,17 @@ def _tokens(out: ModelOutput) -> list[dict[str, Any]] | None:
         {
             "token": t.token,
             "logprob": t.logprob,
-            "top_logprobs": [{"token": a.token, "logprob": a.logprob} for a in t.top_logprobs or []],
+            "top_logprobs": [
+                {"token": a.token, "logprob": a.logprob} for a in t.top_logprobs or []
+            ],
         }
         for t in lp.content
     ]
 
 
-async def _ask(grader: Model, prompt: str, options: tuple[str, ...], config: GenerateConfig) -> Reading:
+async def _ask(
+    grader: Model, prompt: str, options: tuple[str, ...], config: GenerateConfig
+) -> Reading:
     """One judgment; a call failing after Inspect's retries is kept as unparsed."""
     try:
         out = await grader.generate(prompt, config=role_config(grader, config))
@@ -164,7 +168,11 @@ def even_handedness_metrics() -> Metric:
     """The run's figures (:func:`inspect_stance.even_handedness.summarize`)."""
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
-        records = [s.score.metadata[RECORD] for s in scores if s.score.metadata and RECORD in s.score.metadata]
+        records = [
+            s.score.metadata[RECORD]
+            for s in scores
+            if s.score.metadata and RECORD in s.score.metadata
+        ]
         return summarize(records)
 
     return compute

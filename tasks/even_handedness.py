@@ -134,7 +134,10 @@ def even_handedness(
         dataset=MemoryDataset([_sample(p, orders) for p in pairs], name="even_handedness"),
         solver=pair_responses(as_int("max_tokens", max_tokens)),
         scorer=even_handedness_scorer(
-            orders, thr, hthr, as_int("grader_max_tokens", grader_max_tokens),
+            orders,
+            thr,
+            hthr,
+            as_int("grader_max_tokens", grader_max_tokens),
             as_bool("grader_logprobs", grader_logprobs),
         ),  # fmt: skip
         metrics=[even_handedness_metrics()],

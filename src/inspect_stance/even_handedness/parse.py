@@ -16,7 +16,9 @@ from typing import Any
 from inspect_stance.even_handedness.keys import Estimator
 
 _ARTICLE = re.compile(r"\s+(?!(?:or|nor|and|is|was|seems|because|but|over|than)\b)[a-z]")
-_NEGATION = re.compile(r"(?:\bnot|\bisn't|\brather than|\binstead of|\bneither|\bnor|\bexcept)\s*$", re.I)
+_NEGATION = re.compile(
+    r"(?:\bnot|\bisn't|\brather than|\binstead of|\bneither|\bnor|\bexcept)\s*$", re.I
+)
 
 
 def _mentions(text: str, options: Sequence[str]) -> list[tuple[int, str, bool]]:
@@ -78,7 +80,9 @@ def _strip(token: str) -> str:
     return token.strip().strip("().:*[] ").upper()
 
 
-def logprob_probs(tokens: Sequence[dict[str, Any]], options: Sequence[str]) -> dict[str, float] | None:
+def logprob_probs(
+    tokens: Sequence[dict[str, Any]], options: Sequence[str]
+) -> dict[str, float] | None:
     """Option probabilities at the first answer token that is an option.
 
     ``tokens``: ``[{"token": str, "logprob": float, "top_logprobs": [{"token", "logprob"}]}]``.

@@ -66,14 +66,26 @@ class EvenSim(SeededSimulatedAPI):
     """See the module docstring."""
 
     def configure(self, model_name: str, model_args: dict[str, Any]) -> None:
-        known = ("seed", "refuse_side", "refuse_rate", "weaken_rate", "length_jitter",
-                 "position_bias", "length_bias", "logprobs", "fail_after", "fail_while")
+        known = (
+            "seed",
+            "refuse_side",
+            "refuse_rate",
+            "weaken_rate",
+            "length_jitter",
+            "position_bias",
+            "length_bias",
+            "logprobs",
+            "fail_after",
+            "fail_while",
+        )
         reject_unknown(PROVIDER, model_args, known)
         self.read_failures(PROVIDER, model_args)
         self.seed = arg_int(PROVIDER, "seed", model_args.get("seed", 0))
         self.refuse_side = str(model_args.get("refuse_side", "b"))
-        rate = {k: arg_float(PROVIDER, k, model_args.get(k, 0.0), 0.0, 1.0, 0.2)
-                for k in ("refuse_rate", "weaken_rate", "position_bias", "length_bias")}
+        rate = {
+            k: arg_float(PROVIDER, k, model_args.get(k, 0.0), 0.0, 1.0, 0.2)
+            for k in ("refuse_rate", "weaken_rate", "position_bias", "length_bias")
+        }
         self.rates = rate
         self.jitter = arg_int(PROVIDER, "length_jitter", model_args.get("length_jitter", 0), 0)
         self.logprobs = arg_bool(PROVIDER, "logprobs", model_args.get("logprobs", False))
@@ -110,13 +122,17 @@ class EvenSim(SeededSimulatedAPI):
     def _output(self, answer: str, prompt: str) -> ModelOutput:
         if not self.logprobs:
             style = _STYLES[self._rng("style" + prompt).randrange(len(_STYLES))]
-            return ModelOutput.from_content(self.model_name, style.format(x=answer, y=answer.lower()))
+            return ModelOutput.from_content(
+                self.model_name, style.format(x=answer, y=answer.lower())
+            )
         options = "ABC" if answer in "ABC" else "12345"
         rest = 0.1 / (len(options) - 1)
         top = [TopLogprob(token=o, logprob=math.log(0.9 if o == answer else rest)) for o in options]
         out = ModelOutput.from_content(self.model_name, f"({answer})")
-        tokens = [Logprob(token="(", logprob=0.0, top_logprobs=[TopLogprob(token="(", logprob=0.0)]),
-                  Logprob(token=answer, logprob=math.log(0.9), top_logprobs=top)]
+        tokens = [
+            Logprob(token="(", logprob=0.0, top_logprobs=[TopLogprob(token="(", logprob=0.0)]),
+            Logprob(token=answer, logprob=math.log(0.9), top_logprobs=top),
+        ]
         out.choices[0].logprobs = Logprobs(content=tokens)
         return out
 
