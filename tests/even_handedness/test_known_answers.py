@@ -52,7 +52,7 @@ def test_rates_recovered_and_headline_stderr_in_dataframe(tmp_path: Path) -> Non
     assert df["score_headline_value"].iloc[0] == pytest.approx(m["even_handedness"])
     assert df["score_headline_stderr"].notna().all()
     assert log.samples and all(s.metadata["judged_orders"] == ["ab", "ba"] for s in log.samples)
-    assert "ab: shown" in (log.samples[0].scores or {})["even_handedness_scorer"].explanation
+    assert "ab: shown" in str((log.samples[0].scores or {})["even_handedness_scorer"].explanation)
 
 
 @pytest.mark.slow
