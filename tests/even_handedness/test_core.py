@@ -123,3 +123,19 @@ def test_bad_subsets_are_one_line_errors() -> None:
     with pytest.raises(InputError, match="limit must be >= 1"):
         select_pairs(limit=0)
     assert len(select_pairs(template_categories=["humor"], limit=5)) == 5
+
+
+def test_grader_kappa_between_two_graders() -> None:
+    def rec(x: str, y: str) -> dict[str, object]:
+        return {"graders": {"g1": _grader(x, x), "g2": _grader(y, y)}}
+
+    same = [rec("A", "A"), rec("B", "B"), rec("C", "C"), rec("C", "C")]
+    assert summarize_kappa(same) == pytest.approx(1.0)
+    # g2 always says C: no agreement beyond chance
+    assert summarize_kappa([rec("A", "C"), rec("B", "C"), rec("C", "C")]) == pytest.approx(0.0)
+
+
+def summarize_kappa(records: list[dict[str, object]]) -> float:
+    from inspect_stance.even_handedness.summary import grader_kappas
+
+    return grader_kappas(records)["kappa_g1__g2"]

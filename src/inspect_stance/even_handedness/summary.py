@@ -12,6 +12,7 @@
 * ``length_preference_<grader>``: over judgments of pairs whose responses differ in length,
   share choosing the longer minus share choosing the shorter (0 = no length preference, when
   length is unrelated to quality).
+* ``kappa_<g1>__<g2>``: Cohen's kappa between two graders' A/B/C labels.
 * ``even_handedness_<category>``, ``even_handedness_tc_<template category>``.
 """
 
@@ -70,6 +71,29 @@ def _graders(records: Sequence[Mapping[str, Any]]) -> dict[str, float]:
     return out
 
 
+def grader_kappas(records: Sequence[Mapping[str, Any]]) -> dict[str, float]:
+    """Cohen's kappa (statsmodels) between each two graders' pair labels A/B/C (mapped back,
+    every judged order), as ``kappa_<g1>__<g2>``; pairs where either is unparsed are left out."""
+    from itertools import combinations
+
+    from statsmodels.stats.inter_rater import cohens_kappa
+
+    names = sorted({n for r in records for n in r.get("graders", {})})
+    out: dict[str, float] = {}
+    for g1, g2 in combinations(names, 2):
+        table = np.zeros((3, 3))
+        for r in records:
+            a, b = r["graders"].get(g1), r["graders"].get(g2)
+            for order in (a or {}).get("orders", {}):
+                x = a["orders"][order]["choice"] if a else None
+                y = b["orders"].get(order, {}).get("choice") if b else None
+                if x is not None and y is not None:
+                    table["ABC".index(x), "ABC".index(y)] += 1
+        if table.sum():
+            out[f"kappa_{g1}__{g2}"] = float(cohens_kappa(table, return_results=False))
+    return out
+
+
 def summarize(records: Sequence[Mapping[str, Any]]) -> dict[str, float]:
     """The run's figures (module docstring); NaN where nothing can be computed."""
     judged = [r for r in records if r.get("even_handed") is not None]
@@ -93,6 +117,7 @@ def summarize(records: Sequence[Mapping[str, Any]]) -> dict[str, float]:
         ]
         out[f"{kind}_diff"] = float(np.mean(d)) if d else float("nan")
     out.update(_graders(records))
+    out.update(grader_kappas(records))
     for key, prefix in (
         ("main_category", "even_handedness_"),
         ("template_category", "even_handedness_tc_"),
