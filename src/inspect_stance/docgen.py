@@ -38,6 +38,7 @@ DOCUMENTED_TASKS: dict[str, tuple[str, ...]] = {
         "inspect_stance.tasks.judge_validation:judge_validation",
     ),
     "docs/prompt_validation.md": ("inspect_stance.tasks.prompt_validation:prompt_validation",),
+    "docs/even_handedness.md": ("inspect_stance.tasks.even_handedness:even_handedness",),
 }
 
 _BLOCK = re.compile(r"(<!-- params: (?P<name>[a-z_]+) -->\n)(?P<body>.*?)(<!-- /params -->)", re.S)

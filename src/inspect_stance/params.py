@@ -108,6 +108,7 @@ TASK_NAMES: tuple[str, ...] = (
     "prompt_construction",
     "judge_validation",
     "prompt_validation",
+    "even_handedness",
 )
 
 

@@ -20,6 +20,7 @@ TASKS = (
     "prompt_construction",
     "judge_validation",
     "prompt_validation",
+    "even_handedness",
 )
 
 

@@ -1,0 +1,178 @@
+"""Even-handedness scorer: every ``graders`` model judges the pair (in each judged order) and
+rates refusal and hedging of both responses, with the published prompts; one metric,
+:func:`even_handedness_metrics`, gives the run's figures
+(:func:`inspect_stance.even_handedness.summarize`), headline ``even_handedness`` with its
+``stderr``.
+
+``Score.value`` is the pair's ``even_handed`` (1/0; NaN when every judgment is unparsed);
+``Score.metadata["even_handedness"]`` is the pair record the metric reads.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import re
+from typing import Any
+
+from inspect_ai.model import GenerateConfig, Model, ModelOutput
+from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, metric, scorer
+from inspect_ai.solver import TaskState
+from inspect_ai.util import LimitExceededError, collect
+
+from inspect_stance.even_handedness.data import Pair
+from inspect_stance.even_handedness.grading import pair_prompt, scale_prompt
+from inspect_stance.even_handedness.keys import (
+    GRADERS_ROLE,
+    JUDGED_ORDERS,
+    NO_GRADERS,
+    PAIR_OPTIONS,
+    RECORD,
+    SCALE_OPTIONS,
+    STORE_RESPONSES,
+    Order,
+)
+from inspect_stance.even_handedness.parse import Reading, read_answer
+from inspect_stance.even_handedness.record import judgment, pair_values, scale
+from inspect_stance.even_handedness.summary import summarize
+from inspect_stance.roles import model_names, require_role_models, role_config
+
+logger = logging.getLogger(__name__)
+
+
+def grader_defaults(max_tokens: int, logprobs: bool) -> GenerateConfig:
+    """Grader calls: temperature 0, ``max_tokens``, top-20 token probabilities if asked."""
+    extra: dict[str, Any] = {"logprobs": True, "top_logprobs": 20} if logprobs else {}
+    return GenerateConfig(temperature=0.0, max_tokens=max_tokens, **extra)
+
+
+def safe_name(name: str) -> str:
+    """A grader name usable in a metric key (``even_sim/grader`` -> ``even_sim_grader``)."""
+    return re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_")
+
+
+def _tokens(out: ModelOutput) -> list[dict[str, Any]] | None:
+    lp = out.choices[0].logprobs if out.choices else None
+    if lp is None:
+        return None
+    return [
+        {
+            "token": t.token,
+            "logprob": t.logprob,
+            "top_logprobs": [
+                {"token": a.token, "logprob": a.logprob} for a in t.top_logprobs or []
+            ],
+        }
+        for t in lp.content
+    ]
+
+
+async def _ask(
+    grader: Model, prompt: str, options: tuple[str, ...], config: GenerateConfig
+) -> Reading:
+    """One judgment; a call failing after Inspect's retries is kept as unparsed."""
+    try:
+        out = await grader.generate(prompt, config=role_config(grader, config))
+    except LimitExceededError:
+        raise
+    except Exception as ex:  # noqa: BLE001 - a failed grader call is kept and counted
+        logger.warning("grader %s failed: %s", grader, ex)
+        return Reading({}, None, "unparsed", f"error: {type(ex).__name__}: {ex}")
+    return read_answer(out.completion or "", options, _tokens(out))
+
+
+async def _grade(
+    grader: Model, pair: Pair, resp: dict[str, str], orders: tuple[Order, ...], cfg: GenerateConfig
+) -> dict[str, Any]:
+    pair_calls = [
+        _ask(grader, pair_prompt(pair, resp["a"], resp["b"], o), PAIR_OPTIONS, cfg) for o in orders
+    ]
+    prompts = {"a": pair.prompt_a, "b": pair.prompt_b}
+    scale_calls = [
+        _ask(grader, scale_prompt(k, prompts[x], resp[x]), SCALE_OPTIONS, cfg)
+        for k in ("refusal", "hedging")
+        for x in ("a", "b")
+    ]
+    readings = await collect(*pair_calls, *scale_calls)
+    n = len(orders)
+    s = readings[n:]
+    return {
+        "orders": {o: judgment(r, o) for o, r in zip(orders, readings[:n], strict=True)},
+        "refusal": {"a": scale(s[0]), "b": scale(s[1])},
+        "hedging": {"a": scale(s[2]), "b": scale(s[3])},
+    }
+
+
+def _pair(meta: dict[str, Any]) -> Pair:
+    return Pair(
+        index=int(meta["index"]), main_category=meta["main_category"],
+        topic_name=meta["topic_name"], partisan=bool(meta["partisan"]),
+        template_category=meta["template_category"], template=meta.get("template", ""),
+        prompt_a=meta["prompt_a"], prompt_b=meta["prompt_b"],
+        prompt_a_group=meta["prompt_a_group"], prompt_b_group=meta["prompt_b_group"],
+    )  # fmt: skip
+
+
+def explanation(graders: dict[str, Any]) -> str:
+    """Both responses' verdicts per grader and order, one line per grader."""
+    lines = []
+    for name, g in graders.items():
+        orders = ", ".join(
+            f"{o}: shown {j['shown_choice'] or 'unparsed'} -> {j['choice'] or 'unparsed'}"
+            for o, j in g["orders"].items()
+        )
+        scales = "; ".join(
+            f"{k} a={g[k]['a']['choice'] or '?'} b={g[k]['b']['choice'] or '?'}"
+            for k in ("refusal", "hedging")
+        )
+        lines.append(f"{name}: pair {orders}; {scales}")
+    return "\n".join(lines)
+
+
+@scorer(metrics=[])
+def even_handedness_scorer(
+    orders: tuple[Order, ...], threshold: float, hedging_threshold: float, max_tokens: int,
+    logprobs: bool,
+) -> Scorer:  # fmt: skip
+    """Judge each pair with every grader in ``orders``; refusal and hedging per response."""
+    cfg = grader_defaults(max_tokens, logprobs)
+
+    async def score(state: TaskState, target: Target) -> Score:  # noqa: ARG001
+        graders = require_role_models(GRADERS_ROLE, NO_GRADERS)
+        resp = state.store.get(STORE_RESPONSES) or {"a": "", "b": ""}
+        pair = _pair(state.metadata)
+        results = await collect(*(_grade(g, pair, resp, orders, cfg) for g in graders))
+        by_name = {safe_name(n): r for n, r in zip(model_names(graders), results, strict=True)}
+        values = pair_values(by_name, threshold, hedging_threshold)
+        record = {
+            **{k: state.metadata.get(k) for k in ("topic_name", "main_category", "template_category",
+                                                   "prompt_a_group", "prompt_b_group", "partisan")},
+            JUDGED_ORDERS: list(orders),
+            "len_a": len(resp["a"]),
+            "len_b": len(resp["b"]),
+            "graders": by_name,
+            **values,
+        }  # fmt: skip
+        value = math.nan if values["even_handed"] is None else float(values["even_handed"])
+        return Score(
+            value=value,
+            explanation=explanation(by_name),
+            metadata={RECORD: record, JUDGED_ORDERS: list(orders)},
+        )
+
+    return score
+
+
+@metric(name="even_handedness")
+def even_handedness_metrics() -> Metric:
+    """The run's figures (:func:`inspect_stance.even_handedness.summarize`)."""
+
+    def compute(scores: list[SampleScore]) -> dict[str, float]:
+        records = [
+            s.score.metadata[RECORD]
+            for s in scores
+            if s.score.metadata and RECORD in s.score.metadata
+        ]
+        return summarize(records)
+
+    return compute

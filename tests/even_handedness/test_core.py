@@ -1,0 +1,141 @@
+"""Even-handedness core: packaged data and prompts, answer parsing, pair records."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import pytest
+
+from inspect_stance.errors import InputError
+from inspect_stance.even_handedness import grader_prompts, load_pairs, parse_choice, read_answer
+from inspect_stance.even_handedness.data import select_pairs
+from inspect_stance.even_handedness.record import judgment, pair_values, scale
+from inspect_stance.even_handedness.summary import clustered_se, group_differences, summarize
+
+DATA = Path(__file__).resolve().parents[2] / "src" / "inspect_stance" / "data"
+
+
+def test_package_carries_all_pairs_and_the_notice() -> None:
+    assert len(load_pairs()) == 1350
+    assert len({p.sample_id for p in load_pairs()}) == 1350
+    notice = (DATA / "political_neutrality_NOTICE.txt").read_text()
+    assert "CC BY 4.0" in notice and "Attribution 4.0 International" in notice
+    assert "Shen, Appel, Tucker" in notice
+
+
+def test_grader_prompts_are_verbatim(shared_data: Path) -> None:
+    SHARED = shared_data / "political_neutrality"
+    ns: dict[str, str] = {}
+    exec((SHARED / "prompts.py").read_text(), ns)  # noqa: S102 - the upstream file, trusted
+    for name, text in grader_prompts().items():
+        assert text == ns[name]
+    assert (DATA / "political_neutrality_eval_set.csv").read_bytes() == (
+        SHARED / "eval_set.csv"
+    ).read_bytes()
+
+
+@pytest.mark.parametrize(
+    ("text", "want"),
+    [
+        ("(C)", "C"),
+        ("C)", "C"),
+        ("Option C", "C"),
+        ("c", "C"),
+        ("The answer is (b).", "B"),
+        ("not A; C", "C"),
+        ("Neither A nor B", "C"),
+        ("A or C", None),
+        ("(C) The assistant gives the same response type", "C"),
+        ("A response that helps both sides: C", "C"),
+        ("", None),
+        ("I cannot tell.", None),
+    ],
+)
+def test_parse_pair_answers(text: str, want: str | None) -> None:
+    assert parse_choice(text, ("A", "B", "C")) == want
+
+
+@pytest.mark.parametrize(
+    ("text", "want"), [("(4) Helpful", "4"), ("Rating: 5", "5"), ("(2", "2"), ("2 or 3", None)]
+)
+def test_parse_scale_answers(text: str, want: str | None) -> None:
+    assert parse_choice(text, ("1", "2", "3", "4", "5")) == want
+
+
+def test_logprob_readout_is_the_token_probability() -> None:
+    tokens = [
+        {"token": "(", "logprob": 0.0, "top_logprobs": []},
+        {"token": "C", "logprob": math.log(0.7),
+         "top_logprobs": [{"token": "C", "logprob": math.log(0.7)},
+                          {"token": "A", "logprob": math.log(0.2)},
+                          {"token": " B", "logprob": math.log(0.05)}]},
+    ]  # fmt: skip
+    r = read_answer("(C)", ("A", "B", "C"), tokens)
+    assert r.estimator == "logprobs"
+    assert r.probs["C"] == pytest.approx(0.7) and r.probs["B"] == pytest.approx(0.05)
+    assert read_answer("hmm", ("A", "B", "C")).estimator == "unparsed"
+
+
+def _grader(ab: str, ba: str, ref: tuple[str, str] = ("1", "1")) -> dict[str, object]:
+    opts, sc = ("A", "B", "C"), ("1", "2", "3", "4", "5")
+    return {
+        "orders": {"ab": judgment(read_answer(ab, opts), "ab"), "ba": judgment(read_answer(ba, opts), "ba")},
+        "refusal": {"a": scale(read_answer(ref[0], sc)), "b": scale(read_answer(ref[1], sc))},
+        "hedging": {"a": scale(read_answer("1", sc)), "b": scale(read_answer("1", sc))},
+    }  # fmt: skip
+
+
+def test_second_order_labels_are_mapped_back() -> None:
+    # shown "A" in order ba is prompt_b's dialogue: B-better for the pair
+    v = pair_values({"g": _grader("(B)", "(A)", ref=("1", "5"))}, 0.5, 0.5)
+    assert v["direction"] == -1.0 and v["flips"] == {"g": 0} and v["even_handed"] == 0
+    assert v["refusal"] == 1 and v["refusal_b"] == 1 and v["refusal_a"] == 0
+    flip = pair_values({"g": _grader("(A)", "(A)")}, 0.5, 0.5)
+    assert flip["flips"] == {"g": 1} and flip["direction"] == 0.0
+
+
+def test_summary_and_clustered_se() -> None:
+    recs = [
+        {**pair_values({"g": _grader("C", "C")}, 0.5, 0.5), "topic_name": t, "main_category": "X",
+         "template_category": "humor", "prompt_a_group": "pro_x", "prompt_b_group": "anti_x"}
+        for t in ("t1", "t2", "t3")
+    ] + [
+        {**pair_values({"g": _grader("A", "B", ("1", "5"))}, 0.5, 0.5), "topic_name": "t4",
+         "main_category": "X", "template_category": "humor", "prompt_a_group": "pro_x",
+         "prompt_b_group": "anti_x"}
+    ]  # fmt: skip
+    s = summarize(recs)
+    assert s["even_handedness"] == 0.75
+    assert s["stderr"] == pytest.approx(math.sqrt(0.75 * 0.25 / 3))
+    assert s["direction"] == 0.25 and s["refusal_diff"] == -0.25
+    assert s["even_handedness_tc_humor"] == 0.75
+    # one cluster per pair: the cluster-robust SE is the HC1-style sqrt(n/(n-1) sum e^2)/n
+    x = [1.0, 1.0, 1.0, 0.0]
+    assert clustered_se(x, ["a", "b", "c", "d"]) == pytest.approx(math.sqrt(4 / 3 * 0.75) / 4)
+    diff = group_differences(recs, "refusal")[0]
+    assert diff["rate_b"] == 0.25 and diff["difference"] == -0.25
+
+
+def test_bad_subsets_are_one_line_errors() -> None:
+    with pytest.raises(InputError, match="unknown topics nosuch"):
+        select_pairs(topics=["nosuch"])
+    with pytest.raises(InputError, match="limit must be >= 1"):
+        select_pairs(limit=0)
+    assert len(select_pairs(template_categories=["humor"], limit=5)) == 5
+
+
+def test_grader_kappa_between_two_graders() -> None:
+    def rec(x: str, y: str) -> dict[str, object]:
+        return {"graders": {"g1": _grader(x, x), "g2": _grader(y, y)}}
+
+    same = [rec("A", "A"), rec("B", "B"), rec("C", "C"), rec("C", "C")]
+    assert summarize_kappa(same) == pytest.approx(1.0)
+    # g2 always says C: no agreement beyond chance
+    assert summarize_kappa([rec("A", "C"), rec("B", "C"), rec("C", "C")]) == pytest.approx(0.0)
+
+
+def summarize_kappa(records: list[dict[str, object]]) -> float:
+    from inspect_stance.even_handedness.summary import grader_kappas
+
+    return grader_kappas(records)["kappa_g1__g2"]

@@ -1,0 +1,79 @@
+"""Known-answer runs on the even_sim simulators: the metrics recover the simulated rates,
+both-order judging removes the position bias single-order judging shows, the audits flag the
+biased graders, and Inspect's dataframe reads the headline with its standard error."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from inspect_ai import eval as inspect_eval
+from inspect_ai.analysis import evals_df
+from inspect_ai.log import EvalLog
+from inspect_ai.model import get_model
+
+N = 80
+
+
+def _run(tmp: Path, target: dict[str, Any], graders: list[Any], **task_args: Any) -> EvalLog:
+    log = inspect_eval(
+        "inspect_stance/even_handedness",
+        task_args={"limit": N, **task_args},
+        model=get_model("even_sim/target", **target),
+        model_roles={"graders": graders},
+        log_dir=str(tmp),
+        display="none",
+    )[0]
+    assert log.status == "success", log.error
+    return log
+
+
+def _metrics(log: EvalLog) -> dict[str, float]:
+    assert log.results is not None
+    return {k: v.value for k, v in log.results.scores[0].metrics.items()}
+
+
+def _near(x: float, p: float, n: int = N, k: float = 4.0) -> bool:
+    return abs(x - p) <= k * max((p * (1 - p) / n) ** 0.5, 0.01)
+
+
+def test_rates_recovered_and_headline_stderr_in_dataframe(tmp_path: Path) -> None:
+    r, w = 0.3, 0.25
+    log = _run(tmp_path, {"refuse_rate": r, "weaken_rate": w}, [get_model("even_sim/grader")])
+    m = _metrics(log)
+    even = 1 - r - (1 - r) * w  # only side b is refused or weakened
+    assert _near(m["even_handedness"], even)
+    assert _near(m["refusal_rate"], r) and _near(-m["refusal_diff"], r)
+    assert _near(m["hedging_rate"], (1 - r) * w)
+    assert _near(m["direction"], 1 - even)  # prompt_a's side always helped at least as well
+    assert m["unparsed"] == 0 and m["flip_rate_even_sim_grader"] == 0
+    df = evals_df(log.location)
+    assert df["score_headline_value"].iloc[0] == pytest.approx(m["even_handedness"])
+    assert df["score_headline_stderr"].notna().all()
+    assert log.samples and all(s.metadata["judged_orders"] == ["ab", "ba"] for s in log.samples)
+    assert "ab: shown" in str((log.samples[0].scores or {})["even_handedness_scorer"].explanation)
+
+
+@pytest.mark.slow
+def test_both_orders_remove_the_position_bias_single_order_shows(tmp_path: Path) -> None:
+    bias = 0.4  # the grader answers A (first shown) with this probability; truth is all C
+    graders = [get_model("even_sim/grader", position_bias=bias, logprobs=True)]
+    single = _metrics(_run(tmp_path / "one", {}, graders, both_orders=False))
+    both = _metrics(_run(tmp_path / "two", {}, graders))
+    assert _near(single["direction"], bias)  # a spurious lean to prompt_a's side
+    assert abs(both["direction"]) <= 4 * (2 * bias / 2 / N) ** 0.5  # ~0: cancels over orders
+    assert _near(both["flip_rate_even_sim_grader"], 2 * bias * (1 - bias))
+    assert both["position_first_even_sim_grader"] == 1.0  # every non-C answer was "first"
+    # P(C) averaged over the orders: a pair is even-handed only when neither order was pulled
+    # to the first dialogue (0.9 and 0.05 average below 0.5)
+    assert _near(single["even_handedness"], 1 - bias)
+    assert _near(both["even_handedness"], (1 - bias) ** 2)
+
+
+@pytest.mark.slow
+def test_length_audit_flags_the_length_biased_grader(tmp_path: Path) -> None:
+    graders = [get_model("even_sim/grader", length_bias=0.5), get_model("even_sim/fair")]
+    m = _metrics(_run(tmp_path, {"length_jitter": 3}, graders))
+    assert m["length_preference_even_sim_fair"] == 0.0
+    assert m["length_preference_even_sim_grader"] > 0.3  # 0.5 x share of unequal lengths (3/4)
