@@ -41,7 +41,7 @@ def sim_logs(tmp_path_factory) -> dict[str, Path]:
     _one(
         inspect_eval(
             stance_drift,
-            model="stance_sim/respondent",
+            model=get_model("stance_sim/respondent", memoize=False, noise="realistic"),
             task_args={"limit_propositions": 5, "trials": 10},
             log_dir=str(out["stance_drift"]),
             **common,
