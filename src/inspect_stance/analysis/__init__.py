@@ -3,7 +3,8 @@
 - :func:`runs_df`: one row per run: Inspect's ``evals_df`` columns (``eval_id``,
   ``task_name``, ``model``, ``score_headline_*`` ...) plus ``method``, ``headline_metric``,
   ``headline_value``, ``headline_stderr``, ``ci_lo`` / ``ci_hi`` (the normal interval
-  ``value -/+ z_{0.975} * stderr``) and ``n_items`` (scored samples).
+  ``value -/+ z_{0.975} * stderr``), ``n_items`` (scored samples) and ``total_tokens`` (every
+  model's tokens in the run).
 - :func:`items_df`: one row per run x item x metric value: ``eval_id``, ``task_name``,
   ``model``, ``sample_id`` (Inspect's sample uuid), ``id`` (the dataset's sample id), ``epoch``, ``item`` (proposition / statement / setting id),
   ``score`` (the scorer, or the key of a dict-valued score), ``value``.
@@ -76,9 +77,16 @@ def runs_df(logs: LogPaths) -> pd.DataFrame:
     df["headline_stderr"] = pd.to_numeric(df["score_headline_stderr"], errors="coerce")
     df["ci_lo"] = df["headline_value"] - Z95 * df["headline_stderr"]
     df["ci_hi"] = df["headline_value"] + Z95 * df["headline_stderr"]
-    counts = {log.eval.eval_id: _n_items(log) for _p, log in _read(paths)}
-    df["n_items"] = df["eval_id"].map(counts)
+    logs_read = [log for _p, log in _read(paths)]
+    df["n_items"] = df["eval_id"].map({log.eval.eval_id: _n_items(log) for log in logs_read})
+    df["total_tokens"] = df["eval_id"].map({log.eval.eval_id: _tokens(log) for log in logs_read})
     return df
+
+
+def _tokens(log: EvalLog) -> int:
+    """Tokens of every model call of the run (Inspect's ``stats.model_usage``, all models)."""
+    usage = log.stats.model_usage if log.stats else {}
+    return int(sum(u.total_tokens or 0 for u in usage.values()))
 
 
 def _n_items(log: EvalLog) -> int:
