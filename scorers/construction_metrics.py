@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+import numpy as np
 from inspect_ai.scorer import Metric, SampleScore, metric
 
 from inspect_stance.construction.agreement import NOMINAL, ORDINAL, human_agreement, judge_alpha
@@ -26,7 +27,8 @@ from inspect_stance.construction.comparison import (
 from inspect_stance.construction.lean import LeanSummary, summarize
 from inspect_stance.construction.records import Record, record_from_score_metadata
 from inspect_stance.construction.rubric import AMBIGUOUS, OK, OUT_OF_SCALE
-from inspect_stance.construction.settings import GENERATED, METHODS, Setting
+from inspect_stance.construction.settings import GENERATED, METHODS, TEMPLATED, Setting
+from inspect_stance.drift.transition import mean_se
 
 
 def score_records(scores: list[SampleScore]) -> list[Record]:
@@ -42,6 +44,18 @@ def _finite(x: float | None) -> float:
     return float(x) if x is not None and not math.isnan(x) else float("nan")
 
 
+def paired_stderr(summaries: dict[tuple[Setting, str], LeanSummary]) -> float:
+    """Standard error of the templated - generated distance difference over the neutral
+    settings with a lean for both methods: ``sd_ddof1(d_T - d_G) / sqrt(n)`` (NaN for n < 2)."""
+    diffs = []
+    for setting in sorted({s for (s, _m) in summaries if s.is_neutral}):
+        lt, lg = summaries.get((setting, TEMPLATED)), summaries.get((setting, GENERATED))
+        if lt is None or lg is None or math.isnan(lt.lean) or math.isnan(lg.lean):
+            continue
+        diffs.append(lt.distance - lg.distance)
+    return _finite(float(mean_se(np.asarray(diffs, dtype=np.float64))[1]) if diffs else None)
+
+
 def gap_values(
     records: Sequence[Record], summaries: dict[tuple[Setting, str], LeanSummary] | None = None
 ) -> dict[str, float]:
@@ -49,13 +63,18 @@ def gap_values(
 
     ``distance_templated``, ``distance_generated`` (mean |lean| over paired neutral settings),
     ``mean_difference`` (templated - generated), ``wilcoxon_p``, ``n_pairs``,
-    ``templated_further``, ``generated_further``, ``ties``, ``unpaired``.
+    ``templated_further``, ``generated_further``, ``ties``, ``unpaired``; ``stderr``: the
+    standard error of ``mean_difference`` over the paired neutral settings,
+    ``sd_ddof1(d_T - d_G) / sqrt(n_pairs)`` (the name Inspect's ``evals_df`` reads).
     """
+    if summaries is None:
+        summaries = setting_summaries(records)
     c = neutral_comparison(records, summaries=summaries)
     return {
         "distance_templated": _finite(c.distance_templated),
         "distance_generated": _finite(c.distance_generated),
         "mean_difference": _finite(c.mean_difference),
+        "stderr": paired_stderr(summaries),
         "wilcoxon_p": _finite(c.wilcoxon_p),
         "n_pairs": float(c.n_pairs),
         "templated_further": float(c.templated_further),

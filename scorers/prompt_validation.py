@@ -26,11 +26,13 @@ annotators=...``, names in the task metadata ``annotators``):
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, metric, scorer
 from inspect_ai.solver import TaskState
 
+from inspect_stance.construction.annotation import GENERATED, Annotation
 from inspect_stance.construction.keys import STORE_ANNOTATIONS, STORE_ITEMS, STORE_MISSING
 from inspect_stance.construction.validation_analysis import (
     annotation_counts_of,
@@ -61,12 +63,36 @@ def _records(scores: list[SampleScore]) -> list[dict[str, Any]]:
     ]
 
 
+def generated_rank_stderr(rows: Sequence[Annotation]) -> float:
+    """Cluster-robust standard error of ``mean_rank_generated`` with settings as clusters
+    (the ranks of one setting's prompts are dependent): the intercept's standard error of
+    an OLS of the generated prompts' ranks on a constant with ``cov_type="cluster"``
+    (statsmodels; small-sample factor ``G/(G-1) * (N-1)/(N-K)``, ``K = 1``). NaN with fewer than two
+    settings."""
+    ranked = [r for r in rows if r.source == GENERATED and r.rank is not None]
+    groups = sorted({r.setting for r in ranked})
+    if len(groups) < 2:
+        return float("nan")
+    import numpy as np
+    import statsmodels.api as sm
+
+    y = np.asarray([float(r.rank) for r in ranked])  # type: ignore[arg-type]
+    g = np.asarray([groups.index(r.setting) for r in ranked])
+    fit = sm.OLS(y, np.ones((len(y), 1))).fit(cov_type="cluster", cov_kwds={"groups": g})
+    return float(fit.bse[0])
+
+
 @metric
 def realism() -> Metric:
-    """Mean rank per source, Kendall's W (overall and per source pair), Friedman test."""
+    """Mean rank per source, Kendall's W (overall and per source pair), Friedman test, and
+    ``stderr``: :func:`generated_rank_stderr` of the headline ``mean_rank_generated`` (the
+    name Inspect's ``evals_df`` reads as the headline's error)."""
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
-        return realism_of(rows_from_records(_records(scores)))
+        rows = rows_from_records(_records(scores))
+        out = realism_of(rows)
+        out["stderr"] = generated_rank_stderr(rows)
+        return out
 
     return compute
 

@@ -209,7 +209,8 @@ def partial_propositions(scores: Sequence[SampleScore]) -> int:
 
 @metric(name="spr")
 def spr_metric() -> Metric:
-    """Stance preservation rate and its standard error, as ``spr`` and ``spr_stderr``, and
+    """Stance preservation rate and its standard error, as ``spr`` and ``spr_stderr`` (also as
+    ``stderr``, the name Inspect's ``evals_df`` reads as the headline's error), and
     ``propositions_partial`` (:func:`partial_propositions`) when it is not 0.
 
     ``spr = mean_s mean_i T[s,i,i]``; ``spr_stderr = sd_s(mean_i T[s,i,i]) / sqrt(P)`` over
@@ -220,7 +221,12 @@ def spr_metric() -> Metric:
         mean, se = stance_preservation_rate(matrices_from_scores(scores))
         partial = partial_propositions(scores)
         # shown beside SPR only when some proposition lacks stances (e.g. ``--limit 3``)
-        return {"spr": mean, "spr_stderr": se, "propositions_partial": partial or None}
+        return {
+            "spr": mean,
+            "spr_stderr": se,
+            "stderr": se,
+            "propositions_partial": partial or None,
+        }
 
     return compute
 

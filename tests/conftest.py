@@ -19,6 +19,8 @@ os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 os.environ.setdefault("INSPECT_DISPLAY", "none")
 os.environ.setdefault("MPLBACKEND", "Agg")
+# the simulated stance respondent's known-answer mode (tests of realistic noise pass -M noise)
+os.environ.setdefault("INSPECT_STANCE_SIM_NOISE", "exact")
 # keep Inspect's response cache of test runs out of the user's cache, and remove it afterwards
 if "INSPECT_CACHE_DIR" not in os.environ:
     _cache_dir = tempfile.mkdtemp(prefix="inspect-stance-cache-")

@@ -28,6 +28,7 @@ SUBCOMMAND_MODULES: tuple[str, ...] = (
     "inspect_stance.construction.validation_report",
     "inspect_stance.compare_cli",
     "inspect_stance.params_cli",
+    "inspect_stance.card.cli",
 )
 
 

@@ -10,6 +10,15 @@ prompts of :mod:`inspect_stance.drift.prompts` (any variant, any option order):
   which ``j`` is listed in the prompt. With ``logprobs=true`` (default) the answer token's top
   logprobs are ``log transition[i][j]`` for every letter (letters with probability 0 are
   omitted), so a logprob-estimating pipeline recovers the row exactly.
+- **noise** (``-M noise=realistic``, the default): the respondent behaves like data. Each
+  proposition ``p`` has its own matrix, row ``i`` drawn once from
+  ``Dirichlet(PROPOSITION_CONCENTRATION * transition[i])`` (seeded by ``(seed, p)``; mean the
+  shipped row, so SPR is 0.57 in expectation), and each extraction call answers from its own
+  distribution ``q ~ Dirichlet(TRIAL_CONCENTRATION * row_p[i])``: the letter is drawn from
+  ``q`` and the logprobs are ``log q``. Standard errors and intervals are then those of a real
+  run. ``-M noise=exact`` (or the environment variable ``INSPECT_STANCE_SIM_NOISE=exact``,
+  read when ``-M noise`` is unset) answers every call from ``transition[i]`` itself: the
+  known-answer mode, where a logprob-estimating pipeline recovers the matrix exactly.
 - with probability ``unparsed_rate`` the extraction answer is a sentence with no letter and no
   letter logprobs (a malformed answer).
 
@@ -17,7 +26,8 @@ Model args (``-M``), each parsed strictly (a bad value or an unknown name is a o
 ``transition`` (path to a JSON file holding 5 rows of 5 probabilities — a list, or an object
 with a ``matrix`` list — or the list itself; default: the shipped plausible drift matrix
 ``inspect_stance/data/stance_sim_transition.json``, SPR 0.57, see :data:`DEFAULT_TRANSITION`;
-``-M transition=identity`` for perfect preservation), ``seed`` (int >= 0, default 0),
+``-M transition=identity`` for perfect preservation), ``noise`` (``realistic`` or ``exact``,
+see above), ``seed`` (int >= 0, default 0),
 ``logprobs`` (bool, default true), ``unparsed_rate`` (float in [0, 1], default 0), ``latency``
 (seconds per call >= 0, default 0), ``fail_after`` (raise an error on every call after the
 first N — simulates an API outage, for testing interruption and ``inspect eval-retry``; default
@@ -33,13 +43,15 @@ process continue the same streams (each CLI run starts afresh).
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import math
+import os
 import random
 import re
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, cast, get_args
 
 import numpy as np
 from inspect_ai.model import (
@@ -76,6 +88,7 @@ MODEL_NAMES: tuple[str, ...] = ("respondent",)
 #: the -M arguments the simulated respondent understands
 MODEL_ARGS: tuple[str, ...] = (
     "transition",
+    "noise",
     "seed",
     "logprobs",
     "unparsed_rate",
@@ -83,6 +96,17 @@ MODEL_ARGS: tuple[str, ...] = (
     "fail_after",
     "fail_while",
 )
+#: ``-M noise`` choices: answers that vary by proposition and call, or the matrix itself
+Noise = Literal["realistic", "exact"]
+NOISE_CHOICES: tuple[str, ...] = get_args(Noise)
+#: the environment variable read for ``-M noise`` when it is unset
+NOISE_ENV = "INSPECT_STANCE_SIM_NOISE"
+#: Dirichlet concentration of a proposition's rows around the transition matrix (sd of a
+#: diagonal cell ``sqrt(t (1 - t) / (c + 1))``: about 0.09 at t = 0.57)
+PROPOSITION_CONCENTRATION = 30.0
+#: Dirichlet concentration of one call's answer distribution around its proposition's row
+TRIAL_CONCENTRATION = 20.0
+_PROPOSITION_RE = re.compile(r"Proposition: (.*)")
 #: the shipped default ground-truth matrix (package data)
 DEFAULT_TRANSITION = "stance_sim_transition.json"
 
@@ -155,6 +179,28 @@ def _options(prompt: str) -> dict[str, int]:
     return found
 
 
+def parse_noise(value: Any) -> Noise:
+    """``-M noise``: ``realistic`` (default, also for None / empty) or ``exact``."""
+    text = "realistic" if value is None or str(value).strip() == "" else str(value).strip()
+    if text not in NOISE_CHOICES:
+        raise InputError(
+            f"{PROVIDER}: -M noise={value!r} is not one of {', '.join(NOISE_CHOICES)}; use "
+            "-M noise=exact for the known-answer mode"
+        )
+    return cast(Noise, text)
+
+
+def _dirichlet(rng: np.random.Generator, alpha: np.ndarray) -> np.ndarray:
+    """A Dirichlet draw over the positive entries of ``alpha`` (zero entries stay zero)."""
+    out = np.zeros_like(alpha, dtype=np.float64)
+    positive = alpha > 0
+    if positive.sum() == 1:
+        out[positive] = 1.0
+        return out
+    out[positive] = rng.dirichlet(alpha[positive])
+    return out
+
+
 @modelapi(name="stance_sim")
 def stance_sim_provider() -> type[ModelAPI]:
     """Register the simulated respondent provider."""
@@ -174,6 +220,8 @@ class StanceSimAPI(SeededSimulatedAPI):
         reject_unknown(PROVIDER, model_args, MODEL_ARGS)
         self.transition = load_transition(model_args.get("transition"))
         self.seed = arg_int(PROVIDER, "seed", model_args.get("seed", 0), minimum=0, example=1)
+        self.noise = parse_noise(model_args.get("noise", os.environ.get(NOISE_ENV)))
+        self._rows: dict[str, np.ndarray] = {}
         self.logprobs = arg_bool(PROVIDER, "logprobs", model_args.get("logprobs", True))
         self.unparsed_rate = arg_float(
             PROVIDER, "unparsed_rate", model_args.get("unparsed_rate", 0.0), 0.0, 1.0, 0.1
@@ -229,7 +277,7 @@ class StanceSimAPI(SeededSimulatedAPI):
                 prompt,
                 tokens=no_letter if self.logprobs and want_logprobs else None,
             )
-        row = self.transition[STANCE_KEYS.index(tag.group(1))]
+        row = self._row(prompt, STANCE_KEYS.index(tag.group(1)), rng)
         extracted = rng.choices(range(N_STANCES), weights=list(row))[0]
         letter_of = {stance: letter for letter, stance in options.items()}
         answer = letter_of[extracted]
@@ -237,6 +285,22 @@ class StanceSimAPI(SeededSimulatedAPI):
         top.sort(key=lambda x: -x[1])
         with_logprobs = self.logprobs and want_logprobs  # like a real API: only when asked
         return self._output(answer, prompt, tokens=[(answer, top)] if with_logprobs else None)
+
+    def _row(self, prompt: str, stance: int, rng: random.Random) -> np.ndarray:
+        """The answer distribution of one extraction call (module docstring, ``noise``)."""
+        row = self.transition[stance]
+        if self.noise == "exact":
+            return row
+        match = _PROPOSITION_RE.search(prompt)
+        proposition = match.group(1) if match else ""
+        if proposition not in self._rows:
+            key = hashlib.blake2b(f"{self.seed}\x00{proposition}".encode(), digest_size=8)
+            prop_rng = np.random.default_rng(int.from_bytes(key.digest(), "little"))
+            self._rows[proposition] = np.stack(
+                [_dirichlet(prop_rng, PROPOSITION_CONCENTRATION * r) for r in self.transition]
+            )
+        trial_rng = np.random.default_rng(rng.randrange(2**63))
+        return _dirichlet(trial_rng, TRIAL_CONCENTRATION * self._rows[proposition][stance])
 
     def _output(
         self,

@@ -1,0 +1,184 @@
+"""Dataframes of inspect-stance runs for a notebook, joinable with ``inspect_ai.analysis``.
+
+- :func:`runs_df`: one row per run: Inspect's ``evals_df`` columns (``eval_id``,
+  ``task_name``, ``model``, ``score_headline_*`` ...) plus ``method``, ``headline_metric``,
+  ``headline_value``, ``headline_stderr``, ``ci_lo`` / ``ci_hi`` (the normal interval
+  ``value -/+ z_{0.975} * stderr``), ``n_items`` (scored samples) and ``total_tokens`` (every
+  model's tokens in the run).
+- :func:`items_df`: one row per run x item x metric value: ``eval_id``, ``task_name``,
+  ``model``, ``sample_id`` (Inspect's sample uuid), ``id`` (the dataset's sample id), ``epoch``, ``item`` (proposition / statement / setting id),
+  ``score`` (the scorer, or the key of a dict-valued score), ``value``.
+- :func:`trials_df`: stance drift only, one row per trial: ``eval_id``, ``model``,
+  ``sample_id``, ``id``, ``epoch``, ``proposition``, ``topic_id``, ``initial_stance`` (0..4, stance
+  order Agree strongly .. Disagree strongly), ``initial_stance_key``, ``trial``, ``estimator``
+  (``logprobs`` / ``frequency`` / None for an unparsed trial), ``unparsed``, ``extracted``
+  (the most probable stance), ``p_<stance>`` (the extracted distribution), ``kept``
+  (``p`` of the initial stance).
+
+``eval_id`` and ``sample_id`` are Inspect's, so ``runs_df(logs).merge(samples_df(logs),
+on="eval_id")`` works. ``logs``: a log file or folder, or a list of them (as
+``inspect_ai.analysis`` takes). Inspect is imported only when a function is called.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from inspect_stance.stances import STANCE_KEYS
+
+if TYPE_CHECKING:
+    import pandas as pd
+    from inspect_ai.log import EvalLog
+
+LogPaths = str | Path | Sequence[str | Path]
+
+#: the sample-metadata key naming the item each task's sample is about
+ITEM_KEYS: tuple[str, ...] = ("proposition_key", "topic_id", "statement_id", "setting")
+#: normal quantile of the 95 % interval
+Z95 = 1.959963984540054
+
+
+def _paths(logs: LogPaths) -> list[str]:
+    from inspect_ai.log import list_eval_logs
+
+    items = [logs] if isinstance(logs, (str, Path)) else list(logs)
+    out: list[str] = []
+    for item in items:
+        p = Path(item)
+        if p.is_dir():
+            names = (info.name for info in list_eval_logs(str(p)))
+            out.extend(sorted(n.removeprefix("file://") for n in names))
+        else:
+            out.append(str(p))
+    return out
+
+
+def _read(logs: LogPaths) -> Iterator[tuple[str, EvalLog]]:
+    from inspect_stance.logfile import read_log
+
+    for path in _paths(logs):
+        yield path, read_log(path)
+
+
+def runs_df(logs: LogPaths) -> pd.DataFrame:
+    """One row per run (module docstring): ``evals_df`` plus the headline and its interval."""
+    import pandas as pd
+    from inspect_ai.analysis import evals_df
+
+    paths = _paths(logs)
+    df = evals_df(paths, quiet=True) if paths else pd.DataFrame()
+    if df.empty:
+        return df
+    df["method"] = df["task_name"]
+    df["headline_metric"] = df["score_headline_metric"]
+    df["headline_value"] = pd.to_numeric(df["score_headline_value"], errors="coerce")
+    df["headline_stderr"] = pd.to_numeric(df["score_headline_stderr"], errors="coerce")
+    df["ci_lo"] = df["headline_value"] - Z95 * df["headline_stderr"]
+    df["ci_hi"] = df["headline_value"] + Z95 * df["headline_stderr"]
+    logs_read = [log for _p, log in _read(paths)]
+    df["n_items"] = df["eval_id"].map({log.eval.eval_id: _n_items(log) for log in logs_read})
+    df["total_tokens"] = df["eval_id"].map({log.eval.eval_id: _tokens(log) for log in logs_read})
+    return df
+
+
+def _tokens(log: EvalLog) -> int:
+    """Tokens of every model call of the run (Inspect's ``stats.model_usage``, all models)."""
+    usage = log.stats.model_usage if log.stats else {}
+    return int(sum(u.total_tokens or 0 for u in usage.values()))
+
+
+def _n_items(log: EvalLog) -> int:
+    return sum(1 for s in log.samples or [] if s.scores)
+
+
+def _item(meta: dict[str, Any], sample_id: Any) -> str:
+    for key in ITEM_KEYS:
+        if meta.get(key) is not None:
+            return str(meta[key])
+    return str(sample_id)
+
+
+def items_df(logs: LogPaths) -> pd.DataFrame:
+    """One row per run x item x metric value (module docstring); a dict-valued score gives
+    one row per key, its ``score`` column the key."""
+    import pandas as pd
+
+    rows: list[dict[str, Any]] = []
+    for _path, log in _read(logs):
+        base = {"eval_id": log.eval.eval_id, "task_name": log.eval.task, "model": log.eval.model}
+        for sample in log.samples or []:
+            where = {
+                **base,
+                "sample_id": sample.uuid,
+                "id": sample.id,
+                "epoch": sample.epoch,
+                "item": _item(sample.metadata or {}, sample.id),
+            }
+            for scorer, score in (sample.scores or {}).items():
+                values = score.value if isinstance(score.value, dict) else {scorer: score.value}
+                for name, value in values.items():
+                    rows.append({**where, "score": name, "value": _number(value)})
+    columns = [
+        "eval_id", "task_name", "model", "sample_id", "id", "epoch", "item", "score", "value",
+    ]  # fmt: skip
+    return pd.DataFrame(rows, columns=columns)
+
+
+def _number(value: Any) -> Any:
+    if isinstance(value, bool):
+        return float(value)
+    return value
+
+
+def trials_df(logs: LogPaths) -> pd.DataFrame:
+    """One row per stance-drift trial (module docstring); logs of other tasks are skipped."""
+    import pandas as pd
+
+    rows: list[dict[str, Any]] = []
+    for _path, log in _read(logs):
+        if log.eval.task.split("/")[-1] != "stance_drift":
+            continue
+        for sample in log.samples or []:
+            rows.extend(_trial_rows(log, sample))
+    columns = [
+        "eval_id", "model", "sample_id", "id", "epoch", "proposition", "topic_id",
+        "initial_stance", "initial_stance_key", "trial", "estimator", "unparsed", "extracted",
+        *(f"p_{k}" for k in STANCE_KEYS), "kept",
+    ]  # fmt: skip
+    return pd.DataFrame(rows, columns=columns)
+
+
+def _trial_rows(log: EvalLog, sample: Any) -> list[dict[str, Any]]:
+    from inspect_stance.drift.logs import TRIALS_KEY
+
+    meta = sample.metadata or {}
+    stance = int(meta.get("initial_stance", -1))
+    out = []
+    for rec in (sample.store or {}).get(TRIALS_KEY) or []:
+        probs = rec.get("probs")
+        unparsed = bool(rec.get("unparsed")) or probs is None
+        row: dict[str, Any] = {
+            "eval_id": log.eval.eval_id,
+            "model": log.eval.model,
+            "sample_id": sample.uuid,
+            "id": sample.id,
+            "epoch": sample.epoch,
+            "proposition": meta.get("proposition"),
+            "topic_id": meta.get("topic_id"),
+            "initial_stance": stance,
+            "initial_stance_key": STANCE_KEYS[stance] if 0 <= stance < len(STANCE_KEYS) else None,
+            "trial": int(rec.get("trial", 0)),
+            "estimator": None if unparsed else rec.get("estimator"),
+            "unparsed": unparsed,
+            "extracted": None if unparsed else STANCE_KEYS[int(rec["extracted"])],
+        }
+        for i, key in enumerate(STANCE_KEYS):
+            row[f"p_{key}"] = None if unparsed else float(probs[i])
+        row["kept"] = None if unparsed or stance < 0 else float(probs[stance])
+        out.append(row)
+    return out
+
+
+__all__ = ["items_df", "runs_df", "trials_df"]
