@@ -23,7 +23,12 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from inspect_stance.errors import InputError
-from inspect_stance.fingerprint import content_value, digest
+from inspect_stance.fingerprint import (
+    OPERATIONAL_CONFIG,
+    OPERATIONAL_MODEL_ARGS,
+    content_value,
+    digest,
+)
 
 T = TypeVar("T")
 #: the task-metadata key of a shard's description
@@ -126,6 +131,23 @@ def shard_info(metadata: Mapping[str, Any] | None, identity: Any = None) -> Shar
         int(entry.get("items_total", 0)),
         digest(identity),
     )
+
+
+def run_identity(spec: Any) -> dict[str, Any]:
+    """What must agree between shards of one study beyond the task's settings: the model,
+    its model args and its generation config (an Inspect ``EvalSpec``: ``model``,
+    ``model_args``, ``model_generate_config``; fields that change how calls are made, not what
+    comes back, left out, as :mod:`inspect_stance.fingerprint` does), and the model roles."""
+    config = getattr(spec, "model_generate_config", None)
+    settings = config.model_dump(exclude_none=True) if config is not None else {}
+    args = dict(getattr(spec, "model_args", None) or {})
+    roles = getattr(spec, "model_roles", None) or {}
+    return {
+        "model": str(getattr(spec, "model", "")),
+        "model_args": {k: v for k, v in args.items() if k not in OPERATIONAL_MODEL_ARGS},
+        "config": {k: v for k, v in settings.items() if k not in OPERATIONAL_CONFIG},
+        "roles": {k: str(getattr(v, "model", v)) for k, v in dict(roles).items()},
+    }
 
 
 def group_shards(shards: Sequence[ShardInfo | None], partial: bool = False) -> list[list[int]]:
