@@ -81,3 +81,20 @@ def test_overlapping_and_foreign_shards_are_refused(logs):
     with pytest.raises(InputError, match="different studies"):
         pool_drift_runs([one, other])  # shard 2/2 of a study with another words_limit
     assert pool_drift_runs([whole]) == [whole]
+
+
+def test_report_command_pools_the_shards(logs, capsys):
+    import json
+
+    from inspect_stance.cli import main
+
+    assert main(["report", logs[0], "--json"]) == 0
+    whole = json.loads(capsys.readouterr().out)["runs"][0]
+    assert main(["report", logs[1], logs[2], "--json"]) == 0
+    [pooled] = json.loads(capsys.readouterr().out)["runs"]
+    assert pooled["n_propositions"] == 20
+    assert abs(pooled["spr"] - whole["spr"]) < 1e-9
+    assert main(["report", logs[1]]) != 0
+    assert "1 of 2 shards of study" in capsys.readouterr().err
+    assert main(["report", logs[1], "--partial", "--json"]) == 0
+    assert "1 of 2 shards" in capsys.readouterr().out

@@ -55,7 +55,7 @@ def merge_drift_shards(runs: Sequence[DriftRun]) -> DriftRun:
         probs=np.concatenate(probs, axis=0),  # type: ignore[arg-type]
         propositions=[p for r in ordered for p in r.propositions],
         topic_ids=[t for r in ordered for t in r.topic_ids],
-        source=" + ".join(r.source for r in ordered),
+        source=first.source,  # a path: the report reads the log again for its settings
         missing=np.concatenate(missing, axis=0),  # type: ignore[arg-type]
         estimator_counts=estimators,
         status=first.status if len(statuses) == 1 else "partial",
