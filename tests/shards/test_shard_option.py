@@ -80,3 +80,22 @@ def test_press_shards_its_statements_by_text_and_records_the_study():
     assert other["shard"]["study"] != m1["shard"]["study"]
     whole, none = shard_statements(items, PressOptions.parse())
     assert whole == items and none == {}
+
+
+def test_construction_shards_whole_settings_and_records_the_study():
+    from inspect_stance.construction.options import ConstructionOptions
+    from inspect_stance.construction.plan import plan_construction, task_metadata
+
+    with pytest.raises(InputError, match="shard 'x'"):
+        ConstructionOptions.parse(shard="x")
+    plans = [
+        plan_construction(ConstructionOptions.parse(methods="templated", shard=f"{k}/2"))
+        for k in (1, 2)
+    ]
+    whole = plan_construction(ConstructionOptions.parse(methods="templated"))
+    keys = [{s.setting.key for s in p.specs} for p in plans]
+    assert not keys[0] & keys[1] and keys[0] | keys[1] == {s.setting.key for s in whole.specs}
+    assert len(plans[0].specs) + len(plans[1].specs) == len(whole.specs)
+    m = [task_metadata(ConstructionOptions.parse(), p)["shard"] for p in plans]
+    assert m[0]["study"] == m[1]["study"] and (m[0]["k"], m[1]["k"]) == (1, 2)
+    assert "shard" not in task_metadata(ConstructionOptions.parse(), whole)
