@@ -99,3 +99,20 @@ def test_construction_shards_whole_settings_and_records_the_study():
     m = [task_metadata(ConstructionOptions.parse(), p)["shard"] for p in plans]
     assert m[0]["study"] == m[1]["study"] and (m[0]["k"], m[1]["k"]) == (1, 2)
     assert "shard" not in task_metadata(ConstructionOptions.parse(), whole)
+
+
+def test_validation_shards_whole_settings_and_records_the_study():
+    from inspect_stance.construction.validation_options import ValidationOptions
+    from inspect_stance.construction.validation_plan import plan_validation
+
+    with pytest.raises(InputError, match="shard '3/2'"):
+        ValidationOptions.parse(shard="3/2")
+    plans = [
+        plan_validation(ValidationOptions.parse(sources="templated", shard=f"{k}/2"))
+        for k in (1, 2)
+    ]
+    whole = plan_validation(ValidationOptions.parse(sources="templated"))
+    keys = [{s.key for s in p.settings} for p in plans]
+    assert not keys[0] & keys[1] and keys[0] | keys[1] == {s.key for s in whole.settings}
+    assert plans[0].shard["shard"]["study"] == plans[1].shard["shard"]["study"]
+    assert whole.shard == {}
