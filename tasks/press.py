@@ -23,7 +23,7 @@ from inspect_stance.extras import require_nli_extra
 from inspect_stance.fingerprint import FINGERPRINT_KEY, task_fingerprint
 from inspect_stance.params import reject_unknown_args
 from inspect_stance.press.arguments import LoadedArguments, load_arguments
-from inspect_stance.press.dataset import statement_samples
+from inspect_stance.press.dataset import shard_statements, statement_samples
 from inspect_stance.press.nli import (
     DEFAULT_AGREE_HYPOTHESIS,
     DEFAULT_BATCH_SIZE,
@@ -62,6 +62,7 @@ def press(
     nli_disagree_hypothesis: str = DEFAULT_DISAGREE_HYPOTHESIS,
     arguer_max_tokens: int | str = DEFAULT_ARGUER_MAX_TOKENS,
     classifier_max_tokens: int | str = DEFAULT_CLASSIFIER_MAX_TOKENS,
+    shard: str | None = None,
     **unknown: Any,
 ) -> Task:
     """PReSS: the stance of the model under test on each statement, plainly and under a
@@ -115,14 +116,17 @@ def press(
             max_tokens: N}') wins; otherwise arguer calls run at temperature 1 (the paper).
         classifier_max_tokens: max_tokens of every LLM-classifier call (default 64; the first
             word is the answer); the role's own config wins; temperature 0.
+        shard: run only shard K of N of the statements ("K/N", e.g. 1/4), split by content
+            hash (the same statements whatever the file's order); the log records K, N and
+            the study's fingerprint so that the shards' logs pool into one run.
     """
     reject_unknown_args("press", unknown, press)
     opts = PressOptions.parse(
         statements, argument_sets, arguments, personas, entropy_samples, factor_samples,
         classifier, nli_mode, nli_model, nli_device, nli_batch_size, nli_hypothesis,
-        nli_agree_hypothesis, nli_disagree_hypothesis, arguer_max_tokens, classifier_max_tokens,
+        nli_agree_hypothesis, nli_disagree_hypothesis, arguer_max_tokens, classifier_max_tokens, shard,
     )  # fmt: skip
-    items = load_statements(opts.statements)
+    items, shard_entry = shard_statements(load_statements(opts.statements), opts)
     if opts.classifier == "llm":
         require_roles("press", ["classifier"], "-T classifier=llm")
     given = load_arguments(opts.arguments, items, opts.argument_sets) if opts.arguments else None
@@ -153,6 +157,7 @@ def press(
             "arguments_by_target": source.startswith("target:")
             or bool(origin and origin.startswith("target:")),
             "arguments_fingerprint": given.fingerprint if given else None,
+            **shard_entry,
         },
     )
 

@@ -117,6 +117,7 @@ def prompt_construction(
     ensemble: str = "majority",
     human_labels: str | None = None,
     prompter_cache: bool = True,
+    shard: str | None = None,
     **unknown: Any,
 ) -> Task:
     """Templated vs LLM-generated prompts, rated by the ``judges`` ensemble (the paper's design).
@@ -195,6 +196,9 @@ def prompt_construction(
         prompter_cache: Cache the prompter's answer per setting (a week; keyed on the
             prompter's model args too) so ``eval-retry`` gets the same prompts back. Default
             true.
+        shard: run only shard K of N of the settings ("K/N", e.g. 1/4; every response of a
+            setting in one shard), split by content hash after the settings are fixed; the
+            log records K, N and the study's fingerprint so that the shards' logs pool.
     """
     reject_unknown_args("prompt_construction", unknown, prompt_construction)
     opts = ConstructionOptions.parse(**{k: v for k, v in locals().items() if k != "unknown"})

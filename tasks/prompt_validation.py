@@ -70,6 +70,7 @@ def prompt_validation(
     seeds_per_setting: int = 6,
     seed: int = 0,
     prompter_cache: bool = True,
+    shard: str | None = None,
     **unknown: Any,
 ) -> Task:
     """Annotators rank a setting's real, templated and generated prompts for realism and label
@@ -114,6 +115,8 @@ def prompt_validation(
             annotator's shuffled order (default 0).
         prompter_cache: cache the prompter's answers (a week; keyed on the prompter's model
             args too) so a retried run gets the same generated prompts (default true).
+        shard: run only shard K of N of the settings ("K/N", e.g. 1/4), split by content hash
+            after the settings are fixed; the log records K, N and the study's fingerprint.
     """
     reject_unknown_args("prompt_validation", unknown, prompt_validation)
     opts, plan, models = checked_run({k: v for k, v in locals().items() if k != "unknown"})
@@ -195,4 +198,5 @@ def task_metadata(
         "prompts_from": opts.prompts_from,
         "construction_judges": construction_judges(opts.prompts_from),
         "seed": opts.seed,
+        **plan.shard,
     }

@@ -92,6 +92,7 @@ def stance_drift(
     relay_operation: RelayOperation = "paraphrase",
     relay_language: str | None = None,
     adaptive_halfwidth: float | None = None,
+    shard: str | None = None,
     **unknown: Any,
 ) -> Task:
     """Stance drift: generation -> fresh-context extraction, 5x5 transition matrices, SPR.
@@ -154,6 +155,10 @@ def stance_drift(
             Waudby-Smith & Ramdas) for its success rate is at most this far from the mean on
             either side, or its upper bound is below 1. A number in (0, 0.5), e.g. 0.05; not
             with hops > 1. Plan it with `inspect-stance plan RUN --adaptive-halfwidth H`.
+        shard: run only shard K of N of the propositions ("K/N", e.g. 1/4): a split by content
+            hash after the propositions are fixed (the same propositions whatever the file's
+            order); the log records K, N and the study's fingerprint, and `inspect-stance
+            report` pools the N shards' logs into one run.
     """
     reject_unknown_args("stance_drift", unknown, stance_drift)
     opts = DriftOptions.parse(**{k: v for k, v in locals().items() if k != "unknown"})
@@ -180,5 +185,6 @@ def stance_drift(
             source=data.source,
             calls_per_trial=opts.calls_per_trial(reuses_arguments=bool(data.arguments)),
             record_format=CHAIN_RECORD_FORMAT if opts.hops > 1 else RECORD_FORMAT,
-        ),
+        )
+        | data.shard,
     )

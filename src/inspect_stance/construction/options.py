@@ -27,6 +27,7 @@ from inspect_stance.construction.settings import (
 from inspect_stance.construction.topics import _parse_topic_ids
 from inspect_stance.params import as_bool, as_int
 from inspect_stance.paths import user_path
+from inspect_stance.shards import Shard, parse_shard
 
 
 @dataclass(frozen=True)
@@ -62,6 +63,7 @@ class ConstructionOptions:
     ensemble: Ensemble = "majority"
     human_labels: str | None = None
     prompter_cache: bool = True
+    shard: Shard | None = None
 
     @property
     def topics_file(self) -> str | None:
@@ -96,10 +98,12 @@ class ConstructionOptions:
         ensemble: object = "majority",
         human_labels: str | None = None,
         prompter_cache: object = True,
+        shard: object = None,
     ) -> ConstructionOptions:
         """Check every parameter once (the judge parameters first, then the inputs and the
         counts); the first bad one raises a one-line
         :class:`~inspect_stance.errors.InputError` naming it and the fix."""
+        split = parse_shard(shard)
         judging = _judging(
             rubric_threshold, judge_sees_prompt, judge_prompt, reversed_rubric, ensemble
         )
@@ -128,6 +132,7 @@ class ConstructionOptions:
             **judging,
             human_labels=_path(human_labels),
             prompter_cache=as_bool("prompter_cache", prompter_cache),
+            shard=split,
         )
 
 

@@ -10,7 +10,7 @@ per response (setting x method x prompt slot x replicate). :func:`sample_metadat
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from inspect_stance.construction.controls import SWAPPED, opposite_stances, swap_metadata
@@ -48,6 +48,7 @@ from inspect_stance.construction.topics import (
     select_topics,
 )
 from inspect_stance.errors import InputError
+from inspect_stance.shards import select, shard_metadata, study_fingerprint
 
 logger = logging.getLogger(__name__)
 
@@ -73,6 +74,8 @@ class ConstructionPlan:
     swaps: dict[str, dict[str, Any]] = field(default_factory=dict)
     human: dict[str, str] = field(default_factory=dict)
     unmatched: list[str] = field(default_factory=list)
+    #: the task-metadata entry of ``-T shard`` (empty unsharded)
+    shard: dict[str, Any] = field(default_factory=dict)
 
     @property
     def needs_prompter(self) -> bool:
@@ -158,6 +161,20 @@ def plan_construction(opts: ConstructionOptions) -> ConstructionPlan:
         plan.swaps = swap_specs(opts, specs, spec_args)
     if opts.human_labels:
         plan.human, plan.unmatched = human_for(opts.human_labels, specs)
+    return shard_plan(opts, plan)
+
+
+def shard_plan(opts: ConstructionOptions, plan: ConstructionPlan) -> ConstructionPlan:
+    """``-T shard``'s settings of the plan (every response of a setting stays together; split
+    by setting key, :func:`inspect_stance.shards.select`) and the shard's metadata entry
+    (``plan.shard``) naming the study: every setting's key and the options but the shard.
+    Swap controls and human labels were matched against the whole study."""
+    keys = list(dict.fromkeys(s.setting.key for s in plan.specs))
+    mine = set(select(keys, str, opts.shard))
+    settings = {k: v for k, v in asdict(opts).items() if k != "prompter_cache"}
+    study = study_fingerprint("prompt_construction", keys, settings)
+    plan.shard = shard_metadata(opts.shard, study, len(keys), len(mine))
+    plan.specs = [s for s in plan.specs if s.setting.key in mine]
     return plan
 
 
@@ -268,6 +285,7 @@ def task_metadata(opts: ConstructionOptions, plan: ConstructionPlan) -> dict[str
         "human_labels_matched": len(plan.human),
         "human_labels_unmatched": len(plan.unmatched),
         "n_generator_calls": plan.n_generator_calls,
+        **plan.shard,
     }
 
 

@@ -15,6 +15,7 @@ from inspect_stance.construction.settings import INTENTS, USER_STANCES, parse_ch
 from inspect_stance.errors import InputError
 from inspect_stance.params import as_bool, as_int
 from inspect_stance.paths import user_path
+from inspect_stance.shards import Shard, parse_shard
 
 PACKAGE = "package"  # the packaged default topics / IssueBench templates sample
 
@@ -43,6 +44,7 @@ class ValidationOptions:
     seeds_per_setting: int = 6
     seed: int = 0
     prompter_cache: bool = True
+    shard: Shard | None = None
 
     @property
     def methods(self) -> list[str]:
@@ -79,9 +81,11 @@ class ValidationOptions:
         seeds_per_setting: object = 6,
         seed: object = 0,
         prompter_cache: object = True,
+        shard: object = None,
     ) -> ValidationOptions:
         """Check every parameter once, in the order the task documents them; the first bad one
         raises a one-line :class:`~inspect_stance.errors.InputError` naming it and the fix."""
+        split = parse_shard(shard)
         intent_list = parse_choice(intents, INTENTS, "intents")
         stance_list = parse_choice(stances, USER_STANCES, "stances")
         source_list = parse_choice(sources, SOURCES, "sources")
@@ -110,6 +114,7 @@ class ValidationOptions:
             seeds_per_setting=k_seeds,
             seed=seed_value,
             prompter_cache=cache,
+            shard=split,
         )
 
 

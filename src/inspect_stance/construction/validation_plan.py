@@ -9,7 +9,7 @@ The task turns each setting into one Inspect sample.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -17,6 +17,7 @@ from inspect_stance.construction.annotation import GENERATED, REAL, TEMPLATED, i
 from inspect_stance.construction.validation_options import PACKAGE, ValidationOptions
 from inspect_stance.errors import InputError
 from inspect_stance.paths import user_path
+from inspect_stance.shards import select, shard_metadata, study_fingerprint
 
 if TYPE_CHECKING:
     from inspect_stance.construction.prompts import PromptSpec
@@ -48,6 +49,8 @@ class ValidationPlan:
     real_found: dict[str, int] = field(default_factory=dict)
     real_shortfall: dict[str, int] = field(default_factory=dict)  # setting -> missing real
     real_seed_split: bool = False
+    #: the task-metadata entry of ``-T shard`` (empty unsharded)
+    shard: dict[str, Any] = field(default_factory=dict)
 
     @property
     def needs_prompter(self) -> bool:
@@ -297,9 +300,14 @@ def plan_validation(opts: ValidationOptions) -> ValidationPlan:
             "generation_instructions": instructions,
         }
         plans.append(SettingPlan(setting.key, metadata, needs_prompter))
+    keys = [p.key for p in plans]
+    mine = set(select(keys, str, opts.shard))
+    settings_dict = {k: v for k, v in asdict(opts).items() if k != "prompter_cache"}
+    study = study_fingerprint("prompt_validation", keys, settings_dict)
     return ValidationPlan(
         topics=topics,
-        settings=plans,
+        settings=[p for p in plans if p.key in mine],  # -T shard: whole settings
+        shard=shard_metadata(opts.shard, study, len(keys), len(mine)),
         real_found={str(t): len(v) for t, v in real.items()},
         real_shortfall=shortfall,
         real_seed_split=bool(split),

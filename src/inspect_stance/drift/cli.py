@@ -114,7 +114,10 @@ def cmd_report(args: argparse.Namespace) -> int:
     paths, skipped = expand_inputs(args.paths)
     if skipped:
         print(f"inspect-stance report: {skipped}", file=sys.stderr)
-    runs = [load_input(p, policy) for p in paths]
+    from inspect_stance.shards.pool import pool_shards
+
+    # the shards of one study (-T shard=K/N) are one run
+    runs = pool_shards([load_input(p, policy) for p in paths], args.partial)
     reports = [build_report(r, args.threshold, args.confidence, policy, args.hops) for r in runs]
     from inspect_stance.runs import parse_labels
 
@@ -203,6 +206,11 @@ def _register_report(subparsers: Any) -> None:
     )
     p.add_argument(
         "--hops", type=int, default=1, metavar="K", help="report T^K and SPR after K hops"
+    )
+    p.add_argument(
+        "--partial",
+        action="store_true",
+        help="report an incomplete set of shards (-T shard=K/N) as the shards given",
     )
     p.add_argument(
         "--per-proposition-heatmaps",

@@ -7,8 +7,9 @@ by :class:`~inspect_stance.drift.options.DriftOptions`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Any
 
 from inspect_ai.dataset import Sample
 
@@ -24,6 +25,7 @@ from inspect_stance.drift.propositions import (
 )
 from inspect_stance.errors import InputError
 from inspect_stance.paths import user_path
+from inspect_stance.shards import select, shard_metadata, study_fingerprint
 from inspect_stance.stances import N_STANCES, STANCE_KEYS, STANCES
 
 
@@ -86,11 +88,15 @@ class DriftDataset:
     n_propositions: int
     source: str
     arguments: dict[str, list[str]] | None
+    #: the task-metadata entry of ``-T shard`` (empty unsharded; :mod:`inspect_stance.shards`)
+    shard: dict[str, Any] = field(default_factory=dict)
 
 
 def load_dataset(opts: DriftOptions) -> DriftDataset:
     """Read the propositions (the in_context exemplar topics left out, the first
-    ``limit_propositions`` kept), build the samples, and read ``arguments_from``'s arguments."""
+    ``limit_propositions`` kept), keep ``-T shard``'s share of them
+    (:func:`inspect_stance.shards.select`), build the samples, and read ``arguments_from``'s
+    arguments."""
     props, source = load_propositions(opts.propositions)
     if opts.variant == "in_context":
         props = [p for p in props if p.text not in EXEMPLAR_PROPOSITIONS]
@@ -100,7 +106,18 @@ def load_dataset(opts: DriftOptions) -> DriftDataset:
         raise InputError(
             "no propositions left to evaluate; check -T propositions and -T limit_propositions"
         )
-    samples = build_samples(props, opts.variant)
+    # shard after the item set is fixed; samples keep their index in the whole study
+    mine = {p.key for p in select(props, lambda p: p.key, opts.shard)}
+    samples = [
+        s
+        for s in build_samples(props, opts.variant)
+        if (s.metadata or {})["proposition_key"] in mine
+    ]
+    settings = {
+        k: v for k, v in asdict(opts).items() if k not in ("propositions", "limit_propositions")
+    }
+    study = study_fingerprint("stance_drift", [p.key for p in props], settings)
+    shard = shard_metadata(opts.shard, study, len(props), len(mine))
     arguments = None
     if opts.arguments_from:
         arguments = arguments_from_log(
@@ -113,4 +130,4 @@ def load_dataset(opts: DriftOptions) -> DriftDataset:
             opts.trials,
             opts.words_limit,
         )
-    return DriftDataset(samples, len(props), source, arguments)
+    return DriftDataset(samples, len(mine), source, arguments, shard)

@@ -35,6 +35,7 @@ from inspect_stance.drift.relay_prompts import (
 from inspect_stance.drift.transition import UNPARSED_POLICIES
 from inspect_stance.errors import InputError
 from inspect_stance.params import as_bool, as_int, parse_float
+from inspect_stance.shards import Shard, parse_shard
 
 Unparsed = Literal["failure", "exclude"]
 assert set(get_args(Unparsed)) == set(UNPARSED_POLICIES)
@@ -170,6 +171,7 @@ class DriftOptions:
     relay_operation: RelayOperation = "paraphrase"
     relay_language: str | None = None
     adaptive_halfwidth: float | None = None
+    shard: Shard | None = None
 
     @classmethod
     def parse(
@@ -190,10 +192,12 @@ class DriftOptions:
         relay_operation: object = "paraphrase",
         relay_language: str | None = None,
         adaptive_halfwidth: object = None,
+        shard: object = None,
     ) -> DriftOptions:
         """Check every parameter once; the first bad one raises a one-line
         :class:`~inspect_stance.errors.InputError` naming it and the fix."""
         check_choices(variant, unparsed)
+        split = parse_shard(shard)
         # -T values may arrive as strings (Python API, eval-retry): parse them once, strictly
         n_trials = as_int("trials", trials, example=100)
         n_words = as_int("words_limit", words_limit, example=100)
@@ -230,6 +234,7 @@ class DriftOptions:
             relay_operation=operation,  # type: ignore[arg-type]  # checked by check_chain
             relay_language=language,
             adaptive_halfwidth=halfwidth,
+            shard=split,
         )
 
     def adaptive_rule(self) -> AdaptiveRule | None:

@@ -15,6 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from inspect_stance.drift.transition import FloatArray, check_probs, unparsed_mask
+from inspect_stance.shards import ShardInfo
 
 
 @dataclass
@@ -46,6 +47,8 @@ class DriftRun:
     #: and written label disagree (from a log; ``None`` for an ``.npz``, which holds no answers)
     unparsed_extractions: np.ndarray | None = None
     label_mismatches: np.ndarray | None = None
+    #: ``-T shard=K/N`` of the log (``None``: the whole study, or shards pooled into it)
+    shard: ShardInfo | None = None
 
     @property
     def n_propositions(self) -> int:

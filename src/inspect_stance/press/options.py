@@ -25,6 +25,7 @@ from inspect_stance.press.nli import (
     check_hypothesis_template,
 )
 from inspect_stance.press.prompts import PERSONAS
+from inspect_stance.shards import Shard, parse_shard
 
 Classifier = Literal["nli", "llm"]
 CLASSIFIERS: tuple[str, ...] = ("nli", "llm")
@@ -83,6 +84,7 @@ class PressOptions:
     nli_disagree_hypothesis: str = DEFAULT_DISAGREE_HYPOTHESIS
     arguer_max_tokens: int = DEFAULT_ARGUER_MAX_TOKENS
     classifier_max_tokens: int = DEFAULT_CLASSIFIER_MAX_TOKENS
+    shard: Shard | None = None
 
     @classmethod
     def parse(
@@ -103,9 +105,11 @@ class PressOptions:
         nli_disagree_hypothesis: str = DEFAULT_DISAGREE_HYPOTHESIS,
         arguer_max_tokens: object = DEFAULT_ARGUER_MAX_TOKENS,
         classifier_max_tokens: object = DEFAULT_CLASSIFIER_MAX_TOKENS,
+        shard: object = None,
     ) -> PressOptions:
         """Check every parameter once; the first bad one raises a one-line
         :class:`~inspect_stance.errors.InputError` naming it and the fix."""
+        split = parse_shard(shard)
         if classifier not in CLASSIFIERS:
             raise InputError(f"classifier {classifier!r}; use -T classifier=nli or classifier=llm")
         if nli_mode not in NLI_MODES:
@@ -141,6 +145,7 @@ class PressOptions:
             nli_disagree_hypothesis=nli_disagree_hypothesis,
             arguer_max_tokens=arguer_tokens,
             classifier_max_tokens=classifier_tokens,
+            shard=split,
         )
 
     @property
