@@ -7,9 +7,10 @@ integral floats above 1 as integers, ``None`` / NaN as ``n/a``, and ``|`` is esc
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pandas as pd
+if TYPE_CHECKING:
+    import pandas as pd
 
 MISSING = "n/a"
 
