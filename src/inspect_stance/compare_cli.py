@@ -75,12 +75,13 @@ def check_options(args: argparse.Namespace) -> None:
 def _drift(args: argparse.Namespace) -> Any:
     from inspect_stance.drift.cli import expand_inputs
     from inspect_stance.drift.compare import compare_drift, load_drift, select_metrics
-    from inspect_stance.runs import check_settings, dedupe, name_runs, parse_labels
+    from inspect_stance.printable import printable
+    from inspect_stance.runs import check_settings, dedupe, parse_labels, run_names
 
     policy = "exclude" if args.exclude_unparsed else "failure"
     paths, skipped = expand_inputs(args.paths)
     if skipped:
-        print(f"inspect-stance compare: {skipped}", file=sys.stderr)
+        print(printable(f"inspect-stance compare: {skipped}"), file=sys.stderr)
     try:
         metrics = select_metrics(args.metric)
     except ValueError as ex:
@@ -91,14 +92,14 @@ def _drift(args: argparse.Namespace) -> Any:
     if len(loaded) < 2:
         raise InputError(f"compare needs at least two different runs (got {len(loaded)})"
                          + (f"; {dropped}" if dropped else ""))  # fmt: skip
-    names = name_runs([x.info for x in loaded], parse_labels(args.label))
+    names, name_notes = run_names([x.info for x in loaded], parse_labels(args.label))
     notes = check_settings([x.info for x in loaded], names, args.allow_different_settings)
     try:
         result = compare_drift(loaded, names, metrics, args.confidence, args.interval,
                                args.adjust, args.alpha, policy)  # fmt: skip
     except ValueError as ex:
         raise InputError(str(ex)) from ex
-    result.notes += notes + ([dropped] if dropped else [])
+    result.notes += name_notes + notes + ([dropped] if dropped else [])
     return result
 
 
@@ -130,6 +131,7 @@ def zero_spread_notes(comparisons: Any) -> list[str]:
 def cmd_compare(args: argparse.Namespace) -> int:
     """Compute, print (table or ``--json``), and write ``--out``."""
     from inspect_stance.compare_render import terminal_table, to_json, write_outputs
+    from inspect_stance.printable import printable, printable_lines
 
     check_options(args)
     method = detect_method(args.paths, args.method)
@@ -138,12 +140,12 @@ def cmd_compare(args: argparse.Namespace) -> int:
     if result.notes:
         for n in result.notes:
             if n.startswith("counted once"):
-                print(f"inspect-stance compare: {n}", file=sys.stderr)
+                print(printable(f"inspect-stance compare: {n}"), file=sys.stderr)
     written = write_outputs(result, args.out) if args.out else []
     if args.json:
         print(json.dumps(to_json(result), indent=2, allow_nan=False))
     else:
-        print(terminal_table(result))
+        print(printable_lines(terminal_table(result)))
         if written:
             print(f"\nwrote {', '.join(p.name for p in written)} to {args.out}")
     return 0

@@ -9,6 +9,8 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any
 
+from inspect_stance.printable import printable
+
 if TYPE_CHECKING:
     import pandas as pd
 
@@ -27,7 +29,7 @@ def cell(value: Any, digits: int = 3) -> str:
         if value != 0 and abs(value) < 1e-3:
             return f"{value:.{digits}g}"
         return f"{value:.{digits}f}"
-    return str(value).replace("|", "\\|")
+    return printable(str(value)).replace("|", "\\|")
 
 
 def md_table(frame: pd.DataFrame, index: str | None = None, digits: int = 3) -> str:
