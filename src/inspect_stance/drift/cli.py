@@ -32,9 +32,12 @@ def _dump(obj: Any) -> str:
 
 
 def _other_methods(args: argparse.Namespace) -> Any:
-    """The inputs sorted by method when they hold another method's runs than stance drift
-    (``report`` then writes one report per method), else None (the stance-drift report).
-    ``--strict``: one-line InputError for any input set aside."""
+    """With ``--out``, the inputs sorted by method when they hold another method's runs than
+    stance drift (``report`` then writes one report per method), else None (the stance-drift
+    report, which skips other tasks' logs and says so). ``--strict``: one-line InputError for
+    any input set aside."""
+    if not args.out:
+        return None
     from inspect_stance.errors import InputError as SharedInputError
     from inspect_stance.study import sort_inputs
 
@@ -142,8 +145,8 @@ def _register_report(subparsers: Any) -> None:
         help="report on runs of any method (stance-drift logs or .npz, press, "
         "prompt_construction, prompt_validation logs)",
         description="Report on runs: stance-drift logs (.eval/.json) or raw .npz arrays with "
-        "probs shaped (propositions, trials, 5, 5) give the stance-drift report; inputs "
-        "holding other methods' logs give one report per method in DIR/<task>/ (the "
+        "probs shaped (propositions, trials, 5, 5) give the stance-drift report; with --out "
+        "DIR, inputs holding other methods' logs give one report per method in DIR/<task>/ (the "
         "method's own report command: press-report, construction-report, validation-report). "
         "A folder's logs that no method reads, or repeats, are set aside with one line each.",
     )
@@ -154,7 +157,7 @@ def _register_report(subparsers: Any) -> None:
         help="stance_drift logs, .npz files, or folders (other tasks' logs in them are skipped)",
     )
     p.add_argument("--out", metavar="DIR", help="write CSVs, report.md and PNG heatmaps here "
-                   "(inputs of several methods: one report per method in DIR/<task>/)")  # fmt: skip
+                   "(inputs holding other methods' logs: one report per method in DIR/<task>/)")  # fmt: skip
     p.add_argument("--strict", action="store_true",
                    help="refuse inputs holding a log no method reads (or a repeat) instead of "
                    "setting it aside")  # fmt: skip
