@@ -99,7 +99,9 @@ def _drift_gate(args: argparse.Namespace) -> tuple[Any, list[str]]:
     run = load_drift(args.run, policy)
     base = load_drift(args.baseline, policy) if args.baseline else None
     for r in (run.run, base.run if base else None):
-        if r is not None and (r.n_missing or (r.status not in (None, "success"))):
+        # an adaptive run's trials not run are by design, not an interrupted run
+        gaps = r.n_missing if r is not None and r.adaptive_halfwidth is None else 0
+        if r is not None and (gaps or (r.status not in (None, "success"))):
             raise InputError(
                 f"{r.source}: incomplete run (status {r.status}, {r.n_missing} missing "
                 "trials); finish it with inspect eval-retry before gating"
