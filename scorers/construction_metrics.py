@@ -189,7 +189,6 @@ def construction_metrics(human: bool = False, ensemble: str = "majority") -> Met
     scores (:mod:`inspect_stance.construction.ensemble`).
     """
     from inspect_stance.construction.ensemble import check_ensemble, with_ensemble
-    from inspect_stance.construction.ppi_lean import ppi_values
 
     how = check_ensemble(ensemble)
 
@@ -201,6 +200,9 @@ def construction_metrics(human: bool = False, ensemble: str = "majority") -> Met
         out.update(outcome_values(records))
         out.update(agreement_values(records))
         if human:
+            # scipy.stats loads here, not when Inspect imports the entry point
+            from inspect_stance.construction.ppi_lean import ppi_values
+
             out.update(human_values(records))
             out.update(ppi_values(records))
         return out

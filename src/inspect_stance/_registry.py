@@ -1,17 +1,13 @@
 """Inspect entry point: importing this module registers every task and model provider.
 
-Each line registers one thing; keep one line per task / provider.
+Each line registers one thing; keep one line per task / provider. Nothing else happens here:
+the package's excepthook and its check of Inspect's options (``--epochs 0``) are set up when
+one of the package's tasks is created (:func:`inspect_stance.inspect_cli.enter_task`), so other
+packages' tasks in the same ``inspect`` process are untouched, and no heavy library (scipy.stats,
+pandas, matplotlib, statsmodels) loads here (``tests/test_entry_point.py``).
 """
 
-# ruff: noqa: F401, E402
-from inspect_stance.errors import install_excepthook
-
-install_excepthook()  # our one-line errors reach stderr in every display mode
-
-from inspect_stance.inspect_cli import check_inspect_argv
-
-check_inspect_argv()  # Inspect's own options it lets through silently (--epochs 0)
-
+# ruff: noqa: F401
 from inspect_stance.providers.annotator_sim import annotator_sim
 from inspect_stance.providers.construction_sim import construction_sim
 from inspect_stance.providers.press_sim import PressSimAPI

@@ -19,6 +19,7 @@ from collections.abc import Sequence
 # unusable input (exit 2, its one-line message on stderr) is the package's one error class, so
 # an error raised anywhere below a subcommand needs no conversion
 from inspect_stance.errors import InputError
+from inspect_stance.printable import printable
 
 SUBCOMMAND_MODULES: tuple[str, ...] = (
     "inspect_stance.drift.cli",
@@ -53,7 +54,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args.func(args))
     except InputError as ex:
-        print(f"inspect-stance {args.command}: error: {ex}", file=sys.stderr)
+        print(printable(f"inspect-stance {args.command}: error: {ex}"), file=sys.stderr)
         return 2
     except Exception as ex:  # never exit 1 (= "regression" for the gate) on an unexpected error
         if os.environ.get("INSPECT_STANCE_DEBUG"):

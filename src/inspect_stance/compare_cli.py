@@ -2,54 +2,47 @@
 
 Inputs are logs of one method (``stance_drift``, ``press`` or ``prompt_construction``), or
 ``.npz`` runs for stance drift; a folder contributes its method's logs (``--method`` picks one
-when a folder holds several methods' logs). See ``docs/comparing_models.md``.
+when a folder holds several methods' logs). The method is found and asked for its comparison
+through the method protocol (:mod:`inspect_stance.study`). See ``docs/comparing_models.md``.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import math
 import sys
-from pathlib import Path
 from typing import Any
 
 from inspect_stance.errors import InputError
 from inspect_stance.params import cli_float
 from inspect_stance.paths import check_out_dir
 
-METHOD_TASKS: dict[str, tuple[str, ...]] = {
-    "stance_drift": ("stance_drift",),
-    "press": ("press",),
-    "construction": ("prompt_construction",),
-}
-METHODS: tuple[str, ...] = ("auto", *METHOD_TASKS)
+
+def _comparable() -> list[Any]:
+    from inspect_stance.study import methods
+
+    return [m for m in methods() if m.compare is not None]
 
 
-def _task_of(path: Path) -> str | None:
-    from inspect_ai.log import read_eval_log
-
-    try:
-        return str(read_eval_log(str(path), header_only=True).eval.task).rsplit("/", 1)[-1]
-    except Exception:  # noqa: BLE001 - unreadable files are reported by the method's reader
-        return None
+METHODS: tuple[str, ...] = ("auto", "stance_drift", "press", "construction")
 
 
 def detect_method(paths: list[str], method: str) -> str:
-    """The method of the inputs: ``--method``, else the one the files and folders hold."""
+    """The method of the inputs: ``--method``, else the one method whose runs the files and
+    folders hold (sorted by :func:`inspect_stance.study.sort_inputs`)."""
     if method != "auto":
         return method
-    found: set[str] = set()
-    for raw in paths:
-        p = Path(raw)
-        files = sorted(x for x in p.rglob("*") if x.is_file()) if p.is_dir() else [p]
-        for f in files:
-            if f.suffix == ".npz":
-                found.add("stance_drift")
-            elif f.suffix in (".eval", ".json"):
-                task = _task_of(f)
-                found.update(m for m, tasks in METHOD_TASKS.items() if task in tasks)
+    from inspect_stance.study import sort_inputs
+
+    comparable = {m.name for m in _comparable()}
+    found: list[str] = []
+    for path in paths:  # one input at a time: the method's reader reports a bad one
+        try:
+            methods = sort_inputs([path]).methods()
+        except InputError:
+            continue
+        found += [m.name for m in methods if m.name in comparable and m.name not in found]
     if not found:
         raise InputError(
             f"no stance_drift, press or prompt_construction run found in {', '.join(paths)}; "
@@ -60,7 +53,7 @@ def detect_method(paths: list[str], method: str) -> str:
             f"the inputs hold runs of several methods ({', '.join(sorted(found))}); pass one "
             "method's runs or choose with --method"
         )
-    return found.pop()
+    return found[0]
 
 
 def check_options(args: argparse.Namespace) -> None:
@@ -72,45 +65,11 @@ def check_options(args: argparse.Namespace) -> None:
         check_out_dir(args.out, "--out")
 
 
-def _drift(args: argparse.Namespace) -> Any:
-    from inspect_stance.drift.cli import expand_inputs
-    from inspect_stance.drift.compare import compare_drift, load_drift, select_metrics
-    from inspect_stance.runs import check_settings, dedupe, name_runs, parse_labels
-
-    policy = "exclude" if args.exclude_unparsed else "failure"
-    paths, skipped = expand_inputs(args.paths)
-    if skipped:
-        print(f"inspect-stance compare: {skipped}", file=sys.stderr)
-    try:
-        metrics = select_metrics(args.metric)
-    except ValueError as ex:
-        raise InputError(str(ex)) from ex
-    loaded = [load_drift(p, policy) for p in paths]
-    keep, dropped = dedupe([x.info for x in loaded])
-    loaded = [loaded[k] for k in keep]
-    if len(loaded) < 2:
-        raise InputError(f"compare needs at least two different runs (got {len(loaded)})"
-                         + (f"; {dropped}" if dropped else ""))  # fmt: skip
-    names = name_runs([x.info for x in loaded], parse_labels(args.label))
-    notes = check_settings([x.info for x in loaded], names, args.allow_different_settings)
-    try:
-        result = compare_drift(loaded, names, metrics, args.confidence, args.interval,
-                               args.adjust, args.alpha, policy)  # fmt: skip
-    except ValueError as ex:
-        raise InputError(str(ex)) from ex
-    result.notes += notes + ([dropped] if dropped else [])
-    return result
-
-
 def _backend(method: str) -> Any:
-    """The function that builds the method's comparison from the parsed arguments."""
-    if method == "stance_drift":
-        return _drift
-    module = {
-        "press": "inspect_stance.press.compare_runs",
-        "construction": "inspect_stance.construction.compare",
-    }[method]
-    return importlib.import_module(module).cli_compare
+    """The method's comparison builder (:attr:`inspect_stance.study.Method.compare`)."""
+    from inspect_stance.study import method_named
+
+    return method_named(method).compare
 
 
 def zero_spread_notes(comparisons: Any) -> list[str]:
@@ -130,6 +89,7 @@ def zero_spread_notes(comparisons: Any) -> list[str]:
 def cmd_compare(args: argparse.Namespace) -> int:
     """Compute, print (table or ``--json``), and write ``--out``."""
     from inspect_stance.compare_render import terminal_table, to_json, write_outputs
+    from inspect_stance.printable import printable, printable_lines
 
     check_options(args)
     method = detect_method(args.paths, args.method)
@@ -138,12 +98,12 @@ def cmd_compare(args: argparse.Namespace) -> int:
     if result.notes:
         for n in result.notes:
             if n.startswith("counted once"):
-                print(f"inspect-stance compare: {n}", file=sys.stderr)
+                print(printable(f"inspect-stance compare: {n}"), file=sys.stderr)
     written = write_outputs(result, args.out) if args.out else []
     if args.json:
         print(json.dumps(to_json(result), indent=2, allow_nan=False))
     else:
-        print(terminal_table(result))
+        print(printable_lines(terminal_table(result)))
         if written:
             print(f"\nwrote {', '.join(p.name for p in written)} to {args.out}")
     return 0

@@ -4,7 +4,7 @@ Every error that a user causes with a bad ``-T`` / ``-M`` value, input file or m
 is an :class:`InputError`, a ``ValueError`` (so ``except ValueError`` and
 ``pytest.raises(ValueError)`` keep working) whose message is one line that names the problem and
 the fix. This module imports nothing from Inspect, so the method cores that raise it stay
-Inspect-free; :func:`install_excepthook` (run when Inspect loads the package's entry point) is
+Inspect-free; :func:`install_excepthook` (installed when one of the package's tasks is created or one of its errors is raised) is
 what prints it as that one line, without a traceback, under ``inspect eval``.
 """
 
@@ -20,6 +20,9 @@ class InputError(ValueError):
         message = " ".join(str(message).split())  # one line, whatever the caller built
         super().__init__(message)
         self.message = message
+        # the one-line hook is set up by the package's own errors only (a task, a provider, a
+        # command raising one), never by loading the entry point
+        install_excepthook()
 
     def __str__(self) -> str:
         return str(self.message)
@@ -49,7 +52,7 @@ def install_excepthook() -> None:
 
     Inspect's own hook prints a traceback for an exception it does not know (and, with
     ``--display none``, its own one-line errors not at all); a CI job then sees a bare exit
-    status. This hook (installed when Inspect loads the package's entry point) handles our
+    status. This hook (installed when one of the package's tasks is created) handles our
     errors the same way in every display mode and hands every other exception to the hook it
     replaced.
     """

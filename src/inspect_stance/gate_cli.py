@@ -13,11 +13,13 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import sys
 from pathlib import Path
 from typing import Any
 
 from inspect_stance.errors import InputError
 from inspect_stance.gate_output import CheckLine, github_annotations, write_junit
+from inspect_stance.printable import printable
 
 
 def add_gate_options(g: argparse.ArgumentParser) -> None:
@@ -97,7 +99,9 @@ def _drift_gate(args: argparse.Namespace) -> tuple[Any, list[str]]:
     run = load_drift(args.run, policy)
     base = load_drift(args.baseline, policy) if args.baseline else None
     for r in (run.run, base.run if base else None):
-        if r is not None and (r.n_missing or (r.status not in (None, "success"))):
+        # an adaptive run's trials not run are by design, not an interrupted run
+        gaps = r.n_missing if r is not None and r.adaptive_halfwidth is None else 0
+        if r is not None and (gaps or (r.status not in (None, "success"))):
             raise InputError(
                 f"{r.source}: incomplete run (status {r.status}, {r.n_missing} missing "
                 "trials); finish it with inspect eval-retry before gating"
@@ -143,12 +147,19 @@ def _press_gate(args: argparse.Namespace) -> tuple[Any, list[str]]:
     return result, notes
 
 
+def _annotate(args: argparse.Namespace, lines: list[CheckLine]) -> None:
+    """Print the GitHub annotations: on stdout, or on stderr with ``--json`` (stdout stays one
+    JSON document; GitHub reads workflow commands from both)."""
+    stream = sys.stderr if args.json else sys.stdout
+    print("\n".join(github_annotations("inspect-stance gate", lines)), file=stream)
+
+
 def _emit_error(args: argparse.Namespace, ex: InputError) -> None:
     line = CheckLine("input", False, str(ex))
     if args.json:
         print(json.dumps({"status": "error", "exit_code": 2, "reason": str(ex)}, indent=2))
     if args.github:
-        print("\n".join(github_annotations("inspect-stance gate", [line])))
+        _annotate(args, [line])
     if args.junit and Path(args.junit).parent.is_dir() and not Path(args.junit).is_dir():
         write_junit(args.junit, "inspect-stance gate", [line])
 
@@ -168,9 +179,9 @@ def run_gate(args: argparse.Namespace) -> int:
         doc["notes"] = notes
         print(json.dumps(doc, indent=2, allow_nan=False))
     else:
-        print(result.reason)
+        print(printable(result.reason))
     if args.github:
-        print("\n".join(github_annotations("inspect-stance gate", result.lines)))
+        _annotate(args, result.lines)
     if args.junit:
         write_junit(args.junit, "inspect-stance gate", result.lines)
     return int(result.exit_code)

@@ -8,6 +8,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from inspect_stance.printable import printable
+
 
 @dataclass(frozen=True)
 class CheckLine:
@@ -26,11 +28,12 @@ def junit_xml(suite: str, checks: Sequence[CheckLine]) -> str:
     ts = ET.SubElement(root, "testsuite", name=suite, tests=str(len(checks)),
                        failures=str(failures), errors="0", skipped="0")  # fmt: skip
     for c in checks:
-        case = ET.SubElement(ts, "testcase", classname=suite, name=c.name)
+        message = printable(c.message)  # XML 1.0 has no control characters
+        case = ET.SubElement(ts, "testcase", classname=suite, name=printable(c.name))
         if c.passed:
-            ET.SubElement(case, "system-out").text = c.message
+            ET.SubElement(case, "system-out").text = message
         else:
-            ET.SubElement(case, "failure", message=c.message, type="regression").text = c.message
+            ET.SubElement(case, "failure", message=message, type="regression").text = message
     ET.indent(root)
     return ET.tostring(root, encoding="unicode", xml_declaration=True) + "\n"
 
@@ -41,6 +44,7 @@ def write_junit(path: str | Path, suite: str, checks: Sequence[CheckLine]) -> No
 
 
 def _escape_data(text: str) -> str:
+    text = printable(text)  # no line break or terminal escape inside a workflow command
     return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
 
 

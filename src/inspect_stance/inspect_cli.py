@@ -1,9 +1,11 @@
 """Checks of Inspect's own command-line options that Inspect lets through silently.
 
 ``inspect eval ... --epochs 0`` runs one epoch without a word (Inspect's CLI reads ``0`` as
-"not given"), and ``--epochs -1`` ends in a traceback. :func:`check_inspect_argv` runs when
-Inspect loads the package's entry point inside ``inspect eval`` / ``eval-set`` (before any
-model call) and turns such values into one line on stderr and exit status 2.
+"not given"), and ``--epochs -1`` ends in a traceback. :func:`check_inspect_argv` turns such
+values into one line on stderr and exit status 2. It runs from :func:`enter_task`, which each of
+the package's tasks calls first (through :func:`inspect_stance.params.reject_unknown_args`),
+before any model call: loading the entry point does nothing, so an ``inspect`` process running
+only other packages' tasks keeps Inspect's own behaviour and excepthook.
 """
 
 from __future__ import annotations
@@ -66,3 +68,13 @@ def check_inspect_argv(
     if problem is not None:
         print(str(InputError(problem)), file=sys.stderr)
         raise SystemExit(2)
+
+
+def enter_task() -> None:
+    """What creating one of the package's tasks sets up in the ``inspect`` process: the
+    one-line :class:`InputError` excepthook (:func:`inspect_stance.errors.install_excepthook`,
+    installed once) and :func:`check_inspect_argv`."""
+    from inspect_stance.errors import install_excepthook
+
+    install_excepthook()
+    check_inspect_argv()

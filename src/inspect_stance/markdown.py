@@ -7,9 +7,12 @@ integral floats above 1 as integers, ``None`` / NaN as ``n/a``, and ``|`` is esc
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pandas as pd
+from inspect_stance.printable import printable
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 MISSING = "n/a"
 
@@ -26,7 +29,7 @@ def cell(value: Any, digits: int = 3) -> str:
         if value != 0 and abs(value) < 1e-3:
             return f"{value:.{digits}g}"
         return f"{value:.{digits}f}"
-    return str(value).replace("|", "\\|")
+    return printable(str(value)).replace("|", "\\|")
 
 
 def md_table(frame: pd.DataFrame, index: str | None = None, digits: int = 3) -> str:

@@ -147,7 +147,13 @@ def reject_unknown_args(task: str, unknown: dict[str, object], fn: Callable[...,
     running several tasks passes (``inspect eval-set tasks/stance_drift.py tasks/press.py -T
     trials=5``): it is ignored with Inspect's own warning (``param 'x' not used by task 'y'``),
     as Inspect does for tasks without ``**kwargs``.
+
+    Being every task's first call, it also sets up the package's excepthook and its check of
+    Inspect's options for this process (:func:`inspect_stance.inspect_cli.enter_task`).
     """
+    from inspect_stance.inspect_cli import enter_task
+
+    enter_task()
     if not unknown:
         return
     import difflib

@@ -3,10 +3,16 @@
 - **Identity.** A log is identified by its Inspect ``eval_id``; an ``.npz`` by the SHA-256 of its
   bytes (:func:`inspect_stance.logfile.run_identity`). The same run given twice (two paths, or a
   copy) counts once: the log finders drop repeats and say so; :func:`dedupe` checks again.
-- **Names** (:func:`name_runs`): the model; where models collide, the model and the task
-  arguments that differ between the colliding runs (``model [variant=reversed]``); an Inspect
-  tag (``inspect eval --tags NAME``) names a run outright; ``--label RUN=NAME`` (``RUN`` a path
-  as given, or its file name) overrides everything. Names that still collide get ``#2``, ``#3``.
+- **Names** (:func:`run_names`, one scheme for every command and output): the model (a file's
+  name for an ``.npz``); where models collide, what sets the colliding runs apart, in this
+  order: the task arguments that differ (``model [variant=reversed]``), the ``-M`` model
+  arguments that differ (``model [seed=3]``), the host of a differing ``--model-base-url``
+  (``model [base_url=host:8000]``, never its credentials); an Inspect tag (``inspect eval --tags
+  NAME``) names a run outright; ``--label RUN=NAME`` (``RUN`` a path as given, or its file name)
+  overrides everything. Names that still collide get the start of their run identity
+  (``m [run 3fa9c2d1]``: the same whatever order the runs are given in) and a note says so.
+  Every name has its control characters escaped (:func:`inspect_stance.printable.printable`),
+  so no name can break a line, a table or a CI annotation.
 - **Settings** (:func:`check_settings`): runs whose settings differ (variant, propositions
   source, estimator, argument fingerprint, rubric threshold: each method says which) measure
   different things; comparing them is refused in one line unless the user allows it.
@@ -34,6 +40,8 @@ class RunInfo:
     task_args: dict[str, Any] = field(default_factory=dict)
     tags: list[str] = field(default_factory=list)
     settings: dict[str, Any] = field(default_factory=dict)
+    model_args: dict[str, Any] = field(default_factory=dict)
+    base_url: str | None = None
 
 
 def log_info(path: str | Path) -> RunInfo:
@@ -48,6 +56,8 @@ def log_info(path: str | Path) -> RunInfo:
         model=str(ev.model),
         task_args=dict(ev.task_args or {}),
         tags=[str(t) for t in (ev.tags or [])],
+        model_args=dict(getattr(ev, "model_args", None) or {}),
+        base_url=getattr(ev, "model_base_url", None),
     )
 
 
@@ -90,40 +100,110 @@ def _fmt(value: Any) -> str:
     return "default" if value is None else str(value)
 
 
-def name_runs(infos: Sequence[RunInfo], labels: Mapping[str, str] | None = None) -> list[str]:
-    """One unique name per run (see the module docstring)."""
+def url_host(url: str | None) -> str | None:
+    """The ``host[:port]`` of a base URL, without user name, password, path or query."""
+    if not url:
+        return None
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(url if "//" in url else "//" + url)
+    host = parts.hostname or ""
+    try:
+        port = parts.port
+    except ValueError:
+        port = None
+    return f"{host}:{port}" if port else host or None
+
+
+#: ``-M`` arguments never shown in a name (their values are credentials)
+SECRET_WORDS: tuple[str, ...] = ("key", "token", "secret", "password", "auth", "credential")
+
+
+def _shown(attr: str, name: str) -> bool:
+    return attr != "model_args" or not any(w in name.lower() for w in SECRET_WORDS)
+
+
+def _apart(peers: Sequence[RunInfo], info: RunInfo) -> list[str]:
+    """``name=value`` of what differs among ``peers`` (task arguments, then ``-M`` model
+    arguments, then the base URL host), as ``info`` has it."""
+    parts: list[str] = []
+    for attr in ("task_args", "model_args"):
+        keys = sorted({a for p in peers for a in getattr(p, attr)})
+        for a in (k for k in keys if _shown(attr, k)):
+            if len({_fmt(getattr(p, attr).get(a)) for p in peers}) > 1:
+                parts.append(f"{a}={_fmt(getattr(info, attr).get(a))}")
+    if len({url_host(p.base_url) for p in peers}) > 1:
+        parts.append(f"base_url={_fmt(url_host(info.base_url))}")
+    return parts
+
+
+def _label_for(info: RunInfo, labels: Mapping[str, str]) -> str | None:
+    for key in (info.source, Path(info.source).name, Path(info.source).stem):
+        if key in labels:
+            return labels[key]
+    return None
+
+
+def _path_tails(sources: Sequence[str]) -> list[str]:
+    """The shortest trailing parts of the paths (``again/a.npz``) that tell them apart."""
+    parts = [Path(s).parts for s in sources]
+    for n in range(1, max(len(p) for p in parts) + 1):
+        tails = ["/".join(p[-n:]) for p in parts]
+        if len(set(tails)) == len(tails):
+            return tails
+    return list(sources)
+
+
+def _identities(infos: Sequence[RunInfo]) -> list[str]:
+    """What tells runs of one name apart: the start of each run identity (an eval id, a content
+    hash), else the end of each path."""
+    ids = [i.run_id.split(":", 1)[1][:8] if ":" in i.run_id else "" for i in infos]
+    if all(ids) and len(set(ids)) == len(ids):
+        return ids
+    return _path_tails([i.source for i in infos])
+
+
+def run_names(
+    infos: Sequence[RunInfo], labels: Mapping[str, str] | None = None
+) -> tuple[list[str], list[str]]:
+    """One unique, printable name per run (see the module docstring), and a note per set of runs
+    whose names had to be told apart by their run identity."""
+    from inspect_stance.printable import printable
+
     labels = dict(labels or {})
-    base = [i.model or Path(i.source).stem for i in infos]
-    names = list(base)
-    for k, info in enumerate(infos):
-        peers = [j for j, b in enumerate(base) if b == base[k]]
-        if len(peers) > 1:
-            keys = sorted({a for j in peers for a in infos[j].task_args})
-            differ = [
-                a for a in keys
-                if len({_fmt(infos[j].task_args.get(a)) for j in peers}) > 1
-            ]  # fmt: skip
-            if differ:
-                names[k] = (
-                    f"{base[k]} [{', '.join(f'{a}={_fmt(info.task_args.get(a))}' for a in differ)}]"
-                )
-        if info.tags:
-            names[k] = ",".join(info.tags)
-        for key in (info.source, Path(info.source).name, Path(info.source).stem):
-            if key in labels:
-                names[k] = labels[key]
-                break
     unused = set(labels) - {
         key for i in infos for key in (i.source, Path(i.source).name, Path(i.source).stem)
     }
     if unused:
         raise InputError(f"--label {sorted(unused)[0]}=...: no such run among the inputs")
-    seen: dict[str, int] = {}
-    for k, n in enumerate(names):
-        seen[n] = seen.get(n, 0) + 1
-        if seen[n] > 1:
-            names[k] = f"{n} #{seen[n]}"
-    return names
+    base = [i.model or Path(i.source).stem for i in infos]
+    names = list(base)
+    for k, info in enumerate(infos):
+        peers = [infos[j] for j, b in enumerate(base) if b == base[k]]
+        apart = _apart(peers, info) if len(peers) > 1 else []
+        if apart:
+            names[k] = f"{base[k]} [{', '.join(apart)}]"
+        if info.tags:
+            names[k] = ",".join(info.tags)
+        label = _label_for(info, labels)
+        if label is not None:
+            names[k] = label
+    names = [printable(n) for n in names]
+    notes: list[str] = []
+    for name in sorted({n for n in names if names.count(n) > 1}):
+        same = [k for k, n in enumerate(names) if n == name]
+        for k, ident in zip(same, _identities([infos[k] for k in same]), strict=True):
+            names[k] = f"{name} [run {printable(ident)}]"
+        notes.append(
+            f"runs alike in model, arguments and tags told apart by their run identity: "
+            f"{', '.join(names[k] for k in same)} (name them with --label RUN=NAME)"
+        )
+    return names, notes
+
+
+def name_runs(infos: Sequence[RunInfo], labels: Mapping[str, str] | None = None) -> list[str]:
+    """The names of :func:`run_names` (without its notes)."""
+    return run_names(infos, labels)[0]
 
 
 def check_settings(

@@ -425,3 +425,26 @@ def test_prompts_from_a_construction_log_links_its_judges(inputs, tmp_path, caps
     summary = json.loads(capsys.readouterr().out)
     also = {a["annotator"]: a["also_judge"] for a in summary["annotators"]}
     assert also == {"annotator_sim/lexical": "yes", "annotator_sim/contrarian": "no"}
+
+
+def test_report_on_a_folder_of_several_methods(cli_run, tmp_path, capsys):
+    """``report DIR --out OUT`` on stance-drift and prompt_validation runs (and a repeat of one
+    log): one report per method in OUT/<task>/, the repeat set aside in one line, exit 0."""
+    import shutil
+
+    import numpy as np
+
+    folder = tmp_path / "runs"
+    folder.mkdir()
+    rng = np.random.default_rng(0)
+    np.savez(folder / "drift.npz", probs=rng.dirichlet(np.ones(5), size=(2, 3, 5)))
+    shutil.copy(cli_run.location, folder / "validation.eval")
+    shutil.copy(cli_run.location, folder / "validation_copy.eval")
+    out = tmp_path / "out"
+    assert cli_main(["report", str(folder), "--out", str(out)]) == 0
+    captured = capsys.readouterr()
+    assert (out / "stance_drift" / "summary.csv").is_file()
+    assert any((out / "prompt_validation").iterdir())
+    aside = [line for line in captured.err.splitlines() if "set aside" in line]
+    assert len(aside) == 1 and "validation_copy.eval" in aside[0] and "same run" in aside[0]
+    assert cli_main(["report", str(folder), "--out", str(out), "--strict"]) == 2

@@ -118,6 +118,15 @@ def test_report_reads_an_adaptive_log(adaptive_log, capsys: pytest.CaptureFixtur
     assert "complete the run with `inspect eval-retry`" not in text
 
 
+def test_gate_reads_an_adaptive_log(adaptive_log, capsys: pytest.CaptureFixture[str]) -> None:
+    """An adaptive run is gated (pass or fail), not called incomplete with an eval-retry hint."""
+    log, _ = adaptive_log
+    code = cli_main(["gate", log.location, "--min-spr", "0.01", "--exclude-unparsed"])
+    captured = capsys.readouterr()
+    assert code == 0, captured.err
+    assert "eval-retry" not in captured.out + captured.err
+
+
 def test_adaptive_survives_eval_retry(files: Path, tmp_path: Path) -> None:
     """An outage mid-run, then eval-retry: every sample ends where an uninterrupted run ends,
     and the retry calls the model only for trials not recorded before the outage."""

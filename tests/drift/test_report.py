@@ -129,8 +129,11 @@ def test_out_dir_and_many_inputs(tmp_path, capsys):
     assert rc == 0
     captured = capsys.readouterr()
     text = captured.out
-    assert "a #2" in text and "SPR 3 hops" in text and "excluded" in text
-    assert "a #3" not in text and "counted 1 repeated run once" in captured.err  # a given twice
+    # two runs named a: told apart by the end of their paths, whatever the order given
+    first, second = f"a [run {tmp_path.name}/a.npz]", "a [run again/a.npz]"
+    assert first in text and second in text and "SPR 3 hops" in text and "excluded" in text
+    assert "#2" not in text and "counted 1 repeated run once" in captured.err  # a given twice
+    slug = f"a_run_{tmp_path.name}_a.npz"
     for name in (
         "summary.csv",
         "per_proposition.csv",
@@ -139,13 +142,13 @@ def test_out_dir_and_many_inputs(tmp_path, capsys):
         "k_hop_matrices.csv",
         "stationary.csv",
         "report.md",
-        "heatmap_a.png",
+        f"heatmap_{slug}.png",
         "heatmap_b_argmax.png",
-        "heatmap_a_hops3.png",
+        f"heatmap_{slug}_hops3.png",
         "spr_vs_hops.png",
     ):
         assert (out / name).is_file(), name
-    assert (out / "heatmap_a.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert (out / f"heatmap_{slug}.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert len(list((out / "heatmaps_b").glob("*.png"))) == 3
     import pandas as pd
 
@@ -153,9 +156,9 @@ def test_out_dir_and_many_inputs(tmp_path, capsys):
     assert len(per) == 3 * 3 * 5
     assert list(per["proposition"][:6]) == ["u"] * 5 + ["v"]
     summary = pd.read_csv(out / "summary.csv")
-    assert list(summary["run"]) == ["a", "b", "a #2"]
+    assert list(summary["run"]) == [first, "b", second]
     md = (out / "report.md").read_text()
-    assert "heatmap_a.png" in md and "| a #2 |" in md
+    assert f"heatmap_{slug}.png" in md and f"| {second} |" in md
     # --json with --hops > 1 adds the opt-in hops object
     assert main(["report", str(a), "--json", "--hops", "2"]) == 0
     run = json.loads(capsys.readouterr().out)["runs"][0]

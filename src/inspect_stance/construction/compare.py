@@ -233,7 +233,7 @@ def load_construction_runs(
     from inspect_stance.construction.report import read_records
     from inspect_stance.errors import InputError
     from inspect_stance.logfile import find_task_logs
-    from inspect_stance.runs import check_settings, dedupe, log_info, name_runs, parse_labels
+    from inspect_stance.runs import check_settings, dedupe, log_info, parse_labels, run_names
 
     found = find_task_logs(paths, ("prompt_construction",), "prompt_construction run")
     infos = [log_info(p) for p in found.paths]
@@ -246,8 +246,8 @@ def load_construction_runs(
     for info, recs in zip(infos, runs, strict=True):
         info.settings = {k: info.task_args[k] for k in SETTING_ARGS if k in info.task_args}
         info.settings["judges"] = ", ".join(sorted({j for r in recs for j in r.judges}))
-    names = name_runs(infos, parse_labels(labels))
-    notes = check_settings(infos, names, allow)
+    names, notes = run_names(infos, parse_labels(labels))
+    notes += check_settings(infos, names, allow)
     notes += [x for x in (dropped, found.skipped_line()) if x]
     desc = [{"name": n, "source": i.source, "model": i.model, "n_records": len(r),
              "n_items": len({item_key(x) for x in r})}

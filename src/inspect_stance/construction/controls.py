@@ -22,9 +22,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pandas as pd
+if TYPE_CHECKING:
+    import pandas as pd
 
 from inspect_stance.construction.comparison import neutral_comparison, setting_summaries
 from inspect_stance.construction.labels import LABELS, REFUSAL
@@ -151,6 +152,8 @@ def paired(records: Sequence[Record], control: str) -> list[tuple[Record, Record
 def lean_moves(records: Sequence[Record]) -> pd.DataFrame:
     """Per control, setting and method: the primary lean and the control's on the same
     responses (``n_both``: a label under both), and the move (control - primary)."""
+    import pandas as pd  # loaded by the reports, not when the task module is imported
+
     rows = []
     for control in controls_in(records):
         both = paired(records, control)
@@ -178,6 +181,8 @@ def control_summary(records: Sequence[Record]) -> pd.DataFrame:
     """Per control: mean |move| and mean move over settings x methods, and the neutral
     comparison's ``mean_difference`` (templated - generated distance) under the primary and the
     control on the same responses."""
+    import pandas as pd
+
     moves = lean_moves(records)
     rows = []
     for control in controls_in(records):

@@ -14,10 +14,10 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 from typing import Any
 
-from inspect_stance.drift.inputs import RUN_WHAT, load_input
+from inspect_stance.drift.expand import expand_inputs
+from inspect_stance.drift.inputs import load_input
 from inspect_stance.params import cli_float
 
 
@@ -27,72 +27,42 @@ def _input_error(message: str) -> Exception:
     return InputError(message)  # InputError folds the message onto one line
 
 
-def expand_inputs(paths: list[str]) -> tuple[list[Path], str]:
-    """The runs named by ``paths``, in order: ``.npz`` files, and ``stance_drift`` logs found
-    with :func:`inspect_stance.logfile.find_task_logs` (a folder may hold other tasks' logs:
-    they are skipped and counted); a folder's ``.npz`` files are taken too. The same run given
-    twice (a copy of a log: the same eval id; an ``.npz`` of the same content) is kept once
-    (:func:`inspect_stance.logfile.drop_repeated_runs`). Returns the run paths and the line
-    saying what was skipped or counted once (empty when nothing was). ``InputError`` when a
-    named file is not a run or nothing is found."""
-    from inspect_stance.errors import InputError as SharedInputError
-    from inspect_stance.logfile import (
-        LOG_SUFFIXES,
-        drop_repeated_runs,
-        find_task_logs,
-        repeated_line,
-    )
-
-    runs: list[Path] = []
-    repeated: list[tuple[Path, Path]] = []
-    other = unreadable = 0
-    for raw in paths:
-        p = Path(raw)
-        if p.suffix == ".npz" and not p.is_dir():
-            if not p.is_file():
-                raise _input_error(f"{p}: file not found; pass a stance_drift log or an .npz")
-            runs.append(p)
-            continue
-        if p.is_file() and p.suffix not in LOG_SUFFIXES:
-            raise _input_error(
-                f"{p}: unknown input type; give a stance_drift log (.eval/.json), an .npz or a "
-                "folder of them"
-            )
-        npz = sorted(x for x in p.rglob("*.npz") if x.is_file()) if p.is_dir() else []
-        has_logs = not p.is_dir() or any(x.suffix in LOG_SUFFIXES for x in p.rglob("*"))
-        found = None
-        if has_logs:
-            try:
-                found = find_task_logs([p], ["stance_drift"], RUN_WHAT)
-            except SharedInputError as ex:
-                if not (p.is_dir() and npz):  # a folder of .npz files and other tasks' logs
-                    raise _input_error(str(ex)) from ex
-        if found is not None:
-            runs += found.paths
-            repeated += found.repeated
-            other += len(found.skipped_other_task)
-            unreadable += len(found.skipped_unreadable)
-        elif p.is_dir() and not npz:
-            raise _input_error(f"no log of a {RUN_WHAT} (or .npz) found in {p}")
-        runs += npz
-    runs, across = drop_repeated_runs(runs)
-    parts = []
-    if other:
-        parts.append(f"{other} log{'s' if other != 1 else ''} of other tasks")
-    if unreadable:
-        parts.append(f"{unreadable} unreadable file{'s' if unreadable != 1 else ''}")
-    lines = [f"skipped {' and '.join(parts)}" if parts else "", repeated_line(repeated + across)]
-    return runs, "; ".join(x for x in lines if x)
-
-
 def _dump(obj: Any) -> str:
     return json.dumps(obj, indent=2, allow_nan=False)
 
 
+def _other_methods(args: argparse.Namespace) -> Any:
+    """With ``--out``, the inputs sorted by method when they hold another method's runs than
+    stance drift (``report`` then writes one report per method), else None (the stance-drift
+    report, which skips other tasks' logs and says so). ``--strict``: one-line InputError for
+    any input set aside."""
+    if not args.out:
+        return None
+    from inspect_stance.errors import InputError as SharedInputError
+    from inspect_stance.study import sort_inputs
+
+    try:
+        found = sort_inputs(args.paths, strict=args.strict)
+    except SharedInputError:
+        if args.strict:
+            raise
+        return None  # the stance-drift report says what is wrong with the inputs
+    names = [m.name for m in found.methods()]
+    return found if names and names != ["stance_drift"] else None
+
+
 def cmd_report(args: argparse.Namespace) -> int:
-    """``inspect-stance report``: compute, print (or ``--json``), and write ``--out``."""
+    """``inspect-stance report``: compute, print (or ``--json``), and write ``--out``; inputs
+    holding other methods' runs get one report per method under ``--out DIR/<task>/``
+    (:mod:`inspect_stance.study.report`)."""
     from inspect_stance.drift.report_analysis import MAX_HOPS, build_report, unique_names
     from inspect_stance.drift.report_render import run_json, terminal_summary
+
+    found = _other_methods(args)
+    if found is not None:
+        from inspect_stance.study.report import report_methods
+
+        return report_methods(found, args.out)
 
     if not 0.0 <= args.threshold <= 1.0:  # NaN fails too
         raise _input_error(
@@ -175,9 +145,13 @@ def register(subparsers: Any) -> None:
 def _register_report(subparsers: Any) -> None:
     p = subparsers.add_parser(
         "report",
-        help="full stance-drift analysis of runs (logs or .npz)",
-        description="Stance-drift report of one or more runs: Inspect logs of the stance_drift "
-        "task (.eval/.json) or raw .npz arrays with probs shaped (propositions, trials, 5, 5).",
+        help="report on runs of any method (stance-drift logs or .npz, press, "
+        "prompt_construction, prompt_validation logs)",
+        description="Report on runs: stance-drift logs (.eval/.json) or raw .npz arrays with "
+        "probs shaped (propositions, trials, 5, 5) give the stance-drift report; with --out "
+        "DIR, inputs holding other methods' logs give one report per method in DIR/<task>/ (the "
+        "method's own report command: press-report, construction-report, validation-report). "
+        "A folder's logs that no method reads, or repeats, are set aside with one line each.",
     )
     p.add_argument(
         "paths",
@@ -185,7 +159,11 @@ def _register_report(subparsers: Any) -> None:
         metavar="PATH",
         help="stance_drift logs, .npz files, or folders (other tasks' logs in them are skipped)",
     )
-    p.add_argument("--out", metavar="DIR", help="write CSVs, report.md and PNG heatmaps here")
+    p.add_argument("--out", metavar="DIR", help="write CSVs, report.md and PNG heatmaps here "
+                   "(inputs holding other methods' logs: one report per method in DIR/<task>/)")  # fmt: skip
+    p.add_argument("--strict", action="store_true",
+                   help="refuse inputs holding a log no method reads (or a repeat) instead of "
+                   "setting it aside")  # fmt: skip
     p.add_argument("--json", action="store_true", help="print one JSON object instead of tables")
     p.add_argument(
         "--threshold",

@@ -140,6 +140,22 @@ def study_logs(inputs: Sequence[str], tasks: tuple[str, ...]) -> list[Path]:
     return list(dict.fromkeys(found))
 
 
+def check_html_path(path: str) -> None:
+    """One-line InputError when ``--html PATH`` cannot be written: a folder, a missing folder
+    above it, or a folder that is not writable."""
+    import os
+
+    from inspect_stance.errors import InputError
+
+    p = Path(path)
+    if p.is_dir():
+        raise InputError(f"--html {p}: is a folder; give a file path such as {p / 'study.html'}")
+    if not p.parent.is_dir():
+        raise InputError(f"--html {p}: folder {p.parent} does not exist; create it first")
+    if not os.access(p.parent, os.W_OK) or (p.exists() and not os.access(p, os.W_OK)):
+        raise InputError(f"--html {p}: not writable; give a path you can write")
+
+
 def with_html(
     func: Callable[[argparse.Namespace], int], command: str, inputs: str = "paths"
 ) -> Callable[[argparse.Namespace], int]:
@@ -150,6 +166,7 @@ def with_html(
         html = getattr(args, "html", None)
         if not html:
             return func(args)
+        check_html_path(html)  # before any work: a run of minutes must not end in a crash
         tmp = None
         if not getattr(args, "out", None):
             tmp = tempfile.TemporaryDirectory(prefix="inspect-stance-html-")

@@ -145,7 +145,7 @@ def load_press_runs(
 ) -> tuple[list[PressRun], list[str], list[str]]:
     """Runs (deduplicated), their names, and notes (settings differing, runs counted once)."""
     from inspect_stance.press.logs import find_press_logs
-    from inspect_stance.runs import check_settings, dedupe, name_runs, parse_labels
+    from inspect_stance.runs import check_settings, dedupe, parse_labels, run_names
 
     runs, skipped = find_press_logs(paths)
     infos = [press_info(r) for r in runs]
@@ -154,8 +154,8 @@ def load_press_runs(
     if len(runs) < 2:
         raise InputError(f"compare needs at least two different runs (got {len(runs)})"
                          + (f"; {dropped}" if dropped else ""))  # fmt: skip
-    names = name_runs(infos, parse_labels(labels))
-    notes = check_settings(infos, names, allow)
+    names, notes = run_names(infos, parse_labels(labels))
+    notes += check_settings(infos, names, allow)
     notes += [x for x in (dropped, skipped) if x]
     return runs, names, notes
 

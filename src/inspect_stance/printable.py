@@ -1,0 +1,35 @@
+"""Text from a run (model names, Inspect tags, ``--label`` values, file names) made safe to print.
+
+A control character in a name would otherwise reach the terminal as itself: a line feed starts a
+new line (``\\n::warning::x`` on stdout is a workflow command to a CI system), ESC starts a
+terminal escape sequence, and both break markdown tables and XML. :func:`printable` writes each
+such character as its Python escape (``\\n``, ``\\x1b``, ``\\u2028``), so the name stays one
+readable line and distinct names stay distinct.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+#: Unicode categories written as escapes: controls, format characters (e.g. bidirectional
+#: overrides), line and paragraph separators.
+ESCAPED_CATEGORIES: frozenset[str] = frozenset({"Cc", "Cf", "Zl", "Zp"})
+
+
+def printable(text: str) -> str:
+    """``text`` with every character of :data:`ESCAPED_CATEGORIES` written as its escape
+    (``"a\\nb"`` becomes ``"a\\\\nb"``); other text unchanged."""
+    if text.isprintable():
+        return text
+    return "".join(
+        c.encode("unicode_escape").decode("ascii")
+        if unicodedata.category(c) in ESCAPED_CATEGORIES
+        else c
+        for c in text
+    )
+
+
+def printable_lines(text: str) -> str:
+    """``text`` whose own line breaks are kept (a multi-line table) and every other control
+    character escaped: each line through :func:`printable`."""
+    return "\n".join(printable(line) for line in text.split("\n"))

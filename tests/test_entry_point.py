@@ -1,0 +1,46 @@
+"""The Inspect entry point is quiet: importing it loads no heavy library and changes nothing in
+the ``inspect`` process until one of the package's tasks is created."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+HEAVY = ("scipy.stats", "pandas", "matplotlib", "statsmodels")
+
+
+def _run(code: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+
+
+def test_entry_point_loads_no_heavy_library() -> None:
+    out = _run(
+        "import sys, inspect_stance._registry; "
+        f"print(','.join(m for m in {HEAVY!r} if m in sys.modules))"
+    )
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "", f"loaded by the entry point: {out.stdout.strip()}"
+
+
+def test_entry_point_leaves_other_packages_eval_alone() -> None:
+    """``inspect eval other.py --epochs 0`` with the package installed: loading the entry point
+    neither exits nor replaces the process's excepthook."""
+    out = _run(
+        "import sys; sys.argv = ['inspect', 'eval', 'other_pkg/task.py', '--epochs', '0']; "
+        "hook = sys.excepthook; import inspect_stance._registry; "
+        "print('same-hook' if sys.excepthook is hook else 'replaced')"
+    )
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "same-hook"
+
+
+def test_own_task_still_refuses_epochs_zero() -> None:
+    """Creating one of the package's tasks under ``inspect eval ... --epochs 0`` exits 2 with one
+    line."""
+    out = _run(
+        "import sys; sys.argv = ['inspect', 'eval', 'inspect_stance/stance_drift', '--epochs', "
+        "'0']; from inspect_stance.tasks.stance_drift import stance_drift; stance_drift()"
+    )
+    assert out.returncode == 2, out.stderr
+    assert "--epochs 0" in out.stderr
+    assert "Traceback" not in out.stderr
