@@ -129,7 +129,7 @@ def test_out_dir_and_many_inputs(tmp_path, capsys):
     assert rc == 0
     captured = capsys.readouterr()
     text = captured.out
-    assert "a #2" in text and "SPR 3 hops" in text and "excluded" in text
+    assert "a #2" in text and "SPR hop 3 (projected)" in text and "excluded" in text
     assert "a #3" not in text and "counted 1 repeated run once" in captured.err  # a given twice
     for name in (
         "summary.csv",
