@@ -112,9 +112,12 @@ def spr_vs_hops_plot(curves: Mapping[str, Sequence[Mapping[str, Any]]], path: st
             )
             projected = [r for r in rows if r.get("source") == "projected"]
             if projected:
+                along = [r for r in measured if r.get("projected_spr") is not None]
                 ax.plot(
-                    [ks[-1]] + [int(r["k"]) for r in projected],
-                    [spr[-1]] + [float(r["spr"]) for r in projected],
+                    [0] + [int(r["k"]) for r in along + projected],
+                    [1.0]
+                    + [float(r["projected_spr"]) for r in along]
+                    + [float(r["spr"]) for r in projected],
                     ls=":",
                     lw=1.0,
                     color=bars.lines[0].get_color(),
