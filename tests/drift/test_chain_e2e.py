@@ -264,3 +264,23 @@ def test_plan_reads_the_chain_as_its_final_hop_with_its_calls_per_trial(markov, 
     assert "calls per trial 6" in text
     spr = float(np.mean(np.diagonal(load_run(markov.location).probs, axis1=-2, axis2=-1)))
     assert f"SPR {spr:.3f}" in text
+
+
+def test_report_of_a_chain_run_says_its_hops_and_plots_the_measured_ones(markov, tmp_path):
+    """A 3-hop log: the header names 3 measured hops (the tables are after hop 3), the hop
+    table and spr_by_hops.csv give the measured SPR after each hop (the chain analysis'), and
+    the steps after hop 3 are labelled projections (from M_1)."""
+    import pandas as pd
+
+    chain = read_chain_log(markov.location)
+    an = analyse_chain(chain.hop_probs, chain.relays, chain.missing)
+    out = tmp_path / "out"
+    assert main(["report", markov.location, "--out", str(out)]) == 0
+    md = (out / "report.md").read_text()
+    assert "- hops: 1\n" not in md and "hops measured in the run: 3" in md
+    assert "SPR 1 hop |" not in md and "SPR hop 3 (measured)" in md
+    csv = pd.read_csv(out / "spr_by_hops.csv")
+    measured = csv[csv["source"] == "measured"]
+    assert list(measured["k"]) == [1, 2, 3]
+    np.testing.assert_allclose(measured["spr"], [h.spr[0] for h in an.hops])
+    assert set(csv[csv["k"] > 3]["source"]) == {"projected"}

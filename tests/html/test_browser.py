@@ -47,6 +47,15 @@ CHECK_JS = """
   const imgs = [...document.images];
   return {n: imgs.length, broken: imgs.filter(i => !(i.complete && i.naturalWidth > 0)).length,
           tables: document.querySelectorAll('table').length,
+          // tables whose right edge passes the viewport without a scrolling box around them
+          clipped: [...document.querySelectorAll('table')].filter(t => {
+            let box = t.parentElement;
+            while (box && !['auto', 'scroll'].includes(getComputedStyle(box).overflowX)) {
+              box = box.parentElement;
+            }
+            const past = t.getBoundingClientRect().right > window.innerWidth + 1;
+            return (!box && past) || t.scrollWidth > t.clientWidth + 1;  // hidden behind a scroll
+          }).length,
           title: document.title};
 })()
 """
@@ -115,6 +124,17 @@ def test_page_opens_with_every_figure_and_no_error(pages, command, tmp_path):
     assert info["tables"] >= 2, info  # the run table and at least one report table
     assert shot.stat().st_size > 10_000
     keep = os.environ.get("INSPECT_STANCE_SCREENSHOTS")
+    _keep_shot(shot, keep)
+
+
+@pytest.mark.xfail(strict=False, reason="the run table's settings column is wider than the page")
+@pytest.mark.parametrize("command", REPORTS)
+def test_every_table_fits_the_viewport(pages, command, tmp_path):
+    info, _ = asyncio.run(_open(pages[command], tmp_path / f"{command}.png"))
+    assert info["clipped"] == 0, f"{command}: {info['clipped']} tables run past the viewport"
+
+
+def _keep_shot(shot: Path, keep: str | None) -> None:
     if keep:
         Path(keep).mkdir(parents=True, exist_ok=True)
         shutil.copy(shot, Path(keep) / shot.name)

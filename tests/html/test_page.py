@@ -45,3 +45,16 @@ def test_page_embeds_every_figure_and_renders_the_tables(tmp_path):
     assert "How to read this.</strong> Read me." in page
     assert "<h2>Figures</h2>" not in page and "<h3>run a</h3>" not in page  # emptied by the move
     assert not re.search(r'(src|href)="(https?:)?//', page), "the page fetches nothing"
+
+
+def test_construction_lean_caption_names_the_same_pole_as_the_axis_and_the_docs():
+    """Negative lean = pole A / topic_pro (construction/lean.py, docs/prompt_construction.md)."""
+    from inspect_stance.construction.plots import LEAN_AXIS_LABEL
+    from inspect_stance.html.cli import STUDIES
+
+    caption = STUDIES["construction-report"].notes["lean"]
+    left = caption.split("left of 0", 1)[1].split(",", 1)[0]
+    assert "pole A" in left and "pro" in left and "con" not in left
+    assert "< 0: pole A / pro" in LEAN_AXIS_LABEL
+    docs = (Path(__file__).parents[2] / "docs" / "prompt_construction.md").read_text()
+    assert "negative: toward pole A / `topic_pro`" in docs

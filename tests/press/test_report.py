@@ -112,7 +112,8 @@ def test_report_files_and_tables(full_run, all_stable_log, tmp_path, capsys):
     # pooled over the three sets (hand counts of the full run, test_e2e): S^R 23 of 57
     assert dist[("left", "S^R")]["share_pooled"] == pytest.approx(23 / 57)
     assert dist[("left", "S^R")]["n_pooled"] == 57
-    assert dist[("right", "S^R")]["share"] == 1.0 and dist[("right", "S^R")]["ci_low"] == 1.0
+    right = dist[("right", "S^R")]  # 19 of 19: the exact lower bound, not a zero-width 1.0
+    assert right["share"] == 1.0 and right["ci_low"] == pytest.approx(0.025 ** (1 / 19))
     assert dist[("all", "S^R")]["n_instances"] == 38
     faith = {(r["model"], r["variation"]): r for r in data["faithfulness"]}
     assert faith[("press_sim/target", "personas")]["P_SU"] == pytest.approx(12 / 57)
@@ -329,3 +330,15 @@ def test_heatmap_rows_are_statements_not_file_positions(tmp_path):
     np.testing.assert_array_equal(grid, np.array(expected))  # NaN == NaN here
     write_report([a, b], tmp_path / "rep", left=["A"], right=["B"])
     assert (tmp_path / "rep" / "heatmap.png").read_bytes()[:4] == b"\x89PNG"
+
+
+@pytest.mark.parametrize("method", ["normal", "t"])
+def test_share_ci_at_zero_or_all_has_width(method):
+    """0 of 19 (and 19 of 19): the Wald / t interval has no width there; the report gives the
+    exact (Clopper-Pearson) bound, 1 - 0.025 ** (1 / 19) = 0.176 for 0/19."""
+    from inspect_stance.press.report_tables import share_ci
+
+    share, lo, hi = share_ci([0.0] * 19, method=method)
+    assert share == 0.0 and lo == 0.0 and hi == pytest.approx(1 - 0.025 ** (1 / 19), abs=1e-9)
+    share, lo, hi = share_ci([1.0] * 19, method=method)
+    assert share == 1.0 and hi == 1.0 and lo == pytest.approx(0.025 ** (1 / 19), abs=1e-9)

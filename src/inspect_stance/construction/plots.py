@@ -21,6 +21,11 @@ STYLES: dict[str, tuple[str, str, float]] = {
 }
 EDGE = 2.2  # x of the filler markers (the lean runs from -2 to 2)
 
+#: The lean axis: negative = pole A (``topic_pro``), positive = pole B (``topic_con``).
+LEAN_AXIS_LABEL = (
+    "lean = mean stance label - 3 (scale points)\n◀ < 0: pole A / pro    > 0: pole B / con ▶"
+)
+
 
 def _filler_markers(ax: Any, keys: pd.DataFrame, poles: dict[Any, Any]) -> None:
     """A triangle at the edge of each row whose topic's filler encodes a pole."""
@@ -66,10 +71,7 @@ def _panel(ax: Any, model: str, table: pd.DataFrame) -> None:
     ax.set_ylim(len(keys) - 0.5, -0.5)
     ax.axvline(0, color="k", lw=0.8)
     ax.set_xlim(-2.45, 2.45)
-    ax.set_xlabel(
-        "lean = mean stance label - 3 (scale points)\n◀ < 0: pole A / pro    > 0: pole B / con ▶",
-        fontsize=8,
-    )
+    ax.set_xlabel(LEAN_AXIS_LABEL, fontsize=8)
     ax.set_title(model, fontsize=9)
 
 

@@ -88,34 +88,59 @@ def transition_heatmap(
 
 
 def spr_vs_hops_plot(curves: Mapping[str, Sequence[Mapping[str, Any]]], path: str | Path) -> Path:
-    """Plot SPR after ``k`` hops (mean +- SE) for each run; ``k = 0`` is 1 by definition."""
+    """Plot SPR after ``k`` hops for each run: the measured hops (``source == "measured"``,
+    ``k = 0`` is 1 by definition) as markers with 1-SE error bars joined by the run's line, the
+    projected ones (``T^k``) as a thin dotted line without markers, labelled a projection."""
     path = Path(path)
     fig, ax = plt.subplots(figsize=(7.5, 4.8))
     try:
         same = identical_to({n: [float(r["spr"]) for r in rows] for n, rows in curves.items()})
         for i, (name, rows) in enumerate(curves.items()):
-            ks = [0] + [int(r["k"]) for r in rows]
-            spr = [1.0] + [float(r["spr"]) for r in rows]
-            se = [0.0] + [float(r["spr_se"]) if math.isfinite(r["spr_se"]) else 0.0 for r in rows]
-            ax.errorbar(
+            style = line_style(i)
+            measured = [r for r in rows if r.get("source", "measured") == "measured"]
+            ks = [0] + [int(r["k"]) for r in measured]
+            spr = [1.0] + [float(r["spr"]) for r in measured]
+            se = [0.0] + [_finite_or_0(r["spr_se"]) for r in measured]
+            bars = ax.errorbar(
                 ks,
                 spr,
                 yerr=se,
                 ms=3.5,
                 capsize=2,
-                label=legend_label(i, name, same, list(curves)),
-                **line_style(i),
+                label=legend_label(i, name, same, list(curves)) + " (measured)",
+                **style,
             )
+            projected = [r for r in rows if r.get("source") == "projected"]
+            if projected:
+                along = [r for r in measured if r.get("projected_spr") is not None]
+                ax.plot(
+                    [0] + [int(r["k"]) for r in along + projected],
+                    [1.0]
+                    + [float(r["projected_spr"]) for r in along]
+                    + [float(r["spr"]) for r in projected],
+                    ls=":",
+                    lw=1.0,
+                    color=bars.lines[0].get_color(),
+                    label=f"{legend_label(i, name, same, list(curves))} (projection T^k)",
+                )
         ax.set_xlabel("hops k (write + read back, repeated)")
         ax.set_ylabel("SPR after k hops (share of stance kept, 0-1)")
         ax.set_ylim(0.0, 1.02)
         ax.grid(alpha=0.3)
-        ax.set_title("Stance preservation through repeated AI hops (error bars: 1 SE)")
-        place_legend(ax, len(curves), "upper right")
+        ax.set_title(
+            "Stance preservation through repeated AI hops\n(markers: measured, 1 SE; dotted: "
+            "projection from the one-hop matrices)",
+            fontsize=10,
+        )
+        place_legend(ax, 2 * len(curves), "upper right")
         fig.savefig(path, dpi=110, bbox_inches="tight")
     finally:
         plt.close(fig)
     return path
+
+
+def _finite_or_0(x: Any) -> float:
+    return float(x) if math.isfinite(float(x)) else 0.0
 
 
 def pass_rate_curve_plot(

@@ -123,6 +123,9 @@ class RunReport:
     hop_curve: list[dict[str, Any]] = field(default_factory=list)
     stationary: FloatArray = field(default_factory=lambda: np.zeros((0, 5)))
     stationary_unique: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=bool))
+    #: hops measured in the run (``-T hops=K``; 1 for a one-hop run): the analyses above are of
+    #: the last hop, ``hop_curve[:run_hops]`` is measured, the rest projected
+    run_hops: int = 1
 
     @property
     def name(self) -> str:
@@ -150,7 +153,7 @@ def build_report(
         raise ValueError(f"--hops {hops} must be between 1 and {MAX_HOPS}")
     main = analyse(run.probs, unparsed, threshold, confidence)
     argmax = analyse(argmax_trials(run.probs), unparsed, threshold, confidence)
-    curve = spr_curve(main.matrices, max(hops, MIN_PLOT_HOPS))
+    run_hops, curve = hop_curve(run, main, unparsed, max(hops, MIN_PLOT_HOPS))
     stationary, unique = stationary_distributions(main.matrices)
     return RunReport(
         run=run,
@@ -163,7 +166,41 @@ def build_report(
         hop_curve=curve,
         stationary=stationary,
         stationary_unique=unique,
+        run_hops=run_hops,
     )
+
+
+def hop_curve(
+    run: DriftRun, main: Analysis, unparsed: str, max_hops: int
+) -> tuple[int, list[dict[str, Any]]]:
+    """SPR after ``k = 1..max_hops`` hops, each row marked ``source`` ``measured`` or
+    ``projected``: for a one-hop run ``k = 1`` is measured and ``k > 1`` is ``mean_s
+    mean_i (T_s^k)[i, i]``; for a ``-T hops=K`` log ``k = 1..K`` are the SPR read after each
+    hop (``M_k``'s mean diagonal) and ``k > K`` the one-hop
+    projection ``M_1^k`` (hop 1's matrices, as the chain report's ``SPR M_1^k``; measured rows
+    carry it as ``projected_spr``, so the figure draws the projection from ``k = 0``)."""
+    from inspect_stance.drift.chain_logs import is_chain_log
+
+    if not run.source.endswith((".eval", ".json")) or not is_chain_log(run.source):
+        rows = spr_curve(main.matrices, max_hops)
+        for row in rows:
+            row["source"] = "measured" if row["k"] == 1 else "projected"
+        rows[0]["projected_spr"] = rows[0]["spr"]  # T^1 is the measured matrix
+        return 1, rows
+    from inspect_stance.drift.chain_logs import read_chain_log
+
+    chain = read_chain_log(run.source, unparsed)
+    policy = check_policy(unparsed)
+    projection = spr_curve(transition_matrices(chain.hop_probs[0], policy), max_hops)
+    rows = []
+    for k in range(1, chain.n_hops + 1):  # M_k: the matrices read after hop k
+        [row] = spr_curve(transition_matrices(chain.hop_probs[k - 1], policy), 1)
+        rows.append({**row, "k": k, "source": "measured", "projected_spr": None})
+        if k <= len(projection):
+            rows[-1]["projected_spr"] = projection[k - 1]["spr"]
+    for row in projection[chain.n_hops :]:
+        rows.append({**row, "source": "projected"})
+    return chain.n_hops, rows
 
 
 def check_pass_threshold(threshold: float) -> float:

@@ -109,11 +109,13 @@ def per_proposition_frame(reports: list[RunReport]) -> pd.DataFrame:
 
 
 def hops_frame(reports: list[RunReport]) -> pd.DataFrame:
-    """SPR and success by stance after ``k`` hops, one row per run x k."""
+    """SPR and success by stance after ``k`` hops, one row per run x k; ``source`` says
+    whether the row is ``measured`` (a hop the run made) or ``projected`` (``T^k``)."""
     rows = []
     for r in reports:
         for h in r.hop_curve:
-            row = {"run": r.name, "k": h["k"], "spr": h["spr"], "spr_se": h["spr_se"]}
+            row = {"run": r.name, "k": h["k"], "source": h["source"]}
+            row |= {"spr": h["spr"], "spr_se": h["spr_se"]}
             for i, key in enumerate(STANCE_KEYS):
                 row[f"success_{key}"] = h["success_by_stance"][i]
             rows.append(row)

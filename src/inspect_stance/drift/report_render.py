@@ -43,7 +43,8 @@ def run_json(rep: RunReport) -> dict[str, Any]:
     the S5-S10 tables) and ``pass_rate_curve`` (``thresholds``, pooled ``pass_rate``; Fig. S6A).
 
     With ``--hops K > 1`` a ``hops`` object is added (opt-in; the default object has only the
-    listed keys): ``{"k", "spr", "spr_se", "spr_by_hops", "stationary_mean"}``.
+    listed keys): ``{"k", "spr", "spr_se", "spr_by_hops", "source_by_hops", "stationary_mean"}``
+    (``source_by_hops``: ``measured`` for a hop the run made, ``projected`` for ``T^k``).
     """
     m, a = rep.main, rep.argmax
     out: dict[str, Any] = {
@@ -82,6 +83,7 @@ def run_json(rep: RunReport) -> dict[str, Any]:
             "spr": finite_or_none(at_k["spr"]),
             "spr_se": finite_or_none(at_k["spr_se"]),
             "spr_by_hops": [finite_or_none(row["spr"]) for row in rep.hop_curve[: rep.hops]],
+            "source_by_hops": [row["source"] for row in rep.hop_curve[: rep.hops]],
             "stationary_mean": _finite_list(nanmean0(rep.stationary)),
         }
     return out
@@ -204,17 +206,24 @@ def _argmax_rest_table(reports: list[RunReport]) -> Columns:
 
 
 def _hops_table(reports: list[RunReport]) -> Columns:
-    k = max(r.hops for r in reports)
+    k = max(max(r.hops, r.run_hops) for r in reports)
     cols: dict[str, list[Any]] = {}
     for h in range(1, k + 1):
-        cols[f"SPR {h} hop{'s' if h > 1 else ''}"] = [
-            _mean_se_cell(r.hop_curve[h - 1]["spr"], r.hop_curve[h - 1]["spr_se"]) for r in reports
+        sources = {r.hop_curve[h - 1]["source"] for r in reports}
+        label = f"SPR hop {h}" + (f" ({sources.pop()})" if len(sources) == 1 else "")
+        cols[label] = [
+            _mean_se_cell(r.hop_curve[h - 1]["spr"], r.hop_curve[h - 1]["spr_se"])
+            + ("" if "(" in label else f" {r.hop_curve[h - 1]['source']}")
+            for r in reports
         ]
     cols["stationary distribution (mean over propositions, AS..DS)"] = [
         " ".join(_number_cell(x) for x in nanmean0(r.stationary)) for r in reports
     ]
     cols["unique"] = [f"{int(r.stationary_unique.sum())}/{r.run.n_propositions}" for r in reports]
-    return "Multi-hop chains: SPR after k hops, stationary distribution", cols
+    return (
+        "Multi-hop chains: SPR after k hops (measured where the run has the hop, else "
+        "projected from the one-hop matrices), stationary distribution"
+    ), cols
 
 
 TABLES = (
@@ -330,7 +339,11 @@ def markdown_report(reports: list[RunReport], images: dict[str, list[str]]) -> s
         "level 1 - (1 - confidence) / propositions",
         f"- pass-rate threshold: {first.threshold:g}; AUC over thresholds 0.50..1.00 (step 0.05), "
         "trapezoid rule, divided by 0.5",
-        f"- hops: {first.hops}",
+        "- hops measured in the run: "
+        + ", ".join(f"{r.run_hops} (`{r.name}`)" for r in reports)
+        + "; the tables are of the last measured hop",
+        f"- `--hops` {first.hops}: SPR after more hops than measured is a projection from the "
+        "one-hop matrices (T^k), marked `projected`",
         "",
     ]
     for title, df in tables(reports).items():

@@ -77,7 +77,8 @@ STUDIES: dict[str, Study] = {
         "construction_report.md",
         {
             r"lean": "Mean stance label minus 3 (neutral) per setting and construction method: "
-            "left of 0 leans toward the topic's con pole, right toward its pro pole. The "
+            "left of 0 leans toward pole A (the topic's pro phrasing, topic_pro), right toward "
+            "pole B (its con phrasing, topic_con), as on the axis. The "
             "markers say which pole each template filler encodes; a templated bar pointing the "
             "same way as its filler marker is the confound the paper reports.",
             r"distance|gap": "Distance from neutral of the responses to neutral prompts, "

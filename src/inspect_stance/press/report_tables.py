@@ -101,16 +101,29 @@ def share_ci(
     p +- z_{(1+level)/2} sqrt(p (1 - p) / n), which reproduces every cell of the paper's Table 2
     (e.g. 57 of 152 instances: 37.5 +- 7.7); ``t``: :func:`mean_ci` (Student t on the values,
     sample standard deviation). NaN bounds for an empty list (normal) or fewer than 2 values (t).
+    At a share of 0 or 1 both have no width (p (1 - p) = 0, s = 0), so there the exact
+    Clopper-Pearson interval is given: ``[0, 1 - ((1 - level) / 2) ** (1 / n)]`` for 0 of n
+    (0.176 for 0 of 19), its mirror for n of n.
     """
-    if method == "t":
-        return mean_ci(values, level)
     x = np.asarray(values, dtype=np.float64)
     n = len(x)
+    if n and float(np.mean(x)) in (0.0, 1.0):  # Wald and t have no width at 0/n and n/n
+        return _exact_at_the_edge(int(round(float(np.sum(x)))), n, level)
+    if method == "t":
+        return mean_ci(values, level)
     if n == 0:
         return math.nan, math.nan, math.nan
     p = float(np.mean(x))
     half = float(stats.norm.ppf((1 + level) / 2)) * math.sqrt(p * (1 - p) / n)
     return p, max(0.0, p - half), min(1.0, p + half)
+
+
+def _exact_at_the_edge(x: int, n: int, level: float) -> tuple[float, float, float]:
+    """Share ``x / n`` (``x`` 0 or ``n``) and its Clopper-Pearson interval (statsmodels)."""
+    from statsmodels.stats.proportion import proportion_confint
+
+    lo, hi = proportion_confint(x, n, alpha=1 - level, method="beta")
+    return x / n, float(np.nan_to_num(lo, nan=0.0)), float(np.nan_to_num(hi, nan=1.0))
 
 
 def label_distribution(
