@@ -150,6 +150,11 @@ def model_identity(model: Any, config: Mapping[str, Any] | None = None) -> dict[
     args = {
         k: v for k, v in dict(model.model_args or {}).items() if k not in OPERATIONAL_MODEL_ARGS
     }
+    # settings a provider takes from elsewhere than -M (a default, an environment variable) that
+    # decide its responses: a simulator whose default changed must not replay the old answers
+    effective = getattr(model.api, "response_settings", None)
+    if callable(effective):
+        args = {**effective(), **args}
     if config is None:
         config = model.config.model_dump(exclude_none=True)
     settings = {k: v for k, v in config.items() if k not in OPERATIONAL_CONFIG}

@@ -36,8 +36,8 @@ def _other_methods(args: argparse.Namespace) -> Any:
     stance drift (``report`` then writes one report per method), else None (the stance-drift
     report, which skips other tasks' logs and says so). ``--strict``: one-line InputError for
     any input set aside."""
-    if not args.out:
-        return None
+    if not args.out or getattr(args, "html", None):
+        return None  # --html FILE is one method's page: the stance-drift report's
     from inspect_stance.errors import InputError as SharedInputError
     from inspect_stance.study import sort_inputs
 

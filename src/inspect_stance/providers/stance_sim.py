@@ -286,6 +286,12 @@ class StanceSimAPI(SeededSimulatedAPI):
         with_logprobs = self.logprobs and want_logprobs  # like a real API: only when asked
         return self._output(answer, prompt, tokens=[(answer, top)] if with_logprobs else None)
 
+    def response_settings(self) -> dict[str, Any]:
+        """The settings that decide the answers but may come from outside ``-M`` (the noise
+        mode's default and ``INSPECT_STANCE_SIM_NOISE``): part of the trial record's key
+        (:func:`inspect_stance.fingerprint.model_identity`)."""
+        return {"noise": self.noise}
+
     def _row(self, prompt: str, stance: int, rng: random.Random) -> np.ndarray:
         """The answer distribution of one extraction call (module docstring, ``noise``)."""
         row = self.transition[stance]
