@@ -31,7 +31,7 @@ from inspect_stance.even_handedness.keys import (
     JUDGED_ORDERS,
     PUBLISHED_ORDER,
 )
-from inspect_stance.params import as_bool, as_int, reject_unknown_args
+from inspect_stance.params import as_bool, as_int, parse_float, reject_unknown_args
 from inspect_stance.providers.even_sim import even_sim as even_sim  # registers the simulator
 from inspect_stance.roles import require_roles
 
@@ -49,11 +49,8 @@ def _names(name: str, value: str | list[str] | None) -> list[str] | None:
 
 
 def _unit(name: str, value: object) -> float:
-    try:
-        x = float(str(value))
-    except ValueError:
-        x = float("nan")
-    if not 0.0 < x < 1.0:
+    x = parse_float(value)
+    if x is None or not 0.0 < x < 1.0:
         raise InputError(f"{name} {value!r}; use a number in (0, 1), e.g. -T {name}=0.5")
     return x
 
