@@ -131,7 +131,9 @@ def test_out_dir_and_many_inputs(tmp_path, capsys):
     text = captured.out
     # two runs named a: told apart by the end of their paths, whatever the order given
     first, second = f"a [run {tmp_path.name}/a.npz]", "a [run again/a.npz]"
-    assert first in text and second in text and "SPR hop 3 (projected)" in text and "excluded" in text
+    assert (
+        first in text and second in text and "SPR hop 3 (projected)" in text and "excluded" in text
+    )
     assert "#2" not in text and "counted 1 repeated run once" in captured.err  # a given twice
     slug = f"a_run_{tmp_path.name}_a.npz"
     for name in (
