@@ -110,7 +110,9 @@ class Browser:
     def __init__(self, width: int = 1400, height: int = 900) -> None:
         self.width, self.height = width, height
         self.proc: subprocess.Popen[bytes] | None = None
-        self.profile = tempfile.TemporaryDirectory(prefix="cdp-")
+        # Chromium's helper processes (crashpad, renderers) can still write to the profile for a
+        # moment after the browser exits: a profile left half-removed must not fail the test
+        self.profile = tempfile.TemporaryDirectory(prefix="cdp-", ignore_cleanup_errors=True)
         self.session: aiohttp.ClientSession | None = None
 
     async def __aenter__(self) -> Browser:
@@ -169,6 +171,7 @@ class Browser:
                 self.proc.wait(10)
             except subprocess.TimeoutExpired:
                 self.proc.kill()
+                self.proc.wait(10)
         self.profile.cleanup()
 
 
