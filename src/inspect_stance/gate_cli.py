@@ -63,6 +63,10 @@ def check_gate_options(args: argparse.Namespace) -> None:
 
 
 def _is_press(path: str) -> bool:
+    if Path(path).is_dir():  # a folder of one study's shards: the method of its first log
+        from inspect_stance.shards.layout import log_files
+
+        path = str(next(iter(log_files(path)), path))
     if Path(path).suffix not in (".eval", ".json") or not Path(path).is_file():
         return False
     from inspect_ai.log import read_eval_log
@@ -96,8 +100,9 @@ def _drift_gate(args: argparse.Namespace) -> tuple[Any, list[str]]:
     if args.baseline is None and args.max_drop is not None:
         raise InputError("--max-drop needs --baseline RUN (the run to compare with)")
     policy = "exclude" if args.exclude_unparsed else "failure"
-    run = load_drift(args.run, policy)
-    base = load_drift(args.baseline, policy) if args.baseline else None
+    partial = getattr(args, "partial", False)  # a folder of one study's shards is one run
+    run = load_drift(args.run, policy, partial)
+    base = load_drift(args.baseline, policy, partial) if args.baseline else None
     for r in (run.run, base.run if base else None):
         # an adaptive run's trials not run are by design, not an interrupted run
         gaps = r.n_missing if r is not None and r.adaptive_halfwidth is None else 0
@@ -123,15 +128,15 @@ def _drift_gate(args: argparse.Namespace) -> tuple[Any, list[str]]:
 def _press_gate(args: argparse.Namespace) -> tuple[Any, list[str]]:
     from inspect_stance.press.compare_runs import press_info
     from inspect_stance.press.gate import evaluate_press_gate
-    from inspect_stance.press.logs import read_press_log
+    from inspect_stance.press.logs import read_press_run
     from inspect_stance.runs import check_settings
 
     if args.min_spr is not None:
         raise InputError("--min-spr is for stance-drift runs; for PReSS use --min-share-stable")
     if args.baseline is None and args.max_drop is not None:
         raise InputError("--max-drop needs --baseline LOG (the run to compare with)")
-    run = read_press_log(args.run)
-    base = read_press_log(args.baseline) if args.baseline else None
+    run = read_press_run(args.run)  # a folder of one study's shards is one run
+    base = read_press_run(args.baseline) if args.baseline else None
     notes = []
     if base is not None:
         _refuse_same_run(press_info(base), press_info(run))

@@ -226,23 +226,35 @@ def extra_comparisons(runs: Sequence[Sequence[Record]], items: Sequence[RunItems
     return out
 
 
+def _pooled_info(info: Any, n_logs: int) -> Any:
+    """A run's info; for shards pooled into one run (``n_logs`` > 1) without the ``shard``
+    task argument, so that the run is named and checked as one."""
+    if n_logs > 1:
+        info.task_args = {k: v for k, v in info.task_args.items() if k != "shard"}
+    return info
+
+
 def load_construction_runs(
-    paths: Sequence[str], labels: Any, allow: bool
+    paths: Sequence[str], labels: Any, allow: bool, partial: bool = False
 ) -> tuple[list[list[Record]], list[str], list[str], list[dict[str, Any]]]:
-    """Records per run (one log each, deduplicated), names, notes and run descriptions."""
+    """Records per run (one log each, or the shards of one study; deduplicated), names, notes
+    and run descriptions (``partial``: an incomplete set of shards is one run too)."""
     from inspect_stance.construction.report import read_records
     from inspect_stance.errors import InputError
     from inspect_stance.logfile import find_task_logs
     from inspect_stance.runs import check_settings, dedupe, log_info, parse_labels, run_names
+    from inspect_stance.shards.layout import group_logs
 
     found = find_task_logs(paths, ("prompt_construction",), "prompt_construction run")
     infos = [log_info(p) for p in found.paths]
     keep, dropped = dedupe(infos)
-    infos = [infos[k] for k in keep]
+    # the shards of one study (-T shard=K/N, Inspect's shard layout) are one run
+    groups, _suffix = group_logs([found.paths[k] for k in keep], partial)
+    infos = [_pooled_info(log_info(g[0]), len(g)) for g in groups]
     if len(infos) < 2:
         raise InputError(f"compare needs at least two different runs (got {len(infos)})"
                          + (f"; {dropped}" if dropped else ""))  # fmt: skip
-    runs = [read_records([i.source])[0] for i in infos]
+    runs = [read_records(g, partial)[0] for g in groups]
     for info, recs in zip(infos, runs, strict=True):
         info.settings = {k: info.task_args[k] for k in SETTING_ARGS if k in info.task_args}
         info.settings["judges"] = ", ".join(sorted({j for r in recs for j in r.judges}))
@@ -273,7 +285,7 @@ def cli_compare(args: Any) -> Any:
         )
     metrics = [by_name[m] for m in dict.fromkeys(args.metric)] if args.metric else list(METRICS)
     runs, names, notes, desc = load_construction_runs(
-        args.paths, args.label, args.allow_different_settings
+        args.paths, args.label, args.allow_different_settings, getattr(args, "partial", False)
     )
     items = [construction_items(r, n) for r, n in zip(runs, names, strict=True)]
     try:

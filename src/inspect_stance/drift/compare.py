@@ -78,8 +78,25 @@ def run_settings(info: RunInfo, log_metadata: dict[str, Any] | None = None) -> d
     return out
 
 
-def load_drift(path: str | Path, unparsed: str = "failure") -> LoadedDrift:
-    """A log or ``.npz`` run with its identity and settings."""
+def load_drift(path: str | Path, unparsed: str = "failure", partial: bool = False) -> LoadedDrift:
+    """A log or ``.npz`` run with its identity and settings; a folder holding one run (the
+    shards of one study pooled: :func:`inspect_stance.shards.drift.load_folder_run`) too."""
+    if Path(path).is_dir():
+        import dataclasses
+
+        from inspect_stance.shards.drift import load_folder_run
+
+        pooled, first = load_folder_run(path, unparsed, partial)
+        loaded = load_drift(first, unparsed)
+        shard = loaded.run.shard
+        if shard is None:
+            return loaded  # a folder of one whole run
+        info = dataclasses.replace(
+            loaded.info,
+            run_id=f"shards:{shard.study}",
+            task_args={k: v for k, v in loaded.info.task_args.items() if k != "shard"},
+        )
+        return LoadedDrift(pooled, info)
     run = load_input(path, unparsed)
     if Path(path).suffix == ".npz":
         info = npz_info(path)

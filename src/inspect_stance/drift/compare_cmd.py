@@ -27,7 +27,10 @@ def drift_compare(args: argparse.Namespace) -> Any:
         metrics = select_metrics(args.metric)
     except ValueError as ex:
         raise InputError(str(ex)) from ex
-    loaded = [load_drift(p, policy) for p in paths]
+    from inspect_stance.shards.drift import pool_loaded
+
+    # the shards of one study (-T shard=K/N, Inspect's shard layout) are one run
+    loaded = pool_loaded([load_drift(p, policy) for p in paths], getattr(args, "partial", False))
     keep, dropped = dedupe([x.info for x in loaded])
     loaded = [loaded[k] for k in keep]
     if len(loaded) < 2:

@@ -26,7 +26,7 @@ from inspect_stance.drift.extraction import record_label_mismatches, trial_vecto
 from inspect_stance.drift.run import DriftRun
 from inspect_stance.drift.transition import check_policy
 from inspect_stance.errors import InputError
-from inspect_stance.shards import run_identity, shard_info
+from inspect_stance.shards.layout import log_shard
 from inspect_stance.stances import N_STANCES, STANCE_KEYS
 
 if TYPE_CHECKING:
@@ -192,7 +192,7 @@ def read_drift_log(
         unparsed_extractions=bad_extractions,
         label_mismatches=mismatches,
         adaptive_halfwidth=None if halfwidth is None else float(halfwidth),
-        shard=shard_info(log.eval.metadata, run_identity(log.eval)),
+        shard=log_shard(path, log.eval),
     )
 
 

@@ -141,13 +141,14 @@ def compare_press(
 
 
 def load_press_runs(
-    paths: Sequence[str], labels: Any, allow: bool
+    paths: Sequence[str], labels: Any, allow: bool, partial: bool = False
 ) -> tuple[list[PressRun], list[str], list[str]]:
-    """Runs (deduplicated), their names, and notes (settings differing, runs counted once)."""
+    """Runs (deduplicated; the shards of one study pooled, an incomplete set with
+    ``partial``), their names, and notes (settings differing, runs counted once)."""
     from inspect_stance.press.logs import find_press_logs
     from inspect_stance.runs import check_settings, dedupe, parse_labels, run_names
 
-    runs, skipped = find_press_logs(paths)
+    runs, skipped = find_press_logs(paths, partial)
     infos = [press_info(r) for r in runs]
     keep, dropped = dedupe(infos)
     runs, infos = [runs[k] for k in keep], [infos[k] for k in keep]
@@ -171,7 +172,8 @@ def cli_compare(args: argparse.Namespace) -> CompareResult:
     if bad:
         raise InputError(f"unknown PReSS metric {bad[0]!r}; use one of {', '.join(by_name)}")
     metrics = [by_name[m] for m in dict.fromkeys(args.metric)] if args.metric else list(METRICS)
-    runs, names, notes = load_press_runs(args.paths, args.label, args.allow_different_settings)
+    runs, names, notes = load_press_runs(args.paths, args.label, args.allow_different_settings,
+                                         getattr(args, "partial", False))  # fmt: skip
     try:
         result = compare_press(runs, names, args.persona, args.confidence, args.interval,
                                args.adjust, args.alpha, metrics)  # fmt: skip

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from inspect_stance.errors import InputError
+from inspect_stance.shards import ShardInfo
 
 PRESS_TASKS: tuple[str, ...] = ("press",)
 WHAT = "PReSS run (inspect eval tasks/press.py)"
@@ -31,6 +32,11 @@ class PressRun:
     metadata: dict[str, Any] = field(default_factory=dict)  # the log's eval (task) metadata
     model_roles: dict[str, str] = field(default_factory=dict)  # role -> model name
     fingerprint: str | None = None  # of the arguments its samples faced, computed when read
+    #: ``-T shard=K/N`` of the log (``None``: a whole run, or shards pooled into it;
+    #: :mod:`inspect_stance.shards.press`)
+    shard: ShardInfo | None = None
+    #: a shard's arguments (statement -> sets), kept to fingerprint the pooled study's arguments
+    argument_table: dict[str, Any] | None = None
 
     @property
     def arguments_source(self) -> str | None:
@@ -68,7 +74,8 @@ def read_press_log(path: str | Path) -> PressRun:
     Inspect log, is another task's log, or holds no PReSS scores.
     """
     from inspect_stance.logfile import read_task_log
-    from inspect_stance.press.arguments import log_arguments_fingerprint
+    from inspect_stance.press.arguments import log_arguments_fingerprint, table_from_samples
+    from inspect_stance.shards.layout import log_shard
 
     p = Path(path)
     log = read_task_log(p, PRESS_TASKS, WHAT)
@@ -86,6 +93,7 @@ def read_press_log(path: str | Path) -> PressRun:
             f"log {p}: no PReSS scores (status {log.status}); pass the .eval log of a finished {WHAT}"
         )
     records.sort(key=lambda r: (int(r.get("statement_id", 0)), r["statement"]))
+    shard = log_shard(p, log.eval)
     return PressRun(
         path=str(p),
         model=str(log.eval.model),
@@ -97,12 +105,18 @@ def read_press_log(path: str | Path) -> PressRun:
         metadata=dict(log.eval.metadata or {}),
         model_roles=_role_models(log.eval.model_roles),
         fingerprint=log_arguments_fingerprint(log),
+        shard=shard,
+        argument_table=dict(table_from_samples(log.samples or [])) if shard else None,
     )
 
 
-def find_press_logs(paths: Iterable[str | Path]) -> tuple[list[PressRun], str]:
+def find_press_logs(
+    paths: Iterable[str | Path], partial: bool = False
+) -> tuple[list[PressRun], str]:
     """The PReSS runs among ``paths`` (files and folders) and the line saying what was skipped
-    (empty when nothing was); see :func:`inspect_stance.logfile.find_task_logs`.
+    (empty when nothing was); see :func:`inspect_stance.logfile.find_task_logs`. The shards of
+    one study are pooled into one run (:func:`inspect_stance.shards.press.pool_press_runs`;
+    ``partial``: an incomplete set too).
 
     Inside a folder, a PReSS log without PReSS scores (a cancelled or failed run) is skipped
     and counted too; named explicitly, it is an error.
@@ -130,4 +144,20 @@ def find_press_logs(paths: Iterable[str | Path]) -> tuple[list[PressRun], str]:
         raise InputError(
             f"no scored log of a {WHAT} found in {', '.join(map(str, given))} ({skipped})"
         )
+    from inspect_stance.shards.press import pool_press_runs
+
+    runs = pool_press_runs(runs, partial)
     return runs, "; ".join(x for x in (skipped, found.repeated_line()) if x)
+
+
+def read_press_run(path: str | Path, partial: bool = False) -> PressRun:
+    """One PReSS run: a log (:func:`read_press_log`), or a folder holding one run (the shards
+    of one study, pooled); a folder of several runs is a one-line ``InputError``."""
+    if not Path(path).is_dir():
+        return read_press_log(path)
+    runs, _skipped = find_press_logs([path], partial)
+    if len(runs) != 1:
+        raise InputError(
+            f"{path}: holds {len(runs)} PReSS runs, not one study; name one run's log or folder"
+        )
+    return runs[0]

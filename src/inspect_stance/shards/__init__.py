@@ -31,6 +31,11 @@ from inspect_stance.fingerprint import (
 )
 
 T = TypeVar("T")
+#: the help of every command's ``--partial``
+PARTIAL_HELP = (
+    "report an incomplete set of shards (-T shard=K/N, or Inspect's <name>.shards/ layout) as "
+    "the shards given, named '(k of N shards)'"
+)
 #: the task-metadata key of a shard's description
 SHARD_KEY = "shard"
 _SPEC = re.compile(r"^\s*(\d+)\s*/\s*(\d+)\s*$")
