@@ -98,3 +98,28 @@ def test_report_command_pools_the_shards(logs, capsys):
     assert "1 of 2 shards of study" in capsys.readouterr().err
     assert main(["report", logs[1], "--partial", "--json"]) == 0
     assert "1 of 2 shards" in capsys.readouterr().out
+
+
+def test_gate_and_plan_take_a_folder_of_one_studys_shards(logs, capsys, tmp_path):
+    import json
+    import shutil
+
+    from inspect_stance.cli import main
+
+    folder = tmp_path / "study"
+    folder.mkdir()
+    for log in logs[1:3]:
+        shutil.copy(log, folder)
+    whole = read_drift_log(logs[0])
+    spr = build_report(whole).main.spr
+    assert main(["gate", str(folder), "--min-spr", "0.0", "--json"]) == 0
+    gated = json.loads(capsys.readouterr().out)
+    assert gated["n_propositions"] == 20 and abs(gated["spr"] - spr) < 1e-9
+    assert main(["plan", str(folder), "--json"]) == 0
+    pooled = json.loads(capsys.readouterr().out)
+    assert main(["plan", logs[0], "--json"]) == 0
+    alone = json.loads(capsys.readouterr().out)
+    assert pooled["runs"][0]["propositions"] == alone["runs"][0]["propositions"] == 20
+    shutil.copy(logs[3], folder)  # a shard of another study: the folder is not one run
+    assert main(["gate", str(folder), "--min-spr", "0.0"]) != 0
+    assert "different studies" in capsys.readouterr().err
