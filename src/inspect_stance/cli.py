@@ -26,7 +26,7 @@ SUBCOMMAND_MODULES: tuple[str, ...] = (
     "inspect_stance.drift.plan_cli",
     "inspect_stance.press.cli",
     "inspect_stance.construction.cli",
-    "inspect_stance.construction.validation_report",
+    "inspect_stance.validation.report",
     "inspect_stance.compare_cli",
     "inspect_stance.params_cli",
     "inspect_stance.card.cli",
