@@ -63,27 +63,58 @@ def current_attempts(shards_dir: str | Path) -> dict[str, Path]:
     return out
 
 
+def _merged_current(shards_dir: Path, attempts: list[Path]) -> Path | None:
+    """The merged log of a shard set when it covers the set, as Inspect decides whether to hide
+    the shards (``inspect_ai.log._shard_listing.filter_merged_shards``): status ``success``
+    and written after every current attempt; ``None`` otherwise (no merge, or a shard retried
+    after it: the merge is stale and the shards are read)."""
+    from inspect_ai.log import read_eval_log
+
+    for merged in _merged_logs(shards_dir):
+        if not merged.is_file():
+            continue
+        try:
+            status = read_eval_log(str(merged), header_only=True).status
+        except Exception:  # noqa: BLE001 - an unreadable merge covers nothing
+            continue
+        newest = max((a.stat().st_mtime for a in attempts), default=0.0)
+        if status == "success" and merged.stat().st_mtime > newest:
+            return merged
+    return None
+
+
 def log_files(folder: str | Path) -> list[Path]:
-    """The logs below ``folder``, sorted, one per run (see the module docstring). A folder that
-    is itself one shard's ``<k>/`` lists its logs as ordinary logs (as Inspect does)."""
+    """The logs below ``folder``, sorted, one per run (see the module docstring): a shard set
+    ``<name>.shards/`` below it gives its merged log when that covers it
+    (:func:`_merged_current`), else the current attempt of each shard (and not the stale
+    merge). A folder that is itself one shard's ``<k>/`` lists its logs as ordinary logs, and
+    a ``<name>.shards/`` given itself lists its shards (as Inspect does)."""
     root = Path(folder).resolve()
     found = sorted(x for x in Path(folder).rglob("*") if x.suffix in LOG_SUFFIXES and x.is_file())
-    sets: dict[Path, set[Path] | None] = {}
+    sets = (shard_set_of(f) for f in found)
+    dirs = {w[0].resolve() for w in sets if w is not None and _within(w[0].resolve(), root)}
+    keep: set[Path] = set()
+    drop: set[Path] = set()
+    for shards_dir in dirs:
+        attempts = [a.resolve() for a in current_attempts(shards_dir).values()]
+        merged = None if shards_dir == root else _merged_current(shards_dir, attempts)
+        if merged is not None:
+            keep.add(merged.resolve())
+        else:
+            keep.update(attempts)
+            drop.update(m.resolve() for m in _merged_logs(shards_dir))
     out: list[Path] = []
     for f in found:
+        r = f.resolve()
         where = shard_set_of(f)
-        shards_dir = where[0].resolve() if where is not None else None
-        if shards_dir is None or not (shards_dir == root or root in shards_dir.parents):
-            out.append(f)
-            continue
-        if shards_dir not in sets:
-            merged = shards_dir != root and any(m.is_file() for m in _merged_logs(shards_dir))
-            current = None if merged else current_attempts(shards_dir).values()
-            sets[shards_dir] = None if current is None else {c.resolve() for c in current}
-        keep = sets[shards_dir]
-        if keep is not None and f.resolve() in keep:
+        in_set = where is not None and where[0].resolve() in dirs
+        if (in_set and r in keep) or (not in_set and r not in drop):
             out.append(f)
     return out
+
+
+def _within(shards_dir: Path, root: Path) -> bool:
+    return shards_dir == root or root in shards_dir.parents
 
 
 def layout_shard(path: str | Path, spec: Any) -> ShardInfo | None:
