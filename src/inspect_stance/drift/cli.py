@@ -89,6 +89,11 @@ def cmd_report(args: argparse.Namespace) -> int:
     # the shards of one study (-T shard=K/N) are one run
     runs = pool_shards([load_input(p, policy) for p in paths], args.partial)
     reports = [build_report(r, args.threshold, args.confidence, policy, args.hops) for r in runs]
+    from inspect_stance.provenance import provenance_notes
+
+    said = {r.name: provenance_notes(r.provenance, r.name) for r in runs}  # a model changed?
+    for line in (x for lines in said.values() for x in lines):
+        print(f"inspect-stance report: warning: {line}", file=sys.stderr)
     from inspect_stance.runs import parse_labels
 
     unique_names(reports, parse_labels(args.label))
@@ -102,7 +107,17 @@ def cmd_report(args: argparse.Namespace) -> int:
     if args.json:
         print(
             _dump(
-                {"runs": [run_json(r) for r in reports], **({"chains": chains} if chains else {})}
+                {
+                    "runs": [
+                        {
+                            **run_json(rep),
+                            "provenance": run.provenance,
+                            "provenance_notes": said[run.name],
+                        }
+                        for rep, run in zip(reports, runs, strict=True)
+                    ],  # fmt: skip
+                    **({"chains": chains} if chains else {}),
+                }
             )
         )
     else:

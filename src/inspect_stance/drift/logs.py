@@ -26,6 +26,7 @@ from inspect_stance.drift.extraction import record_label_mismatches, trial_vecto
 from inspect_stance.drift.run import DriftRun
 from inspect_stance.drift.transition import check_policy
 from inspect_stance.errors import InputError
+from inspect_stance.provenance import samples_provenance
 from inspect_stance.shards.layout import log_shard
 from inspect_stance.stances import N_STANCES, STANCE_KEYS
 
@@ -193,6 +194,7 @@ def read_drift_log(
         label_mismatches=mismatches,
         adaptive_halfwidth=None if halfwidth is None else float(halfwidth),
         shard=log_shard(path, log.eval),
+        provenance=samples_provenance(log.samples or []),
     )
 
 

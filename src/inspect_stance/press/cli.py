@@ -61,6 +61,11 @@ def _report(args: argparse.Namespace) -> int:
         runs, skipped = find_press_logs(args.logs, args.partial)
         if skipped:
             print(f"press-report: {skipped}", file=sys.stderr)
+        from inspect_stance.provenance import provenance_notes
+
+        for run in runs:  # calls of one model answered by more than one backend
+            for line in provenance_notes(run.provenance, run.model):
+                print(f"press-report: warning: {line}", file=sys.stderr)
         result = write_report(
             runs,
             args.out,

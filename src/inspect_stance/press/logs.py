@@ -37,6 +37,8 @@ class PressRun:
     shard: ShardInfo | None = None
     #: a shard's arguments (statement -> sets), kept to fingerprint the pooled study's arguments
     argument_table: dict[str, Any] | None = None
+    #: who answered the run's calls (:mod:`inspect_stance.provenance`)
+    provenance: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def arguments_source(self) -> str | None:
@@ -75,6 +77,7 @@ def read_press_log(path: str | Path) -> PressRun:
     """
     from inspect_stance.logfile import read_task_log
     from inspect_stance.press.arguments import log_arguments_fingerprint, table_from_samples
+    from inspect_stance.provenance import samples_provenance
     from inspect_stance.shards.layout import log_shard
 
     p = Path(path)
@@ -107,6 +110,7 @@ def read_press_log(path: str | Path) -> PressRun:
         fingerprint=log_arguments_fingerprint(log),
         shard=shard,
         argument_table=dict(table_from_samples(log.samples or [])) if shard else None,
+        provenance=samples_provenance(log.samples or []),
     )
 
 

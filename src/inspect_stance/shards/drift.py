@@ -21,6 +21,7 @@ import numpy as np
 
 from inspect_stance.drift.run import DriftRun
 from inspect_stance.errors import InputError
+from inspect_stance.provenance import merge
 from inspect_stance.shards import group_shards
 
 
@@ -101,6 +102,7 @@ def merge_drift_shards(runs: Sequence[DriftRun]) -> DriftRun:
         unparsed_extractions=unparsed,
         label_mismatches=mismatches,
         shard=None if complete else first.shard,
+        provenance=merge([e for r in ordered for e in r.provenance]),
     )
 
 

@@ -13,6 +13,7 @@ import dataclasses
 from collections.abc import Sequence
 
 from inspect_stance.press.logs import PressRun
+from inspect_stance.provenance import merge
 from inspect_stance.shards import group_shards
 
 
@@ -53,6 +54,7 @@ def merge_press_shards(runs: Sequence[PressRun]) -> PressRun:
         fingerprint=_fingerprint(ordered),
         shard=None if complete else first.shard,
         argument_table=None,
+        provenance=merge([e for r in ordered for e in r.provenance]),
         task_args={k: v for k, v in first.task_args.items() if k != "shard"},
     )
 
