@@ -158,6 +158,13 @@ def hawk_config(job: ShardJob, name: str | None = None) -> dict[str, Any]:
     the model (``package: inspect-ai``, its provider prefix in the name) and each role's
     models."""
 
+    many = sorted(r for r, m in job.roles.items() if len(m) > 1)
+    if many:
+        raise InputError(
+            f"--model-role {many[0]}: Hawk binds one model per role (hawk 3.7.2's model_roles); "
+            "give the role one model, or use --format eval-set or commands for several"
+        )
+
     def models(names: Sequence[str]) -> dict[str, Any]:
         return {"package": "inspect-ai", "items": [{"name": m} for m in names]}
 
