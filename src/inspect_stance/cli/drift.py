@@ -1,7 +1,8 @@
 """Stance-drift subcommands of ``inspect-stance``: ``report``, ``human-study`` and ``gate``.
 
 - ``inspect-stance report PATH... [--out DIR] [--json] [--threshold 0.95] [--confidence 0.99]
-  [--exclude-unparsed] [--hops K] [--per-proposition-heatmaps]`` — see :mod:`inspect_stance.drift.report`;
+  [--exclude-unparsed] [--hops K] [--per-proposition-heatmaps]`` — see
+  :mod:`inspect_stance.drift.report`;
 - ``inspect-stance human-study FILE [--json]`` — see :mod:`inspect_stance.drift.human_study`;
 - ``inspect-stance gate RUN [--min-spr X] [--baseline RUN --max-drop D] [--alpha 0.05]
   [--exclude-unparsed] [--json]`` — see :mod:`inspect_stance.drift.gate`
@@ -56,8 +57,8 @@ def cmd_report(args: argparse.Namespace) -> int:
     """``inspect-stance report``: compute, print (or ``--json``), and write ``--out``; inputs
     holding other methods' runs get one report per method under ``--out DIR/<task>/``
     (:mod:`inspect_stance.study.report`)."""
-    from inspect_stance.drift.report_analysis import MAX_HOPS, build_report, unique_names
-    from inspect_stance.drift.report_render import run_json, terminal_summary
+    from inspect_stance.drift.report.analysis import MAX_HOPS, build_report, unique_names
+    from inspect_stance.drift.report.render import run_json, terminal_summary
 
     found = _other_methods(args)
     if found is not None:
@@ -94,10 +95,10 @@ def cmd_report(args: argparse.Namespace) -> int:
 
     unique_names(reports, parse_labels(args.label))
     if args.out:
-        from inspect_stance.drift.report import write_outputs
+        from inspect_stance.drift.report.write import write_outputs
 
         written = write_outputs(reports, args.out, args.per_proposition_heatmaps)
-    from inspect_stance.drift.chain_report import report_chains
+    from inspect_stance.drift.chain.report import report_chains
 
     chain_text, chains = report_chains(paths, policy, args.out)  # logs of -T hops=K runs
     if args.json:

@@ -1,6 +1,6 @@
 """``inspect-stance validation-report LOG_OR_DIR... [--human FILE] [--judges-log LOG...]
 [--out DIR] [--json]``: the prompt-validation report
-(:func:`inspect_stance.construction.validation_report.build_validation_report`)."""
+(:func:`inspect_stance.validation.report.build_validation_report`)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from inspect_stance.cli.construction import print_summary
 
 
 def _run(args: argparse.Namespace) -> int:
-    from inspect_stance.construction.validation_report import build_validation_report
+    from inspect_stance.validation.report import build_validation_report
     from inspect_stance.paths import check_out_dir
 
     check_out_dir(args.out)
