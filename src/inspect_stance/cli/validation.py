@@ -11,8 +11,8 @@ from inspect_stance.cli.construction import print_summary
 
 
 def _run(args: argparse.Namespace) -> int:
-    from inspect_stance.validation.report import build_validation_report
     from inspect_stance.paths import check_out_dir
+    from inspect_stance.validation.report import build_validation_report
 
     check_out_dir(args.out)
     summary = build_validation_report(args.logs, args.out, args.human, args.judges_log or ())
