@@ -60,7 +60,7 @@ def register(subparsers: Any) -> None:
     from inspect_stance.shards import PARTIAL_HELP
 
     parser.add_argument("--partial", action="store_true", help=PARTIAL_HELP)
-    from inspect_stance.html.cli import add_html_argument, with_html
+    from inspect_stance.cli.html import add_html_argument, with_html
 
     add_html_argument(parser)
     parser.set_defaults(func=with_html(_run, "construction-report", "logs"))
