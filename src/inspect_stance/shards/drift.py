@@ -33,6 +33,12 @@ def _pad(arr: np.ndarray | None, n_trials: int, fill: object) -> np.ndarray | No
     return np.pad(arr, widths, constant_values=fill)  # type: ignore[call-overload]
 
 
+def _padded(arr: np.ndarray, n_trials: int, fill: object) -> np.ndarray:
+    out = _pad(arr, n_trials, fill)
+    assert out is not None
+    return out
+
+
 def _fill(
     ordered: Sequence[DriftRun], n_trials: int
 ) -> tuple[list[str], list[str], np.ndarray, np.ndarray, list[np.ndarray | None]]:
@@ -57,17 +63,17 @@ def _fill(
     ]
     for r in ordered:
         rows = [index[p] for p in r.propositions]
-        have = ~_pad(r.missing_mask, n_trials, True)  # type: ignore[operator]
+        have = ~_padded(r.missing_mask, n_trials, True)
         if (have & ~missing[rows]).any():
             raise InputError(
                 f"{r.source}: holds trials another shard holds (overlapping shards); pass "
                 "each shard's log once"
             )
-        probs[rows] = np.where(have[..., None], _pad(r.probs, n_trials, np.nan), probs[rows])
+        probs[rows] = np.where(have[..., None], _padded(r.probs, n_trials, np.nan), probs[rows])
         missing[rows] &= ~have
         for c, attr in zip(counts, ("unparsed_extractions", "label_mismatches"), strict=True):
             if c is not None:
-                c[rows] += np.where(have, _pad(getattr(r, attr), n_trials, 0), 0)
+                c[rows] += np.where(have, _padded(getattr(r, attr), n_trials, 0), 0)
     return list(index), topics, probs, missing, counts
 
 

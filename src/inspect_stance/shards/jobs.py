@@ -188,8 +188,9 @@ def hawk_config(job: ShardJob, name: str | None = None) -> dict[str, Any]:
 
 def to_yaml(config: Mapping[str, Any]) -> str:
     """``config`` as YAML (block style, keys in the order given)."""
-    import yaml
+    import importlib
 
+    yaml: Any = importlib.import_module("yaml")  # PyYAML, an Inspect dependency (untyped)
     return yaml.safe_dump(dict(config), sort_keys=False, default_flow_style=False)
 
 
