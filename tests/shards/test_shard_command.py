@@ -50,7 +50,7 @@ def test_eval_set_script_runs_and_pools(tmp_path, capsys):
 
 def test_hawk_config_lists_every_shard_and_role(capsys):
     argv = ["shard", "prompt_construction", "--shards", "3", "--model", "openai/gpt-4o-mini",
-            "--model-role", "judges=a/x,b/y", "--model-role", "prompter=a/x", "--format", "hawk",
+            "--model-role", "judges=a/x", "--model-role", "prompter=b/y", "--format", "hawk",
             "-T", "templates_per_setting=2"]  # fmt: skip
     assert main(argv) == 0
     config = yaml.safe_load(capsys.readouterr().out)
@@ -58,7 +58,11 @@ def test_hawk_config_lists_every_shard_and_role(capsys):
     assert [i["args"]["shard"] for i in tasks["items"]] == ["1/3", "2/3", "3/3"]
     assert all(i["args"]["templates_per_setting"] == 2 for i in tasks["items"])
     assert config["models"][0]["items"] == [{"name": "openai/gpt-4o-mini"}]
-    assert [m["name"] for m in config["model_roles"]["judges"]["items"]] == ["a/x", "b/y"]
+    assert config["model_roles"]["judges"]["items"] == [{"name": "a/x"}]
+    assert config["model_roles"]["prompter"]["items"] == [{"name": "b/y"}]
+    # Hawk binds one model per role: several judges are refused in the hawk form
+    assert main([*argv[:-4], "--model-role", "judges=a/x,b/y", "--format", "hawk"]) == 2
+    assert "one model per role" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize(

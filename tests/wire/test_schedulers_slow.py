@@ -48,9 +48,17 @@ def _python(version: str) -> str | None:
     return found or (str(pyenv[-1]) if pyenv else None)
 
 
-def _venv(name: str, version: str, packages: list[str]) -> Path:
+def _source(tmp: Path) -> Path:
+    """A copy of this checkout's working tree to install from (pip builds in the source tree:
+    a ``build/`` there would be found by ``inspect list tasks``)."""
+    skip = shutil.ignore_patterns(".venv", ".git", "build", "*.egg-info", "__pycache__", "logs")
+    return Path(shutil.copytree(ROOT, tmp / "source", ignore=skip))
+
+
+def _venv(name: str, version: str, packages: list[str], tmp: Path) -> Path:
     """``CACHE/name`` with ``packages`` and this checkout installed (built once; skip when it
     cannot be)."""
+    source = _source(tmp)
     venv = CACHE / name
     marker = venv / ".inspect-stance-ready"
     if not marker.exists():
@@ -60,14 +68,14 @@ def _venv(name: str, version: str, packages: list[str]) -> Path:
         shutil.rmtree(venv, ignore_errors=True)
         venv.parent.mkdir(parents=True, exist_ok=True)
         subprocess.run([python, "-m", "venv", str(venv)], check=True)
-        done = subprocess.run([str(venv / "bin/pip"), "install", "-q", *packages, str(ROOT)],
+        done = subprocess.run([str(venv / "bin/pip"), "install", "-q", *packages, str(source)],
                               capture_output=True, text=True, timeout=1800)  # fmt: skip
         if done.returncode:
             pytest.skip(f"{' '.join(packages)} does not install on Python {version}: "
                         f"{done.stderr.strip().splitlines()[-1:]}")  # fmt: skip
         marker.touch()
     subprocess.run([str(venv / "bin/pip"), "install", "-q", "--no-deps", "--force-reinstall",
-                    str(ROOT)], check=True, capture_output=True, timeout=600)  # fmt: skip
+                    str(source)], check=True, capture_output=True, timeout=600)  # fmt: skip
     return venv
 
 
@@ -107,7 +115,7 @@ def _job(tmp: Path, form: str) -> list[str]:
 
 
 def test_hawk_local_two_shards_killed_and_rerun_pool(server, tmp_path, capsys):
-    venv = _venv("hawk-py3.13", "3.13", ["hawk[cli,runner]", "uv"])
+    venv = _venv("hawk-py3.13", "3.13", ["hawk[cli,runner]", "uv"], tmp_path)
     assert main([*_job(tmp_path, "hawk"), "--out", str(tmp_path / "job.yaml")]) == 0
     capsys.readouterr()
     job = yaml.safe_load((tmp_path / "job.yaml").read_text())
@@ -149,7 +157,7 @@ def _steward_workers(definition: Path) -> list[int]:
 
 
 def test_steward_local_workers_two_shards_killed_worker_resumes(server, tmp_path, capsys):
-    venv = _venv("steward-py3.12", "3.12", ["inspect-steward"])
+    venv = _venv("steward-py3.12", "3.12", ["inspect-steward"], tmp_path)
     work = tmp_path / "work"
     env = _env(venv, server, tmp_path)
     subprocess.run(["steward", "init", str(work)], check=True, env=env, capture_output=True)

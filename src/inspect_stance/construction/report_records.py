@@ -70,10 +70,10 @@ def read_records(
     }
     seen: dict[tuple[str, str], str] = {}
     try:
-        _groups, suffix = group_logs(found.paths, partial)
+        groups, suffix = group_logs(found.paths, partial)
     except InputError as ex:
         raise ReportInputError(str(ex)) from ex
-    for path in found.paths:
+    for path in (p for g in groups for p in g):  # a shard's superseded attempts left out
         records.extend(_log_records(path, info, seen, suffix.get(path, "")))
     if not records:
         raise ReportInputError("the logs have no scored prompt-construction samples")

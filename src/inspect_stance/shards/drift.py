@@ -22,7 +22,7 @@ import numpy as np
 from inspect_stance.drift.run import DriftRun
 from inspect_stance.errors import InputError
 from inspect_stance.provenance import merge
-from inspect_stance.shards import group_shards
+from inspect_stance.shards import group_shards, superseded
 
 
 def _pad(arr: np.ndarray | None, n_trials: int, fill: object) -> np.ndarray | None:
@@ -116,6 +116,8 @@ def pool_drift_runs(runs: Sequence[DriftRun], partial: bool = False) -> list[Dri
     """The runs with the shards of each study pooled into one (at the first shard's place);
     unsharded runs unchanged. One-line ``InputError`` for shards that do not pool (see
     :func:`inspect_stance.shards.group_shards`; ``partial`` reports an incomplete set)."""
+    drop = superseded([r.shard for r in runs], [r.status for r in runs], [r.source for r in runs])
+    runs = [r for i, r in enumerate(runs) if i not in drop]
     groups = group_shards([r.shard for r in runs], partial)
     out: list[DriftRun] = []
     for members in groups:
@@ -131,6 +133,9 @@ def pool_loaded(loaded: Sequence[Any], partial: bool = False) -> list[Any]:
     (:class:`~inspect_stance.drift.compare.LoadedDrift`: a run and its :class:`RunInfo`): a
     pooled run keeps its first shard's info, without the ``shard`` task argument and with the
     study as its identity (``shards:<study>``), so that it is named and checked as one run."""
+    runs = [x.run for x in loaded]
+    drop = superseded([r.shard for r in runs], [r.status for r in runs], [r.source for r in runs])
+    loaded = [x for i, x in enumerate(loaded) if i not in drop]
     groups = group_shards([x.run.shard for x in loaded], partial)
     out: list[Any] = []
     for members in groups:

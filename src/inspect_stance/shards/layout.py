@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from inspect_stance.fingerprint import digest
-from inspect_stance.shards import ShardInfo, group_shards, run_identity, shard_info
+from inspect_stance.shards import ShardInfo, group_shards, run_identity, shard_info, superseded
 
 SHARDS_SUFFIX = ".shards"
 LOG_SUFFIXES: tuple[str, ...] = (".eval", ".json")
@@ -152,12 +152,18 @@ def group_logs(
     paths: Sequence[Path], partial: bool = False
 ) -> tuple[list[list[Path]], dict[Path, str]]:
     """The logs grouped into runs (the shards of one study together, a whole run alone; order
-    of first appearance) and, for each log of an incomplete set reported with ``partial``, the
-    suffix naming it (``" (1 of 2 shards)"``). One-line ``InputError`` for shards that do not
-    pool (:func:`inspect_stance.shards.group_shards`). Reads each log's header only."""
+    of first appearance; a shard's unfinished attempts superseded by a finished one left out,
+    :func:`inspect_stance.shards.superseded`) and, for each log of an incomplete set reported
+    with ``partial``, the suffix naming it (``" (1 of 2 shards)"``). One-line ``InputError``
+    for shards that do not pool (:func:`inspect_stance.shards.group_shards`). Reads each log's
+    header only."""
     from inspect_ai.log import read_eval_log
 
-    infos = [log_shard(p, read_eval_log(str(p), header_only=True).eval) for p in paths]
+    headers = [read_eval_log(str(p), header_only=True) for p in paths]
+    infos = [log_shard(p, h.eval) for p, h in zip(paths, headers, strict=True)]
+    drop = superseded(infos, [str(h.status) for h in headers], [str(p) for p in paths])
+    paths = [p for i, p in enumerate(paths) if i not in drop]
+    infos = [x for i, x in enumerate(infos) if i not in drop]
     groups = group_shards(infos, partial)
     suffix: dict[Path, str] = {}
     for members in groups:

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from inspect_stance.press.logs import PressRun
 from inspect_stance.provenance import merge
-from inspect_stance.shards import group_shards
+from inspect_stance.shards import group_shards, superseded
 
 
 def _fingerprint(ordered: Sequence[PressRun]) -> str | None:
@@ -63,6 +63,8 @@ def pool_press_runs(runs: Sequence[PressRun], partial: bool = False) -> list[Pre
     """The runs with the shards of each study pooled into one (at the first shard's place);
     unsharded runs unchanged. One-line ``InputError`` for shards that do not pool
     (:func:`inspect_stance.shards.group_shards`; ``partial`` reports an incomplete set)."""
+    drop = superseded([r.shard for r in runs], [r.status for r in runs], [r.path for r in runs])
+    runs = [r for i, r in enumerate(runs) if i not in drop]
     groups = group_shards([r.shard for r in runs], partial)
     out: list[PressRun] = []
     for members in groups:
