@@ -123,3 +123,22 @@ def test_gate_and_plan_take_a_folder_of_one_studys_shards(logs, capsys, tmp_path
     shutil.copy(logs[3], folder)  # a shard of another study: the folder is not one run
     assert main(["gate", str(folder), "--min-spr", "0.0"]) != 0
     assert "different studies" in capsys.readouterr().err
+
+
+def test_an_unfinished_attempt_superseded_by_a_finished_one_is_left_out(logs, tmp_path, capsys):
+    """A shard killed or failed and run again: its first attempt (not ``success``) gives way
+    to the finished one, and says so; two finished attempts of one shard are still refused."""
+    path = tmp_path / "props.txt"
+    path.write_text("\n".join(PROPS) + "\n")
+    [failed] = inspect_eval(
+        stance_drift(propositions=str(path), shard="1/2", trials=2, cache=False),
+        model="stance_sim/respondent", model_args={"fail_after": 3},
+        log_dir=str(tmp_path / "logs"), display="none",
+    )  # fmt: skip
+    assert failed.status != "success"
+    whole, one, two = (read_drift_log(p) for p in logs[:3])
+    [pooled] = pool_drift_runs([read_drift_log(failed.location), one, two])
+    assert "left out" in capsys.readouterr().err
+    assert abs(build_report(pooled).main.spr - build_report(whole).main.spr) < 1e-9
+    with pytest.raises(InputError, match="given twice"):
+        pool_drift_runs([one, one, two])
