@@ -46,3 +46,26 @@ def test_forest_plot_with_long_names_emits_no_warning(tmp_path):
         warnings.simplefilter("always")
         forest_plot(_result([(LONG_A, LONG_B)] * 4), tmp_path / "forest.png")
     assert [str(w.message) for w in caught] == []
+
+
+def test_lean_plot_keeps_a_long_model_name_inside_the_image(tmp_path):
+    """A panel title longer than its panel was cut at the image's right edge."""
+    import warnings
+
+    import pandas as pd
+
+    from inspect_stance.construction.plots import plot_leans
+
+    rows = [
+        {"topic_id": 1, "topic": "t", "intent": "writing", "stance": s, "method": m,
+         "lean": lean, "lean_se": 0.1, "filler_pole": "pole_a" if s == "neutral" else None}
+        for s, lean in (("neutral", -1.0), ("pole_a", -2.0))
+        for m in ("templated", "generated")
+    ]  # fmt: skip
+    table = pd.DataFrame(rows)
+    path = tmp_path / "lean.png"
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        plot_leans({"a": {"settings": table}, LONG_A + LONG_B: {"settings": table}}, path)
+    assert [str(w.message) for w in caught] == []
+    assert _edge_is_blank(path)
