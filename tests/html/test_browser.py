@@ -56,7 +56,8 @@ CHECK_JS = """
             }
             return false;
           }).map(t => (t.querySelector('th') || {}).textContent),
-          title: document.title};
+          title: document.title,
+          runs: (document.querySelector('table.runs') || {}).textContent || ''};
 })()
 """
 
@@ -123,6 +124,8 @@ def test_page_opens_with_every_figure_and_no_error(pages, command, tmp_path):
     assert info["n"] >= 1, f"{command}: the page has no figure"
     assert info["tables"] >= 2, info  # the run table and at least one report table
     assert shot.stat().st_size > 10_000
+    assert "none/none" not in info["runs"]  # a task without a target model names its task
+    assert len(info["runs"]) > 0
     keep = os.environ.get("INSPECT_STANCE_SCREENSHOTS")
     _keep_shot(shot, keep)
 

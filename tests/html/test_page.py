@@ -161,3 +161,21 @@ def test_captions_say_what_the_figures_draw():
     assert "bar" not in lean  # the lean plot draws dots, not bars
     forest = STUDIES["compare"].notes[r"^forest\.png$"].how_to_read
     assert "not adjusted" in forest  # per-comparison intervals beside adjusted shading
+
+
+def test_settings_every_run_shares_are_listed_once_and_rows_show_what_differs():
+    from inspect_stance.html import RunRow, render_page
+
+    def row(name: str, trials: str) -> RunRow:
+        settings = {"trials": trials, "seed": "0", "shard": "None", "words_limit": "100"}
+        return RunRow(name, "stance_drift", "m", "f.eval", "file:///f.eval", "", settings=settings)
+
+    page = render_page("T", "", [row("a", "10"), row("b", "20")], [], "")
+    assert (
+        page.count("<code>seed=0</code>") == 1 and page.count("<code>words_limit=100</code>") == 1
+    )
+    assert "Not set: shard." in page and "shard=None" not in page
+    assert "<th>settings that differ</th>" in page
+    assert "<code>trials=10</code>" in page and "<code>trials=20</code>" in page
+    one = render_page("T", "", [row("a", "10")], [], "")
+    assert "settings that differ" not in one and "Settings of the run:" in one

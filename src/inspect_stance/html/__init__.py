@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from inspect_stance.html.body import IMAGE_REF, markdown_html
-from inspect_stance.html.studies import FigureNote
+from inspect_stance.html.studies import TASK_TITLES, FigureNote
 
 __all__ = [
     "IMAGE_REF",
@@ -115,6 +115,8 @@ def figure_title(kind: str, alt: str, per_run: bool, runs: Sequence[str], stem: 
         return f"{kind}: {alt or stem}"
     if len(runs) == 1:
         return f"{kind}: {runs[0]}"
+    if len(runs) == 2:
+        return f"{kind}: both runs"
     return f"{kind}: all {len(runs)} runs" if runs else kind
 
 
@@ -246,6 +248,9 @@ def write_study_page(
     eval_logs = [p for p in logs if str(p).endswith((".eval", ".json"))]
     runs = run_rows(eval_logs, labels) if eval_logs else []
     figures = study_figures(out, markdown, notes, [r.name for r in runs])
+    titles = {TASK_TITLES.get(r.task.split("/")[-1]) for r in runs}
+    if len(titles) == 1 and None not in titles:
+        title = str(titles.pop())
     subtitle = (
         f"{len(runs)} run(s), {len(figures)} figure(s); tables from {markdown_file}"
         if runs

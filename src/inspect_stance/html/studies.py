@@ -126,6 +126,9 @@ COMPARE = {
         "interval can exclude 0 when its adjusted p does not reach alpha.",
     ),
 }
+#: a page whose runs are all of one of these tasks takes its title (``construction-report`` also
+#: reads judge-validation logs, which hold no prompt construction)
+TASK_TITLES: dict[str, str] = {"judge_validation": "Judge validation report"}
 STUDIES: dict[str, Study] = {
     "report": Study("Stance drift report", ("stance_drift",), "report.md", DRIFT),
     "press-report": Study("PReSS report", ("press",), "report.md", PRESS),
