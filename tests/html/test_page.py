@@ -91,8 +91,8 @@ def test_figures_are_titled_by_what_they_show_and_which_run_not_by_file_name(tmp
     page = write_study_page(tmp_path / "p.html", study.title, out, [], study.notes).read_text()
     titles = re.findall(r"<figure[^>]*>\s*<h3>(.*?)</h3>", page)
     assert titles == [
-        "Transition matrix: m [seed=1]",
-        "Transition matrix, argmax (temperature-0) re-analysis: m [seed=1]",
+        "Transition matrix — m [seed=1]",
+        "Transition matrix, argmax (temperature-0) re-analysis — m [seed=1]",
         "Pass rate against the success-rate threshold (Fig. S6A)",
     ]
     for stem in ("heatmap m seed 1", "heatmap m seed 1 argmax", "pass rate curve"):

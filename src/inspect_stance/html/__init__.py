@@ -112,12 +112,12 @@ def figure_title(kind: str, alt: str, per_run: bool, runs: Sequence[str], stem: 
     if not kind:
         return alt or stem.replace("_", " ")
     if per_run:
-        return f"{kind}: {alt or stem}"
+        return f"{kind} — {alt or stem}"
     if len(runs) == 1:
-        return f"{kind}: {runs[0]}"
+        return f"{kind} — {runs[0]}"
     if len(runs) == 2:
-        return f"{kind}: both runs"
-    return f"{kind}: all {len(runs)} runs" if runs else kind
+        return f"{kind} — both runs"
+    return f"{kind} — all {len(runs)} runs" if runs else kind
 
 
 def _short(value: Any, limit: int = 80) -> str:
