@@ -99,5 +99,5 @@ def plot_leans(reports: dict[str, dict[str, Any]], path: Path) -> None:
     handles, names = axes[0][0].get_legend_handles_labels()
     fig.suptitle("Lean by setting and prompt construction (grey rows: neutral user)", fontsize=10)
     fig.legend(handles, names, loc="upper right", ncol=3, fontsize=7.5, frameon=False)
-    save_figure(fig, path)
+    save_figure(fig, path, rect=(0, 0, 1, 0.97))
     plt.close(fig)
