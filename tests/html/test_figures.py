@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from PIL import Image
 
-from inspect_stance.compare_render import forest_plot
+from inspect_stance.cli.compare_render import forest_plot
 from inspect_stance.stats.family import CompareResult, Comparison
 
 LONG_A = "stance_sim/respondent / default [transition=default, trials=10, seed=1234567]"

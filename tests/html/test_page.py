@@ -129,7 +129,7 @@ def test_the_heatmap_boxes_the_diagonal_its_caption_calls_boxed():
     import numpy as np
     from matplotlib.patches import Rectangle
 
-    from inspect_stance.drift import heatmap
+    from inspect_stance.drift.report import heatmap
     from inspect_stance.html.studies import HEATMAP
 
     assert "(boxed)" in HEATMAP
@@ -148,7 +148,7 @@ def test_captions_say_what_the_figures_draw():
     """Claims a reader acts on, checked against the code that draws or computes them."""
     import numpy as np
 
-    from inspect_stance.drift.pass_rate import pass_rate
+    from inspect_stance.drift.metrics.pass_rate import pass_rate
     from inspect_stance.html.studies import STUDIES
 
     notes = STUDIES["report"].notes
