@@ -115,3 +115,23 @@ def provenance_notes(entries: Iterable[Mapping[str, Any]], run: str = "run") -> 
                     "model may have changed mid-study"
                 )
     return notes
+
+
+def _run_name(run: Any) -> str:
+    return str(getattr(run, "name", None) or getattr(run, "model", "run"))
+
+
+def run_provenance(run: Any) -> dict[str, Any]:
+    """A report's JSON entries of a run (a stance-drift or PReSS run with ``provenance``):
+    ``provenance`` (the summed counts) and ``provenance_notes`` (:func:`provenance_notes`)."""
+    entries = list(getattr(run, "provenance", None) or [])
+    return {"provenance": entries, "provenance_notes": provenance_notes(entries, _run_name(run))}
+
+
+def warn_provenance(runs: Iterable[Any], prog: str) -> None:
+    """Print ``<prog>: warning: <note>`` on stderr for each note of each run."""
+    import sys
+
+    for run in runs:
+        for line in provenance_notes(getattr(run, "provenance", None) or [], _run_name(run)):
+            print(f"{prog}: warning: {line}", file=sys.stderr)

@@ -91,11 +91,9 @@ def cmd_report(args: argparse.Namespace) -> int:
     # the shards of one study (-T shard=K/N) are one run
     runs = pool_shards([load_input(p, policy) for p in paths], args.partial)
     reports = [build_report(r, args.threshold, args.confidence, policy, args.hops) for r in runs]
-    from inspect_stance.provenance import provenance_notes
+    from inspect_stance.provenance import run_provenance, warn_provenance
 
-    said = {r.name: provenance_notes(r.provenance, r.name) for r in runs}  # a model changed?
-    for line in (x for lines in said.values() for x in lines):
-        print(f"inspect-stance report: warning: {line}", file=sys.stderr)
+    warn_provenance(runs, "inspect-stance report")  # a model changed mid-study?
     from inspect_stance.runs import parse_labels
 
     unique_names(reports, parse_labels(args.label))
@@ -107,21 +105,9 @@ def cmd_report(args: argparse.Namespace) -> int:
 
     chain_text, chains = report_chains(paths, policy, args.out)  # logs of -T hops=K runs
     if args.json:
-        print(
-            _dump(
-                {
-                    "runs": [
-                        {
-                            **run_json(rep),
-                            "provenance": run.provenance,
-                            "provenance_notes": said[run.name],
-                        }
-                        for rep, run in zip(reports, runs, strict=True)
-                    ],  # fmt: skip
-                    **({"chains": chains} if chains else {}),
-                }
-            )
-        )
+        pairs = zip(reports, runs, strict=True)
+        out = [{**run_json(rep), **run_provenance(run)} for rep, run in pairs]
+        print(_dump({"runs": out, **({"chains": chains} if chains else {})}))
     else:
         print(terminal_summary(reports))
         if chain_text:

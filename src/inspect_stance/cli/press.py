@@ -61,11 +61,9 @@ def _report(args: argparse.Namespace) -> int:
         runs, skipped = find_press_logs(args.logs, args.partial)
         if skipped:
             print(f"press-report: {skipped}", file=sys.stderr)
-        from inspect_stance.provenance import provenance_notes
+        from inspect_stance.provenance import warn_provenance
 
-        for run in runs:  # calls of one model answered by more than one backend
-            for line in provenance_notes(run.provenance, run.model):
-                print(f"press-report: warning: {line}", file=sys.stderr)
+        warn_provenance(runs, "press-report")  # calls of one model from several backends?
         result = write_report(
             runs,
             args.out,
