@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from inspect_stance.drift.adaptive import ADAPTIVE_KEY, SampleRule, rule_for
 from inspect_stance.drift.extraction import record_label_mismatches, trial_vector
 from inspect_stance.drift.run import DriftRun
 from inspect_stance.drift.transition import check_policy
@@ -170,6 +171,7 @@ def read_drift_log(
     log = _read(path)
     variant = str(_task_setting(log, "variant", "default"))
     halfwidth = _adaptive_halfwidth(log, path, unparsed, adaptive_ok)
+    rule = None if halfwidth is None else _adaptive_rule(log)
     props, cells, estimators, max_trial = _collect_trials(log, path, unparsed)
     order = _proposition_order(log, path, props)
     n_trials_cfg = int(_task_setting(log, "trials", 0) or 0)
@@ -192,6 +194,8 @@ def read_drift_log(
         unparsed_extractions=bad_extractions,
         label_mismatches=mismatches,
         adaptive_halfwidth=None if halfwidth is None else float(halfwidth),
+        adaptive_rule=rule,
+        adaptive_policy="failure" if rule is None else rule.unparsed,
         shard=shard_info(log.eval.metadata, run_identity(log.eval)),
     )
 
@@ -212,6 +216,17 @@ def _adaptive_halfwidth(log: EvalLog, path: Path, unparsed: str, adaptive_ok: bo
             "as failures; use --exclude-unparsed (trials not run and unparsed trials left out)"
         )
     return halfwidth
+
+
+def _adaptive_rule(log: EvalLog) -> SampleRule | None:
+    """The stopping rule recorded in the first sample's adaptive state (``None``: none has
+    one, e.g. every sample errored before its first wave)."""
+    for sample in log.samples or []:
+        state = (sample.store or {}).get(ADAPTIVE_KEY)
+        if state and state.get("halfwidth") is not None and state.get("max_trials"):
+            policy = str(state.get("unparsed") or "failure")
+            return rule_for(float(state["halfwidth"]), int(state["max_trials"]), policy)
+    return None
 
 
 def _collect_trials(
