@@ -40,6 +40,7 @@ statement record (:func:`inspect_stance.press.summary.sample_record`) plus ``cla
 from __future__ import annotations
 
 from dataclasses import dataclass
+from math import nan
 from typing import Any
 
 import anyio
@@ -84,6 +85,9 @@ from inspect_stance.press.prompts import CONDITIONS, classifier_prompt
 from inspect_stance.press.stability import topic_stability
 from inspect_stance.press.summary import sample_record, summarize
 from inspect_stance.roles import role_config
+from inspect_stance.viewer import headline
+
+HEADLINE = str(headline("press").metric)
 
 CLASSIFIER_ERROR = "classifier error: "
 NO_ARGUMENT = "no argument: "
@@ -137,6 +141,9 @@ def press_metrics() -> Metric:
             s.score.metadata for s in scores if s.score.metadata and s.score.metadata.get("press")
         ]
         out = summarize(records)
+        # the headline is always there (NaN before any statement has S_t): a missing key made
+        # Inspect warn "Headline metric ... not found" and show n_statements instead
+        out[HEADLINE] = nan if out.get(HEADLINE) is None else out[HEADLINE]
         out["stderr"] = stability_stderr(records)
         return out
 
