@@ -37,10 +37,10 @@ def _mean_se(x: np.ndarray) -> tuple[float, float]:
 def measure(propositions: int, trials: int, halfwidth: float, seed: int) -> dict[str, float]:
     """Run the task once and return the biases (``unbiased``, ``plain``, their SEs)."""
     from inspect_ai import eval as inspect_eval
+    from inspect_stance.tasks.stance_drift import stance_drift
 
     from inspect_stance.drift.logs import read_drift_log
     from inspect_stance.providers.stance_sim import default_transition_path, load_transition
-    from inspect_stance.tasks.stance_drift import stance_drift
 
     truth = float(np.mean(np.diag(load_transition(str(default_transition_path())))))
     with tempfile.TemporaryDirectory() as tmp:

@@ -12,7 +12,6 @@ import sys
 from pathlib import Path
 
 from inspect_ai.log import read_eval_log
-
 from inspect_stance.scorers.press import press_metrics
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -75,6 +75,8 @@ def run_json(rep: RunReport) -> dict[str, Any]:
         "unparsed_extractions": rep.run.n_unparsed_extractions,
         "label_mismatches": rep.run.n_label_mismatches,
         "missing_values": rep.run.n_missing,
+        "trials_replayed": rep.run.n_replayed,
+        "replayed_recorded_from": rep.run.replayed_since,
     }
     if rep.hops > 1:
         at_k = rep.hop_curve[rep.hops - 1]
@@ -124,6 +126,7 @@ def _runs_table(reports: list[RunReport]) -> Columns:
         "unparsed extractions": [_count(r.run.n_unparsed_extractions) for r in reports],
         "label mismatches": [_count(r.run.n_label_mismatches) for r in reports],
         "missing": [r.run.n_missing for r in reports],
+        "replayed": [r.run.n_replayed for r in reports],
         "policy": [r.unparsed for r in reports],
     }
 
@@ -309,6 +312,8 @@ def terminal_summary(reports: list[RunReport]) -> str:
     ]
     for rep in reports:
         lines += _unparsed_notes(rep)
+        if rep.run.replay_note:
+            lines.append(f"note: {rep.name}: {rep.run.replay_note}.")
         lines += planning_notes(rep.run, rep.name, rep.unparsed)
         if rep.run.n_missing and rep.run.adaptive_halfwidth is None:
             lines.append(
@@ -344,6 +349,7 @@ def markdown_report(reports: list[RunReport], images: dict[str, list[str]]) -> s
         + "; the tables are of the last measured hop",
         f"- `--hops` {first.hops}: SPR after more hops than measured is a projection from the "
         "one-hop matrices (T^k), marked `projected`",
+        *[f"- replayed (`{r.name}`): {r.run.replay_note}" for r in reports if r.run.replay_note],
         "",
     ]
     for title, df in tables(reports).items():

@@ -60,6 +60,22 @@ class DriftRun:
     label_mismatches: np.ndarray | None = None
     #: ``-T shard=K/N`` of the log (``None``: the whole study, or shards pooled into it)
     shard: ShardInfo | None = None
+    #: trials replayed from the trial record (no model call) and the oldest one's record time
+    #: (ISO 8601 UTC; ``None`` when unknown, e.g. a log written before record times)
+    n_replayed: int = 0
+    replayed_since: str | None = None
+
+    @property
+    def replay_note(self) -> str | None:
+        """One sentence on the trials replayed from the trial record, or None when none was."""
+        if not self.n_replayed:
+            return None
+        since = f", recorded from {self.replayed_since}" if self.replayed_since else ""
+        total = int((~self.missing_mask).sum())
+        return (
+            f"{self.n_replayed} of {total} trials were replayed from the trial record (no "
+            f"model call{since}); re-run with -T cache=false to call the model afresh"
+        )
 
     def matrices(self, unparsed: str = "failure", argmax: bool = False) -> FloatArray:
         """Per-proposition transition matrices ``(P, 5, 5)`` (``argmax``: of the trials'
