@@ -80,9 +80,7 @@ def test_a_copy_of_the_file_under_another_name_replays(tmp_path, cache_dir):
     assert _metrics(_run(tmp_path, copy, "second"))["trials_replayed"] == 5 * TRIALS
 
 
-def test_a_replaying_run_says_so_in_the_log_and_on_the_console(
-    tmp_path, cache_dir, caplog, capsys
-):
+def test_a_replaying_run_says_so_in_the_log_and_on_the_console(tmp_path, cache_dir, caplog, capsys):
     transition = tmp_path / "T.json"
     transition.write_text(json.dumps(DRIFT.tolist()))
     first = _run(tmp_path, transition, "first")

@@ -19,7 +19,7 @@ import pandas as pd
 from inspect_stance.drift.chain import ChainAnalysis, HopRow, MarkovTest, analyse_chain
 from inspect_stance.drift.chain_logs import ChainRun, is_chain_log, read_chain_log
 from inspect_stance.drift.patterns import PATTERNS
-from inspect_stance.markdown import md_table
+from inspect_stance.markdown import cell, md_table
 from inspect_stance.stances import STANCES
 
 SHORT = ("AS", "A", "N", "D", "DS")
@@ -27,13 +27,13 @@ SHORT = ("AS", "A", "N", "D", "DS")
 
 def _ms(value: tuple[float, float]) -> str:
     mean, se = value
-    return "n/a" if math.isnan(mean) else f"{mean:.3f} ({se:.3f})"
+    return "n/a" if math.isnan(mean) else f"{cell(mean)} ({cell(se)})"
 
 
 def _ci(value: float, ci: tuple[float, float]) -> str:
     if math.isnan(value):
         return "n/a"
-    return f"{value:.3f} [{ci[0]:.3f}, {ci[1]:.3f}]"
+    return f"{cell(value)} [{cell(ci[0])}, {cell(ci[1])}]"
 
 
 def _verdict(t: MarkovTest) -> str:

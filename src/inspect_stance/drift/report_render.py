@@ -19,7 +19,7 @@ from inspect_stance.drift.report_analysis import (
     pooled_pass_curve,
 )
 from inspect_stance.jsonsafe import finite_or_none
-from inspect_stance.markdown import md_table
+from inspect_stance.markdown import cell, md_table, text_table
 from inspect_stance.stances import STANCES
 
 PATTERN_LABELS: dict[str, str] = {
@@ -94,11 +94,11 @@ def run_json(rep: RunReport) -> dict[str, Any]:
 def _mean_se_cell(mean: float, se: float) -> str:
     if not math.isfinite(mean):
         return "n/a"
-    return f"{mean:.3f} ({se:.3f})" if math.isfinite(se) else f"{mean:.3f}"
+    return f"{cell(mean)} ({cell(se)})" if math.isfinite(se) else cell(mean)
 
 
 def _number_cell(x: float) -> str:
-    return f"{x:.3f}" if math.isfinite(float(x)) else "n/a"
+    return cell(float(x)) if math.isfinite(float(x)) else "n/a"
 
 
 def _count(n: int | None) -> str:
@@ -324,11 +324,11 @@ def terminal_summary(reports: list[RunReport]) -> str:
         for title, df in tables(reports).items():
             lines.append("")
             lines.append(title)
-            lines.append(df.to_string())
+            lines.append(text_table(df))
         for rep in reports:
             lines.append("")
             lines.append(stance_pattern_title(rep))
-            lines.append(stance_pattern_table(rep).to_string())
+            lines.append(text_table(stance_pattern_table(rep)))
     return "\n".join(lines)
 
 

@@ -26,7 +26,12 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from inspect_stance.press.factor_analysis import FactorMethod, MissingRule, scree_plot
+from inspect_stance.press.factor_analysis import (
+    FactorMethod,
+    MissingRule,
+    few_observations_warning,
+    scree_plot,
+)
 from inspect_stance.press.logs import PressRun
 from inspect_stance.press.plots import heatmap, stability_chart
 from inspect_stance.press.report_markdown import factor_markdown, json_records, report_markdown
@@ -84,6 +89,8 @@ def write_report(
         **{k: json_records(v) for k, v in t.items() if k != "labels"},
     }
     result["factor_analysis"] = {k: json_records(v) for k, v in section.frames.items()}
+    warning = None if section.result is None else few_observations_warning(section.result)
+    result["warnings"] = [f"factor analysis: {warning}"] if warning else []
     return result
 
 

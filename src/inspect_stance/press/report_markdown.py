@@ -15,7 +15,7 @@ import pandas as pd
 from inspect_stance.jsonsafe import json_safe
 from inspect_stance.markdown import md_table
 from inspect_stance.press.compare import arguments_note
-from inspect_stance.press.factor_analysis import FactorMethod, MissingRule
+from inspect_stance.press.factor_analysis import FactorMethod, MissingRule, few_observations_warning
 from inspect_stance.press.logs import PressRun
 from inspect_stance.press.report_tables import CiMethod, FactorSection
 from inspect_stance.press.summary import TABLE2_SET
@@ -236,6 +236,7 @@ def factor_result_markdown(section: FactorSection, method: FactorMethod) -> list
             if section.rank < n_stmts
             else []
         ),
+        *([f"**Warning: {w}.**", ""] if (w := few_observations_warning(result)) else []),
         "![scree plot](scree.png)",
         "",
         "### Eigenvalues and variance explained (unrotated; Table 5)",
