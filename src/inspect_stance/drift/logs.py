@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from inspect_stance.drift.adaptive import ADAPTIVE_KEY, SampleRule, rule_for
+from inspect_stance.drift.adaptive.rule import ADAPTIVE_KEY, SampleRule, rule_for
 from inspect_stance.drift.extraction import record_label_mismatches, trial_vector
 from inspect_stance.drift.run import DriftRun
 from inspect_stance.drift.transition import check_policy

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from inspect_stance.drift.confseq import AdaptiveRule
+from inspect_stance.drift.adaptive.confseq import AdaptiveRule
 from inspect_stance.drift.transition import (
     FloatArray,
     argmax_trials,
@@ -86,7 +86,7 @@ class DriftRun:
         probs = argmax_trials(self.probs) if argmax else self.probs
         if self.adaptive_rule is None:
             return transition_matrices(probs, unparsed)
-        from inspect_stance.drift.adaptive_estimate import adaptive_matrices
+        from inspect_stance.drift.adaptive.estimate import adaptive_matrices
 
         diag = np.diagonal(np.asarray(self.probs, dtype=np.float64), axis1=-2, axis2=-1)
         values = np.nan_to_num(diag, nan=0.0) if self.adaptive_policy == "failure" else diag
