@@ -44,7 +44,8 @@ def test_replay_is_said_on_the_console_in_the_log_and_in_reports(tmp_path, capsy
     [log] = (tmp_path / "b").glob("*.eval")
     full = read_eval_log(str(log))
     trials = [r for s in full.samples or [] for r in s.store["trials"]]
-    assert all(r["replayed"] and r["recorded_at"] == since for r in trials)
+    assert all(r["replayed"] for r in trials)  # each sample's record has its own start time
+    assert min(r["recorded_at"] for r in trials) == since
     run = read_drift_log(log)
     assert run.n_replayed == 10 and run.replayed_since == since
     assert cli_main(["report", str(log), "--json"]) == 0
