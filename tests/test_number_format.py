@@ -9,13 +9,10 @@ import pandas as pd
 import pytest
 
 from inspect_stance.markdown import cell, md_table, text_table
-from inspect_stance.press.factor_analysis import (
-    FactorData,
-    factor_analysis,
-    few_observations_warning,
-)
+from inspect_stance.press.factor_analysis import FactorData, factor_analysis
 from inspect_stance.press.report_markdown import factor_result_markdown
 from inspect_stance.press.report_tables import FactorSection
+from inspect_stance.press.scree import few_observations_warning
 
 
 @pytest.mark.parametrize(

@@ -15,9 +15,10 @@ import pandas as pd
 from inspect_stance.jsonsafe import json_safe
 from inspect_stance.markdown import md_table
 from inspect_stance.press.compare import arguments_note
-from inspect_stance.press.factor_analysis import FactorMethod, MissingRule, few_observations_warning
+from inspect_stance.press.factor_analysis import FactorMethod, MissingRule
 from inspect_stance.press.logs import PressRun
 from inspect_stance.press.report_tables import CiMethod, FactorSection
+from inspect_stance.press.scree import few_observations_warning
 from inspect_stance.press.summary import TABLE2_SET
 
 SUMMARY_COLUMNS: tuple[str, ...] = (
