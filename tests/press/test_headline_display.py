@@ -14,12 +14,16 @@ from pathlib import Path
 from inspect_ai.log import read_eval_log
 from inspect_stance.scorers.press import press_metrics
 
+from inspect_stance.press.summary import HEADLINE
+from inspect_stance.viewer import headline
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_headline_is_present_before_any_statement_is_scored() -> None:
     out = press_metrics()([])
     assert "mean_S_t" in out and math.isnan(out["mean_S_t"])
+    assert headline("press").metric == HEADLINE == "mean_S_t"
 
 
 def test_press_run_has_no_headline_warning(tmp_path: Path) -> None:
