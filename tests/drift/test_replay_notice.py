@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def _eval(tmp: Path, log_dir: str) -> subprocess.CompletedProcess[str]:
     props = tmp / "props.txt"
-    props.write_text("We should adopt policy 1\n")
+    props.write_text("We should adopt policy 1\nWe should adopt policy 2\n")
     cmd = [sys.executable, "-m", "inspect_ai", "eval", "tasks/stance_drift.py",
            "--model", "stance_sim/respondent", "-T", f"propositions={props}", "-T", "trials=2",
            "--log-dir", str(tmp / log_dir), "--display", "none"]  # fmt: skip
@@ -38,7 +38,7 @@ def test_replay_is_said_on_the_console_in_the_log_and_in_reports(tmp_path, capsy
     assert "replayed" not in first.stdout + first.stderr  # nothing replayed: nothing said
     second = _eval(tmp_path, "b")
     [line] = [x for x in second.stderr.splitlines() if "replayed from the trial record" in x]
-    assert "10 of 10 trials" in line and "recorded from 20" in line
+    assert "20 of 20 trials" in line and "recorded from 20" in line
     since = line.split("recorded from ")[1].split(";")[0]
     assert before <= datetime.fromisoformat(since) <= datetime.now(UTC)
     [log] = (tmp_path / "b").glob("*.eval")
@@ -47,18 +47,21 @@ def test_replay_is_said_on_the_console_in_the_log_and_in_reports(tmp_path, capsy
     assert all(r["replayed"] for r in trials)  # each sample's record has its own start time
     assert min(r["recorded_at"] for r in trials) == since
     run = read_drift_log(log)
-    assert run.n_replayed == 10 and run.replayed_since == since
+    assert run.n_replayed == 20 and run.replayed_since == since
     assert cli_main(["report", str(log), "--json"]) == 0
     [obj] = json.loads(capsys.readouterr().out)["runs"]
-    assert obj["trials_replayed"] == 10 and obj["replayed_recorded_from"] == since
+    assert obj["trials_replayed"] == 20 and obj["replayed_recorded_from"] == since
     out = tmp_path / "report"
     assert cli_main(["report", str(log), "--out", str(out)]) == 0
     terminal = capsys.readouterr().out
     assert (
-        f"10 of 10 trials were replayed from the trial record (no model call, recorded from {since})"
+        f"20 of 20 trials were replayed from the trial record (no model call, recorded from {since})"
         in terminal
     )
     markdown = (out / "report.md").read_text()
     assert f"recorded from {since}" in markdown and " replayed " in markdown.split("## Runs")[1]
     [fresh] = (tmp_path / "a").glob("*.eval")
     assert read_drift_log(fresh).replay_note is None
+    assert cli_main(["compare", str(fresh), str(log), "--json"]) == 0
+    notes = json.loads(capsys.readouterr().out)["notes"]
+    assert [n for n in notes if "replayed from the trial record" in n and since in n]
