@@ -109,6 +109,8 @@ def merge_drift_shards(runs: Sequence[DriftRun]) -> DriftRun:
         label_mismatches=mismatches,
         shard=None if complete else first.shard,
         provenance=merge([e for r in ordered for e in r.provenance]),
+        n_replayed=sum(r.n_replayed for r in ordered),
+        replayed_since=min((r.replayed_since for r in ordered if r.replayed_since), default=None),
     )
 
 
