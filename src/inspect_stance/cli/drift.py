@@ -1,12 +1,9 @@
-"""Stance-drift subcommands of ``inspect-stance``: ``report``, ``human-study`` and ``gate``.
+"""Stance-drift subcommands of ``inspect-stance``: ``report`` and ``human-study``.
 
 - ``inspect-stance report PATH... [--out DIR] [--json] [--threshold 0.95] [--confidence 0.99]
   [--exclude-unparsed] [--hops K] [--per-proposition-heatmaps]`` — see
   :mod:`inspect_stance.drift.report`;
 - ``inspect-stance human-study FILE [--json]`` — see :mod:`inspect_stance.drift.human_study`;
-- ``inspect-stance gate RUN [--min-spr X] [--baseline RUN --max-drop D] [--alpha 0.05]
-  [--exclude-unparsed] [--json]`` — see :mod:`inspect_stance.drift.gate`
-  (the command is :mod:`inspect_stance.cli.gate`).
 
 Unusable input becomes :class:`inspect_stance.errors.InputError` (one line, exit 2).
 """
@@ -18,9 +15,9 @@ import json
 import sys
 from typing import Any
 
+from inspect_stance.cli.types import cli_float
 from inspect_stance.drift.expand import expand_inputs
 from inspect_stance.drift.inputs import load_input
-from inspect_stance.params import cli_float
 
 
 def _input_error(message: str) -> Exception:
@@ -56,13 +53,13 @@ def _other_methods(args: argparse.Namespace) -> Any:
 def cmd_report(args: argparse.Namespace) -> int:
     """``inspect-stance report``: compute, print (or ``--json``), and write ``--out``; inputs
     holding other methods' runs get one report per method under ``--out DIR/<task>/``
-    (:mod:`inspect_stance.study.report`)."""
+    (:mod:`inspect_stance.cli.report`)."""
     from inspect_stance.drift.report.analysis import MAX_HOPS, build_report, unique_names
     from inspect_stance.drift.report.render import run_json, terminal_summary
 
     found = _other_methods(args)
     if found is not None:
-        from inspect_stance.study.report import report_methods
+        from inspect_stance.cli.report import report_methods
 
         return report_methods(found, args.out)
 
@@ -129,19 +126,10 @@ def cmd_human_study(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_gate(args: argparse.Namespace) -> int:
-    """``inspect-stance gate``: exit 0 pass, 1 regression, 2 unusable input (see
-    :mod:`inspect_stance.cli.gate`; stance-drift runs and PReSS logs)."""
-    from inspect_stance.cli.gate import run_gate
-
-    return run_gate(args)
-
-
 def register(subparsers: Any) -> None:
-    """Add ``report``, ``human-study`` and ``gate`` to ``subparsers``."""
+    """Add ``report`` and ``human-study`` to ``subparsers``."""
     _register_report(subparsers)
     _register_human_study(subparsers)
-    _register_gate(subparsers)
 
 
 def _register_report(subparsers: Any) -> None:
@@ -220,35 +208,3 @@ def _register_human_study(subparsers: Any) -> None:
     h.add_argument("file", metavar="FILE", help=".tsv / .csv study table")
     h.add_argument("--json", action="store_true", help="print one JSON object")
     h.set_defaults(func=cmd_human_study)
-
-
-def _register_gate(subparsers: Any) -> None:
-    g = subparsers.add_parser(
-        "gate",
-        help="CI gate on SPR (exit 0 pass, 1 regression, 2 unusable input)",
-        description="Fail a run whose SPR is below --min-spr, or whose SPR drop versus "
-        "--baseline exceeds --max-drop and is significant (paired one-sided t-test).",
-    )
-    g.add_argument("run", metavar="LOG", help="stance_drift log (or .npz) to check")
-    g.add_argument("--min-spr", type=cli_float, metavar="X", help="fail when SPR < X")
-    g.add_argument("--baseline", metavar="LOG_OR_NPZ", help="baseline run to compare with")
-    g.add_argument(
-        "--max-drop",
-        type=cli_float,
-        default=None,
-        metavar="D",
-        help="largest tolerated SPR drop versus the baseline (default 0)",
-    )
-    g.add_argument(
-        "--alpha", type=cli_float, default=0.05, help="significance level (default 0.05)"
-    )
-    g.add_argument(
-        "--exclude-unparsed",
-        action="store_true",
-        help="drop unparsed/missing trials instead of counting them as failures",
-    )
-    g.add_argument("--json", action="store_true", help="print one JSON object")
-    from inspect_stance.cli.gate import add_gate_options
-
-    add_gate_options(g)
-    g.set_defaults(func=cmd_gate)

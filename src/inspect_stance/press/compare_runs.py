@@ -20,14 +20,12 @@ statements file, the number of argument sets, and the classifier (``classifier``
 
 from __future__ import annotations
 
-import argparse
 import itertools
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
-from inspect_stance.errors import InputError
 from inspect_stance.press.compare import setting_values, transitions
 from inspect_stance.press.faithfulness import OUTCOMES, faithfulness
 from inspect_stance.press.labels import is_labelled, is_stable
@@ -138,44 +136,3 @@ def compare_press(
              "nested in them; unlabelled sets count as not stable (the paper's S_t)"]  # fmt: skip
     return CompareResult("press", info, comps, rankings(items, metrics, comps, alpha), adjust,
                          alpha, confidence, notes, extra)  # fmt: skip
-
-
-def load_press_runs(
-    paths: Sequence[str], labels: Any, allow: bool
-) -> tuple[list[PressRun], list[str], list[str]]:
-    """Runs (deduplicated), their names, and notes (settings differing, runs counted once)."""
-    from inspect_stance.press.logs import find_press_logs
-    from inspect_stance.runs import check_settings, dedupe, parse_labels, run_names
-
-    runs, skipped = find_press_logs(paths)
-    infos = [press_info(r) for r in runs]
-    keep, dropped = dedupe(infos)
-    runs, infos = [runs[k] for k in keep], [infos[k] for k in keep]
-    if len(runs) < 2:
-        raise InputError(f"compare needs at least two different runs (got {len(runs)})"
-                         + (f"; {dropped}" if dropped else ""))  # fmt: skip
-    names, notes = run_names(infos, parse_labels(labels))
-    notes += check_settings(infos, names, allow)
-    notes += [x for x in (dropped, skipped) if x]
-    return runs, names, notes
-
-
-def cli_compare(args: argparse.Namespace) -> CompareResult:
-    """``inspect-stance compare`` on PReSS logs."""
-    from inspect_stance.press.prompts import PERSONAS
-
-    if args.persona not in PERSONAS:
-        raise InputError(f"--persona {args.persona!r}; use one of {', '.join(PERSONAS)}")
-    by_name = {m.name: m for m in METRICS}
-    bad = [m for m in args.metric or [] if m not in by_name]
-    if bad:
-        raise InputError(f"unknown PReSS metric {bad[0]!r}; use one of {', '.join(by_name)}")
-    metrics = [by_name[m] for m in dict.fromkeys(args.metric)] if args.metric else list(METRICS)
-    runs, names, notes = load_press_runs(args.paths, args.label, args.allow_different_settings)
-    try:
-        result = compare_press(runs, names, args.persona, args.confidence, args.interval,
-                               args.adjust, args.alpha, metrics)  # fmt: skip
-    except ValueError as ex:
-        raise InputError(str(ex)) from ex
-    result.notes += notes
-    return result
