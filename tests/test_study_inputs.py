@@ -12,11 +12,11 @@ from inspect_ai import eval as inspect_eval
 from inspect_ai.log import read_eval_log, write_eval_log
 from inspect_stance.tasks.stance_drift import stance_drift
 
-pytestmark = pytest.mark.slow  # one stance-drift run (~15 s on 2 busy cores), copied four times
-
 from inspect_stance.cli import main
 from inspect_stance.errors import InputError
 from inspect_stance.study import sort_inputs
+
+pytestmark = pytest.mark.slow  # one stance-drift run (~15 s on 2 busy cores), copied four times
 
 
 @pytest.fixture(scope="module")
