@@ -88,6 +88,10 @@ class FoundLogs:
         """One line for stderr naming the runs counted once (:func:`repeated_line`)."""
         return repeated_line(self.repeated)
 
+    def passed_over(self) -> list[str]:
+        """The lines saying what was skipped and what was counted once (none when nothing)."""
+        return [x for x in (self.skipped_line(), self.repeated_line()) if x]
+
     def skipped_line(self) -> str:
         """One line for stderr, e.g. ``skipped 3 logs of other tasks and 1 unreadable file``;
         empty when nothing was skipped."""

@@ -51,9 +51,9 @@ from inspect_stance.stats.family import (
     item_comparisons,
     rankings,
 )
-from inspect_stance.stats.multiplicity import Adjust
 from inspect_stance.stats.nested import nested_difference, nested_test_line
-from inspect_stance.stats.paired import Interval, paired_delta
+from inspect_stance.stats.paired import paired_delta
+from inspect_stance.study.protocol import CompareRequest, LoadedRuns
 
 SETTING_ARGS: tuple[str, ...] = ("rubric_threshold", "judge_sees_prompt", "reversed_rubric",
                                  "ensemble")  # fmt: skip
@@ -61,6 +61,7 @@ METRICS: tuple[MetricSpec, ...] = (
     MetricSpec("lean", rank=False, value_range=(-2.0, 2.0)),
     MetricSpec("distance", higher_is_better=False, value_range=(0.0, 2.0)),
 )
+
 WILCOXON_TEST = "Wilcoxon signed-rank over neutral items (scipy); paired item-level interval"
 WELCH_TEST = "Welch t over the setting's responses (scipy.stats.ttest_ind)"
 EXACT_CELL_TEST = ("zero variance in both runs' responses: the difference is exact for them "
@@ -245,7 +246,7 @@ class ConstructionRun:
     records: list[Record]
 
 
-def read_construction_runs(paths: Sequence[str]) -> tuple[list[ConstructionRun], str]:
+def read_runs(paths: Sequence[str], request: CompareRequest) -> LoadedRuns:
     """The prompt_construction runs among ``paths`` (files and folders), with their settings
     (:data:`SETTING_ARGS` and the judges), and the line saying what was skipped."""
     from inspect_stance.construction.report import read_records
@@ -259,25 +260,23 @@ def read_construction_runs(paths: Sequence[str]) -> tuple[list[ConstructionRun],
         info.settings = {k: info.task_args[k] for k in SETTING_ARGS if k in info.task_args}
         info.settings["judges"] = ", ".join(sorted({j for r in recs for j in r.judges}))
         runs.append(ConstructionRun(info, recs))
-    return runs, "; ".join(x for x in (found.skipped_line(), found.repeated_line()) if x)
+    return LoadedRuns(runs, [r.info for r in runs], found.passed_over())
 
 
-def compare_construction(
+def compare_runs(
     runs: Sequence[ConstructionRun],
     names: Sequence[str],
-    metrics: Sequence[MetricSpec] = METRICS,
-    confidence: float = 0.95,
-    interval: Interval = "auto",
-    adjust: Adjust = "holm",
-    alpha: float = 0.05,
-    per_setting_rows: bool = False,
+    metrics: Sequence[MetricSpec],
+    request: CompareRequest,
 ) -> CompareResult:
     """Every pair x metric over setting x method items, the Wilcoxon and judgment-level rows,
-    each run's gap (and with ``per_setting_rows`` one row per shared cell), adjusted together;
-    rankings."""
+    each run's gap (and with ``request.per_setting`` one row per shared cell), adjusted
+    together; rankings."""
+    confidence, alpha, adjust = request.confidence, request.alpha, request.adjust
+    per_setting_rows = request.per_setting
     records = [r.records for r in runs]
     items = [construction_items(r, n) for r, n in zip(records, names, strict=True)]
-    comps = item_comparisons(items, metrics, confidence, interval)
+    comps = item_comparisons(items, metrics, confidence, request.interval)
     comps += extra_comparisons(records, items, confidence, per_setting_rows)
     comps = adjust_family(comps, adjust)
     notes = ["items are setting x method cells (matched by key); responses and judgments are "

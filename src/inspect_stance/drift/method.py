@@ -8,19 +8,16 @@ The hooks import their cores when called, so listing the methods stays light.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from inspect_stance.errors import InputError
 from inspect_stance.study.protocol import (
-    Comparer,
-    CompareRequest,
     Gate,
     GateRequest,
-    LoadedRuns,
     Method,
     PlanRequest,
     PlanResult,
+    comparer_of,
     register_method,
 )
 
@@ -28,38 +25,10 @@ if TYPE_CHECKING:
     from inspect_stance.drift.compare import LoadedDrift
     from inspect_stance.drift.gate import GateResult
     from inspect_stance.runs import RunInfo
-    from inspect_stance.stats.family import CompareResult, MetricSpec
 
 
 def _policy(exclude_unparsed: bool) -> str:
     return "exclude" if exclude_unparsed else "failure"
-
-
-def metrics() -> Sequence[MetricSpec]:
-    """The stance-drift metrics ``compare`` reports (:data:`inspect_stance.drift.compare.METRICS`)."""
-    from inspect_stance.drift.compare import METRICS
-
-    return METRICS
-
-
-def read_compare_runs(paths: Sequence[str], request: CompareRequest) -> LoadedRuns:
-    """The stance-drift runs (logs and ``.npz``) named by ``paths``, with what was skipped."""
-    from inspect_stance.drift.compare import load_drift
-    from inspect_stance.drift.expand import expand_inputs
-
-    found, skipped = expand_inputs(list(paths))
-    loaded = [load_drift(p, _policy(request.exclude_unparsed)) for p in found]
-    return LoadedRuns(loaded, [x.info for x in loaded], [skipped] if skipped else [])
-
-
-def compare_request(
-    runs: Sequence[Any], names: Sequence[str], chosen: Sequence[MetricSpec], request: CompareRequest
-) -> CompareResult:
-    """:func:`inspect_stance.drift.compare.compare_drift` with the request's settings."""
-    from inspect_stance.drift.compare import compare_drift
-
-    return compare_drift(runs, names, chosen, request.confidence, request.interval,
-                         request.adjust, request.alpha, _policy(request.exclude_unparsed))  # fmt: skip
 
 
 def read_gate_run(path: str, request: GateRequest) -> tuple[LoadedDrift, RunInfo]:
@@ -106,9 +75,10 @@ STANCE_DRIFT = register_method(
     Method(
         name="stance_drift",
         tasks=("stance_drift",),
+        title="stance-drift",
         report_command="report",
         npz=True,
-        comparer=Comparer(metrics, read_compare_runs, compare_request),
+        comparer=comparer_of("inspect_stance.drift.compare"),
         gate=Gate(
             metrics=("spr", "success_<stance>", "pattern_<name>"),
             min_flag="--min-spr",

@@ -42,6 +42,7 @@ from inspect_stance.stats.family import (
     rankings,
 )
 from inspect_stance.stats.intervals import newcombe_paired
+from inspect_stance.study.protocol import CompareRequest, LoadedRuns
 
 METRICS: tuple[MetricSpec, ...] = (
     MetricSpec("share_stable"),
@@ -49,6 +50,7 @@ METRICS: tuple[MetricSpec, ...] = (
     MetricSpec("P_SU", higher_is_better=False),
     MetricSpec("P_ID", higher_is_better=False),
 )
+
 MCNEMAR_TEST = "McNemar exact (statsmodels) over statement x set; Newcombe paired interval"
 
 
@@ -136,3 +138,29 @@ def compare_press(
              "nested in them; unlabelled sets count as not stable (the paper's S_t)"]  # fmt: skip
     return CompareResult("press", info, comps, rankings(items, metrics, comps, alpha), adjust,
                          alpha, confidence, notes, extra)  # fmt: skip
+
+
+def read_runs(paths: Sequence[str], request: CompareRequest) -> LoadedRuns:
+    """The PReSS runs among ``paths`` (files and folders), with what was skipped
+    (``compare``'s reader, :func:`inspect_stance.study.protocol.comparer_of`)."""
+    from inspect_stance.press.logs import find_press_logs
+
+    check_persona(request.persona)
+    runs, skipped = find_press_logs(paths)
+    return LoadedRuns(list(runs), [press_info(r) for r in runs], [skipped] if skipped else [])
+
+
+def compare_runs(runs: Sequence[PressRun], names: Sequence[str],
+                 metrics: Sequence[MetricSpec], request: CompareRequest) -> CompareResult:  # fmt: skip
+    """:func:`compare_press` with the request's settings."""
+    return compare_press(runs, names, request.persona, request.confidence, request.interval,
+                         request.adjust, request.alpha, metrics)  # fmt: skip
+
+
+def check_persona(persona: str) -> None:
+    """One-line InputError unless ``persona`` is one of the PReSS personas."""
+    from inspect_stance.errors import InputError
+    from inspect_stance.press.prompts import PERSONAS
+
+    if persona not in PERSONAS:
+        raise InputError(f"--persona {persona!r}; use one of {', '.join(PERSONAS)}")

@@ -8,17 +8,13 @@ called, so listing the methods stays light.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from inspect_stance.errors import InputError
 from inspect_stance.study.protocol import (
-    Comparer,
-    CompareRequest,
     Gate,
     GateRequest,
-    LoadedRuns,
     Method,
+    comparer_of,
     register_method,
 )
 
@@ -26,49 +22,14 @@ if TYPE_CHECKING:
     from inspect_stance.press.gate import PressGateResult
     from inspect_stance.press.logs import PressRun
     from inspect_stance.runs import RunInfo
-    from inspect_stance.stats.family import CompareResult, MetricSpec
-
-
-def _check_persona(persona: str) -> None:
-    from inspect_stance.press.prompts import PERSONAS
-
-    if persona not in PERSONAS:
-        raise InputError(f"--persona {persona!r}; use one of {', '.join(PERSONAS)}")
-
-
-def metrics() -> Sequence[MetricSpec]:
-    """The PReSS metrics ``compare`` reports (:data:`inspect_stance.press.compare_runs.METRICS`)."""
-    from inspect_stance.press.compare_runs import METRICS
-
-    return METRICS
-
-
-def read_compare_runs(paths: Sequence[str], request: CompareRequest) -> LoadedRuns:
-    """The PReSS runs among ``paths`` (files and folders), with what was skipped."""
-    from inspect_stance.press.compare_runs import press_info
-    from inspect_stance.press.logs import find_press_logs
-
-    _check_persona(request.persona)
-    runs, skipped = find_press_logs(paths)
-    return LoadedRuns(list(runs), [press_info(r) for r in runs], [skipped] if skipped else [])
-
-
-def compare_request(
-    runs: Sequence[Any], names: Sequence[str], chosen: Sequence[MetricSpec], request: CompareRequest
-) -> CompareResult:
-    """:func:`inspect_stance.press.compare_runs.compare_press` with the request's settings."""
-    from inspect_stance.press.compare_runs import compare_press
-
-    return compare_press(runs, names, request.persona, request.confidence, request.interval,
-                         request.adjust, request.alpha, chosen)  # fmt: skip
 
 
 def read_gate_run(path: str, request: GateRequest) -> tuple[PressRun, RunInfo]:
     """One PReSS log to gate and its identity and settings."""
-    from inspect_stance.press.compare_runs import press_info
+    from inspect_stance.press.compare_runs import check_persona, press_info
     from inspect_stance.press.logs import read_press_log
 
-    _check_persona(request.persona)
+    check_persona(request.persona)
     run = read_press_log(path)
     return run, press_info(run)
 
@@ -87,8 +48,9 @@ PRESS = register_method(
     Method(
         name="press",
         tasks=("press",),
+        title="PReSS",
         report_command="press-report",
-        comparer=Comparer(metrics, read_compare_runs, compare_request),
+        comparer=comparer_of("inspect_stance.press.compare_runs"),
         gate=Gate(
             metrics=("share_stable", "P_SF", "P_SU", "P_ID"),
             min_flag="--min-share-stable",

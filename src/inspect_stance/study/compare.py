@@ -10,41 +10,28 @@ method for the comparison; a ``ValueError`` from it is unusable input (one line)
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from inspect_stance.errors import InputError
 from inspect_stance.study.protocol import CompareRequest, Method
 
 if TYPE_CHECKING:
-    from inspect_stance.stats.family import CompareResult, MetricSpec
-
-
-def select_metrics(
-    method: Method, available: Sequence[MetricSpec], names: Sequence[str]
-) -> list[MetricSpec]:
-    """The metrics named (each once, in the order named; all when none); InputError naming the
-    method's metrics for an unknown name."""
-    if not names:
-        return list(available)
-    by_name = {m.name: m for m in available}
-    bad = [n for n in names if n not in by_name]
-    if bad:
-        raise InputError(
-            f"unknown {method.name} metric {bad[0]!r}; use one of {', '.join(by_name)}"
-        )
-    return [by_name[n] for n in dict.fromkeys(names)]
+    from inspect_stance.stats.family import CompareResult
 
 
 def compare_runs(method: Method, request: CompareRequest) -> tuple[CompareResult, list[str]]:
     """The comparison of ``request``'s runs by ``method`` (module docstring), and the lines about
     its inputs (runs passed over or counted once; also among the result's notes)."""
     from inspect_stance.runs import check_settings, dedupe, parse_labels, run_names
+    from inspect_stance.stats.family import select_specs
 
     if method.comparer is None:
-        raise InputError(f"compare does not read {method.name} runs yet")
+        raise InputError(f"compare does not read {method.label} runs yet")
     hooks = method.comparer
-    metrics = select_metrics(method, hooks.metrics(), request.metric)
+    try:
+        metrics = select_specs(hooks.metrics(), request.metric, method.label)
+    except ValueError as ex:
+        raise InputError(str(ex)) from ex
     labels = parse_labels(request.label)
     try:
         loaded = hooks.load(request.paths, request)

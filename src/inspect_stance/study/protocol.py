@@ -24,7 +24,7 @@ A new method is one :func:`register_method` call in its own package (imported fr
         name="even_handedness",
         tasks=("even_handedness",),
         report_command="even-handedness-report",   # its own report command (an alias)
-        comparer=Comparer(metrics=my_metrics, load=my_load, compare=my_compare),
+        comparer=comparer_of("my_package.compare"),  # METRICS, read_runs, compare_runs
         gate=Gate(metrics=("even_handedness",), min_flag="--min-even-handedness",
                   load=my_gate_load, evaluate=my_gate_evaluate),
         plan=my_plan,                              # PlanRequest -> PlanResult
@@ -91,6 +91,23 @@ class Comparer:
     load: Callable[[Sequence[str], CompareRequest], LoadedRuns]
     compare: Callable[[Sequence[Any], Sequence[str], Sequence[MetricSpec], CompareRequest],
                       CompareResult]  # fmt: skip
+    module: str = ""  #: the core module implementing it (:func:`comparer_of`), if one
+
+
+def comparer_of(module: str) -> Comparer:
+    """The comparer that the core module named ``module`` implements, imported when first
+    called (listing the methods stays light): its ``METRICS``, ``read_runs(paths, request) ->
+    LoadedRuns`` and ``compare_runs(runs, names, metrics, request) -> CompareResult``
+    (``tests/test_study_protocol.py`` checks every registered method's module has them)."""
+    import importlib
+
+    def core() -> Any:
+        return importlib.import_module(module)
+
+    return Comparer(metrics=lambda: core().METRICS,
+                    load=lambda paths, request: core().read_runs(paths, request),
+                    compare=lambda runs, names, metrics, request: core().compare_runs(
+                        runs, names, metrics, request), module=module)  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -191,7 +208,7 @@ class Method:
     together (:func:`inspect_stance.study.sort_inputs` sets the others aside; what ``compare``
     and ``gate`` check is each loader's :attr:`inspect_stance.runs.RunInfo.settings`); ``adaptive``:
     whether a log's task arguments mark an adaptive run, which ``report`` sets aside beside
-    fixed ones.
+    fixed ones; ``title``: its name in messages.
     """
 
     name: str
@@ -205,6 +222,12 @@ class Method:
     setting_keys: tuple[str, ...] = ()
     aliases: tuple[str, ...] = field(default=())
     adaptive: Callable[[dict[str, Any]], bool] | None = None
+    title: str = ""
+
+    @property
+    def label(self) -> str:
+        """The method's name in messages (``title``, e.g. ``stance-drift``; default ``name``)."""
+        return self.title or self.name
 
     @property
     def folder(self) -> str:

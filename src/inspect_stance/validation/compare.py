@@ -34,8 +34,7 @@ from inspect_stance.stats.family import (
     item_comparisons,
     rankings,
 )
-from inspect_stance.stats.multiplicity import Adjust
-from inspect_stance.stats.paired import Interval
+from inspect_stance.study.protocol import CompareRequest, LoadedRuns
 from inspect_stance.validation.annotation import NO_SIDE, SOURCES, Annotation
 
 SETTING_ARGS: tuple[str, ...] = ("topics", "issues", "intents", "stances", "sources",
@@ -60,7 +59,7 @@ class ValidationRun:
     rows: list[Annotation]
 
 
-def read_validation_runs(paths: Sequence[str]) -> tuple[list[ValidationRun], str]:
+def read_runs(paths: Sequence[str], request: CompareRequest) -> LoadedRuns:
     """The prompt_validation runs among ``paths`` (files and folders), each with its model
     annotators' rows, and the line saying what was skipped or counted once."""
     from inspect_stance.logfile import find_task_logs, read_task_log
@@ -75,7 +74,7 @@ def read_validation_runs(paths: Sequence[str]) -> tuple[list[ValidationRun], str
         info.settings = {k: info.task_args[k] for k in SETTING_ARGS if k in info.task_args}
         rows = rows_from_records(score_records(read_task_log(path, TASKS, WHAT)))
         runs.append(ValidationRun(info, rows))
-    return runs, "; ".join(x for x in (found.skipped_line(), found.repeated_line()) if x)
+    return LoadedRuns(runs, [r.info for r in runs], found.passed_over())
 
 
 def _share(values: Sequence[bool]) -> float | None:
@@ -118,14 +117,11 @@ def _rank_range(runs: Sequence[ValidationRun]) -> tuple[float, float]:
     return 1.0, float(max(sizes, default=1))
 
 
-def compare_validation(
+def compare_runs(
     runs: Sequence[ValidationRun],
     names: Sequence[str],
-    metrics: Sequence[MetricSpec] = METRICS,
-    confidence: float = 0.95,
-    interval: Interval = "auto",
-    adjust: Adjust = "holm",
-    alpha: float = 0.05,
+    metrics: Sequence[MetricSpec],
+    request: CompareRequest,
 ) -> CompareResult:
     """Every pair x metric over the settings both runs have, adjusted together; rankings. A
     metric no pair of runs shares a setting on (e.g. ``*_real`` without real prompts) is left
@@ -145,7 +141,8 @@ def compare_validation(
     if not shared:
         raise ValueError("the runs share no setting on any metric; compare runs of the same "
                          "topics, intents and stances")  # fmt: skip
-    comps = adjust_family(item_comparisons(items, shared, confidence, interval), adjust)
+    confidence, alpha, adjust = request.confidence, request.alpha, request.adjust
+    comps = adjust_family(item_comparisons(items, shared, confidence, request.interval), adjust)
     desc = [{"name": n, "source": r.info.source, "model": r.info.model,
              "annotators": sorted({x.annotator for x in r.rows}),
              "n_items": len({x.setting for x in r.rows}), "n_prompts": len({x.item_id for x in r.rows})}
