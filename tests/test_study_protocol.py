@@ -52,3 +52,32 @@ def test_a_task_belongs_to_one_method_and_names_resolve():
     assert method_named("prompt_construction").name == "construction"  # an alias
     with pytest.raises(InputError, match="no method 'nope'"):
         method_named("nope")
+
+
+def test_gate_takes_the_methods_own_floor(tmp_path, capsys):
+    import numpy as np
+
+    from inspect_stance.cli import main
+
+    run = tmp_path / "run.npz"
+    rng = np.random.default_rng(0)
+    np.savez(run, probs=rng.dirichlet(np.ones(5), size=(3, 4, 5)))
+    assert main(["gate", str(run), "--min-share-stable", "0.5"]) == 2
+    err = capsys.readouterr().err
+    assert "--min-share-stable is not for stance_drift runs; use --min-spr" in err
+    assert main(["gate", str(run), "--min-spr", "0.0"]) == 0
+
+
+def test_plan_and_gate_say_which_runs_they_read(tmp_path, capsys):
+    from inspect_stance.cli import main
+
+    text = tmp_path / "notes.txt"
+    text.write_text("not a log")
+    assert main(["plan", str(text)]) == 2
+    err = capsys.readouterr().err
+    assert "which plan does not read" in err or "not a run of a known task" in err
+    assert main(["gate", str(text), "--min-spr", "0.5"]) == 2
+    assert (
+        "not readable as an Inspect log; pass a log of stance_drift, press"
+        in capsys.readouterr().err
+    )
