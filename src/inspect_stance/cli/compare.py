@@ -87,7 +87,7 @@ def compare_request(args: argparse.Namespace) -> CompareRequest:
         confidence=args.confidence, interval=args.interval, adjust=args.adjust, alpha=args.alpha,
         allow_different_settings=args.allow_different_settings,
         exclude_unparsed=args.exclude_unparsed, persona=args.persona,
-        per_setting=args.per_setting,
+        per_setting=args.per_setting, partial=getattr(args, "partial", False),
     )  # fmt: skip
 
 

@@ -117,6 +117,7 @@ def gate_request(args: argparse.Namespace, method: Method) -> GateRequest:
         alpha=args.alpha, metric=tuple(args.metric or ()), rule=args.rule,
         allow_different_settings=args.allow_different_settings,
         exclude_unparsed=args.exclude_unparsed, persona=args.persona,
+        partial=getattr(args, "partial", False),
     )  # fmt: skip
 
 

@@ -35,6 +35,7 @@ def plan_request(args: argparse.Namespace) -> PlanRequest:
         batch_discount=args.batch_discount, adaptive_halfwidth=args.adaptive_halfwidth,
         replay_orders=args.replay_orders, estimator=args.estimator,
         allow_different_settings=args.allow_different_settings,
+        partial=getattr(args, "partial", False),
     )  # fmt: skip
 
 

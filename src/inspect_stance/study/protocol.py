@@ -56,7 +56,7 @@ class CompareRequest:
     """What ``compare`` was asked: the inputs (files or folders), ``RUN=NAME`` labels, the
     metrics named (empty: all of the method's), the statistics' settings and the options some
     methods read (``exclude_unparsed``: stance drift; ``persona``: PReSS; ``per_setting``:
-    prompt construction)."""
+    prompt construction; ``partial``: an incomplete set of one study's shards is one run)."""
 
     paths: tuple[str, ...]
     label: tuple[str, ...] = ()
@@ -69,6 +69,7 @@ class CompareRequest:
     exclude_unparsed: bool = False
     persona: str = "none"
     per_setting: bool = False
+    partial: bool = False
 
 
 @dataclass
@@ -127,6 +128,7 @@ class GateRequest:
     allow_different_settings: bool = False
     exclude_unparsed: bool = False
     persona: str = "none"
+    partial: bool = False
 
 
 class GateOutcome(Protocol):
@@ -183,6 +185,7 @@ class PlanRequest:
     replay_orders: int = 200
     estimator: Literal["as-run", "frequency"] = "as-run"
     allow_different_settings: bool = False
+    partial: bool = False
 
 
 @dataclass

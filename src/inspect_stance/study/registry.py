@@ -45,8 +45,12 @@ def log_header_task(path: str | Path) -> str | None:
 
 def method_of_path(path: str | Path) -> Method | None:
     """The method reading the run at ``path``: an ``.npz`` is the ``.npz`` method's, a log its
-    task's method (``None``: no such file, not readable, or no method reads its task)."""
+    task's method, a folder (one study's shards) its first log's (``None``: no such file, not
+    readable, or no method reads its task)."""
     p = Path(path)
+    if p.is_dir():
+        logs = sorted(x for x in p.rglob("*") if x.suffix in (".eval", ".json") and x.is_file())
+        return method_of_path(logs[0]) if logs else None
     if p.suffix == ".npz":
         return next((m for m in methods() if m.npz), None)
     if not p.is_file():
