@@ -33,7 +33,7 @@ from inspect_stance.drift.metrics.confidence import diagonal_trials
 from inspect_stance.drift.metrics.patterns import PATTERNS, pattern_mask, per_proposition_patterns
 from inspect_stance.drift.metrics.spr import per_proposition_spr
 from inspect_stance.drift.run import DriftRun
-from inspect_stance.drift.transition import diagonal, transition_matrices
+from inspect_stance.drift.transition import diagonal
 from inspect_stance.runs import RunInfo, log_info, npz_info
 from inspect_stance.stances import STANCE_KEYS
 from inspect_stance.stats.family import (
@@ -111,7 +111,7 @@ def _pattern_trials(probs: np.ndarray, name: str) -> np.ndarray:
 
 def drift_items(run: DriftRun, name: str, unparsed: str = "failure") -> RunItems:
     """Item-level (per-proposition) and trial-level values of every stance-drift metric."""
-    matrices = transition_matrices(run.probs, unparsed)
+    matrices = run.matrices(unparsed)  # an adaptive run: unbiased estimates, not trial means
     props = run.propositions
     if len(set(props)) != len(props):
         raise ValueError(f"{run.source}: propositions repeat; cannot pair them with another run")
@@ -188,9 +188,13 @@ def read_runs(paths: Sequence[str], request: CompareRequest) -> LoadedRuns:
 
 def compare_runs(runs: Sequence[LoadedDrift], names: Sequence[str],
                  metrics: Sequence[MetricSpec], request: CompareRequest) -> CompareResult:  # fmt: skip
-    """:func:`compare_drift` with the request's settings."""
-    return compare_drift(runs, names, metrics, request.confidence, request.interval,
-                         request.adjust, request.alpha, _policy(request))  # fmt: skip
+    """:func:`compare_drift` with the request's settings, and a note per run that replayed
+    trials from the trial record."""
+    result = compare_drift(runs, names, metrics, request.confidence, request.interval,
+                           request.adjust, request.alpha, _policy(request))  # fmt: skip
+    result.notes += [f"{n}: {x.run.replay_note}" for x, n in zip(runs, names, strict=True)
+                     if x.run.replay_note]  # fmt: skip
+    return result
 
 
 def _policy(request: CompareRequest) -> str:
