@@ -35,10 +35,11 @@ def press_logs(tmp_path_factory):
         press(nli_model=str(nli), shard="2/2"),
         press(nli_model=str(nli), shard="2/2", argument_sets=2),
     ]
-    roles = {"arguer": "press_sim/arguer", "classifier": "press_sim/classifier"}
-    out = inspect_eval(
-        tasks, model="press_sim/target", model_roles=roles, log_dir=str(root), display="none"
-    )
+    # fresh simulated models (not Inspect's memoized ones): the arguer and target count calls
+    # per prompt, which the other PReSS tests of this process must not inherit
+    roles = {r: get_model(f"press_sim/{r}", memoize=False) for r in ("arguer", "classifier")}
+    target = get_model("press_sim/target", memoize=False)
+    out = inspect_eval(tasks, model=target, model_roles=roles, log_dir=str(root), display="none")
     assert all(x.status == "success" for x in out)
     return [x.location for x in out]
 
