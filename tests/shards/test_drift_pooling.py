@@ -142,3 +142,23 @@ def test_an_unfinished_attempt_superseded_by_a_finished_one_is_left_out(logs, tm
     assert abs(build_report(pooled).main.spr - build_report(whole).main.spr) < 1e-9
     with pytest.raises(InputError, match="given twice"):
         pool_drift_runs([one, one, two])
+
+
+def test_compare_command_pools_the_shards_and_partial_reaches_the_reader(logs, capsys):
+    """``compare`` reads runs through the stance-drift comparer (``drift.compare.read_runs``):
+    the two shards are one run of 20 propositions with the unsharded run's SPR; one shard alone
+    is refused, and with ``--partial`` (``CompareRequest.partial``) is a run of its 10."""
+    import json
+
+    from inspect_stance.cli import main
+
+    assert main(["compare", logs[0], logs[1], logs[2], "--metric", "spr", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert [r["n_items"] for r in out["runs"]] == [20, 20]
+    [row] = out["comparisons"]
+    assert abs(row["a"] - row["b"]) < 1e-9 and abs(row["delta"]) < 1e-9
+    assert main(["compare", logs[0], logs[1]]) != 0
+    assert "shard(s) 2/2 missing" in capsys.readouterr().err
+    assert main(["compare", logs[0], logs[1], "--partial", "--metric", "spr", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert [r["n_items"] for r in out["runs"]] == [20, 10]
