@@ -36,7 +36,7 @@ from typing import Any
 import numpy as np
 
 from inspect_stance.construction.planning import LEVELS
-from inspect_stance.stats.design import NestedComponents, combine, least_n, part_moments
+from inspect_stance.stats.design import NestedComponents, Part, least_n, nested_components
 
 PRESS_POP = (2000, 30)
 PRESS_PILOT = (19, 3)
@@ -84,15 +84,14 @@ def draw_construction(pop: np.ndarray, rng: np.random.Generator, b: int, p: int,
 
 def press_vc(x: np.ndarray) -> NestedComponents:
     """Planner components of a PReSS draw (the planner's own estimator)."""
-    return combine(x.mean(axis=1), [("", part_moments(x.tolist(), 1), ("argument set",))],
-                   "statement")  # fmt: skip
+    return nested_components([Part("", x.tolist(), ("argument set",))], "statement")
 
 
 def construction_vc(x: np.ndarray) -> NestedComponents:
     """Planner components of a construction draw."""
-    mt, mg = part_moments(x[:, 0].tolist(), 3), part_moments(x[:, 1].tolist(), 3)
-    return combine(mt.top_means - mg.top_means, [("templated", mt, LEVELS),
-                                                 ("generated", mg, LEVELS)], "setting")  # fmt: skip
+    parts = [Part("templated", x[:, 0].tolist(), LEVELS),
+             Part("generated", x[:, 1].tolist(), LEVELS, -1.0)]  # fmt: skip
+    return nested_components(parts, "setting")
 
 
 def press_unit_values(x: np.ndarray) -> np.ndarray:

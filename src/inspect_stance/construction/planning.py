@@ -53,10 +53,10 @@ from inspect_stance.errors import InputError
 from inspect_stance.printable import printable
 from inspect_stance.stats.design import (
     NestedComponents,
-    combine,
     least_n,
     meets_power,
-    part_moments,
+    Part,
+    nested_components,
 )
 
 DEFAULT_MAX_PROMPTS = 10  #: prompts per method per setting searched unless the pilot has more
@@ -136,9 +136,8 @@ def gap_components(records: Sequence[Record], name: str = "") -> NestedComponent
             "both methods; planning the gap needs at least 2 (run the pilot with more topics "
             "or intents, and -T stances including neutral)"
         )
-    mt, mg = part_moments(templated, 3), part_moments(generated, 3)
-    parts = [("templated", mt, LEVELS), ("generated", mg, LEVELS)]
-    return combine(mt.top_means - mg.top_means, parts, "setting")
+    parts = [Part("templated", templated, LEVELS), Part("generated", generated, LEVELS, -1.0)]
+    return nested_components(parts, "setting")
 
 
 def pilot_design(records: Sequence[Record]) -> tuple[int, int, int]:

@@ -45,10 +45,10 @@ from inspect_stance.printable import printable
 from inspect_stance.press.logs import PressRun
 from inspect_stance.stats.design import (
     NestedComponents,
-    combine,
     least_n,
     meets_power,
-    part_moments,
+    Part,
+    nested_components,
 )
 
 DEFAULT_MAX_SETS = 10  #: argument sets per statement searched unless the pilot has more
@@ -118,8 +118,7 @@ def press_components(sets: dict[str, list[float]], name: str = "") -> NestedComp
             "planning needs at least 2 (run the pilot on more statements)"
         )
     units = list(sets.values())
-    top = np.array([np.mean(u) for u in units])
-    return combine(top, [("", part_moments(units, 1), ("argument set",))], "statement")
+    return nested_components([Part("", units, ("argument set",))], "statement")
 
 
 def paired_components(a: dict[str, list[float]], b: dict[str, list[float]]) -> NestedComponents:
@@ -130,10 +129,8 @@ def paired_components(a: dict[str, list[float]], b: dict[str, list[float]]) -> N
             f"the two runs share {len(shared)} statement(s); a paired plan needs at least 2"
         )
     ua, ub = [a[s] for s in shared], [b[s] for s in shared]
-    top = np.array([np.mean(x) - np.mean(y) for x, y in zip(ua, ub, strict=True)])
-    parts = [("A", part_moments(ua, 1), ("argument set",)),
-             ("B", part_moments(ub, 1), ("argument set",))]  # fmt: skip
-    return combine(top, parts, "statement difference")
+    parts = [Part("A", ua, ("argument set",)), Part("B", ub, ("argument set",), -1.0)]
+    return nested_components(parts, "statement difference")
 
 
 def one_run_pair(vc: NestedComponents, rho: float) -> tuple[float, float]:

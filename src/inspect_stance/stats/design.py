@@ -156,6 +156,7 @@ class NestedComponents:
     folded: tuple[str, ...] = ()
     top_name: str = "top"
     kappa: float = field(default=0.0)
+    loo: np.ndarray = field(default_factory=lambda: np.zeros((0, 1)))  #: (N, 1 + L)
 
     @property
     def n_top(self) -> int:
@@ -181,15 +182,17 @@ class NestedComponents:
         return math.sqrt(self.unit_variance(design) / n_top)
 
     def pilot_df(self, design: Sequence[int]) -> float:
-        """Satterthwaite degrees of freedom of ``V_hat(n)`` (module docstring)."""
+        """Degrees of freedom of ``V_hat(n) = S_top + a(n) . MS`` (module docstring):
+        ``2 V_hat^2 / Var_jack``, the jackknife variance over top units of the same linear
+        combination of the leave-one-out ``S_top`` and mean squares (at least 1)."""
         a = self.lm.T @ (self.coef(design) - self.top_coef_mean)
         v = self.unit_variance(design)
-        d_top = variance_df(self.n_top, self.kappa)
-        ok = self.df > 0
-        denom = self.top_var**2 / d_top + float(
-            (a[ok] ** 2 * self.ms[ok] ** 2 / self.df[ok]).sum()
-        )
-        return max(v**2 / denom, 1.0) if denom > 0 else math.inf
+        n = self.loo.shape[0]
+        if n < 3:
+            return 1.0
+        loo = self.loo[:, 0] + self.loo[:, 1:] @ a
+        var = (n - 1) / n * float(((loo - loo.mean()) ** 2).sum())
+        return max(2.0 * v**2 / var, 1.0) if var > 0 else math.inf
 
     def prob_se_below(self, target: float, n_top: int, design: Sequence[int]) -> float:
         """``P(realised SE <= target) = F_cdf(N target^2 / V_hat; m, d)`` (module docstring)."""
@@ -215,52 +218,58 @@ class NestedComponents:
         return lo, hi
 
 
-def combine(
-    top_values: np.ndarray,
-    parts: Sequence[tuple[str, PartMoments, Sequence[str]]],
-    top_name: str,
-) -> NestedComponents:
-    """Components from the per-unit values and independent nested parts ``(name, moments,
-    level names)``, each level ``l`` of a part on design axis ``l``."""
-    names: list[str] = []
-    axes: list[int] = []
-    blocks = []
-    for part, mom, levels in parts:
-        names += [f"{part} {lv}".strip() for lv in levels]
-        axes += list(range(len(levels)))
-        blocks.append(mom)
-    ms = np.concatenate([b.ms for b in blocks])
-    df = np.concatenate([b.df for b in blocks])
+@dataclass(frozen=True)
+class Part:
+    """One nested part of the per-unit value: ``sign`` times the mean of its ``units`` (one per
+    top unit, in the same order), with ``levels`` named from the top unit's children down."""
+
+    name: str
+    units: Sequence[Tree]
+    levels: tuple[str, ...]
+    sign: float = 1.0
+
+
+def _moments(parts: Sequence[Part], keep: Sequence[int]) -> tuple[np.ndarray, list[PartMoments]]:
+    moms = [part_moments([p.units[i] for i in keep], len(p.levels)) for p in parts]
+    top = sum((p.sign * m.top_means for p, m in zip(parts, moms, strict=True)), np.zeros(len(keep)))
+    return top, moms
+
+
+def nested_components(parts: Sequence[Part], top_name: str) -> NestedComponents:
+    """Components (module docstring) of the per-unit value ``sum_part sign * mean``, with the
+    leave-one-unit-out mean squares for the jackknife degrees of freedom."""
+    n = len(parts[0].units)
+    top, moms = _moments(parts, range(n))
+    names = [f"{p.name} {lv}".strip() for p in parts for lv in p.levels]
+    axes = [a for p in parts for a in range(len(p.levels))]
+    ms = np.concatenate([m.ms for m in moms])
+    df = np.concatenate([m.df for m in moms])
     size = len(ms)
     lm = np.zeros((size, size))
     coef_mean = np.zeros(size)
     start = 0
-    for b in blocks:
-        k = len(b.ms)
-        lm[start : start + k, start : start + k] = solve_levels(b.ms, b.w, b.df)
-        coef_mean[start : start + k] = b.top_coef.mean(axis=0)
+    for m in moms:
+        k = len(m.ms)
+        lm[start : start + k, start : start + k] = solve_levels(m.ms, m.w, m.df)
+        coef_mean[start : start + k] = m.top_coef.mean(axis=0)
         start += k
+    loo = np.zeros((n, 1 + size))
+    for i in range(n):
+        t, ms_i = _moments(parts, [j for j in range(n) if j != i])
+        loo[i] = [float(np.var(t, ddof=1)) if t.size > 1 else 0.0,
+                  *np.concatenate([m.ms for m in ms_i])]  # fmt: skip
     raw = lm @ ms
-    top_var = float(np.var(top_values, ddof=1))
+    top_var = float(np.var(top, ddof=1))
     between_raw = top_var - float(coef_mean @ np.maximum(raw, 0.0))
-    truncated = tuple(n for n, v in zip(names, raw, strict=True) if v < 0)
+    truncated = tuple(x for x, v in zip(names, raw, strict=True) if v < 0)
     truncated += (top_name,) if between_raw < 0 else ()
     return NestedComponents(
-        level_names=tuple(names),
-        axes=tuple(axes),
-        sigma2=np.maximum(raw, 0.0),
-        ms=ms,
-        df=df,
-        lm=lm,
-        top_values=np.asarray(top_values, dtype=float),
-        top_coef_mean=coef_mean,
-        between=max(between_raw, 0.0),
-        top_var=top_var,
-        truncated=truncated,
-        folded=tuple(n for n, d in zip(names, df, strict=True) if d <= 0),
-        top_name=top_name,
-        kappa=excess_kurtosis(np.asarray(top_values, dtype=float)),
-    )
+        level_names=tuple(names), axes=tuple(axes), sigma2=np.maximum(raw, 0.0), ms=ms, df=df,
+        lm=lm, top_values=top, top_coef_mean=coef_mean, between=max(between_raw, 0.0),
+        top_var=top_var, truncated=truncated,
+        folded=tuple(x for x, d in zip(names, df, strict=True) if d <= 0), top_name=top_name,
+        kappa=excess_kurtosis(top), loo=loo,
+    )  # fmt: skip
 
 
 def least_n(ok: Callable[[int], bool], most: int, least: int = 2) -> int | None:
