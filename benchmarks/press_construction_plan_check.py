@@ -59,7 +59,9 @@ def press_population(rng: np.random.Generator) -> np.ndarray:
 def construction_population(rng: np.random.Generator) -> np.ndarray:
     """Judgments ``|score - 3|`` shaped ``(settings, 2 methods, prompts, responses, judges)``."""
     b, p, r = CONS_POP
-    gap = 0.3 + 0.35 * rng.standard_normal((b, 1, 1, 1, 1)) * np.array([1, 0]).reshape(1, 2, 1, 1, 1)
+    gap = 0.3 + 0.35 * rng.standard_normal((b, 1, 1, 1, 1)) * np.array([1, 0]).reshape(
+        1, 2, 1, 1, 1
+    )
     prompt = 0.5 * rng.standard_normal((b, 2, p, 1, 1))
     resp = 0.4 * rng.standard_normal((b, 2, p, r, 1))
     noise = 0.5 * rng.standard_normal((b, 2, p, r, 3))
@@ -132,14 +134,17 @@ def check(method: str, reps: int, assurance: float, seed: int = 0, draws: int = 
         pop, draw, vc_of, values = press_population(rng), draw_press, press_vc, press_unit_values
         pilot, study = PRESS_PILOT, PRESS_STUDY
         designs = [(k,) for k in range(1, 16)]
+
         def cost(n: int, d: tuple[int, ...]) -> float:
             return n * (draws + 5.0 * d[0])  # 2 arguer + 3 target calls per set
     else:
         pop, draw, vc_of = construction_population(rng), draw_construction, construction_vc
         values, pilot, study = construction_unit_values, CONS_PILOT, CONS_STUDY
         designs = [(p, r, 3) for p in range(1, 16) for r in (1, 2, 3)]
+
         def cost(n: int, d: tuple[int, ...]) -> float:
             return n * (1 + 2 * d[0] * d[1] * 4.0)
+
     # the target: 0.8 x the population SE of the study design (its expected SE)
     pop_values = values(draw(pop, rng, pop.shape[0], *study[1:]))
     target = 0.8 * float(pop_values.std(ddof=1)) / math.sqrt(study[0])
@@ -165,8 +170,9 @@ def check(method: str, reps: int, assurance: float, seed: int = 0, draws: int = 
         "pred_mean": float(np.mean(preds)),
         "obs_mean": obs_mean,
         "obs_over_pred": obs_mean / float(np.mean(preds)),
-        "pred_over_obs_p10_p90": [float(np.quantile(np.array(preds) / obs_mean, q))
-                                  for q in (0.1, 0.9)],  # fmt: skip
+        "pred_over_obs_p10_p90": [
+            float(np.quantile(np.array(preds) / obs_mean, q)) for q in (0.1, 0.9)
+        ],  # fmt: skip
         "target": target,
         "met_point": float(np.mean(met["point"])),
         "met_assured": float(np.mean(met["assured"])),
@@ -180,8 +186,13 @@ def main() -> None:
     ap.add_argument("--reps", type=int, default=400)
     ap.add_argument("--assurance", type=float, default=0.8)
     ap.add_argument("--method", choices=("press", "construction", "both"), default="both")
-    ap.add_argument("--draws", type=int, default=20, help="PReSS calls per statement besides "
-                    "its sets (20: the paper's entropy draws; 0: one set is cheapest)")
+    ap.add_argument(
+        "--draws",
+        type=int,
+        default=20,
+        help="PReSS calls per statement besides "
+        "its sets (20: the paper's entropy draws; 0: one set is cheapest)",
+    )
     ap.add_argument("--press-beta", default="0.7,0.5", help="Beta(a, b) of p_s (PReSS)")
     args = ap.parse_args()
     PRESS_BETA[:] = [float(v) for v in args.press_beta.split(",")]
@@ -192,10 +203,13 @@ def main() -> None:
         r = check(m, args.reps, args.assurance, draws=args.draws)
         se = math.sqrt(args.assurance * (1 - args.assurance) / args.reps)
         lo, hi = r["pred_over_obs_p10_p90"]
-        print(f"{m}{f' (draws {args.draws})' if m == 'press' else ''}  {r['reps']}  {r['pred_mean']:.5f}  {r['obs_mean']:.5f}  "
-              f"{r['obs_over_pred']:.3f}  {lo:.2f}-{hi:.2f}  {r['target']:.5f}  "
-              f"{r['met_point']:.3f}  {r['met_assured']:.3f} ± {se:.3f}  "
-              f"{r['calls_point']:,.0f}  {r['calls_assured']:,.0f}", flush=True)
+        print(
+            f"{m}{f' (draws {args.draws})' if m == 'press' else ''}  {r['reps']}  {r['pred_mean']:.5f}  {r['obs_mean']:.5f}  "
+            f"{r['obs_over_pred']:.3f}  {lo:.2f}-{hi:.2f}  {r['target']:.5f}  "
+            f"{r['met_point']:.3f}  {r['met_assured']:.3f} ± {se:.3f}  "
+            f"{r['calls_point']:,.0f}  {r['calls_assured']:,.0f}",
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

@@ -93,8 +93,8 @@ def test_recommendation_and_json() -> None:
     assert rec is not None and rec.judges == J
     vc = gap_components(_records(x))
     d = (rec.prompts, rec.responses, rec.judges)
-    assert vc.prob_se_below(0.05, rec.settings, d) >= 0.8 > vc.prob_se_below(
-        0.05, rec.settings - 1, d
+    assert (
+        vc.prob_se_below(0.05, rec.settings, d) >= 0.8 > vc.prob_se_below(0.05, rec.settings - 1, d)
     )
     out = plan_json(plan)
     assert out["recommended"]["calls"] == rec.calls
@@ -136,3 +136,38 @@ def test_subsampling_check() -> None:
     assert abs(r["obs_over_pred"] - 1) < 0.05
     assert abs(r["met_assured"] - p) < noise
     assert r["met_point"] < p - noise
+
+
+def write_construction_log(path: Path, x: np.ndarray, task: str = "prompt_construction") -> str:
+    """A prompt_construction log whose samples carry the scorer's metadata for ``x``."""
+    from inspect_ai.log import EvalConfig, EvalDataset, EvalLog, EvalSample, EvalSpec
+    from inspect_ai.log import write_eval_log
+    from inspect_ai.scorer import Score
+
+    samples = []
+    for r in _records(x):
+        meta = {"topic_id": r.setting.topic_id, "intent": r.setting.intent,
+                "stance": r.setting.stance, "method": r.method, "outcome": r.outcome,
+                "judges": list(r.judges), "prompt_text": r.prompt_text,
+                "judge_labels": dict(zip(r.judges, r.judge_labels, strict=True))}  # fmt: skip
+        samples.append(EvalSample(id=r.sample_id, epoch=1, input="x", target="",
+                                  scores={"stance_ensemble": Score(value=r.outcome,
+                                                                   metadata=meta)}))  # fmt: skip
+    spec = EvalSpec(created="2026-01-01T00:00:00+00:00", task=task, dataset=EvalDataset(),
+                    model="m/target", config=EvalConfig(),
+                    task_args={"stances": "neutral", "responses_per_prompt": R})  # fmt: skip
+    write_eval_log(EvalLog(eval=spec, samples=samples, status="success"), str(path))
+    return str(path)
+
+
+def test_a_log_is_read_and_planned(tmp_path) -> None:
+    from inspect_stance.construction.planning import load_pilot
+
+    x = _array(np.random.default_rng(7))
+    records, args, model = load_pilot(write_construction_log(tmp_path / "c.eval", x))
+    assert model == "m/target" and args["stances"] == "neutral"
+    plan = plan_construction(records, args, target_se=0.08)
+    assert plan.calls.stances == 1 and plan.recommended is not None
+    assert plan.runs[0]["gap"] == pytest.approx(
+        float((x[:, 0].mean(axis=(1, 2, 3)) - x[:, 1].mean(axis=(1, 2, 3))).mean())
+    )

@@ -130,3 +130,26 @@ def test_subsampling_check() -> None:
     assert abs(r["obs_over_pred"] - 1) < 0.05
     assert r["met_assured"] >= p - noise
     assert r["met_point"] < r["met_assured"]
+
+
+@pytest.mark.slow
+def test_a_scripted_run_is_planned(tmp_path) -> None:
+    """A real press_sim log (19 statements x 3 sets, LLM classifier: 8 calls per set)."""
+    from inspect_ai import eval as inspect_eval
+
+    from inspect_stance.press.planning import plan_press_logs
+    from inspect_stance.tasks.press import press
+
+    logs = inspect_eval(press, task_args={"classifier": "llm"}, model="press_sim/target",
+                        model_roles={"arguer": "press_sim/arguer",
+                                     "classifier": "press_sim/classifier"},
+                        log_dir=str(tmp_path), display="none")  # fmt: skip
+    assert logs[0].status == "success"
+    plan = plan_press_logs([str(tmp_path)], target_se=0.05, max_statements=500)
+    assert plan.calls.per_set == 8.0 and plan.runs[0]["statements"] == 19
+    rec = plan.recommended
+    assert rec is not None and rec.calls == rec.statements * 8 * rec.argument_sets
+    copy = tmp_path / "copy.eval"  # a renamed copy is the same run: planned once, not paired
+    copy.write_bytes(Path(logs[0].location).read_bytes())
+    again = plan_press_logs([logs[0].location, str(copy)], detect=0.2)
+    assert again.target["baseline"] is None and again.recommended is not None

@@ -53,9 +53,9 @@ from inspect_stance.errors import InputError
 from inspect_stance.printable import printable
 from inspect_stance.stats.design import (
     NestedComponents,
+    Part,
     least_n,
     meets_power,
-    Part,
     nested_components,
 )
 
@@ -357,3 +357,16 @@ def load_pilot(path: str) -> tuple[list[Record], dict[str, Any], str]:
                          "inspect eval tasks/prompt_construction.py")  # fmt: skip
     info = log_info(path)
     return records, info.task_args, info.model
+
+
+def plan_construction_log(paths: Sequence[str], **options: Any) -> PlanResult:
+    """:func:`plan_construction` of the one prompt_construction log in ``paths`` (a file or a
+    folder holding one); ``options`` are its keywords. One-line InputError otherwise."""
+    from inspect_stance.logfile import find_task_logs
+
+    found = find_task_logs(paths, ("prompt_construction",), "prompt_construction run")
+    if len(found.paths) != 1:
+        raise InputError(f"plan takes one prompt_construction run; {len(found.paths)} given "
+                         "(a paired plan of two construction runs is not offered)")  # fmt: skip
+    records, args, model = load_pilot(str(found.paths[0]))
+    return plan_construction(records, args, name=model, source=str(found.paths[0]), **options)

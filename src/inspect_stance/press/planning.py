@@ -37,17 +37,15 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
-import numpy as np
-
 from inspect_stance.errors import InputError
 from inspect_stance.press.labels import is_stable
-from inspect_stance.printable import printable
 from inspect_stance.press.logs import PressRun
+from inspect_stance.printable import printable
 from inspect_stance.stats.design import (
     NestedComponents,
+    Part,
     least_n,
     meets_power,
-    Part,
     nested_components,
 )
 
@@ -293,9 +291,11 @@ def run_summary(run: PressRun, vc: NestedComponents, calls: PressCalls, k: int) 
             "truncated": list(vc.truncated),
             "not_separable": list(vc.folded),
         },
-        "calls_per_statement": {"per_argument_set": calls.per_set,
-                                "per_statement": calls.per_statement,
-                                "arguments_generated": calls.generated_arguments},  # fmt: skip
+        "calls_per_statement": {
+            "per_argument_set": calls.per_set,
+            "per_statement": calls.per_statement,
+            "arguments_generated": calls.generated_arguments,
+        },  # fmt: skip
     }
 
 
@@ -379,3 +379,22 @@ def check_runs(runs: Sequence[PressRun]) -> None:
     """One or two runs (a second for a paired plan); a one-line InputError otherwise."""
     if not 1 <= len(runs) <= 2:
         raise InputError("plan takes one PReSS run, or two runs of the same statements")
+
+
+def plan_press_logs(paths: Sequence[str], **options: Any) -> PlanResult:
+    """:func:`plan_press` of the PReSS log(s) at ``paths`` (files or folders): one run, or two
+    different runs of the same statements (the second is the pilot, the first its baseline,
+    as ``compare A B``); ``options`` are :func:`plan_press`'s keywords. One-line InputError for
+    another task's log, three or more runs, or the same run twice."""
+    from inspect_stance.press.logs import find_press_logs
+    from inspect_stance.runs import dedupe, log_info
+
+    runs, _ = find_press_logs(paths)
+    check_runs(runs)
+    if len(runs) == 2:
+        keep, dropped = dedupe([log_info(r.path) for r in runs])
+        if len(keep) < 2:
+            raise InputError(f"plan needs two different runs for a paired plan ({dropped}); "
+                             "give one run to plan a second model alike")  # fmt: skip
+        return plan_press(runs[1], baseline=runs[0], **options)
+    return plan_press(runs[0], **options)
