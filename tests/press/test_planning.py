@@ -151,5 +151,5 @@ def test_a_scripted_run_is_planned(tmp_path) -> None:
     assert rec is not None and rec.calls == rec.statements * 8 * rec.argument_sets
     copy = tmp_path / "copy.eval"  # a renamed copy is the same run: planned once, not paired
     copy.write_bytes(Path(logs[0].location).read_bytes())
-    again = plan_press_logs([logs[0].location, str(copy)], detect=0.2)
+    again = plan_press_logs([logs[0].location, str(copy)], detect=0.2, max_statements=500)
     assert again.target["baseline"] is None and again.recommended is not None
