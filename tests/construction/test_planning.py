@@ -15,7 +15,7 @@ from inspect_stance.construction.compare import construction_gap
 from inspect_stance.construction.planning import (
     construction_calls,
     gap_components,
-    plan_construction,
+    plan_construction_gap,
     plan_json,
 )
 from inspect_stance.construction.records import Record
@@ -88,7 +88,7 @@ def test_calls_follow_the_solver_and_scorer() -> None:
 
 def test_recommendation_and_json() -> None:
     x = _array(np.random.default_rng(2))
-    plan = plan_construction(_records(x), {}, target_se=0.05, max_settings=2000)
+    plan = plan_construction_gap(_records(x), {}, target_se=0.05, max_settings=2000)
     rec = plan.recommended
     assert rec is not None and rec.judges == J
     vc = gap_components(_records(x))
@@ -104,15 +104,15 @@ def test_recommendation_and_json() -> None:
 def test_bad_input_is_one_line() -> None:
     x = _array(np.random.default_rng(3))
     with pytest.raises(InputError, match="at least 2"):
-        plan_construction(_records(x[:1]))
+        plan_construction_gap(_records(x[:1]))
     with pytest.raises(InputError, match="between 0 and 2"):
-        plan_construction(_records(x), detect=2.5)
+        plan_construction_gap(_records(x), detect=2.5)
     with pytest.raises(InputError, match="judge_prompt"):
-        plan_construction(_records(x), {"judge_prompt": "sideways"})
+        plan_construction_gap(_records(x), {"judge_prompt": "sideways"})
 
 
 def test_one_response_per_prompt_is_folded() -> None:
-    plan = plan_construction(_records(_array(np.random.default_rng(4), r=1)))
+    plan = plan_construction_gap(_records(_array(np.random.default_rng(4), r=1)))
     folded = plan.runs[0]["components"]["not_separable"]
     assert folded == ["templated response", "generated response"]
 
@@ -166,7 +166,7 @@ def test_a_log_is_read_and_planned(tmp_path) -> None:
     x = _array(np.random.default_rng(7))
     records, args, model = load_pilot(write_construction_log(tmp_path / "c.eval", x))
     assert model == "m/target" and args["stances"] == "neutral"
-    plan = plan_construction(records, args, target_se=0.08)
+    plan = plan_construction_gap(records, args, target_se=0.08)
     assert plan.calls.stances == 1 and plan.recommended is not None
     assert plan.runs[0]["gap"] == pytest.approx(
         float((x[:, 0].mean(axis=(1, 2, 3)) - x[:, 1].mean(axis=(1, 2, 3))).mean())

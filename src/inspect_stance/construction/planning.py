@@ -206,7 +206,7 @@ def _least_settings(vc: NestedComponents, design: tuple[int, int, int], most: in
     return max(need)
 
 
-def plan_construction(
+def plan_construction_gap(
     pilot: Sequence[Record],
     task_args: dict[str, Any] | None = None,
     target_se: float | None = None,
@@ -359,8 +359,8 @@ def load_pilot(path: str) -> tuple[list[Record], dict[str, Any], str]:
     return records, info.task_args, info.model
 
 
-def plan_construction_log(paths: Sequence[str], **options: Any) -> PlanResult:
-    """:func:`plan_construction` of the one prompt_construction log in ``paths`` (a file or a
+def plan_construction_gap_log(paths: Sequence[str], **options: Any) -> PlanResult:
+    """:func:`plan_construction_gap` of the one prompt_construction log in ``paths`` (a file or a
     folder holding one); ``options`` are its keywords. One-line InputError otherwise."""
     from inspect_stance.logfile import find_task_logs
 
@@ -369,4 +369,4 @@ def plan_construction_log(paths: Sequence[str], **options: Any) -> PlanResult:
         raise InputError(f"plan takes one prompt_construction run; {len(found.paths)} given "
                          "(a paired plan of two construction runs is not offered)")  # fmt: skip
     records, args, model = load_pilot(str(found.paths[0]))
-    return plan_construction(records, args, name=model, source=str(found.paths[0]), **options)
+    return plan_construction_gap(records, args, name=model, source=str(found.paths[0]), **options)
