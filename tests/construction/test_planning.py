@@ -140,8 +140,14 @@ def test_subsampling_check() -> None:
 
 def write_construction_log(path: Path, x: np.ndarray, task: str = "prompt_construction") -> str:
     """A prompt_construction log whose samples carry the scorer's metadata for ``x``."""
-    from inspect_ai.log import EvalConfig, EvalDataset, EvalLog, EvalSample, EvalSpec
-    from inspect_ai.log import write_eval_log
+    from inspect_ai.log import (
+        EvalConfig,
+        EvalDataset,
+        EvalLog,
+        EvalSample,
+        EvalSpec,
+        write_eval_log,
+    )
     from inspect_ai.scorer import Score
 
     samples = []

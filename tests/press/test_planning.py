@@ -136,9 +136,9 @@ def test_subsampling_check() -> None:
 def test_a_scripted_run_is_planned(tmp_path) -> None:
     """A real press_sim log (19 statements x 3 sets, LLM classifier: 8 calls per set)."""
     from inspect_ai import eval as inspect_eval
+    from inspect_stance.tasks.press import press
 
     from inspect_stance.press.planning import plan_press_logs
-    from inspect_stance.tasks.press import press
 
     logs = inspect_eval(press, task_args={"classifier": "llm"}, model="press_sim/target",
                         model_roles={"arguer": "press_sim/arguer",
@@ -153,3 +153,23 @@ def test_a_scripted_run_is_planned(tmp_path) -> None:
     copy.write_bytes(Path(logs[0].location).read_bytes())
     again = plan_press_logs([logs[0].location, str(copy)], detect=0.2, max_statements=500)
     assert again.target["baseline"] is None and again.recommended is not None
+
+
+def test_a_paired_plan_uses_the_pairs_own_differences() -> None:
+    from inspect_stance.press.planning import paired_components
+
+    rng = np.random.default_rng(8)
+    a = _sets(rng, 30, 3)
+    b = np.where(rng.random(a.shape) < 0.2, 1 - a, a)  # a second model: 20 % of sets flipped
+    pair = paired_components({str(i): list(r) for i, r in enumerate(a)},
+                             {str(i): list(r) for i, r in enumerate(b)})  # fmt: skip
+    d = a.mean(axis=1) - b.mean(axis=1)
+    assert pair.estimate == pytest.approx(d.mean())
+    assert pair.unit_variance((3,)) == pytest.approx(d.var(ddof=1))  # at the pilot's design
+    plan = plan_press(_run(b), baseline=_run(a), detect=0.1, max_statements=5000)
+    rec = plan.recommended
+    assert rec is not None and rec.predicted_delta_se is not None
+    from scipy import stats
+
+    df = rec.statements - 1  # the paired t-test's power condition holds, and not one fewer
+    assert 0.1 / rec.predicted_delta_se >= stats.t.ppf(0.975, df) + stats.t.ppf(0.8, df)

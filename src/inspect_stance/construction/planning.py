@@ -248,8 +248,9 @@ def plan_construction_gap(
             cand = None if b is None else make(b, p, r)
             if cand is not None and (best is None or cand.calls <= best.calls):
                 best = cand
-    target = {**goal, "default_target": default, "max_settings": max_b, "max_prompts": max_p,
-              "max_responses": max_r, "prob_meets_target": None, "predicted_se_range": None}  # fmt: skip
+    target: dict[str, Any] = {**goal, "default_target": default, "max_settings": max_b,
+                              "max_prompts": max_p, "max_responses": max_r,
+                              "prob_meets_target": None, "predicted_se_range": None}  # fmt: skip
     if best is not None:
         d = (best.prompts, best.responses, best.judges)
         if goal["target_se"] is not None:
@@ -356,7 +357,7 @@ def load_pilot(path: str) -> tuple[list[Record], dict[str, Any], str]:
         raise InputError(f"{path}: not a prompt_construction run; plan the gap from the log of "
                          "inspect eval tasks/prompt_construction.py")  # fmt: skip
     info = log_info(path)
-    return records, info.task_args, info.model
+    return records, info.task_args, str(info.model or "")
 
 
 def plan_construction_gap_log(paths: Sequence[str], **options: Any) -> PlanResult:

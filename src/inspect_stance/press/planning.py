@@ -13,9 +13,11 @@ The components are the one-way ANOVA / moment estimates of :mod:`inspect_stance.
 (``sigma_e^2`` pooled within statements, ``sigma_a^2 = var_s(S_t) - mean_s(sigma_e^2 / K_s)``);
 at the pilot's own design the prediction equals the SE over statements that ``compare`` and
 ``gate`` use. A paired difference of two models on the same statements (``--detect D``):
-``d_s = S^A_t - S^B_t`` with ``Var = (sigma_D^2 + (sigma_{e,A}^2 + sigma_{e,B}^2) / K) / S``;
-two runs give ``sigma_D^2`` from their own ``d_s``, one run assumes a second model alike,
-``sigma_D^2 = 2 (1 - rho) sigma_a^2``; the least ``S`` with ``D / SE >= t_{1-alpha/2, S-1} +
+``d_s = S^A_t - S^B_t`` with ``Var = (sigma_D^2 + sigma_{e,D}^2 / K) / S``; two runs that
+faced the same arguments give both from their per-set differences ``x^A_sk - x^B_sk`` (set
+``k`` is one replicate of both), two runs with their own arguments from two independent parts
+(``sigma_{e,D}^2 = sigma_{e,A}^2 + sigma_{e,B}^2``); one run assumes a second model alike,
+``sigma_D^2 = 2 (1 - rho) sigma_a^2`` and ``sigma_{e,D}^2 = 2 sigma_e^2``; the least ``S`` with ``D / SE >= t_{1-alpha/2, S-1} +
 t_{power, S-1}`` (the paired t-test ``gate`` uses).
 
 Calls per statement (the solver's, from the run's task arguments): per argument set, 2 arguer
@@ -119,14 +121,22 @@ def press_components(sets: dict[str, list[float]], name: str = "") -> NestedComp
     return nested_components([Part("", units, ("argument set",))], "statement")
 
 
-def paired_components(a: dict[str, list[float]], b: dict[str, list[float]]) -> NestedComponents:
-    """Components of ``d_s = S^A_t - S^B_t`` over the statements both runs hold."""
+def paired_components(
+    a: dict[str, list[float]], b: dict[str, list[float]], matched_sets: bool = True
+) -> NestedComponents:
+    """Components of ``d_s = S^A_t - S^B_t`` over the statements both runs hold. With
+    ``matched_sets`` (both runs faced the same arguments: set ``k`` is one replicate of both)
+    the unit is the per-set difference ``x^A_sk - x^B_sk`` (its first ``min(K_A, K_B)`` sets);
+    otherwise the runs' sets are independent parts."""
     shared = [s for s in a if s in b]
     if len(shared) < 2:
         raise InputError(
             f"the two runs share {len(shared)} statement(s); a paired plan needs at least 2"
         )
     ua, ub = [a[s] for s in shared], [b[s] for s in shared]
+    if matched_sets:
+        diffs = [[x - y for x, y in zip(p, q, strict=False)] for p, q in zip(ua, ub, strict=True)]
+        return nested_components([Part("", diffs, ("argument set",))], "statement difference")
     parts = [Part("A", ua, ("argument set",)), Part("B", ub, ("argument set",), -1.0)]
     return nested_components(parts, "statement difference")
 
@@ -235,7 +245,8 @@ def plan_press(
     vc = press_components(sets, pilot.path)
     pair: NestedComponents | tuple[float, float] | None = None
     if baseline is not None:
-        pair = paired_components(stable_sets(baseline, persona), sets)
+        same = baseline.arguments_fingerprint == pilot.arguments_fingerprint
+        pair = paired_components(stable_sets(baseline, persona), sets, bool(same))
     elif detect is not None:
         pair = one_run_pair(vc, correlation)
     pilot_k = max(len(v) for v in sets.values())
