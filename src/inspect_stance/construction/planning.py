@@ -31,7 +31,7 @@ the same topic x intent, paid alongside (``calls_by_variant["neutral_only"]``: `
 stances=neutral``, all the gap needs).
 
 ``--target-se X``: the cheapest design whose realised SE is at most ``X`` with probability
-``assurance``; ``--detect D``: the least settings for a paired t-test over settings to detect a
+``assurance`` (``None``: the point prediction); ``--detect D``: the least settings for a paired t-test over settings to detect a
 gap of ``D`` (on the 0..2 distance scale) with ``power``; without a target, the cheapest design
 within 10 % of the largest design's SE.
 """
@@ -173,13 +173,13 @@ class PlanResult:
     calls: ConstructionCalls
 
 
-def _check(target_se: float | None, detect: float | None, assurance: float) -> None:
+def _check(target_se: float | None, detect: float | None, assurance: float | None) -> None:
     if target_se is not None and not (math.isfinite(target_se) and target_se > 0):
         raise InputError(f"--target-se {target_se} must be a positive number")
     if detect is not None and not 0.0 < detect < 2.0:
         raise InputError(f"--detect {detect}: a gap in distance from neutral is strictly "
                          "between 0 and 2")  # fmt: skip
-    if not 0.0 < assurance < 1.0:
+    if assurance is not None and not 0.0 < assurance < 1.0:
         raise InputError(f"--assurance {assurance} must be strictly between 0 and 1")
 
 
@@ -211,7 +211,7 @@ def plan_construction_gap(
     task_args: dict[str, Any] | None = None,
     target_se: float | None = None,
     detect: float | None = None,
-    assurance: float = 0.8,
+    assurance: float | None = 0.8,
     alpha: float = 0.05,
     power: float = 0.8,
     max_settings: int | None = None,

@@ -27,7 +27,7 @@ response; per statement, ``max(entropy_samples, factor_samples)`` temperature-1 
 LLM classification of each factor draw). The NLI classifier makes no model call.
 
 ``--target-se X`` recommends the cheapest design whose realised SE is at most ``X`` with
-probability ``assurance`` (default 0.8), from the pilot's own sampling error (chi-square /
+probability ``assurance`` (default 0.8; ``None``: the point prediction), from the pilot's own sampling error (chi-square /
 F model of :mod:`inspect_stance.stats.design`, justified there); without a target, the cheapest
 design within 10 % of the largest design's SE (a point figure).
 """
@@ -170,12 +170,12 @@ class PlanResult:
     calls: PressCalls
 
 
-def _check_target(target_se: float | None, detect: float | None, assurance: float) -> None:
+def _check_target(target_se: float | None, detect: float | None, assurance: float | None) -> None:
     if target_se is not None and not (math.isfinite(target_se) and target_se > 0):
         raise InputError(f"--target-se {target_se} must be a positive number")
     if detect is not None and not 0.0 < detect < 1.0:
         raise InputError(f"--detect {detect}: a difference of shares is strictly between 0 and 1")
-    if not 0.0 < assurance < 1.0:
+    if assurance is not None and not 0.0 < assurance < 1.0:
         raise InputError(f"--assurance {assurance} must be strictly between 0 and 1")
 
 
@@ -228,7 +228,7 @@ def plan_press(
     pilot: PressRun,
     target_se: float | None = None,
     detect: float | None = None,
-    assurance: float = 0.8,
+    assurance: float | None = 0.8,
     baseline: PressRun | None = None,
     correlation: float = 0.0,
     alpha: float = 0.05,
