@@ -177,3 +177,20 @@ def test_a_log_is_read_and_planned(tmp_path) -> None:
     assert plan.runs[0]["gap"] == pytest.approx(
         float((x[:, 0].mean(axis=(1, 2, 3)) - x[:, 1].mean(axis=(1, 2, 3))).mean())
     )
+
+
+def test_plan_command_gives_recommended(tmp_path, capsys) -> None:
+    import json
+
+    from inspect_stance.cli import main
+
+    path = write_construction_log(tmp_path / "c.eval", _array(np.random.default_rng(9)))
+    assert main(["plan", path, "--json", "--target-se", "0.1", "--max-settings", "500"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    r = out["recommended"]
+    assert r["method"] == "prompt_construction" and r["judges"] == J
+    assert r["calls"] == r["settings"] * (1 + 2 * r["prompts"] * r["responses"] * (1 + J))
+    assert r["prob_meets_target"] >= 0.8
+    x = _array(np.random.default_rng(9), b=1)
+    assert main(["plan", write_construction_log(tmp_path / "one.eval", x)]) == 2
+    assert "at least 2" in capsys.readouterr().err

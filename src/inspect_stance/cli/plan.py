@@ -120,8 +120,42 @@ def render(plan: Plan) -> str:
     return "\n".join(lines)
 
 
+def _method_plan(args: argparse.Namespace) -> tuple[dict[str, Any], str] | None:
+    """A PReSS or prompt_construction log is planned by its method's planner
+    (:mod:`inspect_stance.press.planning`, :mod:`inspect_stance.construction.planning`);
+    ``None`` for stance-drift runs."""
+    from pathlib import Path
+
+    first = Path(args.runs[0])
+    if first.suffix not in (".eval", ".json") or not first.is_file():
+        return None
+    from inspect_ai.log import read_eval_log
+
+    task = str(read_eval_log(str(first), header_only=True).eval.task).rsplit("/", 1)[-1]
+    goal = {"target_se": args.target_se, "detect": args.detect, "assurance": args.assurance,
+            "alpha": args.alpha, "power": args.power}  # fmt: skip
+    if task == "press":
+        from inspect_stance.press import planning as press
+
+        res = press.plan_press_logs(args.runs, **goal, correlation=args.correlation,
+                                    max_statements=args.max_propositions,
+                                    max_argument_sets=args.max_trials)  # fmt: skip
+        return press.plan_json(res), press.render(res)
+    if task == "prompt_construction":
+        from inspect_stance.construction import planning as cons
+
+        got = cons.plan_construction_gap_log(args.runs, **goal, max_settings=args.max_propositions,
+                                             max_prompts=args.max_trials)  # fmt: skip
+        return cons.plan_json(got), cons.render(got)
+    return None
+
+
 def cmd_plan(args: argparse.Namespace) -> int:
     """Entry point of ``inspect-stance plan``."""
+    other = _method_plan(args)
+    if other is not None:
+        print(json.dumps(other[0], indent=2) if args.json else other[1])
+        return 0
     plan = build_plan(args)
     print(json.dumps(plan_json(plan), indent=2) if args.json else render(plan))
     return 0
@@ -262,12 +296,23 @@ def _add_target_args(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--max-propositions",
+        "--max-statements",
+        "--max-settings",
+        dest="max_propositions",
         type=_propositions,
         metavar="P",
-        help="most propositions available (default: the run's)",
+        help="most propositions (PReSS: statements; prompt construction: neutral settings) "
+        "available (default: the run's)",
     )
     p.add_argument(
-        "--max-trials", type=_trials, metavar="T", help="most trials per cell (default: the run's)"
+        "--max-trials",
+        "--max-argument-sets",
+        "--max-prompts",
+        dest="max_trials",
+        type=_trials,
+        metavar="T",
+        help="most trials per cell (PReSS: argument sets per statement; prompt construction: "
+        "prompts per method per setting; default: the run's, at least 10 for those two)",
     )
 
 
