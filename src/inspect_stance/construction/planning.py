@@ -42,7 +42,7 @@ import math
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -58,6 +58,10 @@ from inspect_stance.stats.design import (
     meets_power,
     nested_components,
 )
+
+if TYPE_CHECKING:
+    from inspect_stance.study.protocol import PlanRequest
+    from inspect_stance.study.protocol import PlanResult as StudyPlan
 
 DEFAULT_MAX_PROMPTS = 10  #: prompts per method per setting searched unless the pilot has more
 DEFAULT_MAX_RESPONSES = 3  #: responses per prompt searched unless the pilot has more
@@ -371,3 +375,16 @@ def plan_construction_gap_log(paths: Sequence[str], **options: Any) -> PlanResul
                          "(a paired plan of two construction runs is not offered)")  # fmt: skip
     records, args, model = load_pilot(str(found.paths[0]))
     return plan_construction_gap(records, args, name=model, source=str(found.paths[0]), **options)
+
+
+def plan_from_request(request: PlanRequest) -> StudyPlan:
+    """The ``plan`` hook of the prompt-construction method: ``max_items`` neutral settings,
+    ``max_repeats`` prompts per method; JSON and text of :func:`plan_construction_gap_log`."""
+    from inspect_stance.study.protocol import PlanResult as Result
+
+    res = plan_construction_gap_log(list(request.runs), target_se=request.target_se,
+                                    detect=request.detect, assurance=request.assurance,
+                                    alpha=request.alpha, power=request.power,
+                                    max_settings=request.max_items,
+                                    max_prompts=request.max_repeats)  # fmt: skip
+    return Result(plan_json(res), render(res))

@@ -37,7 +37,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from inspect_stance.errors import InputError
 from inspect_stance.press.labels import is_stable
@@ -50,6 +50,10 @@ from inspect_stance.stats.design import (
     meets_power,
     nested_components,
 )
+
+if TYPE_CHECKING:
+    from inspect_stance.study.protocol import PlanRequest
+    from inspect_stance.study.protocol import PlanResult as StudyPlan
 
 DEFAULT_MAX_SETS = 10  #: argument sets per statement searched unless the pilot has more
 DEFAULT_SE_SLACK = 1.10  #: without a target: within this factor of the largest design's SE
@@ -409,3 +413,16 @@ def plan_press_logs(paths: Sequence[str], **options: Any) -> PlanResult:
                              "give one run to plan a second model alike")  # fmt: skip
         return plan_press(runs[1], baseline=runs[0], **options)
     return plan_press(runs[0], **options)
+
+
+def plan_from_request(request: PlanRequest) -> StudyPlan:
+    """The ``plan`` hook of the PReSS method: ``max_items`` statements, ``max_repeats``
+    argument sets; JSON and text of :func:`plan_press_logs`."""
+    from inspect_stance.study.protocol import PlanResult as Result
+
+    res = plan_press_logs(list(request.runs), target_se=request.target_se, detect=request.detect,
+                          assurance=request.assurance, correlation=request.correlation,
+                          alpha=request.alpha, power=request.power,
+                          max_statements=request.max_items,
+                          max_argument_sets=request.max_repeats)  # fmt: skip
+    return Result(plan_json(res), render(res))
