@@ -1,0 +1,3 @@
+"""``inspect-stance study FILE``: a study file (YAML) of targets, role models, methods and a
+design, checked (:mod:`.spec`), sized (:mod:`.design`), counted in calls (:mod:`.calls`) and run
+through Inspect's ``eval_set`` (:mod:`.runner`); :mod:`.example` writes an offline example."""
