@@ -1,18 +1,22 @@
-"""Stance cards: per model, each method's headline with its 95 % interval, one line reading it,
-the settings and the samples / tokens spent; with several models, a leaderboard.
+"""Stance cards: per target, each method's headline with its 95 % interval, one line reading it,
+its key breakdowns (:mod:`.breakdowns`), the settings, the calls and tokens spent, and links to
+the logs; with several targets, a leaderboard with rank probabilities and tied groups
+(:mod:`.ranks`) and one dot-and-interval figure per method (:mod:`.render`).
 
-Read from :func:`inspect_stance.analysis.runs_df` (one row per run). Per model ``m``:
-``<m>.json`` (``model``, ``methods``: method -> ``metric``, ``value``, ``ci`` ``[lo, hi]``
-(``value -/+ 1.96 stderr``, clipped to contain the value), ``stderr``, ``n_items``,
-``settings`` (the run's task arguments), ``log``; ``samples`` completed and ``tokens`` spent over its runs), ``<m>.md`` and
-``<m>.html``. With two or more models: ``leaderboard.json`` (per method, the models sorted by
-the headline in its better direction, each with value and interval) and ``index.html``. File
+Read from :func:`inspect_stance.analysis.runs_df` (one row per run). A run of a study
+(``inspect-stance study``) belongs to the target its eval metadata names (``stance_target``);
+any other run to its model. Per target ``t``: ``<t>.json`` (``target``, ``model`` (= the target's
+name, kept for older readers), ``models`` (method -> model), ``methods``: method -> ``metric``,
+``value``, ``ci`` ``[lo, hi]`` (``value -/+ 1.96 stderr``, widened to contain the value),
+``stderr``, ``n_items``, ``settings`` (the run's task arguments), ``log``, ``better``,
+``reading``, ``breakdown``, ``tokens``; ``samples`` and ``tokens`` over its runs), ``<t>.md``
+and ``<t>.html``. With two or more targets: ``leaderboard.json`` (per method, the targets
+sorted by the headline in its better direction, and the ranking) and ``index.html``. File
 names and every shown name are escaped: control characters become ``\\xNN`` text.
 """
 
 from __future__ import annotations
 
-import html
 import json
 import math
 import re
@@ -30,11 +34,18 @@ READINGS: dict[str, tuple[str, str]] = {
         "templated prompts sit {v} further from neutral than generated ones {ci}",
         "lower",
     ),
-    "prompt_validation": ("generated prompts rank {v} on realism {ci} (1 = most real)", "lower"),
+    "prompt_validation": (
+        "generated prompts rank {v} on realism {ci} (1 = most real of {n} prompts a setting)",
+        "lower",
+    ),
     "judge_validation": ("judges agree with human labels at alpha {v} {ci}", "higher"),
     "press_arguments": ("{v} of argument sets are usable {ci}", "higher"),
+    "even_handedness": (
+        "treats both sides of a paired request alike in {v} of pairs {ci}",
+        "higher",
+    ),  # fmt: skip
 }
-PERCENT = {"stance_drift", "press", "press_arguments"}
+PERCENT = {"stance_drift", "press", "press_arguments", "even_handedness"}
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 
 
@@ -56,8 +67,13 @@ def _finite(x: Any) -> float | None:
     return v if math.isfinite(v) else None
 
 
+def better(method: str) -> str:
+    """``higher`` or ``lower``: the headline's better direction."""
+    return READINGS.get(method, ("", "higher"))[1]
+
+
 def method_entry(row: dict[str, Any]) -> dict[str, Any]:
-    """A card's entry for one run (module docstring)."""
+    """A card's entry for one run (module docstring); the breakdown is added by the caller."""
     value = _finite(row.get("headline_value"))
     se = _finite(row.get("headline_stderr"))
     lo = _finite(row.get("ci_lo"))
@@ -74,8 +90,10 @@ def method_entry(row: dict[str, Any]) -> dict[str, Any]:
         "stderr": se,
         "n_items": int(row.get("n_items") or 0),
         "settings": settings,
-        "log": str(row.get("log", "")),
-        "better": READINGS.get(str(row.get("method")), ("", "higher"))[1],
+        "log": str(row.get("log", "")).removeprefix("file://"),
+        "better": better(str(row.get("method"))),
+        "model": escape_name(str(row.get("model"))),
+        "tokens": int(_finite(row.get("total_tokens")) or 0),
     }
 
 
@@ -89,23 +107,58 @@ def reading(method: str, entry: dict[str, Any]) -> str:
         text, ci = f"{100 * v:.0f} %", f"[{100 * lo:.0f}, {100 * hi:.0f}]"
     else:
         text, ci = f"{v:.3f}", f"[{lo:.3f}, {hi:.3f}]"
-    return template.format(v=text, ci=ci) + f" ({entry['better']} is better)"
+    line = template.format(v=text, ci=ci, n=entry.get("ranked", "the"))
+    if method == "stance_drift" and entry.get("pattern"):
+        line += f"; drifts mostly toward {entry['pattern']}"
+    return line + f" ({entry['better']} is better)"
+
+
+def ranked_prompts(settings: dict[str, Any]) -> int:
+    """Prompts an annotator ranks per setting in prompt validation: sources x per_source."""
+    sources = settings.get("sources") or "real,templated,generated"
+    n_sources = len(sources) if isinstance(sources, list) else len(str(sources).split(","))
+    return n_sources * int(settings.get("per_source") or 2)
+
+
+def target_of(row: dict[str, Any]) -> str:
+    """The study target a run belongs to (its eval metadata), else its model."""
+    meta = row.get("metadata")
+    if isinstance(meta, str) and meta.startswith("{"):
+        target = json.loads(meta).get("stance_target")
+        if target:
+            return escape_name(str(target))
+    return escape_name(str(row.get("model")))
 
 
 def build_cards(runs: Any) -> dict[str, dict[str, Any]]:
-    """Per model: its card dict (the latest run of each method). ``runs``: a ``runs_df``."""
+    """Per target: its card dict (the latest run of each method). ``runs``: a ``runs_df``."""
+    from inspect_stance.card.breakdowns import breakdown, log_metrics, main_pattern
+
     cards: dict[str, dict[str, Any]] = {}
     for row in runs.sort_values("created").to_dict("records"):
-        model = escape_name(str(row.get("model")))
-        card = cards.setdefault(model, {"model": model, "methods": {}, "samples": 0, "tokens": 0})
-        card["methods"][str(row["method"])] = method_entry(row)
-        card["tokens"] += int(_finite(row.get("total_tokens")) or 0)
+        name = target_of(row)
+        card = cards.setdefault(name, {"target": name, "model": name, "models": {},
+                                       "methods": {}, "samples": 0, "tokens": 0})  # fmt: skip
+        method = str(row["method"]).rsplit("/", 1)[-1]
+        entry = method_entry({**row, "method": method})
+        metrics, task_args = log_metrics(entry["log"]) if entry["log"] else ({}, {})
+        entry["settings"] = entry["settings"] or task_args
+        entry["breakdown"] = breakdown(method, metrics)
+        if method == "stance_drift":
+            entry["pattern"] = main_pattern(metrics)
+        if method == "prompt_validation":
+            entry["ranked"] = ranked_prompts(entry["settings"])
+        entry["reading"] = reading(method, entry)
+        entry["eval_id"] = row.get("eval_id")
+        card["methods"][method] = entry
+        card["models"][method] = entry["model"]
+        card["tokens"] += entry["tokens"]
         card["samples"] += int(_finite(row.get("completed_samples")) or 0)
     return cards
 
 
 def leaderboard(cards: dict[str, dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
-    """Per method: the models sorted by the headline, best first."""
+    """Per method: the targets sorted by the headline, best first."""
     out: dict[str, list[dict[str, Any]]] = {}
     for card in cards.values():
         for method, e in card["methods"].items():
@@ -114,85 +167,12 @@ def leaderboard(cards: dict[str, dict[str, Any]]) -> dict[str, list[dict[str, An
                     {"model": card["model"], "value": e["value"], "ci": e["ci"]}
                 )
     for method, rows in out.items():
-        higher = READINGS.get(method, ("", "higher"))[1] == "higher"
-        rows.sort(key=lambda r: r["value"], reverse=higher)
+        rows.sort(key=lambda r: r["value"], reverse=better(method) == "higher")
     return out
 
 
-def _value_text(e: dict[str, Any]) -> str:
-    return "" if e["value"] is None else f"{e['value']:.3f}"
-
-
-def _ci_text(e: dict[str, Any]) -> str:
-    lo, hi = e["ci"]
-    return "" if lo is None or hi is None else f"[{lo:.3f}, {hi:.3f}]"
-
-
-def card_markdown(card: dict[str, Any]) -> str:
-    """The card as Markdown."""
-    lines = [f"# Stance card: {card['model']}", ""]
-    lines += ["| method | metric | value | 95 % interval | items |", "|---|---|---|---|---|"]
-    for m, e in card["methods"].items():
-        lines.append(f"| {m} | {e['metric']} | {_value_text(e)} | {_ci_text(e)} | {e['n_items']} |")
-    lines += ["", *(f"- **{m}**: {reading(m, e)}" for m, e in card["methods"].items())]
-    lines += ["", f"Samples completed: {card['samples']}; tokens: {card['tokens']}", ""]
-    return "\n".join(lines)
-
-
-def card_html(card: dict[str, Any]) -> str:
-    """The card as a self-contained HTML page (the Markdown's content)."""
-    esc = html.escape
-    rows = "".join(
-        f"<tr><td>{esc(m)}</td><td>{esc(str(e['metric']))}</td>"
-        f"<td>{_value_text(e)}</td><td>{_ci_text(e)}</td>"
-        f"<td>{e['n_items']}</td><td>{esc(reading(m, e))}</td></tr>"
-        for m, e in card["methods"].items()
-    )
-    return (
-        f"<!doctype html><html><head><meta charset='utf-8'><title>{esc(card['model'])}</title>"
-        "<style>body{font-family:sans-serif;max-width:60em;margin:2em auto}"
-        "table{border-collapse:collapse;width:100%}td,th{border:1px solid #ccc;padding:4px}"
-        "</style></head><body>"
-        f"<h1>Stance card: {esc(card['model'])}</h1><table><tr><th>method</th><th>metric</th>"
-        f"<th>value</th><th>95 % interval</th><th>items</th><th>reading</th></tr>{rows}</table>"
-        f"<p>Samples completed: {card['samples']}; tokens: {card['tokens']}</p></body></html>"
-    )
-
-
 def write_cards(runs: Any, out: Path) -> list[Path]:
-    """Write every card (and, with several models, the leaderboard); the paths written."""
-    out.mkdir(parents=True, exist_ok=True)
-    cards = build_cards(runs)
-    written: list[Path] = []
-    for card in cards.values():
-        stem = out / file_stem(card["model"])
-        for suffix, text in (
-            (".json", json.dumps(card, indent=2)),
-            (".md", card_markdown(card)),
-            (".html", card_html(card)),
-        ):
-            path = stem.with_suffix(suffix)
-            path.write_text(text, encoding="utf-8")
-            written.append(path)
-    if len(cards) > 1:
-        board = leaderboard(cards)
-        (out / "leaderboard.json").write_text(json.dumps(board, indent=2), encoding="utf-8")
-        links = "".join(
-            f"<li><a href='{html.escape(file_stem(m))}.html'>{html.escape(m)}</a></li>"
-            for m in cards
-        )
-        tables = "".join(
-            f"<h2>{html.escape(method)}</h2><ol>"
-            + "".join(
-                f"<li>{html.escape(r['model'])}: {_value_text(r)} {_ci_text(r)}</li>" for r in rows
-            )
-            + "</ol>"
-            for method, rows in board.items()
-        )
-        page = (
-            "<!doctype html><html><head><meta charset='utf-8'><title>Stance cards</title>"
-            f"</head><body><h1>Stance cards</h1><ul>{links}</ul>{tables}</body></html>"
-        )
-        (out / "index.html").write_text(page, encoding="utf-8")
-        written += [out / "leaderboard.json", out / "index.html"]
-    return written
+    """Write the cards, leaderboard and index (:func:`inspect_stance.card.write.write_all`)."""
+    from inspect_stance.card.write import write_all
+
+    return write_all(runs, out)

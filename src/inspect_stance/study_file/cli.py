@@ -45,7 +45,9 @@ def plan_lines(spec: Any, runs: list[Any], notes: list[str]) -> list[str]:
         lines.append(f"  {r.target} / {r.method}: {r.items:,} items, {r.total:,} calls ({per})")
     total = sum(r.total for r in runs)
     dollars = cost(runs, spec.prices)
-    lines.append(f"planned calls: {total:,}" + ("" if dollars is None else f"; cost ${dollars:,.2f}"))
+    lines.append(
+        f"planned calls: {total:,}" + ("" if dollars is None else f"; cost ${dollars:,.2f}")
+    )
     return [printable(line) for line in lines]
 
 

@@ -53,21 +53,31 @@ def run_study(spec: StudySpec, args: dict[str, dict[str, Any]], log_dir: Path,
     """
     from inspect_ai import eval_set
 
+    built = build_models(spec)  # every model first: a bad model arg stops before any run
     out: list[RunOutcome] = []
+    for (target, method), (model, roles) in built.items():
+        folder = run_folder(log_dir, target, method)
+        success, logs = eval_set(
+            f"inspect_stance/{method}",
+            log_dir=str(folder),
+            model=model,
+            model_roles=roles,
+            task_args=args[method],
+            metadata={"stance_study": spec.name, "stance_target": target},
+            display=display,
+        )
+        out.append(RunOutcome(target, method, folder, success, [log.location for log in logs]))
+    return out
+
+
+def build_models(spec: StudySpec) -> dict[tuple[str, str], tuple[Any, dict[str, Any]]]:
+    """Per (target, method): the target's Inspect model and its role models, built (and so
+    checked by their providers) before any run starts."""
+    out: dict[tuple[str, str], tuple[Any, dict[str, Any]]] = {}
     for target, models in spec.targets.items():
         for method in spec.methods:
             roles = spec.roles_for(method)
             if method == "prompt_validation":
                 roles["prompter"] = [models[method]]
-            folder = run_folder(log_dir, target, method)
-            success, logs = eval_set(
-                f"inspect_stance/{method}",
-                log_dir=str(folder),
-                model=_model(models[method]),
-                model_roles=_roles(roles),
-                task_args=args[method],
-                metadata={"stance_study": spec.name, "stance_target": target},
-                display=display,
-            )
-            out.append(RunOutcome(target, method, folder, success, [log.location for log in logs]))
+            out[(target, method)] = (_model(models[method]), _roles(roles))
     return out

@@ -201,7 +201,9 @@ def _positive(value: Any, key: str) -> float:
     try:
         v = float(value)
     except (TypeError, ValueError):
-        raise InputError(f"study file: {key}: {value!r} is not a number; give a positive number")
+        raise InputError(
+            f"study file: {key}: {value!r} is not a number; give a positive number"
+        ) from None
     if not v > 0 or v == float("inf"):
         raise InputError(f"study file: {key}: {value!r} must be a positive number")
     return v
@@ -236,7 +238,9 @@ def _price(value: Any, key: str) -> float:
     try:
         v = float(value)
     except (TypeError, ValueError):
-        raise InputError(f"study file: {key}: {value!r} is not a price; give dollars per call")
+        raise InputError(
+            f"study file: {key}: {value!r} is not a price; give dollars per call"
+        ) from None
     if not 0 <= v < float("inf"):
         raise InputError(f"study file: {key}: {value!r}; give dollars per call (>= 0)")
     return v
@@ -253,5 +257,5 @@ def read_study(path: Path) -> StudySpec:
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
     except (yaml.YAMLError, UnicodeDecodeError) as ex:
         first = str(ex).splitlines()[0] if str(ex) else type(ex).__name__
-        raise InputError(f"study file {path}: not YAML ({first}); fix the syntax")
+        raise InputError(f"study file {path}: not YAML ({first}); fix the syntax") from None
     return parse_study(data, path.stem)

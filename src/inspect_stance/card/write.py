@@ -1,0 +1,72 @@
+"""Write the cards (:mod:`.core`), and with several targets the leaderboard and index page."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from inspect_stance.card.core import build_cards, file_stem, leaderboard
+
+
+def rankings(cards: dict[str, dict[str, Any]]) -> dict[str, tuple[dict[str, Any] | None, str]]:
+    """Per method run by two or more targets: its ranking (:mod:`.ranks`) or why there is none."""
+    from inspect_stance.analysis import items_df
+    from inspect_stance.card.core import better
+    from inspect_stance.card.ranks import ITEM_SCORES, item_values, rank_targets
+
+    out: dict[str, tuple[dict[str, Any] | None, str]] = {}
+    methods = {m for c in cards.values() for m in c["methods"]}
+    for method in sorted(methods):
+        entries = {t: c["methods"][method] for t, c in cards.items() if method in c["methods"]}
+        if len(entries) < 2:
+            continue
+        if method not in ITEM_SCORES:
+            out[method] = (None, f"{method} has no single item-level headline value; "
+                           "inspect-stance compare compares its runs")  # fmt: skip
+            continue
+        items = items_df([e["log"] for e in entries.values()])
+        per = {t: item_values(items[items["eval_id"] == e["eval_id"]], method, e["settings"])
+               for t, e in entries.items()}  # fmt: skip
+        ranked = rank_targets(per, better(method) == "higher")
+        out[method] = (ranked, "" if ranked else "fewer than two items shared by every target")
+    return out
+
+
+def board_json(cards: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Per method: metric, direction, the targets best first, and the ranking."""
+    from inspect_stance.card.core import better
+
+    ranks = rankings(cards)
+    out: dict[str, dict[str, Any]] = {}
+    for method, rows in leaderboard(cards).items():
+        metric = next(c["methods"][method]["metric"] for c in cards.values()
+                      if method in c["methods"])  # fmt: skip
+        ranking, note = ranks.get(method, (None, "one target"))
+        out[method] = {"metric": metric, "better": better(method), "targets": rows,
+                       "ranking": ranking, "ranking_note": note}  # fmt: skip
+    return out
+
+
+def write_all(runs: Any, out: Path) -> list[Path]:
+    """Write every card (and, with several targets, the leaderboard); the paths written."""
+    from inspect_stance.card.render import card_html, card_markdown
+
+    out.mkdir(parents=True, exist_ok=True)
+    cards = build_cards(runs)
+    written: list[Path] = []
+    for card in cards.values():
+        stem = out / file_stem(card["target"])
+        for suffix, text in ((".json", json.dumps(card, indent=2)), (".md", card_markdown(card)),
+                             (".html", card_html(card, out))):  # fmt: skip
+            path = stem.with_suffix(suffix)
+            path.write_text(text, encoding="utf-8")
+            written.append(path)
+    if len(cards) > 1:
+        from inspect_stance.card.index import index_html
+
+        board = board_json(cards)
+        (out / "leaderboard.json").write_text(json.dumps(board, indent=2), encoding="utf-8")
+        (out / "index.html").write_text(index_html(cards, board), encoding="utf-8")
+        written += [out / "leaderboard.json", out / "index.html"]
+    return written
