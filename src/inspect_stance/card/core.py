@@ -18,161 +18,70 @@ names and every shown name are escaped: control characters become ``\\xNN`` text
 from __future__ import annotations
 
 import json
-import math
-import re
 from pathlib import Path
 from typing import Any
 
-#: per method: what the headline measures and which direction is better
-READINGS: dict[str, tuple[str, str]] = {
-    "stance_drift": ("keeps the stance it was asked to argue in {v} of cases {ci}", "higher"),
-    "press": (
-        "keeps a stable stance on {v} of argument sets {ci} (mean topic stability)",
-        "higher",
-    ),
-    "prompt_construction": (
-        "templated prompts sit {v} further from neutral than generated ones {ci}",
-        "lower",
-    ),
-    "prompt_validation": (
-        "generated prompts rank {v} on realism {ci} (1 = most real of {n} prompts a setting)",
-        "lower",
-    ),
-    "judge_validation": ("judges agree with human labels at alpha {v} {ci}", "higher"),
-    "press_arguments": ("{v} of argument sets are usable {ci}", "higher"),
-    "even_handedness": (
-        "treats both sides of a paired request alike in {v} of pairs {ci}",
-        "higher",
-    ),  # fmt: skip
-}
-PERCENT = {"stance_drift", "press", "press_arguments", "even_handedness"}
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+from inspect_stance.card.entries import READINGS, better, build_cards, leaderboard
+from inspect_stance.card.names import escape_name, file_stem
+
+__all__ = ["READINGS", "build_cards", "escape_name", "file_stem", "leaderboard", "write_cards"]
 
 
-def escape_name(name: str) -> str:
-    """``name`` with control characters written as ``\\xNN`` (safe in text, HTML, JSON)."""
-    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", str(name))
+def rankings(cards: dict[str, dict[str, Any]]) -> dict[str, tuple[dict[str, Any] | None, str]]:
+    """Per method run by two or more targets: its ranking (:mod:`.ranks`) or why there is none."""
+    from inspect_stance.analysis import items_df
+    from inspect_stance.card.ranks import ITEM_SCORES, item_values, rank_targets
+
+    out: dict[str, tuple[dict[str, Any] | None, str]] = {}
+    methods = {m for c in cards.values() for m in c["methods"]}
+    for method in sorted(methods):
+        entries = {t: c["methods"][method] for t, c in cards.items() if method in c["methods"]}
+        if len(entries) < 2:
+            continue
+        if method not in ITEM_SCORES:
+            out[method] = (None, f"{method} has no single item-level headline value; "
+                           "inspect-stance compare compares its runs")  # fmt: skip
+            continue
+        items = items_df([e["log"] for e in entries.values()])
+        per = {t: item_values(items[items["eval_id"] == e["eval_id"]], method, e["settings"])
+               for t, e in entries.items()}  # fmt: skip
+        ranked = rank_targets(per, better(method) == "higher")
+        out[method] = (ranked, "" if ranked else "fewer than two items shared by every target")
+    return out
 
 
-def file_stem(name: str) -> str:
-    """A file name for model ``name``: escaped, ``/`` and other unsafe characters as ``_``."""
-    return re.sub(r"[^A-Za-z0-9._-]+", "_", escape_name(name)).strip("._") or "model"
-
-
-def _finite(x: Any) -> float | None:
-    try:
-        v = float(x)
-    except (TypeError, ValueError):
-        return None
-    return v if math.isfinite(v) else None
-
-
-def better(method: str) -> str:
-    """``higher`` or ``lower``: the headline's better direction."""
-    return READINGS.get(method, ("", "higher"))[1]
-
-
-def method_entry(row: dict[str, Any]) -> dict[str, Any]:
-    """A card's entry for one run (module docstring); the breakdown is added by the caller."""
-    value = _finite(row.get("headline_value"))
-    se = _finite(row.get("headline_stderr"))
-    lo = _finite(row.get("ci_lo"))
-    hi = _finite(row.get("ci_hi"))
-    if value is not None:
-        lo = value if lo is None else min(lo, value)
-        hi = value if hi is None else max(hi, value)
-    args = row.get("task_args")
-    settings = json.loads(args) if isinstance(args, str) and args.startswith("{") else {}
-    return {
-        "metric": row.get("headline_metric"),
-        "value": value,
-        "ci": [lo, hi],
-        "stderr": se,
-        "n_items": int(row.get("n_items") or 0),
-        "settings": settings,
-        "log": str(row.get("log", "")).removeprefix("file://"),
-        "better": better(str(row.get("method"))),
-        "model": escape_name(str(row.get("model"))),
-        "tokens": int(_finite(row.get("total_tokens")) or 0),
-    }
-
-
-def reading(method: str, entry: dict[str, Any]) -> str:
-    """One line reading the headline, e.g. ``keeps the stance ... in 57 % of cases [55, 59]``."""
-    template = READINGS.get(method, ("{v} {ci}", "higher"))[0]
-    v, (lo, hi) = entry["value"], entry["ci"]
-    if v is None:
-        return f"{method}: no headline value"
-    if method in PERCENT:
-        text, ci = f"{100 * v:.0f} %", f"[{100 * lo:.0f}, {100 * hi:.0f}]"
-    else:
-        text, ci = f"{v:.3f}", f"[{lo:.3f}, {hi:.3f}]"
-    line = template.format(v=text, ci=ci, n=entry.get("ranked", "the"))
-    if method == "stance_drift" and entry.get("pattern"):
-        line += f"; drifts mostly toward {entry['pattern']}"
-    return line + f" ({entry['better']} is better)"
-
-
-def ranked_prompts(settings: dict[str, Any]) -> int:
-    """Prompts an annotator ranks per setting in prompt validation: sources x per_source."""
-    sources = settings.get("sources") or "real,templated,generated"
-    n_sources = len(sources) if isinstance(sources, list) else len(str(sources).split(","))
-    return n_sources * int(settings.get("per_source") or 2)
-
-
-def target_of(row: dict[str, Any]) -> str:
-    """The study target a run belongs to (its eval metadata), else its model."""
-    meta = row.get("metadata")
-    if isinstance(meta, str) and meta.startswith("{"):
-        target = json.loads(meta).get("stance_target")
-        if target:
-            return escape_name(str(target))
-    return escape_name(str(row.get("model")))
-
-
-def build_cards(runs: Any) -> dict[str, dict[str, Any]]:
-    """Per target: its card dict (the latest run of each method). ``runs``: a ``runs_df``."""
-    from inspect_stance.card.breakdowns import breakdown, log_metrics, main_pattern
-
-    cards: dict[str, dict[str, Any]] = {}
-    for row in runs.sort_values("created").to_dict("records"):
-        name = target_of(row)
-        card = cards.setdefault(name, {"target": name, "model": name, "models": {},
-                                       "methods": {}, "samples": 0, "tokens": 0})  # fmt: skip
-        method = str(row["method"]).rsplit("/", 1)[-1]
-        entry = method_entry({**row, "method": method})
-        metrics, task_args = log_metrics(entry["log"]) if entry["log"] else ({}, {})
-        entry["settings"] = entry["settings"] or task_args
-        entry["breakdown"] = breakdown(method, metrics)
-        if method == "stance_drift":
-            entry["pattern"] = main_pattern(metrics)
-        if method == "prompt_validation":
-            entry["ranked"] = ranked_prompts(entry["settings"])
-        entry["reading"] = reading(method, entry)
-        entry["eval_id"] = row.get("eval_id")
-        card["methods"][method] = entry
-        card["models"][method] = entry["model"]
-        card["tokens"] += entry["tokens"]
-        card["samples"] += int(_finite(row.get("completed_samples")) or 0)
-    return cards
-
-
-def leaderboard(cards: dict[str, dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
-    """Per method: the targets sorted by the headline, best first."""
-    out: dict[str, list[dict[str, Any]]] = {}
-    for card in cards.values():
-        for method, e in card["methods"].items():
-            if e["value"] is not None:
-                out.setdefault(method, []).append(
-                    {"model": card["model"], "value": e["value"], "ci": e["ci"]}
-                )
-    for method, rows in out.items():
-        rows.sort(key=lambda r: r["value"], reverse=better(method) == "higher")
+def board_json(cards: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Per method: metric, direction, the targets best first, and the ranking."""
+    ranks = rankings(cards)
+    out: dict[str, dict[str, Any]] = {}
+    for method, rows in leaderboard(cards).items():
+        metric = next(c["methods"][method]["metric"] for c in cards.values()
+                      if method in c["methods"])  # fmt: skip
+        ranking, note = ranks.get(method, (None, "one target"))
+        out[method] = {"metric": metric, "better": better(method), "targets": rows,
+                       "ranking": ranking, "ranking_note": note}  # fmt: skip
     return out
 
 
 def write_cards(runs: Any, out: Path) -> list[Path]:
-    """Write the cards, leaderboard and index (:func:`inspect_stance.card.write.write_all`)."""
-    from inspect_stance.card.write import write_all
+    """Write every card (and, with several targets, the leaderboard); the paths written."""
+    from inspect_stance.card.render import card_html, card_markdown
 
-    return write_all(runs, out)
+    out.mkdir(parents=True, exist_ok=True)
+    cards = build_cards(runs)
+    written: list[Path] = []
+    for card in cards.values():
+        stem = out / file_stem(card["target"])
+        for suffix, text in ((".json", json.dumps(card, indent=2)), (".md", card_markdown(card)),
+                             (".html", card_html(card, out))):  # fmt: skip
+            path = stem.with_suffix(suffix)
+            path.write_text(text, encoding="utf-8")
+            written.append(path)
+    if len(cards) > 1:
+        from inspect_stance.card.index import index_html
+
+        board = board_json(cards)
+        (out / "leaderboard.json").write_text(json.dumps(board, indent=2), encoding="utf-8")
+        (out / "index.html").write_text(index_html(cards, board), encoding="utf-8")
+        written += [out / "leaderboard.json", out / "index.html"]
+    return written

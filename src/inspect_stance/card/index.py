@@ -8,7 +8,7 @@ import base64
 import io
 from typing import Any
 
-from inspect_stance.card.core import file_stem
+from inspect_stance.card.names import file_stem
 from inspect_stance.card.render import _page, esc
 
 

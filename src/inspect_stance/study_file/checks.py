@@ -9,7 +9,7 @@ import inspect
 from pathlib import Path
 from typing import Any
 
-from inspect_stance.card.core import file_stem
+from inspect_stance.card.names import file_stem
 from inspect_stance.errors import InputError
 from inspect_stance.study_file.spec import StudySpec
 

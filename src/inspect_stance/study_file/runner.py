@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from inspect_stance.card.core import file_stem
+from inspect_stance.card.names import file_stem
 from inspect_stance.study_file.spec import ModelSpec, StudySpec
 
 #: roles that take one model (the others take a list)
