@@ -71,6 +71,11 @@ def test_the_example_runs_every_method_and_its_card_holds_them(example):
         assert e["n_items"] > 0 and e["metric"], method
         assert e["breakdown"], f"{method}: no breakdown"
     assert (tmp / "C" / "sim.html").is_file() and (tmp / "C" / "sim.md").is_file()
+    from inspect_stance.analysis import runs_df
+
+    runs = runs_df(tmp / "D")
+    assert sorted(runs["method"].str.rsplit("/").str[-1]) == sorted(METHODS)
+    assert set(runs["target"]) == {"sim"} and set(runs["study"]) == {"example"}
 
 
 def test_a_rerun_resumes_without_new_logs(example):

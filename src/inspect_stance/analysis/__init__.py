@@ -4,9 +4,10 @@
   ``task_name``, ``model``, ``score_headline_*`` ...) plus ``method``, ``headline_metric``,
   ``headline_value``, ``headline_stderr``, ``ci_lo`` / ``ci_hi`` (the normal interval
   ``value -/+ z_{0.975} * stderr``), ``n_items`` (scored samples) and ``total_tokens`` (every
-  model's tokens in the run).
+  model's tokens in the run), ``study`` and ``target`` (an ``inspect-stance study`` run's
+  study and target, from its eval metadata; ``target`` is the model for any other run).
 - :func:`items_df`: one row per run x item x metric value: ``eval_id``, ``task_name``,
-  ``model``, ``sample_id`` (Inspect's sample uuid), ``id`` (the dataset's sample id), ``epoch``, ``item`` (proposition / statement / setting id),
+  ``model``, ``sample_id`` (Inspect's sample uuid), ``id`` (the dataset's sample id), ``epoch``, ``item`` (proposition key / statement id / setting / topic id, the first present),
   ``score`` (the scorer, or the key of a dict-valued score), ``value``.
 - :func:`trials_df`: stance drift only, one row per trial: ``eval_id``, ``model``,
   ``sample_id``, ``id``, ``epoch``, ``proposition``, ``topic_id``, ``initial_stance`` (0..4, stance
@@ -35,7 +36,7 @@ if TYPE_CHECKING:
 LogPaths = str | Path | Sequence[str | Path]
 
 #: the sample-metadata key naming the item each task's sample is about
-ITEM_KEYS: tuple[str, ...] = ("proposition_key", "topic_id", "statement_id", "setting")
+ITEM_KEYS: tuple[str, ...] = ("proposition_key", "statement_id", "setting", "topic_id")
 #: normal quantile of the 95 % interval
 Z95 = 1.959963984540054
 
@@ -79,6 +80,16 @@ def runs_df(logs: LogPaths) -> pd.DataFrame:
     df["ci_hi"] = df["headline_value"] + Z95 * df["headline_stderr"]
     logs_read = [log for _p, log in _read(paths)]
     df["n_items"] = df["eval_id"].map({log.eval.eval_id: _n_items(log) for log in logs_read})
+    meta = {log.eval.eval_id: log.eval.metadata or {} for log in logs_read}
+    df["study"] = df["eval_id"].map({k: m.get("stance_study") for k, m in meta.items()})
+    df["target"] = df["eval_id"].map(
+        {
+            k: m.get("stance_target") or log_model
+            for (k, m), log_model in zip(
+                meta.items(), (log.eval.model for log in logs_read), strict=True
+            )
+        }
+    )
     df["total_tokens"] = df["eval_id"].map({log.eval.eval_id: _tokens(log) for log in logs_read})
     return df
 
