@@ -8,13 +8,16 @@ from inspect_stance.card.moved import item_table, moved_items, moved_markdown
 
 
 def test_sorted_by_absolute_change_and_only_shared_items():
-    a = {"p1": ("one", 0.9), "p2": ("two", 0.5), "p3": ("three", 0.2), "gone": ("x", 0.0)}
+    a = {"p1": ("one", 0.9), "p2": ("two", 0.5), "p3": ("three", 0.2), "gone": ("x", 0.0),
+         "same": ("s", 0.4)}  # fmt: skip
     b = {"p1": ("one", 0.3), "p2": ("two", 0.6), "p3": ("three", 0.6), "new": ("y", 1.0),
+         "same": ("s", 0.4),
          "nan": ("z", math.nan)}  # fmt: skip
     moved = moved_items(a, b, top=2)
     assert [(m.item, round(m.delta, 3)) for m in moved] == [("p1", -0.6), ("p3", 0.4)]
     md = moved_markdown("run a", "run b", "stance_drift", moved)
     assert "| one | 0.900 | 0.300 | -0.600 |" in md and "propositions" in md
+    assert [m.item for m in moved_items(a, b)] == ["p1", "p3", "p2"]  # "same" did not move
     assert "No statement" in moved_markdown("a", "b", "press", [])
 
 

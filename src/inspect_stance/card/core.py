@@ -63,12 +63,18 @@ def board_json(cards: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
     return out
 
 
-def write_cards(runs: Any, out: Path) -> list[Path]:
-    """Write every card (and, with several targets, the leaderboard); the paths written."""
+def write_cards(runs: Any, out: Path, since: list[str] | None = None) -> list[Path]:
+    """Write every card (and, with several targets, the leaderboard); the paths written.
+    ``since``: an earlier card's .json or logs; each method then lists the items that moved
+    most since the earlier run of its target (:mod:`.since`)."""
     from inspect_stance.card.render import card_html, card_markdown
 
     out.mkdir(parents=True, exist_ok=True)
     cards = build_cards(runs)
+    if since:
+        from inspect_stance.card.since import add_moved, earlier_runs
+
+        add_moved(cards, earlier_runs(since))
     written: list[Path] = []
     for card in cards.values():
         stem = out / file_stem(card["target"])

@@ -42,12 +42,12 @@ class MovedItem:
 
 
 def moved_items(a: ItemTable, b: ItemTable, top: int = 10) -> list[MovedItem]:
-    """The ``top`` items of both tables that moved most (``|b - a|``, largest first; items
-    with a non-finite value in either run are left out)."""
+    """The ``top`` items of both tables that moved most (``|b - a|``, largest first); items
+    that did not move, or have a non-finite value in either run, are left out."""
     shared = [
         MovedItem(k, a[k][0] or b[k][0], float(a[k][1]), float(b[k][1]))
         for k in a
-        if k in b and math.isfinite(a[k][1]) and math.isfinite(b[k][1])
+        if k in b and math.isfinite(a[k][1]) and math.isfinite(b[k][1]) and a[k][1] != b[k][1]
     ]
     shared.sort(key=lambda m: (-abs(m.delta), m.item))
     return shared[:top]
@@ -98,7 +98,8 @@ def moved_markdown(name_a: str, name_b: str, method: str, moved: list[MovedItem]
     """A Markdown section listing ``moved`` (names and texts escaped by the caller)."""
     noun = NOUNS.get(method, "item")
     if not moved:
-        return f"## Items that moved most\n\nNo {noun} is in both {name_a} and {name_b}.\n"
+        return (f"## Items that moved most\n\nNo {noun} in both {name_a} and {name_b} changed "
+                "value.\n")  # fmt: skip
     lines = [f"## Items that moved most: {name_a} → {name_b}", "",
              f"The {len(moved)} {noun}s whose value changed most (b − a), largest first.", "",
              f"| {noun} | {name_a} | {name_b} | b − a |", "|---|---|---|---|"]  # fmt: skip

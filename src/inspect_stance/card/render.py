@@ -57,6 +57,12 @@ def card_markdown(card: dict[str, Any]) -> str:
         for group in e["breakdown"]:
             lines += ["", f"**{m}: {group['title']}**", ""]
             lines += [f"- {label}: {value_text(v, c)}" for label, v, c in group["rows"]]
+    for m, e in card["methods"].items():
+        if e.get("moved"):
+            lines += ["", f"**{m}: moved most since {Path(e['since']).name}**", "",
+                      "| item | before | now | change |", "|---|---|---|---|"]  # fmt: skip
+            lines += [f"| {t.replace('|', '/')} | {a:.3f} | {b:.3f} | {b - a:+.3f} |"
+                      for _i, t, a, b in e["moved"]]  # fmt: skip
     lines += ["", f"Samples completed: {card['samples']:,}; tokens: {card['tokens']:,}", ""]
     return "\n".join(lines)
 
@@ -70,6 +76,17 @@ def _breakdown_html(e: dict[str, Any]) -> str:
     return "".join(parts)
 
 
+def _moved_html(m: str, e: dict[str, Any]) -> str:
+    if "moved" not in e:
+        return ""
+    if not e["moved"]:
+        return f"<p>No item of {esc(m)} in both this run and the earlier one changed value.</p>"
+    rows = "".join(f"<tr><td>{esc(text)}</td><td>{a:.3f}</td><td>{b:.3f}</td>"
+                   f"<td>{b - a:+.3f}</td></tr>" for _item, text, a, b in e["moved"])  # fmt: skip
+    return (f"<table><tr><th>moved most since {esc(Path(e['since']).name)}</th><th>before</th>"
+            f"<th>now</th><th>change</th></tr>{rows}</table>")  # fmt: skip
+
+
 def _method_html(m: str, e: dict[str, Any], out: Path) -> str:
     settings = json.dumps({k: v for k, v in e["settings"].items() if v is not None}, sort_keys=True)
     log = e["log"]
@@ -77,6 +94,7 @@ def _method_html(m: str, e: dict[str, Any], out: Path) -> str:
         f"<h2>{esc(m)}</h2><p><b>{esc(e['reading'])}</b></p>"
         f"<p class='muted'>model {esc(e['model'])}; headline {esc(str(e['metric']))} = {_v(e)} "
         f"{_ci(e)}, {e['n_items']:,} items; {e['tokens']:,} tokens</p>{_breakdown_html(e)}"
+        f"{_moved_html(m, e)}"
         f"<p class='muted'>settings: <code>{esc(settings)}</code><br>log: "
         f"<a href='{esc(_link(log, out))}'>{esc(Path(log).name)}</a>; full report: "
         f"<code>inspect-stance report {esc(log)} --out report</code></p>"
