@@ -155,3 +155,25 @@ def test_every_card_page_opens_in_chromium(example, tmp_path, width):
         if keep := os.environ.get("INSPECT_STANCE_SCREENSHOTS"):
             Path(keep).mkdir(parents=True, exist_ok=True)
             shutil.copy(shot, Path(keep) / shot.name)
+
+
+def test_compare_html_and_card_since_list_the_items_that_moved(example):
+    tmp = example["tmp"]
+    _cli("compare", "D/sim/stance_drift", "D2/drifting/stance_drift", "--out", "CMP",
+         "--html", "CMP/page.html", cwd=tmp)  # fmt: skip
+    md = (tmp / "CMP" / "comparison.md").read_text()
+    assert "## Items that moved most" in md
+    from inspect_stance.card.moved import item_table
+
+    (a,) = (tmp / "D" / "sim" / "stance_drift").glob("*.eval")
+    (b,) = (tmp / "D2" / "drifting" / "stance_drift").glob("*.eval")
+    ta, tb = item_table(str(a), "stance_drift"), item_table(str(b), "stance_drift")
+    key = max((k for k in ta if k in tb), key=lambda k: abs(tb[k][1] - ta[k][1]))
+    text, before = ta[key]
+    assert f"| {text} | {before:.3f} | {tb[key][1]:.3f} |" in md  # the top mover, both values
+    assert text in (tmp / "CMP" / "page.html").read_text()
+    # the two-target study's drifting card beside the example's sim card: no shared target, so
+    # nothing moved; the same target against itself is skipped (the same log)
+    _cli("card", "D2", "--out", "C3", "--since", "C2/drifting.json", cwd=tmp)
+    card = json.loads((tmp / "C3" / "drifting.json").read_text())
+    assert "moved" not in card["methods"]["stance_drift"]

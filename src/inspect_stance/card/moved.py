@@ -18,6 +18,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 #: item -> (text shown, value)
@@ -107,3 +108,33 @@ def moved_markdown(name_a: str, name_b: str, method: str, moved: list[MovedItem]
         text = m.text.replace("|", "\\|")
         lines.append(f"| {text} | {m.a:.3f} | {m.b:.3f} | {m.delta:+.3f} |")
     return "\n".join(lines) + "\n"
+
+
+#: compare's method names -> the task whose items are read
+COMPARE_METHODS = {"stance_drift": "stance_drift", "press": "press",
+                   "construction": "prompt_construction"}  # fmt: skip
+
+
+def moved_report(paths: list[str], method: str, names: list[str], top: int = 10) -> str:
+    """Markdown: the first run of ``method`` among ``paths`` against each later one, the
+    ``top`` items that moved most (runs named by ``names`` when there is one per log, else by
+    file name; ``.npz`` runs have no item text and are left out)."""
+    from inspect_stance.printable import printable
+    from inspect_stance.study import sort_inputs
+
+    task = COMPARE_METHODS.get(method)
+    if task is None:
+        return ""
+    found = sort_inputs(list(paths)).by_method.get(method, [])
+    logs = [str(p) for p in found if p.suffix in (".eval", ".json")]
+    if len(logs) < 2:
+        return ""
+    labels = names if len(names) == len(logs) else [Path(p).name for p in logs]
+    tables = [item_table(p, task) for p in logs]
+    sections = [
+        moved_markdown(
+            printable(labels[0]), printable(labels[k]), task, moved_items(tables[0], tables[k], top)
+        )  # fmt: skip
+        for k in range(1, len(logs))
+    ]
+    return "\n".join(sections)

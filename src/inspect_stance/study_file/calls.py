@@ -76,7 +76,7 @@ def _add(calls: dict[str, int], model: str, n: int) -> None:
 
 def _drift(args: dict[str, Any], target: str, roles: dict[str, list[ModelSpec]],
            calls: dict[str, int]) -> int:  # fmt: skip
-    from inspect_stance.drift.relay_prompts import relay_calls_per_hop
+    from inspect_stance.drift.chain.relay_prompts import relay_calls_per_hop
 
     n = _int(args, "limit_propositions", DEFAULT_PROPOSITIONS)
     trials = n * STANCES * _int(args, "trials", 100)
