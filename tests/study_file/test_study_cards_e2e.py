@@ -74,7 +74,7 @@ def test_the_example_runs_every_method_and_its_card_holds_them(example):
     from inspect_stance.analysis import runs_df
 
     runs = runs_df(tmp / "D")
-    assert sorted(runs["method"].str.rsplit("/").str[-1]) == sorted(METHODS)
+    assert sorted(str(m).rsplit("/", 1)[-1] for m in runs["method"]) == sorted(METHODS)
     assert set(runs["target"]) == {"sim"} and set(runs["study"]) == {"example"}
 
 
@@ -159,6 +159,7 @@ def test_every_card_page_opens_in_chromium(example, tmp_path, width):
 
 def test_compare_html_and_card_since_list_the_items_that_moved(example):
     tmp = example["tmp"]
+    (tmp / "CMP").mkdir()
     _cli("compare", "D/sim/stance_drift", "D2/drifting/stance_drift", "--out", "CMP",
          "--html", "CMP/page.html", cwd=tmp)  # fmt: skip
     md = (tmp / "CMP" / "comparison.md").read_text()
@@ -172,8 +173,21 @@ def test_compare_html_and_card_since_list_the_items_that_moved(example):
     text, before = ta[key]
     assert f"| {text} | {before:.3f} | {tb[key][1]:.3f} |" in md  # the top mover, both values
     assert text in (tmp / "CMP" / "page.html").read_text()
-    # the two-target study's drifting card beside the example's sim card: no shared target, so
-    # nothing moved; the same target against itself is skipped (the same log)
-    _cli("card", "D2", "--out", "C3", "--since", "C2/drifting.json", cwd=tmp)
-    card = json.loads((tmp / "C3" / "drifting.json").read_text())
-    assert "moved" not in card["methods"]["stance_drift"]
+    # the two-target study again with more trials: each card lists what moved since C2's
+    import yaml
+
+    two = yaml.safe_load(TWO.format(pairs=40))
+    two["methods"] = {"stance_drift": {"args": {"limit_propositions": 4, "trials": 15}}}
+    (tmp / "again.yaml").write_text(yaml.safe_dump(two))
+    _cli("study", "again.yaml", "--log-dir", "D4", "--yes", "--display", "none", cwd=tmp)
+    _cli("card", "D4", "--out", "C4", "--since", "C2/drifting.json", "C2/steady_x1b_31m.json",
+         cwd=tmp)  # fmt: skip
+    drifting = json.loads((tmp / "C4" / "drifting.json").read_text())["methods"]["stance_drift"]
+    old = json.loads((tmp / "C2" / "drifting.json").read_text())["methods"]["stance_drift"]
+    assert drifting["since"] == old["log"] and drifting["moved"]
+    ta, tb = item_table(old["log"], "stance_drift"), item_table(drifting["log"], "stance_drift")
+    for key, text, before, now in drifting["moved"]:
+        assert (text, before, now) == (ta[key][0], ta[key][1], tb[key][1])
+    steady = json.loads((tmp / "C4" / "steady_x1b_31m.json").read_text())["methods"]
+    assert steady["stance_drift"]["moved"] == []  # the identity respondent keeps 1.0 everywhere
+    assert "moved most since" in (tmp / "C4" / "drifting.html").read_text()
