@@ -70,7 +70,7 @@ def index_html(cards: dict[str, dict[str, Any]], board: dict[str, dict[str, Any]
             f"<table><tr><th>#</th><th>target</th><th>value</th><th>95 % interval</th></tr>"
             f"{table}</table><img alt='{esc(method)} dot-and-interval' "
             f"src='data:image/png;base64,{png}'><p class='muted'>Dots: each target's headline; "
-            "lines: its 95 % interval; sorted best first.</p>"
+            "lines: its 95 % interval (a dot alone: an interval of zero width); sorted best first.</p>"
             + _ranking_html(entry.get("ranking"), entry.get("ranking_note", ""))
         )
     return _page("Stance cards", "".join(parts))
