@@ -5,7 +5,8 @@ metric of every scorer as ``f"{value:.3f}"``: a count shows as ``500.000`` and n
 carry a direction or an interval, whatever its definition (metric values are floats and the
 format is fixed). What a metric definition can do is already done: the headline is each task's
 first metric, with its standard error beside it under Inspect's name ``stderr``. So the
-package adds one line per finished task, through an Inspect hook (``on_task_end``):
+package adds one line per finished task, through an Inspect hook (``on_task_end``,
+:class:`inspect_stance.hooks.CompactSummary`):
 
 ``stance_drift: spr 0.603 [0.563, 0.644] (95 % interval; higher is better) · trials 500 ·
 unparsed 0``
@@ -18,10 +19,7 @@ task's counts as integers. The hook is registered when one of the package's task
 from __future__ import annotations
 
 import math
-import sys
 from typing import Any
-
-from inspect_ai.hooks import Hooks, TaskEnd, hooks
 
 Z95 = 1.959963984540054
 #: per task: the headline's better direction and the counts shown
@@ -53,7 +51,8 @@ def summary_line(task: str, metrics: dict[str, float]) -> str | None:
     return " · ".join(parts)
 
 
-def _metrics(log: Any) -> tuple[str, dict[str, float]]:
+def log_metrics(log: Any) -> tuple[str, dict[str, float]]:
+    """The task name of a finished log and its metrics in order (the first scorer wins a name)."""
     results = getattr(log, "results", None)
     task = str(getattr(getattr(log, "eval", None), "task", ""))
     if results is None or not results.scores:
@@ -63,26 +62,3 @@ def _metrics(log: Any) -> tuple[str, dict[str, float]]:
         for name, metric in score.metrics.items():
             out.setdefault(name, float(metric.value))
     return task, out
-
-
-class CompactSummary(Hooks):
-    """Prints :func:`summary_line` once per finished task of the package."""
-
-    async def on_task_end(self, data: TaskEnd) -> None:
-        """Print the line to stderr (nothing for other tasks)."""
-        line = summary_line(*_metrics(data.log))
-        if line:
-            print(line, file=sys.stderr, flush=True)
-
-
-_registered = False
-
-
-def ensure_compact_summary() -> None:
-    """Register :class:`CompactSummary` with Inspect (once per process)."""
-    global _registered
-    if _registered:
-        return
-    _registered = True
-    hooks(name="inspect_stance_compact_summary", description="One line per task: headline, "
-          "interval, direction, counts.")(CompactSummary)  # fmt: skip
