@@ -125,7 +125,12 @@ def moved_report(paths: list[str], method: str, names: list[str], top: int = 10)
     task = COMPARE_METHODS.get(method)
     if task is None:
         return ""
-    found = sort_inputs(list(paths)).by_method.get(method, [])
+    from inspect_stance.errors import InputError
+
+    try:
+        found = sort_inputs(list(paths)).by_method.get(method, [])
+    except InputError:  # compare itself has read these inputs; here they only add a section
+        return ""
     logs = [str(p) for p in found if p.suffix in (".eval", ".json")]
     if len(logs) < 2:
         return ""
