@@ -99,6 +99,9 @@ def test_planned_calls_equal_the_model_calls_logged(example):
     (path,) = (example["tmp"] / "D" / "sim" / "stance_drift").glob("*.eval")
     metrics = read_eval_log(str(path), header_only=True).results.scores[0].metrics
     assert planned["sim / stance_drift"] == 2 * metrics["trials_planned"].value  # 1 gen + 1 ext
+    card = json.loads((example["tmp"] / "C" / "sim.json").read_text())
+    for method in METHODS:  # the card's calls (runs_df's model_calls) are the plan's
+        assert card["methods"][method]["calls"] == planned[f"sim / {method}"], method
 
 
 def test_two_targets_get_a_leaderboard_with_rankings(example):

@@ -4,7 +4,9 @@
   ``task_name``, ``model``, ``score_headline_*`` ...) plus ``method``, ``headline_metric``,
   ``headline_value``, ``headline_stderr``, ``ci_lo`` / ``ci_hi`` (the normal interval
   ``value -/+ z_{0.975} * stderr``), ``n_items`` (scored samples) and ``total_tokens`` (every
-  model's tokens in the run), ``study`` and ``target`` (an ``inspect-stance study`` run's
+  model's tokens in the run), ``model_calls`` (the model calls it made: its samples' model
+  events; for stance drift, whose trials log none, trials run and not replayed x calls per
+  trial), ``study`` and ``target`` (an ``inspect-stance study`` run's
   study and target, from its eval metadata; ``target`` is the model for any other run).
 - :func:`items_df`: one row per run x item x metric value: ``eval_id``, ``task_name``,
   ``model``, ``sample_id`` (Inspect's sample uuid), ``id`` (the dataset's sample id), ``epoch``, ``item`` (proposition key / statement id / setting / topic id, the first present),
@@ -91,6 +93,7 @@ def runs_df(logs: LogPaths) -> pd.DataFrame:
         }
     )
     df["total_tokens"] = df["eval_id"].map({log.eval.eval_id: _tokens(log) for log in logs_read})
+    df["model_calls"] = df["eval_id"].map({log.eval.eval_id: _calls(log) for log in logs_read})
     return df
 
 
@@ -98,6 +101,19 @@ def _tokens(log: EvalLog) -> int:
     """Tokens of every model call of the run (Inspect's ``stats.model_usage``, all models)."""
     usage = log.stats.model_usage if log.stats else {}
     return int(sum(u.total_tokens or 0 for u in usage.values()))
+
+
+def _calls(log: EvalLog) -> int:
+    """Model calls the run made: its samples' model events; a stance-drift run, whose trials
+    log no events, ``(trials_run - trials_replayed) x model_calls_per_trial``."""
+    n = sum(1 for s in log.samples or [] for e in s.events if e.event == "model")
+    per_trial = (log.eval.metadata or {}).get("model_calls_per_trial")
+    if n or not per_trial or not log.results or not log.results.scores:
+        return n
+    metrics = log.results.scores[0].metrics
+    run = metrics["trials_run"].value if "trials_run" in metrics else 0
+    replayed = metrics["trials_replayed"].value if "trials_replayed" in metrics else 0
+    return int(round((run - replayed) * float(per_trial)))
 
 
 def _n_items(log: EvalLog) -> int:

@@ -83,6 +83,7 @@ def method_entry(row: dict[str, Any]) -> dict[str, Any]:
         "better": better(str(row.get("method"))),
         "model": escape_name(str(row.get("model"))),
         "tokens": int(_finite(row.get("total_tokens")) or 0),
+        "calls": int(_finite(row.get("model_calls")) or 0),
     }
 
 
@@ -127,7 +128,7 @@ def build_cards(runs: Any) -> dict[str, dict[str, Any]]:
     for row in runs.sort_values("created").to_dict("records"):
         name = target_of(row)
         card = cards.setdefault(name, {"target": name, "model": name, "models": {},
-                                       "methods": {}, "samples": 0, "tokens": 0})  # fmt: skip
+                                       "methods": {}, "samples": 0, "tokens": 0, "calls": 0})  # fmt: skip
         method = str(row["method"]).rsplit("/", 1)[-1]
         entry = method_entry({**row, "method": method})
         metrics, task_args = log_metrics(entry["log"]) if entry["log"] else ({}, {})
@@ -142,6 +143,7 @@ def build_cards(runs: Any) -> dict[str, dict[str, Any]]:
         card["methods"][method] = entry
         card["models"][method] = entry["model"]
         card["tokens"] += entry["tokens"]
+        card["calls"] += entry["calls"]
         card["samples"] += int(_finite(row.get("completed_samples")) or 0)
     return cards
 

@@ -63,7 +63,8 @@ def card_markdown(card: dict[str, Any]) -> str:
                       "| item | before | now | change |", "|---|---|---|---|"]  # fmt: skip
             lines += [f"| {t.replace('|', '/')} | {a:.3f} | {b:.3f} | {b - a:+.3f} |"
                       for _i, t, a, b in e["moved"]]  # fmt: skip
-    lines += ["", f"Samples completed: {card['samples']:,}; tokens: {card['tokens']:,}", ""]
+    lines += ["", f"Samples completed: {card['samples']:,}; model calls: {card['calls']:,}; "
+              f"tokens: {card['tokens']:,}", ""]  # fmt: skip
     return "\n".join(lines)
 
 
@@ -93,7 +94,7 @@ def _method_html(m: str, e: dict[str, Any], out: Path) -> str:
     return (
         f"<h2>{esc(m)}</h2><p><b>{esc(e['reading'])}</b></p>"
         f"<p class='muted'>model {esc(e['model'])}; headline {esc(str(e['metric']))} = {_v(e)} "
-        f"{_ci(e)}, {e['n_items']:,} items; {e['tokens']:,} tokens</p>{_breakdown_html(e)}"
+        f"{_ci(e)}, {e['n_items']:,} items; {e['calls']:,} model calls, {e['tokens']:,} tokens</p>{_breakdown_html(e)}"
         f"{_moved_html(m, e)}"
         f"<p class='muted'>settings: <code>{esc(settings)}</code><br>log: "
         f"<a href='{esc(_link(log, out))}'>{esc(Path(log).name)}</a>; full report: "
@@ -111,7 +112,8 @@ def card_html(card: dict[str, Any], out: Path) -> str:
     body = (
         f"<h1>Stance card: {esc(card['target'])}</h1><table><tr><th>method</th><th>metric</th>"
         f"<th>value</th><th>95 % interval</th><th>items</th><th>better</th></tr>{rows}</table>"
-        f"<p>Samples completed: {card['samples']:,}; tokens: {card['tokens']:,}</p>"
+        f"<p>Samples completed: {card['samples']:,}; model calls: {card['calls']:,}; tokens: "
+        f"{card['tokens']:,}</p>"
         + "".join(_method_html(m, e, out) for m, e in card["methods"].items())
     )
     return _page(f"Stance card: {card['target']}", body)
