@@ -80,7 +80,8 @@ def runs_df(logs: LogPaths) -> pd.DataFrame:
     df["headline_stderr"] = pd.to_numeric(df["score_headline_stderr"], errors="coerce")
     df["ci_lo"] = df["headline_value"] - Z95 * df["headline_stderr"]
     df["ci_hi"] = df["headline_value"] + Z95 * df["headline_stderr"]
-    logs_read = [log for _p, log in _read(paths)]
+    read = list(_read(paths))
+    logs_read = [log for _p, log in read]
     df["n_items"] = df["eval_id"].map({log.eval.eval_id: _n_items(log) for log in logs_read})
     meta = {log.eval.eval_id: log.eval.metadata or {} for log in logs_read}
     df["study"] = df["eval_id"].map({k: m.get("stance_study") for k, m in meta.items()})
@@ -93,7 +94,7 @@ def runs_df(logs: LogPaths) -> pd.DataFrame:
         }
     )
     df["total_tokens"] = df["eval_id"].map({log.eval.eval_id: _tokens(log) for log in logs_read})
-    df["model_calls"] = df["eval_id"].map({log.eval.eval_id: _calls(log) for log in logs_read})
+    df["model_calls"] = df["eval_id"].map({log.eval.eval_id: _calls(p, log) for p, log in read})
     return df
 
 
@@ -103,10 +104,15 @@ def _tokens(log: EvalLog) -> int:
     return int(sum(u.total_tokens or 0 for u in usage.values()))
 
 
-def _calls(log: EvalLog) -> int:
-    """Model calls the run made: its samples' model events; a stance-drift run, whose trials
-    log no events, ``(trials_run - trials_replayed) x model_calls_per_trial``."""
-    n = sum(1 for s in log.samples or [] for e in s.events if e.event == "model")
+def _calls(path: str, log: EvalLog) -> int:
+    """Model calls the run made: its samples' model events (the samples streamed once more,
+    without their messages); a stance-drift run, whose trials log no events,
+    ``(trials_run - trials_replayed) x model_calls_per_trial``."""
+    from inspect_ai.log import read_eval_log_samples
+
+    samples = read_eval_log_samples(path, all_samples_required=False,
+                                    exclude_fields={"messages", "attachments", "store"})  # fmt: skip
+    n = sum(1 for s in samples for e in s.events if e.event == "model")
     per_trial = (log.eval.metadata or {}).get("model_calls_per_trial")
     if n or not per_trial or not log.results or not log.results.scores:
         return n
