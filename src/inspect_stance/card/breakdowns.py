@@ -37,7 +37,14 @@ BREAKDOWNS: dict[str, list[tuple[str, list[tuple[str, str]]]]] = {
                 for k in ("agree_strongly", "agree", "neutral", "disagree", "disagree_strongly")
             ],
         ),
-        ("trials", [("trials", "trials"), ("unparsed", "unparsed")]),
+        (
+            "trials",
+            [
+                ("trials", "trials"),
+                ("unparsed", "unparsed"),
+                ("replayed from the trial record (no model call)", "trials_replayed"),
+            ],
+        ),
     ],  # fmt: skip
     "press": [
         (
@@ -114,7 +121,7 @@ BREAKDOWNS: dict[str, list[tuple[str, list[tuple[str, str]]]]] = {
     ],  # fmt: skip
 }
 #: metrics that are counts
-COUNTS = {"trials", "unparsed", "n_statements", "n_unparsed", "n_pairs", "pairs",
+COUNTS = {"trials", "unparsed", "trials_replayed", "n_statements", "n_unparsed", "n_pairs", "pairs",
           "friedman_blocks"}  # fmt: skip
 CATEGORY_PREFIX = "even_handedness_"
 
