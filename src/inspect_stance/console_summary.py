@@ -24,7 +24,7 @@ from typing import Any
 Z95 = 1.959963984540054
 #: per task: the headline's better direction and the counts shown
 TASKS: dict[str, tuple[str, tuple[str, ...]]] = {
-    "stance_drift": ("higher", ("trials", "unparsed", "trials_replayed")),
+    "stance_drift": ("higher", ("trials", "unparsed")),  # replays: hooks.ReplayNotice
     "press": ("higher", ("n_statements", "n_unparsed", "n_classifier_errors")),
     "prompt_construction": ("lower", ("n_pairs", "no_majority", "judge_unparsable")),
     "prompt_validation": ("lower", ("friedman_blocks", "unparsed_ranking", "failed_calls")),
