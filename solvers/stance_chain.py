@@ -51,6 +51,7 @@ from inspect_stance.solvers.stance_drift import (
     trials_in_flight,
 )
 
+from inspect_stance.drift import defaults as D
 from inspect_stance.drift.chain.relay_prompts import check_operation, relay_prompt, relay_steps
 from inspect_stance.drift.chain_record import load_chain_record
 from inspect_stance.drift.extraction import extract, to_stance_order
@@ -268,17 +269,17 @@ def _record_key(runner: ChainRunner, state: TaskState, templates: str) -> dict[s
 
 @solver
 def stance_chain_trials(
-    trials: int = 100,
+    trials: int = D.TRIALS,
     hops: int = 3,
-    relay_operation: str = "paraphrase",
-    relay_language: str = "French",
-    variant: str = "default",
-    words_limit: int = 100,
-    seed: int = 0,
-    cache: bool = True,
-    logprobs: bool = True,
-    min_letter_mass: float = 0.5,
-    extraction_temperature: float | None = 1.0,
+    relay_operation: str = D.RELAY_OPERATION,
+    relay_language: str = D.RELAY_LANGUAGE,
+    variant: str = D.VARIANT,
+    words_limit: int = D.WORDS_LIMIT,
+    seed: int = D.SEED,
+    cache: bool = D.CACHE,
+    logprobs: bool = D.LOGPROBS,
+    min_letter_mass: float = D.MIN_LETTER_MASS,
+    extraction_temperature: float | None = D.EXTRACTION_TEMPERATURE,
     started: Any = None,
 ) -> Solver:
     """Run ``trials`` chains of ``hops`` hops for the sample's proposition and stance.

@@ -73,10 +73,10 @@ from inspect_stance.solvers.trial_record import (
     usable_record_dir,
 )
 
+from inspect_stance.drift import defaults as D
 from inspect_stance.drift.adaptive.confseq import AdaptiveRule
 from inspect_stance.drift.adaptive.rule import ADAPTIVE_KEY, decide
 from inspect_stance.drift.extraction import (
-    DEFAULT_MIN_LETTER_MASS,
     extract,
     label_mismatch,
     to_stance_order,
@@ -353,15 +353,15 @@ class SampleTrials:
 
 @solver
 def stance_drift_trials(
-    trials: int = 100,
-    variant: str = "default",
-    words_limit: int = 100,
-    seed: int = 0,
+    trials: int = D.TRIALS,
+    variant: str = D.VARIANT,
+    words_limit: int = D.WORDS_LIMIT,
+    seed: int = D.SEED,
     arguments: Mapping[str, Sequence[str]] | None = None,
-    cache: bool = True,
-    logprobs: bool = True,
-    min_letter_mass: float = DEFAULT_MIN_LETTER_MASS,
-    extraction_temperature: float | None = 1.0,
+    cache: bool = D.CACHE,
+    logprobs: bool = D.LOGPROBS,
+    min_letter_mass: float = D.MIN_LETTER_MASS,
+    extraction_temperature: float | None = D.EXTRACTION_TEMPERATURE,
     started: StartedSamples | None = None,
     adaptive: AdaptiveRule | None = None,
 ) -> Solver:
