@@ -49,9 +49,9 @@ from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, mean, 
 from inspect_ai.solver import TaskState
 from inspect_ai.util import LimitExceededError, collect
 
+import inspect_stance.press.defaults as D
 from inspect_stance.drift.transition import mean_se
 from inspect_stance.explain import press_explanation, press_label_summary
-from inspect_stance.press import defaults as D
 from inspect_stance.press.arguments import (
     STORE_ARGUMENTS,
     STORE_ENTROPY,

@@ -41,7 +41,7 @@ from inspect_ai.model import (
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.util import collect, span
 
-from inspect_stance.press import defaults as D
+import inspect_stance.press.defaults as D
 from inspect_stance.press.arguments import (
     STORE_ARGUMENTS,
     STORE_ENTROPY,

@@ -43,17 +43,15 @@ from inspect_ai.model import GenerateConfig, Model, ModelOutput, get_model
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_stance.solvers.stance_drift import (
     MIN_TOP_LOGPROBS,
-    TrialRecordFile,
-    _generation_settings,
-    _logprob_tokens,
     combine,
-    record_dir,
+    generation_settings,
+    logprob_tokens,
     trials_in_flight,
 )
+from inspect_stance.solvers.trial_record import TrialRecordFile, record_dir
 
-from inspect_stance.drift import defaults as D
+import inspect_stance.drift.defaults as D
 from inspect_stance.drift.chain.relay_prompts import check_operation, relay_prompt, relay_steps
-from inspect_stance.drift.chain_record import load_chain_record
 from inspect_stance.drift.extraction import extract, to_stance_order
 from inspect_stance.drift.logs import PLANNED_KEY, TRIALS_KEY
 from inspect_stance.drift.prompts import (
@@ -108,7 +106,7 @@ async def extract_text(
     """One fresh-context extraction of ``text``'s stance: the one-hop trial's fields."""
     order = list(variant_order(variant))
     out = await model.generate(extraction_prompt(proposition, text, variant, order), config=config)
-    tokens, tops = _logprob_tokens(out)
+    tokens, tops = logprob_tokens(out)
     result = extract(out.completion, tokens, tops, min_letter_mass)
     vector = None if result.vector is None else to_stance_order(result.vector, order)
     probs, estimator = combine([vector], [result.estimator])
@@ -192,8 +190,8 @@ class ChainRunner:
         name = _digest(key)
         header = {"format": CHAIN_RECORD_FORMAT, "digest": name}
         path = record_dir() / "chains" / name[:2] / f"{name}.jsonl"
-        self.hops_done, self.texts = load_chain_record(path, header)
         self.file = TrialRecordFile(path, header)
+        self.hops_done, self.texts = self.file.load_chain()
 
     def _append(self, line: dict[str, Any]) -> None:
         if self.file is not None:
@@ -256,7 +254,7 @@ def _record_key(runner: ChainRunner, state: TaskState, templates: str) -> dict[s
     return {
         "format": CHAIN_RECORD_FORMAT,
         # file arguments by content, base URL scrubbed, operational settings left out
-        "model": model_identity(model, _generation_settings(model)),
+        "model": model_identity(model, generation_settings(model)),
         "relays": [_relay_settings(r) for r in runner.relays],
         "proposition": runner.proposition,
         "stance": runner.stance,

@@ -73,7 +73,7 @@ from inspect_stance.solvers.trial_record import (
     usable_record_dir,
 )
 
-from inspect_stance.drift import defaults as D
+import inspect_stance.drift.defaults as D
 from inspect_stance.drift.adaptive.confseq import AdaptiveRule
 from inspect_stance.drift.adaptive.rule import ADAPTIVE_KEY, decide
 from inspect_stance.drift.extraction import (
@@ -104,7 +104,7 @@ RECORD_FORMAT = 1
 REPLAYED_KEY = "trials_replayed"
 
 
-def _logprob_tokens(
+def logprob_tokens(
     output: ModelOutput,
 ) -> tuple[list[str] | None, list[list[tuple[str, float]]] | None]:
     """Generated tokens and their top logprobs, or ``(None, None)`` without logprobs."""
@@ -119,7 +119,7 @@ def _logprob_tokens(
     return tokens, tops
 
 
-def _generation_settings(model: Model) -> dict[str, Any]:
+def generation_settings(model: Model) -> dict[str, Any]:
     """The generation config in force for ``model``'s calls (its own config merged with the
     eval's ``--temperature`` etc.); :func:`~inspect_stance.fingerprint.model_identity` drops
     the operational settings such as connection limits."""
@@ -201,7 +201,7 @@ class SampleTrials:
             "format": RECORD_FORMAT,
             # name, scrubbed base URL, -M args (file arguments by content) and the
             # generation settings in force (--temperature, --max-tokens, ...)
-            "model": model_identity(self.model, _generation_settings(self.model)),
+            "model": model_identity(self.model, generation_settings(self.model)),
             "proposition": self.proposition,
             "stance": self.stance,
             "variant": s.variant,
@@ -249,7 +249,7 @@ class SampleTrials:
         for order in orders:
             prompt = extraction_prompt(self.proposition, argument, self.s.variant, order)
             out = await self.model.generate(prompt, config=self.extract_config)
-            tokens, tops = _logprob_tokens(out)
+            tokens, tops = logprob_tokens(out)
             got["returned"].append(any(tops or []))
             result = extract(out.completion, tokens, tops, self.s.min_letter_mass)
             got["masses"].append(result.letter_mass)

@@ -24,7 +24,7 @@ from inspect_stance.scorers.prompt_construction import (
 )
 from inspect_stance.solvers.judge_validation import collected_response
 
-from inspect_stance.construction import defaults as D
+import inspect_stance.construction.defaults as D
 from inspect_stance.construction.judge_annotations import load_annotations
 from inspect_stance.construction.judge_validation_options import JudgeValidationOptions
 from inspect_stance.construction.keys import JUDGES_ROLE

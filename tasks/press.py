@@ -19,10 +19,10 @@ from inspect_ai.dataset import MemoryDataset
 from inspect_stance.scorers.press import classifier_defaults, press_scorer
 from inspect_stance.solvers.press import arguer_defaults, press_generate
 
+import inspect_stance.press.defaults as D
 from inspect_stance.extras import require_nli_extra
 from inspect_stance.fingerprint import FINGERPRINT_KEY, task_fingerprint
 from inspect_stance.params import reject_unknown_args
-from inspect_stance.press import defaults as D
 from inspect_stance.press.arguments import LoadedArguments, load_arguments
 from inspect_stance.press.dataset import shard_statements, statement_samples
 from inspect_stance.press.nli import (

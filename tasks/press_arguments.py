@@ -17,9 +17,9 @@ from inspect_ai.dataset import MemoryDataset
 from inspect_stance.scorers.press import press_arguments_check
 from inspect_stance.solvers.press import arguer_defaults, press_arguments_generate
 
+import inspect_stance.press.defaults as D
 from inspect_stance.fingerprint import FINGERPRINT_KEY, task_fingerprint
 from inspect_stance.params import reject_unknown_args
-from inspect_stance.press import defaults as D
 from inspect_stance.press.dataset import statement_samples
 from inspect_stance.press.options import PressArgumentsOptions
 from inspect_stance.press.statements import load_statements

@@ -30,7 +30,7 @@ from inspect_stance.solvers.prompt_construction import (
     construction_prompt,
 )
 
-from inspect_stance.construction import defaults as D
+import inspect_stance.construction.defaults as D
 from inspect_stance.construction.options import ConstructionOptions
 from inspect_stance.construction.samples import (
     ConstructionPlan,

@@ -32,12 +32,12 @@ from inspect_stance.solvers.prompt_validation import (
     validation_annotation,
 )
 
+import inspect_stance.validation.defaults as D
 from inspect_stance.construction.keys import ANNOTATORS_ROLE, PROMPTER_ROLE
 from inspect_stance.errors import InputError
 from inspect_stance.fingerprint import FINGERPRINT_KEY, task_fingerprint
 from inspect_stance.params import reject_unknown_args
 from inspect_stance.roles import config_dump, require_roles
-from inspect_stance.validation import defaults as D
 from inspect_stance.validation.options import ValidationOptions
 from inspect_stance.validation.samples import (
     ValidationPlan,

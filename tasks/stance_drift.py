@@ -20,7 +20,7 @@ from inspect_stance.solvers.stance_chain import (
 )
 from inspect_stance.solvers.stance_drift import RECORD_FORMAT, stance_drift_trials
 
-from inspect_stance.drift import defaults as D
+import inspect_stance.drift.defaults as D
 from inspect_stance.drift.chain.relay_prompts import DEFAULT_RELAY_LANGUAGE
 from inspect_stance.drift.dataset import DriftDataset, load_dataset
 from inspect_stance.drift.options import (

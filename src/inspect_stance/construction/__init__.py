@@ -44,6 +44,10 @@ if TYPE_CHECKING:
     from inspect_stance.construction.controls import REVERSED as REVERSED
     from inspect_stance.construction.controls import SWAPPED as SWAPPED
     from inspect_stance.construction.controls import unreverse as unreverse
+    from inspect_stance.construction.defaults import PACKAGE as PACKAGE
+    from inspect_stance.construction.defaults import PROMPTER_CACHE as PROMPTER_CACHE
+    from inspect_stance.construction.defaults import SEED as SEED
+    from inspect_stance.construction.defaults import SEEDS_PER_SETTING as SEEDS_PER_SETTING
     from inspect_stance.construction.ensemble import check_ensemble as check_ensemble
     from inspect_stance.construction.ensemble import with_ensemble as with_ensemble
     from inspect_stance.construction.generation import GeneratedPrompts as GeneratedPrompts
@@ -56,7 +60,6 @@ if TYPE_CHECKING:
     from inspect_stance.construction.issuebench import (
         DEFAULT_TEMPLATES_SPLIT as DEFAULT_TEMPLATES_SPLIT,
     )
-    from inspect_stance.construction.issuebench import PACKAGE as PACKAGE
     from inspect_stance.construction.issuebench import PACKAGE_TOPICS as PACKAGE_TOPICS
     from inspect_stance.construction.issuebench import load_issues as load_issues
     from inspect_stance.construction.issuebench import load_templates as load_templates
@@ -159,13 +162,16 @@ _EXPORTS = {
     "REVERSED": "inspect_stance.construction.controls",
     "SWAPPED": "inspect_stance.construction.controls",
     "unreverse": "inspect_stance.construction.controls",
+    "PACKAGE": "inspect_stance.construction.defaults",
+    "PROMPTER_CACHE": "inspect_stance.construction.defaults",
+    "SEED": "inspect_stance.construction.defaults",
+    "SEEDS_PER_SETTING": "inspect_stance.construction.defaults",
     "check_ensemble": "inspect_stance.construction.ensemble",
     "with_ensemble": "inspect_stance.construction.ensemble",
     "GeneratedPrompts": "inspect_stance.construction.generation",
     "parse_generated_prompts": "inspect_stance.construction.generation",
     "read_generated_prompts": "inspect_stance.construction.generation",
     "DEFAULT_TEMPLATES_SPLIT": "inspect_stance.construction.issuebench",
-    "PACKAGE": "inspect_stance.construction.issuebench",
     "PACKAGE_TOPICS": "inspect_stance.construction.issuebench",
     "load_issues": "inspect_stance.construction.issuebench",
     "load_templates": "inspect_stance.construction.issuebench",

@@ -21,7 +21,7 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from inspect_stance.construction import defaults as D
+import inspect_stance.construction.defaults as D
 from inspect_stance.errors import InputError
 from inspect_stance.paths import HUB
 

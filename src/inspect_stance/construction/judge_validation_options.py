@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from inspect_stance.construction import defaults as D
+import inspect_stance.construction.defaults as D
 from inspect_stance.construction.rubric import check_rubric_threshold
 from inspect_stance.errors import InputError
 from inspect_stance.paths import user_path

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from inspect_stance.construction import defaults as D
+import inspect_stance.construction.defaults as D
 from inspect_stance.construction.controls import ORIGINAL, parse_judge_prompt
 from inspect_stance.construction.ensemble import Ensemble, check_ensemble
 from inspect_stance.construction.rubric import check_rubric_threshold

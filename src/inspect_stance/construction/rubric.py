@@ -28,8 +28,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+import inspect_stance.construction.defaults as D
 from inspect_stance.answers import last_part, remainder, set_aside
-from inspect_stance.construction import defaults as D
 from inspect_stance.construction.labels import REFUSAL, SCALE
 
 THRESHOLD_WORDS: dict[float, tuple[str, str]] = {

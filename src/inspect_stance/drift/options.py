@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal, get_args
 
-from inspect_stance.drift import defaults as D
+import inspect_stance.drift.defaults as D
 from inspect_stance.drift.adaptive.confseq import AdaptiveRule
 from inspect_stance.drift.adaptive.rule import (
     ADAPTIVE_ALPHA,

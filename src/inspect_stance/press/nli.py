@@ -36,8 +36,8 @@ from typing import Any, Literal
 
 import numpy as np
 
+import inspect_stance.press.defaults as D
 from inspect_stance.errors import InputError
-from inspect_stance.press import defaults as D
 from inspect_stance.press.classify import AGREE, DISAGREE, NEITHER
 
 NLIMode = Literal["zero_shot", "three_way"]

@@ -11,10 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
+import inspect_stance.press.defaults as D
 from inspect_stance.errors import InputError
 from inspect_stance.params import FALSE_WORDS, TRUE_WORDS, as_int
 from inspect_stance.paths import user_path
-from inspect_stance.press import defaults as D
 from inspect_stance.press.nli import (
     NLI_MODES,
     NLIMode,

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import inspect_stance.validation.defaults as D
 from inspect_stance.construction.settings import INTENTS, USER_STANCES, parse_choice
 from inspect_stance.errors import InputError
 from inspect_stance.paths import user_path
 from inspect_stance.shards import Shard, parse_shard
 from inspect_stance.task_options import boolean, checked_values, integer, option
-from inspect_stance.validation import defaults as D
 from inspect_stance.validation.annotation import GENERATED, SOURCES, TEMPLATED
 from inspect_stance.validation.real_prompts import ISSUEBENCH
 
