@@ -47,9 +47,8 @@ from scipy import stats
 from inspect_stance.drift.metrics.spr import per_proposition_spr, stance_preservation_rate
 from inspect_stance.drift.run import DriftRun
 from inspect_stance.drift.transition import transition_matrices
-from inspect_stance.gate_output import CheckLine
 from inspect_stance.jsonsafe import json_safe
-from inspect_stance.stats.gate import DropCheck, Rule, drop_checks
+from inspect_stance.stats.gate import CheckLine, DropCheck, Rule, drop_checks
 
 PAIRED_TEST = "paired one-sided t-test (scipy.stats.ttest_rel, alternative='greater')"
 

@@ -32,7 +32,6 @@ files.
 
 from __future__ import annotations
 
-import argparse
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -172,45 +171,3 @@ def build_validation_report(
         "human_unmatched_rows": unmatched,
         **json_summary(groups, annotators),
     }
-
-
-def _run(args: argparse.Namespace) -> int:
-    from inspect_stance.construction.cli import print_summary
-    from inspect_stance.paths import check_out_dir
-
-    check_out_dir(args.out)
-    summary = build_validation_report(args.logs, args.out, args.human, args.judges_log or ())
-    print_summary(summary, args.json)
-    return 0
-
-
-def register(subparsers: Any) -> None:
-    """Add ``validation-report`` to the ``inspect-stance`` command."""
-    parser = subparsers.add_parser(
-        "validation-report",
-        help="prompt-validation study: realism, clarity, detection; humans beside LLM annotators",
-        description=(
-            "Report on prompt_validation eval logs: validation_summary.csv (one column per "
-            "annotator group), annotators.csv, prompts.csv and validation_report.md."
-        ),
-    )
-    parser.add_argument("logs", nargs="+", help="prompt_validation eval logs or folders")
-    parser.add_argument(
-        "--human",
-        default=None,
-        help="CSV/TSV of human annotations: annotator,item_id,rank,intent,stance,side",
-    )
-    parser.add_argument(
-        "--judges-log",
-        action="append",
-        default=None,
-        help="a prompt_construction log whose judges are compared with the annotators (repeatable)",
-    )
-    parser.add_argument(
-        "--out", default="validation_report", help="output folder (default: %(default)s)"
-    )
-    parser.add_argument("--json", action="store_true", help="print the summary as JSON")
-    from inspect_stance.html.cli import add_html_argument, with_html
-
-    add_html_argument(parser)
-    parser.set_defaults(func=with_html(_run, "validation-report", "logs"))

@@ -1,4 +1,5 @@
-"""The analysis behind ``inspect-stance plan`` (rendering and arguments: :mod:`~inspect_stance.drift.plan_cli`).
+"""The analysis behind ``inspect-stance plan`` (rendering and arguments:
+:mod:`inspect_stance.cli.plan`).
 
 From one run (or two, for a paired comparison) it computes the variance components
 (:mod:`.variance`), the predicted standard errors, calls, tokens and cost of designs and the

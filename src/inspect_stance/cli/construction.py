@@ -57,7 +57,7 @@ def register(subparsers: Any) -> None:
         ),
     )
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")
-    from inspect_stance.html.cli import add_html_argument, with_html
+    from inspect_stance.cli.html import add_html_argument, with_html
 
     add_html_argument(parser)
     parser.set_defaults(func=with_html(_run, "construction-report", "logs"))

@@ -6,7 +6,8 @@ reaching ``--target-se`` (SPR) and/or ``--detect D`` (paired dSPR; two runs give
 variance, one run assumes a second model alike with ``--correlation``); tokens and cost from
 the log's usage and ``--price-in`` / ``--price-out``; the precision the frequency estimator
 loses; and with ``--adaptive-halfwidth H`` the replay of the run under the adaptive rule. The
-analysis is :func:`~inspect_stance.drift.planning.study.build_plan`; this module renders it and parses the arguments.
+analysis is :func:`inspect_stance.drift.planning.study.build_plan`; this module renders it
+and parses the arguments.
 """
 
 from __future__ import annotations

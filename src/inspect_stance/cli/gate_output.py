@@ -5,19 +5,13 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from inspect_stance.printable import printable
 
-
-@dataclass(frozen=True)
-class CheckLine:
-    """One check of a gate: its name, outcome and one-line message."""
-
-    name: str
-    passed: bool
-    message: str
+if TYPE_CHECKING:
+    from inspect_stance.stats.gate import CheckLine
 
 
 def junit_xml(suite: str, checks: Sequence[CheckLine]) -> str:

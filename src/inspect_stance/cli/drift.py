@@ -1,12 +1,14 @@
 """Stance-drift subcommands of ``inspect-stance``: ``report``, ``human-study`` and ``gate``.
 
 - ``inspect-stance report PATH... [--out DIR] [--json] [--threshold 0.95] [--confidence 0.99]
-  [--exclude-unparsed] [--hops K] [--per-proposition-heatmaps]`` — see :mod:`~inspect_stance.drift.report`;
-- ``inspect-stance human-study FILE [--json]`` — see :mod:`.human_study`;
+  [--exclude-unparsed] [--hops K] [--per-proposition-heatmaps]`` — see
+  :mod:`inspect_stance.drift.report`;
+- ``inspect-stance human-study FILE [--json]`` — see :mod:`inspect_stance.drift.human_study`;
 - ``inspect-stance gate RUN [--min-spr X] [--baseline RUN --max-drop D] [--alpha 0.05]
-  [--exclude-unparsed] [--json]`` — see :mod:`.gate`.
+  [--exclude-unparsed] [--json]`` — see :mod:`inspect_stance.drift.gate`
+  (the command is :mod:`inspect_stance.cli.gate`).
 
-Unusable input becomes :class:`inspect_stance.cli.InputError` (one line, exit 2).
+Unusable input becomes :class:`inspect_stance.errors.InputError` (one line, exit 2).
 """
 
 from __future__ import annotations
@@ -129,8 +131,8 @@ def cmd_human_study(args: argparse.Namespace) -> int:
 
 def cmd_gate(args: argparse.Namespace) -> int:
     """``inspect-stance gate``: exit 0 pass, 1 regression, 2 unusable input (see
-    :mod:`inspect_stance.gate_cli`; stance-drift runs and PReSS logs)."""
-    from inspect_stance.gate_cli import run_gate
+    :mod:`inspect_stance.cli.gate`; stance-drift runs and PReSS logs)."""
+    from inspect_stance.cli.gate import run_gate
 
     return run_gate(args)
 
@@ -202,7 +204,7 @@ def _register_report(subparsers: Any) -> None:
         help="name a run (RUN: its path as given or file name); default: model / variant, then "
         "the settings that differ, or an Inspect tag",
     )
-    from inspect_stance.html.cli import add_html_argument, with_html
+    from inspect_stance.cli.html import add_html_argument, with_html
 
     add_html_argument(p)
     p.set_defaults(func=with_html(cmd_report, "report", "paths"))
@@ -246,7 +248,7 @@ def _register_gate(subparsers: Any) -> None:
         help="drop unparsed/missing trials instead of counting them as failures",
     )
     g.add_argument("--json", action="store_true", help="print one JSON object")
-    from inspect_stance.gate_cli import add_gate_options
+    from inspect_stance.cli.gate import add_gate_options
 
     add_gate_options(g)
     g.set_defaults(func=cmd_gate)

@@ -88,7 +88,7 @@ def zero_spread_notes(comparisons: Any) -> list[str]:
 
 def cmd_compare(args: argparse.Namespace) -> int:
     """Compute, print (table or ``--json``), and write ``--out``."""
-    from inspect_stance.compare_render import terminal_table, to_json, write_outputs
+    from inspect_stance.cli.compare_render import terminal_table, to_json, write_outputs
     from inspect_stance.printable import printable, printable_lines
 
     check_options(args)
@@ -138,7 +138,7 @@ def register(subparsers: Any) -> None:
                    help="compare runs whose settings differ (said in the output)")  # fmt: skip
     c.add_argument("--json", action="store_true", help="print one JSON object")
     c.add_argument("--out", metavar="DIR", help="write comparisons.csv, comparison.md, forest.png")
-    from inspect_stance.html.cli import add_html_argument, with_html
+    from inspect_stance.cli.html import add_html_argument, with_html
 
     add_html_argument(c)
     c.set_defaults(func=with_html(cmd_compare, "compare", "paths"))

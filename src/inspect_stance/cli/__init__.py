@@ -1,7 +1,7 @@
 """The ``inspect-stance`` console command.
 
-Each method contributes its own subcommands from its own module (``inspect_stance.drift.cli``,
-``inspect_stance.press.cli``, ``inspect_stance.construction.cli``); every module exposes
+Every subcommand lives in a module of this package (``inspect_stance.cli.drift``,
+``inspect_stance.cli.press``, ``inspect_stance.cli.construction``); every module exposes
 ``register(subparsers)`` that adds parsers whose ``func(args) -> int`` returns the exit code.
 
 Exit codes: 0 success / pass, 1 a gate failed (regression), 2 unusable input or any other
@@ -22,14 +22,14 @@ from inspect_stance.errors import InputError
 from inspect_stance.printable import printable
 
 SUBCOMMAND_MODULES: tuple[str, ...] = (
-    "inspect_stance.drift.cli",
-    "inspect_stance.drift.plan_cli",
-    "inspect_stance.press.cli",
-    "inspect_stance.construction.cli",
-    "inspect_stance.validation.report",
-    "inspect_stance.compare_cli",
-    "inspect_stance.params_cli",
-    "inspect_stance.card.cli",
+    "inspect_stance.cli.drift",
+    "inspect_stance.cli.plan",
+    "inspect_stance.cli.press",
+    "inspect_stance.cli.construction",
+    "inspect_stance.cli.validation",
+    "inspect_stance.cli.compare",
+    "inspect_stance.cli.params",
+    "inspect_stance.cli.card",
 )
 
 
@@ -38,7 +38,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="inspect-stance",
         description="Reports, gates and studies for inspect-stance evaluation logs.",
-        epilog=importlib.import_module("inspect_stance.params_cli").help_epilog(),
+        epilog=importlib.import_module("inspect_stance.cli.params").help_epilog(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -66,7 +66,3 @@ def main(argv: Sequence[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 2
-
-
-if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())

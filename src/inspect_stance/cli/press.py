@@ -25,7 +25,7 @@ def _names(values: list[str] | None) -> list[str]:
 
 
 def _choice(option: str, value: str, choices: tuple[str, ...]) -> str:
-    from inspect_stance.cli import InputError
+    from inspect_stance.errors import InputError
 
     if value not in choices:
         raise InputError(f"{option} {value!r}; use one of {', '.join(choices)}")
@@ -33,7 +33,7 @@ def _choice(option: str, value: str, choices: tuple[str, ...]) -> str:
 
 
 def _set_index(value: str) -> int:
-    from inspect_stance.cli import InputError
+    from inspect_stance.errors import InputError
 
     try:
         k = int(value)
@@ -45,7 +45,7 @@ def _set_index(value: str) -> int:
 
 
 def _report(args: argparse.Namespace) -> int:
-    from inspect_stance.cli import InputError
+    from inspect_stance.errors import InputError
     from inspect_stance.press.logs import find_press_logs
     from inspect_stance.press.report import write_report
     from inspect_stance.press.report_tables import CI_METHODS
@@ -88,7 +88,7 @@ def _report(args: argparse.Namespace) -> int:
 
 
 def _compare(args: argparse.Namespace) -> int:
-    from inspect_stance.cli import InputError
+    from inspect_stance.errors import InputError
     from inspect_stance.press.compare import (
         check_csv_path,
         check_same_arguments,
@@ -253,7 +253,7 @@ def _add_report_parser(subparsers: Any) -> None:
         help="a neither / unclassified factor draw: drop its observation (default) or keep as 0",
     )
     p.add_argument("--json", action="store_true", help="print the tables as JSON")
-    from inspect_stance.html.cli import add_html_argument, with_html
+    from inspect_stance.cli.html import add_html_argument, with_html
 
     add_html_argument(p)
     p.set_defaults(func=with_html(_report, "press-report", "logs"))

@@ -15,11 +15,14 @@ import json
 import math
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from inspect_stance.cli.gate_output import github_annotations, write_junit
 from inspect_stance.errors import InputError
-from inspect_stance.gate_output import CheckLine, github_annotations, write_junit
 from inspect_stance.printable import printable
+
+if TYPE_CHECKING:
+    from inspect_stance.stats.gate import CheckLine
 
 
 def add_gate_options(g: argparse.ArgumentParser) -> None:
@@ -155,6 +158,8 @@ def _annotate(args: argparse.Namespace, lines: list[CheckLine]) -> None:
 
 
 def _emit_error(args: argparse.Namespace, ex: InputError) -> None:
+    from inspect_stance.stats.gate import CheckLine
+
     line = CheckLine("input", False, str(ex))
     if args.json:
         print(json.dumps({"status": "error", "exit_code": 2, "reason": str(ex)}, indent=2))

@@ -1,4 +1,4 @@
-"""``inspect-stance card PATH... --out DIR``: a stance card per model (:mod:`.core`)."""
+"""``inspect-stance card PATH... --out DIR``: a stance card per model (:mod:`inspect_stance.card.core`)."""
 
 from __future__ import annotations
 
