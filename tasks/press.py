@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from inspect_ai import Task, task
-from inspect_ai.dataset import MemoryDataset
+from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_stance.scorers.press import classifier_defaults, press_scorer
 from inspect_stance.solvers.press import arguer_defaults, press_generate
 
@@ -86,18 +86,7 @@ def press(
         classifier_max_tokens=classifier_max_tokens,
         shard=shard,
     )
-    items, shard_entry = shard_statements(load_statements(opts.statements), opts)
-    if opts.classifier == "llm":
-        require_roles("press", ["classifier"], "-T classifier=llm")
-    given = load_arguments(opts.arguments, items, opts.argument_sets) if opts.arguments else None
-    _check_nli(opts)
-    source, roles = _arguments_source(opts, given)
-    samples = statement_samples(items, {"argument_sets": opts.argument_sets})
-    for sample, st in zip(samples, items, strict=True):
-        assert sample.metadata is not None
-        sample.metadata["arguments"] = given.table[st.text] if given else None
-        sample.metadata["arguments_source"] = source
-    origin = given.origin if given else None
+    samples, inputs_metadata = _samples(opts)
     return Task(
         dataset=MemoryDataset(samples, name="press"),
         solver=press_generate(**opts.solver_args()),
@@ -111,15 +100,36 @@ def press(
                 "press", {"statements": opts.statements, "arguments": opts.arguments}, samples
             ),
             **opts.metadata(),
-            "press_role_configs": roles,
-            "arguments_source": source,
-            "arguments_origin": origin,
-            "arguments_by_target": source.startswith("target:")
-            or bool(origin and origin.startswith("target:")),
-            "arguments_fingerprint": given.fingerprint if given else None,
-            **shard_entry,
+            **inputs_metadata,
         },
     )
+
+
+def _samples(opts: PressOptions) -> tuple[list[Sample], dict[str, Any]]:
+    """The run's samples (one per statement of this shard, with its given arguments) and the
+    task metadata of its inputs (argument source and origin, role configs, shard); the roles the
+    options need are checked, and the NLI model loaded, before any model call."""
+    items, shard_entry = shard_statements(load_statements(opts.statements), opts)
+    if opts.classifier == "llm":
+        require_roles("press", ["classifier"], "-T classifier=llm")
+    given = load_arguments(opts.arguments, items, opts.argument_sets) if opts.arguments else None
+    _check_nli(opts)
+    source, roles = _arguments_source(opts, given)
+    samples = statement_samples(items, {"argument_sets": opts.argument_sets})
+    for sample, st in zip(samples, items, strict=True):
+        assert sample.metadata is not None
+        sample.metadata["arguments"] = given.table[st.text] if given else None
+        sample.metadata["arguments_source"] = source
+    origin = given.origin if given else None
+    return samples, {
+        "press_role_configs": roles,
+        "arguments_source": source,
+        "arguments_origin": origin,
+        "arguments_by_target": source.startswith("target:")
+        or bool(origin and origin.startswith("target:")),
+        "arguments_fingerprint": given.fingerprint if given else None,
+        **shard_entry,
+    }
 
 
 def _check_nli(opts: PressOptions) -> None:

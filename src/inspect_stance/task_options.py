@@ -3,7 +3,7 @@
 A task's options are the fields of its frozen options dataclass (e.g.
 :class:`inspect_stance.drift.options.DriftOptions`), each declared with :func:`option`:
 
-    trials: int = option(TRIALS, "trials per sample, at least 1", check=integer(example=100))
+    trials: int = option(TRIALS, "trials per sample, at least 1", check=integer(example=TRIALS))
 
 The field's annotation is the checked type, its default the task's default (from the method's
 ``defaults.py``), ``check(name, raw) -> value`` turns a raw ``-T`` value (it may be a string)
