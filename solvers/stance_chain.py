@@ -282,7 +282,7 @@ def stance_chain_trials(
 ) -> Solver:
     """Run ``trials`` chains of ``hops`` hops for the sample's proposition and stance.
 
-    Parameters are documented in the ``stance_drift`` task's docstring; ``started`` (the
+    Parameters are declared in :class:`~inspect_stance.drift.options.DriftOptions`; ``started`` (the
     scorer's record of started samples, with an ``add(sample_id, trials)`` method) is told of
     each sample as it starts, so an errored sample counts as incomplete.
     """

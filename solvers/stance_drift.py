@@ -367,7 +367,7 @@ def stance_drift_trials(
 ) -> Solver:
     """Run ``trials`` generation -> extraction trials for the sample's proposition and stance.
 
-    The parameters are documented once, in the ``stance_drift`` task's docstring; ``arguments``
+    The parameters are declared once, in :class:`~inspect_stance.drift.options.DriftOptions`; ``arguments``
     holds reused arguments keyed by sample id (from ``arguments_from``: no generation calls);
     ``adaptive`` runs the trials in waves that stop early (:mod:`inspect_stance.drift.adaptive.rule`).
     """
@@ -375,9 +375,18 @@ def stance_drift_trials(
     if trials < 1:
         raise ValueError(f"trials must be at least 1 (got {trials})")
     base_order = variant_order(variant)
-    settings = DriftSettings(  # the parameters, in the signature's order, then what follows
-        *(trials, variant, words_limit, seed, arguments, cache, logprobs, min_letter_mass),
-        *(extraction_temperature, started, adaptive),
+    settings = DriftSettings(  # the parameters by keyword, then what follows from them
+        trials=trials,
+        variant=variant,
+        words_limit=words_limit,
+        seed=seed,
+        arguments=arguments,
+        cache=cache,
+        logprobs=logprobs,
+        min_letter_mass=min_letter_mass,
+        extraction_temperature=extraction_temperature,
+        started=started,
+        adaptive=adaptive,
         n_extractions=MULTIPLE_EXTRACTIONS if variant == "multiple_extraction" else 1,
         base_order=base_order,
         # the prompt templates, so a changed prompt text never replays an old record

@@ -5,7 +5,8 @@
 
 One sample per response: setting (topic x intent x user stance) x method x prompt slot x
 response replicate, id ``{topic}-{intent}-{stance}-{method}-{slot}-r{replicate}``. Parameters
-are documented in :func:`prompt_construction`'s ``Args:``; the method lives in
+are declared in :class:`~inspect_stance.construction.options.ConstructionOptions`
+(``inspect-stance params prompt_construction``); the method lives in
 :mod:`inspect_stance.construction`, the user guide in ``docs/prompt_construction.md``.
 """
 

@@ -1,7 +1,7 @@
 """Stance drift: does a model preserve the stance it was asked to write when it reads it back?
 
 ``inspect eval tasks/stance_drift.py --model openai/gpt-4o-mini`` (or
-``inspect eval inspect_stance/stance_drift``). Parameters: the task docstring's ``Args``;
+``inspect eval inspect_stance/stance_drift``). Parameters: ``inspect-stance params stance_drift``;
 user guide: ``docs/stance_drift.md``.
 """
 

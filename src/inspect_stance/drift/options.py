@@ -138,7 +138,7 @@ def check_reuse(variant: object) -> None:
 
 @dataclass(frozen=True)
 class DriftOptions:
-    """The checked parameters of one ``stance_drift`` run (see the task's ``Args:``).
+    """The checked parameters of one ``stance_drift`` run (declared once, below).
 
     ``propositions`` and ``arguments_from`` are the values as given (read by the dataset, and
     fingerprinted as given); ``relay_language`` is the checked translation language (``None``

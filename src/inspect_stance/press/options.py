@@ -83,7 +83,7 @@ def check_template(name: str, value: object) -> str:
 
 @dataclass(frozen=True)
 class PressOptions:
-    """The checked parameters of one ``press`` run (see the task's ``Args:``).
+    """The checked parameters of one ``press`` run (declared once, below).
 
     ``statements``, ``arguments`` and ``nli_model`` are resolved paths (``nli_model`` may be a
     hub id, returned as given); ``entropy_samples`` / ``factor_samples`` are draw counts (0 =
