@@ -27,6 +27,7 @@ from typing import Any
 
 from inspect_stance.errors import InputError
 from inspect_stance.params import as_bool, as_int
+from inspect_stance.paths import user_path
 
 #: ``check(name, raw value) -> checked value``; raises a one-line ``InputError``
 Check = Callable[[str, object], Any]
@@ -56,6 +57,12 @@ def integer(minimum: int = 1, example: int = 3, optional: bool = False) -> Check
 def boolean(name: str, value: object) -> bool:
     """Check of a boolean option (``as_bool``: ``true``/``false`` words too)."""
     return as_bool(name, value)
+
+
+def file_path(name: str, value: object) -> str | None:
+    """Check of an optional file option: resolved from the working directory (``-T`` paths are
+    relative to the shell's directory, not ``tasks/``); ``None`` when unset."""
+    return user_path(str(value)) if value else None
 
 
 def one_of(choices: tuple[str, ...], example: str | None = None) -> Check:

@@ -26,7 +26,7 @@ from inspect_stance.construction.settings import (
 from inspect_stance.construction.topics import _parse_topic_ids
 from inspect_stance.paths import user_path
 from inspect_stance.shards import Shard, parse_shard
-from inspect_stance.task_options import boolean, checked_values, integer, option
+from inspect_stance.task_options import boolean, checked_values, file_path, integer, option
 
 
 def check_topics(name: str, value: object) -> str | int | list[int] | None:
@@ -35,11 +35,6 @@ def check_topics(name: str, value: object) -> str | int | list[int] | None:
     if isinstance(value, str) and _parse_topic_ids(value) is None:
         return user_path(value)
     return value  # type: ignore[return-value]  # ids: checked when the topics are selected
-
-
-def check_path(name: str, value: object) -> str | None:
-    """An optional file option resolved from the working directory (None when unset)."""
-    return user_path(str(value)) if value else None
 
 
 @dataclass(frozen=True)
@@ -100,19 +95,19 @@ class ConstructionOptions:
         "A file of your own writing templates (.txt one per line, or .csv/.tsv with a "
         "``template`` column; each needs a standalone ``X`` slot); replaces "
         "``issuebench_templates``.",
-        check=check_path,
+        check=file_path,
     )
     information_templates: str | None = option(
         None,
         "A file of information-seeking templates (same format); default the package's 12 "
         "built-in templates.",
-        check=check_path,
+        check=file_path,
     )
     opinion_templates: str | None = option(
         None,
         "A file of opinion-sharing templates (same format); default the package's 12 built-in "
         "templates.",
-        check=check_path,
+        check=file_path,
     )
     templates_per_setting: int = option(
         D.TEMPLATES_PER_SETTING,
@@ -136,13 +131,13 @@ class ConstructionOptions:
         "``topic_id, intent, stance, method, slot, prompt_text``, e.g. the report's "
         "``prompts.csv``), so every target model sees the same prompts; no prompter needed "
         "when it covers every generated setting.",
-        check=check_path,
+        check=file_path,
     )
     seed_prompts: str | None = option(
         None,
         "A .csv/.tsv with ``topic_id, prompt``: real user prompts that replace the topics' "
         "IssueBench seeds in the prompter's instructions.",
-        check=check_path,
+        check=file_path,
     )
     seeds_per_setting: int = option(
         D.SEEDS_PER_SETTING,
@@ -195,7 +190,7 @@ class ConstructionOptions:
         None,
         "A .csv/.tsv/.jsonl with ``id`` (sample id) and ``label`` (1-5 or refusal): adds "
         "judge-human agreement and the comparison redone with human labels.",
-        check=check_path,
+        check=file_path,
     )
     prompter_cache: bool = option(
         D.PROMPTER_CACHE,

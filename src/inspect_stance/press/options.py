@@ -22,7 +22,7 @@ from inspect_stance.press.nli import (
 )
 from inspect_stance.press.prompts import PERSONAS
 from inspect_stance.shards import Shard, parse_shard
-from inspect_stance.task_options import boolean, checked_values, integer, option
+from inspect_stance.task_options import boolean, checked_values, file_path, integer, option
 
 Classifier = Literal["nli", "llm"]
 CLASSIFIERS: tuple[str, ...] = ("nli", "llm")
@@ -54,11 +54,6 @@ def draw_count(name: str, value: object, minimum: int) -> int:
             f"{name} {n}; use 0 (off) or an integer >= {minimum} (e.g. -T {name}={DEFAULT_DRAWS})"
         )
     return n
-
-
-def check_path(name: str, value: object) -> str | None:
-    """A file option: resolved from the working directory (``None`` when unset)."""
-    return user_path(str(value)) if value else None
 
 
 def check_classifier(name: str, value: object) -> Classifier:
@@ -95,7 +90,7 @@ class PressOptions:
         "UTF-8 TSV (a byte-order mark is dropped) with header columns bias (left/right: the "
         "side agreement moves toward) and statement, fields read verbatim; default: the "
         "paper's 19 economic Political Compass statements shipped with the package.",
-        check=check_path,
+        check=file_path,
     )
     argument_sets: int = option(
         D.ARGUMENT_SETS,
@@ -111,7 +106,7 @@ class PressOptions:
         "(argument_set from 0). Every statement needs sets 0..K-1, matched by exact text. "
         "Default: generate them with the arguer role, or, when no arguer role is bound, with "
         "the model under test itself (recorded as arguments_source target:<model>).",
-        check=check_path,
+        check=file_path,
     )
     personas: bool = option(
         D.PERSONAS,
@@ -278,7 +273,7 @@ class PressArgumentsOptions:
         None,
         "UTF-8 TSV with header columns bias and statement (as for press); default: the "
         "packaged 19 statements.",
-        check=check_path,
+        check=file_path,
     )
     argument_sets: int = option(
         D.ARGUMENT_SETS,

@@ -14,7 +14,7 @@ from inspect_stance.construction.settings import INTENTS, USER_STANCES, parse_ch
 from inspect_stance.errors import InputError
 from inspect_stance.paths import user_path
 from inspect_stance.shards import Shard, parse_shard
-from inspect_stance.task_options import boolean, checked_values, integer, option
+from inspect_stance.task_options import boolean, checked_values, file_path, integer, option
 from inspect_stance.validation.annotation import GENERATED, SOURCES, TEMPLATED
 from inspect_stance.validation.real_prompts import ISSUEBENCH
 
@@ -103,7 +103,7 @@ class ValidationOptions:
         "stance, method, slot, prompt_text``) supplying the templated and generated prompts, "
         "so the validated prompts are the ones the stance study used; when it is a log, its "
         "judges are recorded for the report's ``also_judge`` column.",
-        check=lambda _, v: user_path(str(v)) if v else None,
+        check=file_path,
     )
     issuebench_templates: str = option(
         D.PACKAGE,
