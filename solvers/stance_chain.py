@@ -41,9 +41,8 @@ import anyio
 import numpy as np
 from inspect_ai.model import GenerateConfig, Model, ModelOutput, get_model
 from inspect_ai.solver import Generate, Solver, TaskState, solver
-from inspect_stance.solvers.stance_drift import (
+from inspect_stance.solvers.model_calls import (
     MIN_TOP_LOGPROBS,
-    combine,
     generation_settings,
     logprob_tokens,
     trials_in_flight,
@@ -60,6 +59,7 @@ from inspect_stance.drift.prompts import (
     generation_prompt,
     variant_order,
 )
+from inspect_stance.drift.trials import combine
 from inspect_stance.fingerprint import model_identity
 from inspect_stance.roles import model_names, role_config, role_models
 

@@ -66,12 +66,13 @@ import anyio
 import numpy as np
 from inspect_ai.model import GenerateConfig, Model, ModelOutput, get_model
 from inspect_ai.solver import Generate, Solver, TaskState, solver
-from inspect_stance.solvers.trial_record import (
-    RECORD_EXPIRY_S,  # noqa: F401 (re-exported)
-    TrialRecordFile,
-    record_dir,  # noqa: F401 (re-exported: the chain solver imports it from here)
-    usable_record_dir,
+from inspect_stance.solvers.model_calls import (
+    MIN_TOP_LOGPROBS,
+    generation_settings,
+    logprob_tokens,
+    trials_in_flight,
 )
+from inspect_stance.solvers.trial_record import TrialRecordFile, usable_record_dir
 
 import inspect_stance.drift.defaults as D
 from inspect_stance.drift.adaptive.confseq import AdaptiveRule
@@ -97,49 +98,10 @@ from inspect_stance.stances import STANCES
 
 logger = logging.getLogger(__name__)
 
-MIN_TOP_LOGPROBS = 5
 #: bump when the record format or what a trial does changes: old records are then not replayed
 RECORD_FORMAT = 1
 #: store key: how many of the sample's trials were replayed from the trial record
 REPLAYED_KEY = "trials_replayed"
-
-
-def logprob_tokens(
-    output: ModelOutput,
-) -> tuple[list[str] | None, list[list[tuple[str, float]]] | None]:
-    """Generated tokens and their top logprobs, or ``(None, None)`` without logprobs."""
-    choice = output.choices[0] if output.choices else None
-    if choice is None or choice.logprobs is None or not choice.logprobs.content:
-        return None, None
-    tokens = [lp.token for lp in choice.logprobs.content]
-    # no top alternatives = no distribution to read: the estimator falls back to frequency
-    tops = [
-        [(t.token, t.logprob) for t in (lp.top_logprobs or [])] for lp in choice.logprobs.content
-    ]
-    return tokens, tops
-
-
-def generation_settings(model: Model) -> dict[str, Any]:
-    """The generation config in force for ``model``'s calls (its own config merged with the
-    eval's ``--temperature`` etc.); :func:`~inspect_stance.fingerprint.model_identity` drops
-    the operational settings such as connection limits."""
-    from inspect_stance.inspect_adapter import active_generate_config
-
-    merged = model.config.merge(active_generate_config())
-    return dict(merged.model_dump(exclude_none=True))
-
-
-def trials_in_flight(model: Model) -> int:
-    """How many of a sample's trials run at once: the model's connection limit
-    (``--max-connections``, else the provider's default)."""
-    from inspect_stance.inspect_adapter import active_generate_config
-
-    limit = (
-        model.config.max_connections
-        or active_generate_config().max_connections
-        or model.api.max_connections()
-    )
-    return max(1, int(limit))
 
 
 @dataclass(frozen=True)
