@@ -47,7 +47,7 @@ from inspect_stance.solvers.model_calls import (
     logprob_tokens,
     trials_in_flight,
 )
-from inspect_stance.solvers.trial_record import TrialRecordFile, record_dir
+from inspect_stance.solvers.trial_record import TrialRecordFile, record_dir, recorded_at
 
 import inspect_stance.drift.defaults as D
 from inspect_stance.drift.chain.relay_prompts import check_operation, relay_prompt, relay_steps
@@ -152,6 +152,7 @@ def chain_trial_record(t: int, chain: list[dict[str, Any]]) -> dict[str, Any]:
     record["hops_replayed"] = replayed
     if replayed == len(chain):
         record["replayed"] = True
+        record["recorded_at"] = chain[0].get("recorded_at")
     return record
 
 
@@ -230,6 +231,7 @@ class ChainRunner:
         for hop in range(1, int(self.s["hops"]) + 1):
             if (t, hop) in self.hops_done:
                 rec = {**self.hops_done[(t, hop)], "replayed": True}
+                rec["recorded_at"] = recorded_at(self.file)
                 text = str(rec["text"])
                 chain.append(rec)
                 continue

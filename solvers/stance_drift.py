@@ -72,7 +72,7 @@ from inspect_stance.solvers.model_calls import (
     logprob_tokens,
     trials_in_flight,
 )
-from inspect_stance.solvers.trial_record import TrialRecordFile, usable_record_dir
+from inspect_stance.solvers.trial_record import TrialRecordFile, recorded_at, usable_record_dir
 
 import inspect_stance.drift.defaults as D
 from inspect_stance.drift.adaptive.confseq import AdaptiveRule
@@ -262,9 +262,10 @@ class SampleTrials:
             async with in_flight:
                 await self.run_trial(t)
 
+        since = recorded_at(self.record_file)
         for t in range(start, end):
             if t in self.recorded:
-                self.done.append({**self.recorded[t], "replayed": True})
+                self.done.append({**self.recorded[t], "replayed": True, "recorded_at": since})
         async with anyio.create_task_group() as tg:
             for t in range(start, end):
                 if t not in self.recorded:

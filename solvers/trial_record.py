@@ -22,6 +22,7 @@ import os
 import stat
 import time
 from collections.abc import Mapping
+from datetime import UTC
 from pathlib import Path
 from typing import Any
 
@@ -109,6 +110,7 @@ class TrialRecordFile:
             if k == 0:
                 created = float(obj.get("created", 0)) if isinstance(obj, dict) else 0.0
                 key = obj.get("key") if isinstance(obj, dict) else None
+                self.created = created  # when the record was started: replayed trials say so
                 if time.time() - created > RECORD_EXPIRY_S or key != self.key:
                     self.path.unlink(missing_ok=True)
                     return []
@@ -150,6 +152,8 @@ class TrialRecordFile:
 
     _fd: int | None = None
     _broken: bool = False
+    #: the record's creation time (POSIX seconds, from its header line) once loaded
+    created: float | None = None
 
     def append(self, record: Mapping[str, Any]) -> None:
         """Append one line (opening the file on first use, with its header line when new).
@@ -178,3 +182,12 @@ class TrialRecordFile:
         if self._fd is not None:
             os.close(self._fd)
             self._fd = None
+
+
+def recorded_at(record: TrialRecordFile | None) -> str | None:
+    """When ``record`` was started, as an ISO 8601 UTC time (seconds), or None (no record)."""
+    if record is None or not record.created:
+        return None
+    from datetime import datetime
+
+    return datetime.fromtimestamp(record.created, UTC).isoformat(timespec="seconds")

@@ -32,7 +32,10 @@ def test_chain_hops_are_read_back_from_what_was_appended(tmp_path):
     # the header holds the key scrubbed of credentials, and a record of the same (unscrubbed)
     # key is still found: both sides compare the scrubbed key
     assert "secret" not in path.read_text()
-    hops, texts = TrialRecordFile(path, KEY).load_chain()
+    record = TrialRecordFile(path, KEY)
+    hops, texts = record.load_chain()
+    # the header's time is read as for the one-hop record (replayed hops say when)
+    assert record.created is not None and abs(record.created - time.time()) < 60
     assert texts == {(0, 1): "first"}
     assert hops == {(0, 1): {"trial": 0, "hop": 1, "vector": [0.2, 0.8]}}
 

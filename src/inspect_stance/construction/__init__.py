@@ -83,6 +83,7 @@ if TYPE_CHECKING:
     from inspect_stance.construction.keys import (
         STORE_VALIDATION_GENERATION as STORE_VALIDATION_GENERATION,
     )
+    from inspect_stance.construction.label_sample import write_label_sample as write_label_sample
     from inspect_stance.construction.labels import NO_PROMPT as NO_PROMPT
     from inspect_stance.construction.labels import NO_RESPONSE as NO_RESPONSE
     from inspect_stance.construction.lean import LeanSummary as LeanSummary
@@ -98,6 +99,7 @@ if TYPE_CHECKING:
         record_from_score_metadata as record_from_score_metadata,
     )
     from inspect_stance.construction.report import build_report as build_report
+    from inspect_stance.construction.report_records import read_records as read_records
     from inspect_stance.construction.rubric import AMBIGUOUS as AMBIGUOUS
     from inspect_stance.construction.rubric import DEFAULT_THRESHOLD as DEFAULT_THRESHOLD
     from inspect_stance.construction.rubric import ERROR as ERROR
@@ -191,6 +193,7 @@ _EXPORTS = {
     "STORE_STATUS": "inspect_stance.construction.keys",
     "STORE_SWAP_PROMPT": "inspect_stance.construction.keys",
     "STORE_VALIDATION_GENERATION": "inspect_stance.construction.keys",
+    "write_label_sample": "inspect_stance.construction.label_sample",
     "NO_PROMPT": "inspect_stance.construction.labels",
     "NO_RESPONSE": "inspect_stance.construction.labels",
     "LeanSummary": "inspect_stance.construction.lean",
@@ -204,6 +207,7 @@ _EXPORTS = {
     "Record": "inspect_stance.construction.records",
     "record_from_score_metadata": "inspect_stance.construction.records",
     "build_report": "inspect_stance.construction.report",
+    "read_records": "inspect_stance.construction.report_records",
     "AMBIGUOUS": "inspect_stance.construction.rubric",
     "DEFAULT_THRESHOLD": "inspect_stance.construction.rubric",
     "ERROR": "inspect_stance.construction.rubric",
