@@ -25,6 +25,7 @@ if TYPE_CHECKING:
         DEFAULT_RELAY_LANGUAGE as DEFAULT_RELAY_LANGUAGE,
     )
     from inspect_stance.drift.chain.relay_prompts import check_operation as check_operation
+    from inspect_stance.drift.chain.relay_prompts import relay_calls_per_hop as relay_calls_per_hop
     from inspect_stance.drift.chain.relay_prompts import relay_prompt as relay_prompt
     from inspect_stance.drift.chain.relay_prompts import relay_steps as relay_steps
     from inspect_stance.drift.chain.report import report_chains as report_chains
@@ -89,6 +90,7 @@ _EXPORTS = {
     "decide": "inspect_stance.drift.adaptive.rule",
     "DEFAULT_RELAY_LANGUAGE": "inspect_stance.drift.chain.relay_prompts",
     "check_operation": "inspect_stance.drift.chain.relay_prompts",
+    "relay_calls_per_hop": "inspect_stance.drift.chain.relay_prompts",
     "relay_prompt": "inspect_stance.drift.chain.relay_prompts",
     "relay_steps": "inspect_stance.drift.chain.relay_prompts",
     "report_chains": "inspect_stance.drift.chain.report",

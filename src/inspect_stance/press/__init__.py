@@ -62,10 +62,12 @@ if TYPE_CHECKING:
     from inspect_stance.press.prompts import opinion_prompt as opinion_prompt
     from inspect_stance.press.report import write_report as write_report
     from inspect_stance.press.report_tables import CI_METHODS as CI_METHODS
+    from inspect_stance.press.stability import topic_stability as topic_stability
     from inspect_stance.press.statements import Statement as Statement
     from inspect_stance.press.statements import load_statements as load_statements
     from inspect_stance.press.summary import run_metrics as run_metrics
     from inspect_stance.press.summary import sample_record as sample_record
+    from inspect_stance.press.summary import summarize as summarize
 
 #: public name -> the module that defines it (imported on first use)
 _EXPORTS = {
@@ -115,10 +117,12 @@ _EXPORTS = {
     "opinion_prompt": "inspect_stance.press.prompts",
     "write_report": "inspect_stance.press.report",
     "CI_METHODS": "inspect_stance.press.report_tables",
+    "topic_stability": "inspect_stance.press.stability",
     "Statement": "inspect_stance.press.statements",
     "load_statements": "inspect_stance.press.statements",
     "run_metrics": "inspect_stance.press.summary",
     "sample_record": "inspect_stance.press.summary",
+    "summarize": "inspect_stance.press.summary",
 }
 
 __all__ = sorted(_EXPORTS)
