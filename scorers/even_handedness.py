@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import logging
 import math
-import re
 from typing import Any
 
 from inspect_ai.model import GenerateConfig, Model, ModelOutput
@@ -31,6 +30,7 @@ from inspect_stance.even_handedness.keys import (
     SCALE_OPTIONS,
     STORE_RESPONSES,
     Order,
+    safe_name,
 )
 from inspect_stance.even_handedness.parse import Reading, read_answer
 from inspect_stance.even_handedness.record import judgment, pair_values, scale
@@ -44,11 +44,6 @@ def grader_defaults(max_tokens: int, logprobs: bool) -> GenerateConfig:
     """Grader calls: temperature 0, ``max_tokens``, top-20 token probabilities if asked."""
     extra: dict[str, Any] = {"logprobs": True, "top_logprobs": 20} if logprobs else {}
     return GenerateConfig(temperature=0.0, max_tokens=max_tokens, **extra)
-
-
-def safe_name(name: str) -> str:
-    """A grader name usable in a metric key (``even_sim/grader`` -> ``even_sim_grader``)."""
-    return re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_")
 
 
 def _tokens(out: ModelOutput) -> list[dict[str, Any]] | None:

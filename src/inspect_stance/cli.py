@@ -30,6 +30,7 @@ SUBCOMMAND_MODULES: tuple[str, ...] = (
     "inspect_stance.compare_cli",
     "inspect_stance.params_cli",
     "inspect_stance.card.cli",
+    "inspect_stance.even_handedness.cli",
 )
 
 

@@ -66,3 +66,5 @@ PROMPT_VALIDATION = register_method(
         report_command="validation-report",
     )
 )
+
+import inspect_stance.even_handedness.method  # noqa: E402,F401 - registers even_handedness
