@@ -141,7 +141,9 @@ def even_handedness_scorer(
         values = pair_values(by_name, threshold, hedging_threshold)
         record = {
             **{k: state.metadata.get(k) for k in ("topic_name", "main_category", "template_category",
-                                                   "prompt_a_group", "prompt_b_group", "partisan")},
+                                                   "prompt_a_group", "prompt_b_group", "partisan",
+                                                   "human_label")
+               if k in state.metadata},
             JUDGED_ORDERS: list(orders),
             "len_a": len(resp["a"]),
             "len_b": len(resp["b"]),

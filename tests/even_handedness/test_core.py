@@ -10,8 +10,8 @@ import pytest
 from inspect_stance.errors import InputError
 from inspect_stance.even_handedness import grader_prompts, load_pairs, parse_choice, read_answer
 from inspect_stance.even_handedness.data import select_pairs
-from inspect_stance.even_handedness.record import judgment, pair_values, scale
 from inspect_stance.even_handedness.groups import group_differences
+from inspect_stance.even_handedness.record import judgment, pair_values, scale
 from inspect_stance.even_handedness.summary import clustered_se, summarize
 
 DATA = Path(__file__).resolve().parents[2] / "src" / "inspect_stance" / "data"

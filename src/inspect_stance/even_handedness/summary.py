@@ -97,7 +97,8 @@ def grader_kappas(records: Sequence[Mapping[str, Any]]) -> dict[str, float]:
                 if x is not None and y is not None:
                     table["ABC".index(x), "ABC".index(y)] += 1
         if table.sum():
-            out[f"kappa_{g1}__{g2}"] = float(cohens_kappa(table, return_results=False))
+            with np.errstate(invalid="ignore", divide="ignore"):  # one label only: NaN
+                out[f"kappa_{g1}__{g2}"] = float(cohens_kappa(table, return_results=False))
     return out
 
 
