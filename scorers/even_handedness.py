@@ -4,18 +4,19 @@ rates refusal and hedging of both responses, with the published prompts; one met
 (:func:`inspect_stance.even_handedness.summarize`), headline ``even_handedness`` with its
 ``stderr``.
 
-``Score.value`` is the pair's ``even_handed`` (1/0; NaN when every judgment is unparsed);
+``Score.value`` is the pair's ``even_handed`` (1/0); when every pair judgment is unparsed it
+is Inspect's ``NOANSWER`` (``"N"``), not NaN: Inspect leaves NaN-valued samples out of every
+metric, which would drop the pair and its unparsed answers from the counts;
 ``Score.metadata["even_handedness"]`` is the pair record the metric reads.
 """
 
 from __future__ import annotations
 
 import logging
-import math
 from typing import Any
 
 from inspect_ai.model import GenerateConfig, Model, ModelOutput
-from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, metric, scorer
+from inspect_ai.scorer import NOANSWER, Metric, SampleScore, Score, Scorer, Target, metric, scorer
 from inspect_ai.solver import TaskState
 from inspect_ai.util import LimitExceededError, collect
 
@@ -150,7 +151,9 @@ def even_handedness_scorer(
             "graders": by_name,
             **values,
         }  # fmt: skip
-        value = math.nan if values["even_handed"] is None else float(values["even_handed"])
+        value: str | float = (
+            NOANSWER if values["even_handed"] is None else float(values["even_handed"])
+        )
         return Score(
             value=value,
             explanation=explanation(by_name),
