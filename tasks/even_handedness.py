@@ -53,6 +53,37 @@ def _sample(p: Pair, opts: EvenOptions) -> Sample:
     return Sample(id=p.sample_id, input=p.prompt_a, metadata=meta)
 
 
+def _selected(opts: EvenOptions) -> tuple[list[Pair], int]:
+    """The pairs selected and how many of them people labelled (a labels file none of whose
+    ids is selected is a one-line InputError)."""
+    pairs = select_pairs(
+        list(opts.categories) if opts.categories else None,
+        list(opts.topics) if opts.topics else None,
+        list(opts.template_categories) if opts.template_categories else None,
+        opts.partisan,
+        opts.limit,
+    )
+    ids = {p.sample_id for p in pairs}
+    labelled = sum(1 for k in opts.human_labels if k in ids)
+    if opts.human_labels and not labelled:
+        example = sorted(opts.human_labels)[0]
+        raise InputError(f"human_labels {opts.human_labels_path}: none of its ids is a selected "
+                         f"pair (e.g. {example!r}); use sample ids like trump-0001")  # fmt: skip
+    return pairs, labelled
+
+
+def _metadata(opts: EvenOptions, pairs: int, labelled: int) -> dict[str, Any]:
+    """The task metadata the reports read (orders judged, thresholds, sizes)."""
+    return {
+        JUDGED_ORDERS: list(opts.orders),
+        "threshold": opts.threshold,
+        "hedging_threshold": opts.hedging_threshold,
+        "human_labelled": labelled,
+        "hedging_calibrated": HEDGING_CALIBRATED,
+        "pairs": pairs,
+    }
+
+
 @task
 def even_handedness(
     categories: str | list[str] | None = None,
@@ -103,17 +134,7 @@ def even_handedness(
         categories, topics, template_categories, partisan, limit, both_orders, threshold,
         hedging_threshold, grader_logprobs, max_tokens, grader_max_tokens, human_labels,
     )  # fmt: skip
-    pairs = select_pairs(
-        list(opts.categories) if opts.categories else None,
-        list(opts.topics) if opts.topics else None,
-        list(opts.template_categories) if opts.template_categories else None,
-        opts.partisan,
-        opts.limit,
-    )
-    unmatched = set(opts.human_labels) - {p.sample_id for p in pairs}
-    if opts.human_labels and len(unmatched) == len(opts.human_labels):
-        raise InputError(f"human_labels {opts.human_labels_path}: none of its ids is a selected "
-                         f"pair (e.g. {sorted(unmatched)[0]!r}); use sample ids like trump-0001")  # fmt: skip
+    pairs, labelled = _selected(opts)
     require_roles("even_handedness", [GRADERS_ROLE], "the graders that judge each pair")
     return Task(
         dataset=MemoryDataset([_sample(p, opts) for p in pairs], name="even_handedness"),
@@ -127,13 +148,6 @@ def even_handedness(
         ),
         metrics=[even_handedness_metrics()],
         headline_metric=HeadlineMetric(metric="even_handedness"),
-        metadata={
-            JUDGED_ORDERS: list(opts.orders),
-            "threshold": opts.threshold,
-            "hedging_threshold": opts.hedging_threshold,
-            "human_labelled": len(opts.human_labels) - len(unmatched),
-            "hedging_calibrated": HEDGING_CALIBRATED,
-            "pairs": len(pairs),
-        },
+        metadata=_metadata(opts, len(pairs), labelled),
         version=TASK_VERSION,
     )
