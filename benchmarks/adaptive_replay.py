@@ -1,11 +1,11 @@
 """Adaptive trials replayed on the reference runs: calls used, coverage, decisions changed.
 
 For every ``.npz`` in ``../shared/data/stance_drift_reference`` and each half-width ``H``, the
-adaptive rule of :mod:`inspect_stance.drift.confseq` (waves of 10 trials, the first after 10,
+adaptive rule of :mod:`inspect_stance.drift.adaptive.confseq` (waves of 10 trials, the first after 10,
 at most 100; stop when the two-sided 95 % empirical-Bernstein confidence sequence of the cell's
 diagonal values is at most ``H`` on either side of the mean, or its upper bound is below 1) is
 replayed over ``--orders`` random orders of each cell's 100 recorded trials
-(:func:`inspect_stance.drift.replay.replay`). Columns: the share of calls used, the coverage of
+(:func:`inspect_stance.drift.adaptive.replay.replay`). Columns: the share of calls used, the coverage of
 the final intervals against the 100-trial mean, the share of (cell, order) whose "reaches 1"
 decision (one-sided 99 % Student-t bound, Bonferroni over the 112 propositions, as the paper)
 differs from the full-data one when read with the same t bound on the trials used
@@ -13,7 +13,7 @@ differs from the full-data one when read with the same t bound on the trials use
 reason, the mean half-width reached, and the SPR bias against the 100-trial SPR (mean over
 orders, with its standard error) of the plain mean of the trials run (``bias plain``) and of the
 unbiased Rao–Blackwell estimate the scorer reports (``bias unbiased``,
-:mod:`inspect_stance.drift.adaptive_estimate`, ``--draws`` orderings each; ``--draws 0`` skips
+:mod:`inspect_stance.drift.adaptive.estimate`, ``--draws`` orderings each; ``--draws 0`` skips
 it), and the worst cell's bias of each. ``--rule width`` keeps only the half-width rule.
 
 ``--coverage`` instead runs the full-size simulation of anytime coverage with a known answer
@@ -31,10 +31,10 @@ from pathlib import Path
 
 import numpy as np
 
-from inspect_stance.drift.confseq import AdaptiveRule, eb_cs
-from inspect_stance.drift.replay import replay
+from inspect_stance.drift.adaptive.confseq import AdaptiveRule, eb_cs
+from inspect_stance.drift.adaptive.replay import replay
+from inspect_stance.drift.planning.variance import cell_values
 from inspect_stance.drift.run import load_npz
-from inspect_stance.drift.variance import cell_values
 
 REF = Path(__file__).resolve().parents[2] / "shared" / "data" / "stance_drift_reference"
 

@@ -1,4 +1,4 @@
-"""Size and power of the chains' Markov test (inspect_stance.drift.chain), by simulation.
+"""Size and power of the chains' Markov test (inspect_stance.drift.chain.markov), by simulation.
 
 Chains of 3 hops with exact readings: hop 1 reads the initial stance ``i``, hop 2
 ``x ~ R[i]``, hop 3 ``y = i`` with probability ``pull`` (memory) else ``y ~ R[x]``. ``pull=0``
@@ -21,7 +21,7 @@ import time
 
 import numpy as np
 
-from inspect_stance.drift.chain import analyse_chain
+from inspect_stance.drift.chain.markov import analyse_chain
 from inspect_stance.providers.stance_sim import load_transition
 
 #: the noisy reader's reading matrix (rows: the text's stance; columns: the reading)

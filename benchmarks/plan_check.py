@@ -4,7 +4,7 @@ For each ``.npz`` in ``../shared/data/stance_drift_reference`` and ``k`` in 5, 1
 draw ``--reps`` subsamples of ``k`` of each cell's 100 trials (without replacement) and compare
 
 - ``pred``: the predicted SE(SPR) of a 112 x k design from the full run's variance components
-  (``sqrt((sigma_P^2 + sigma_e^2 / (5 k)) / 112)``, :mod:`inspect_stance.drift.plan`), with
+  (``sqrt((sigma_P^2 + sigma_e^2 / (5 k)) / 112)``, :mod:`inspect_stance.drift.planning.design`), with
   ``obs``: the SE over propositions that the subsamples themselves give (their mean), i.e. what
   a k-trial study of these propositions reports;
 - ``trial_pred``: the predicted SD of SPR from trial noise alone, for a subsample of a finite
@@ -33,9 +33,9 @@ from pathlib import Path
 
 import numpy as np
 
-from inspect_stance.drift.plan import cheapest
+from inspect_stance.drift.planning.design import cheapest
+from inspect_stance.drift.planning.variance import cell_values, decompose
 from inspect_stance.drift.run import load_npz
-from inspect_stance.drift.variance import cell_values, decompose
 
 REF = Path(__file__).resolve().parents[2] / "shared" / "data" / "stance_drift_reference"
 KS = (5, 10, 20, 50)

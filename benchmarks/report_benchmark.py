@@ -37,10 +37,10 @@ N_PROPS, TRIALS = 112, 100
 def run_part(path: str) -> dict[str, float]:
     """(child process) Time the full report of one input; returns seconds and peak RSS."""
     t0 = time.perf_counter()
-    from inspect_stance.drift.cli import load_input
-    from inspect_stance.drift.report import write_outputs
-    from inspect_stance.drift.report_analysis import build_report
-    from inspect_stance.drift.report_render import terminal_summary
+    from inspect_stance.drift.inputs import load_input
+    from inspect_stance.drift.report.analysis import build_report
+    from inspect_stance.drift.report.render import terminal_summary
+    from inspect_stance.drift.report.write import write_outputs
 
     t_import = time.perf_counter() - t0
     t1 = time.perf_counter()

@@ -11,14 +11,14 @@ annotators=...``, names in the task metadata ``annotators``):
 
 - :func:`realism`: ``mean_rank_<source>``, ``kendall_w`` (+ ``kendall_w_settings``),
   ``kendall_w_<s1>_<s2>``, ``friedman_chi2``, ``friedman_p``, ``friedman_blocks``
-  (:mod:`inspect_stance.construction.realism`);
+  (:mod:`inspect_stance.validation.realism`);
 - :func:`clarity`: ``intent_accuracy_<source>``, ``stance_accuracy_<source>``,
   ``<field>_fleiss_<source>``, ``<field>_kappa_<source>_a<i>``, ``<field>_n_<source>``
-  (:mod:`inspect_stance.construction.clarity`);
+  (:mod:`inspect_stance.validation.clarity`);
 - :func:`detection`: ``neutral_leaning_<source>``, ``neutral_toward_a_<source>``,
   ``neutral_toward_b_<source>``, ``neutral_side_n_<source>``, ``neutral_toward_filler_<source>``,
   ``neutral_filler_n_<source>``
-  (:mod:`inspect_stance.construction.detection`);
+  (:mod:`inspect_stance.validation.detection`);
 - :func:`annotation_counts`: ``unparsed_ranking``, ``unparsed_intent``, ``unparsed_stance``,
   ``unparsed_side`` (answers in no accepted format), ``failed_calls`` (calls that raised),
   ``missing_prompts`` (generated slots the prompter did not fill), ``prompts``.
@@ -32,9 +32,9 @@ from typing import Any
 from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, metric, scorer
 from inspect_ai.solver import TaskState
 
-from inspect_stance.construction.annotation import GENERATED, Annotation
 from inspect_stance.construction.keys import STORE_ANNOTATIONS, STORE_ITEMS, STORE_MISSING
-from inspect_stance.construction.validation_analysis import (
+from inspect_stance.explain import validation_explanation
+from inspect_stance.validation.analysis import (
     annotation_counts_of,
     annotator_order,
     clarity_of,
@@ -42,7 +42,7 @@ from inspect_stance.construction.validation_analysis import (
     realism_of,
     rows_from_records,
 )
-from inspect_stance.explain import validation_explanation
+from inspect_stance.validation.annotation import GENERATED, Annotation
 
 ITEM_KEYS: tuple[str, ...] = (
     "item_id",

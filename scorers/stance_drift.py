@@ -18,7 +18,7 @@ stances), ``drift`` (the five drift patterns ``polarization``, ``moderation``,
 ``unparsed_extractions``, ``label_mismatches``, ``logprobs_returned``, ``incomplete_samples``,
 ``missing_trials``, ``trials_replayed``).
 Epochs are pooled by the ``drift_pool`` reducer. The statistics themselves are in
-:mod:`inspect_stance.drift.spr` and :mod:`inspect_stance.drift.patterns`.
+:mod:`inspect_stance.drift.metrics.spr` and :mod:`inspect_stance.drift.metrics.patterns`.
 
 A sample stopped by a limit is scored on its finished trials and flagged: score metadata
 ``n_planned``, ``n_missing`` and ``n_incomplete`` (1), and the ``incomplete_samples`` /
@@ -45,11 +45,11 @@ from inspect_ai.scorer import (
 )
 from inspect_ai.solver import TaskState
 
-from inspect_stance.drift.adaptive import ADAPTIVE_KEY, adaptive_row
+from inspect_stance.drift.adaptive.rule import ADAPTIVE_KEY, adaptive_row
 from inspect_stance.drift.extraction import record_label_mismatches, trial_vector
 from inspect_stance.drift.logs import PLANNED_KEY, TRIALS_KEY
-from inspect_stance.drift.patterns import drift_patterns, stance_drift_rate
-from inspect_stance.drift.spr import stance_preservation_rate, success_by_stance
+from inspect_stance.drift.metrics.patterns import drift_patterns, stance_drift_rate
+from inspect_stance.drift.metrics.spr import stance_preservation_rate, success_by_stance
 from inspect_stance.drift.started import StartedSamples
 from inspect_stance.drift.transition import check_policy
 from inspect_stance.explain import drift_explanation, trial_argmax_counts
@@ -214,7 +214,7 @@ def spr_metric() -> Metric:
     ``propositions_partial`` (:func:`partial_propositions`) when it is not 0.
 
     ``spr = mean_s mean_i T[s,i,i]``; ``spr_stderr = sd_s(mean_i T[s,i,i]) / sqrt(P)`` over
-    propositions (:func:`inspect_stance.drift.spr.stance_preservation_rate`).
+    propositions (:func:`inspect_stance.drift.metrics.spr.stance_preservation_rate`).
     """
 
     def compute(scores: list[SampleScore]) -> Value:
@@ -247,7 +247,7 @@ def success_metric() -> Metric:
 def drift_metric() -> Metric:
     """The five drift-pattern masses (``polarization``, ``moderation``,
     ``moderation_to_neutral``, ``flipping``, ``deviation_from_neutrality``; cells in
-    :mod:`inspect_stance.drift.patterns`) and ``sdr``, their sum (``= 1 - spr`` without
+    :mod:`inspect_stance.drift.metrics.patterns`) and ``sdr``, their sum (``= 1 - spr`` without
     unparsed trials)."""
 
     def compute(scores: list[SampleScore]) -> Value:

@@ -26,18 +26,6 @@ from inspect_ai.model import CachePolicy, GenerateConfig, Model, get_model, mode
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.util import LimitExceededError, collect
 
-from inspect_stance.construction.annotation import (
-    ERROR,
-    FIELDS,
-    OK,
-    UNPARSED,
-    label_prompt,
-    parse_labels,
-    parse_ranking,
-    ranking_prompt,
-    ranks_from_ranking,
-    shuffled_order,
-)
 from inspect_stance.construction.generation import parse_generated_prompts
 from inspect_stance.construction.keys import (
     ANNOTATORS_ROLE,
@@ -51,6 +39,18 @@ from inspect_stance.construction.keys import (
 from inspect_stance.errors import InputError
 from inspect_stance.fingerprint import ROLE_CACHE_EXPIRY, role_cache_scopes
 from inspect_stance.roles import model_names, require_role_models, role_config
+from inspect_stance.validation.annotation import (
+    ERROR,
+    FIELDS,
+    OK,
+    UNPARSED,
+    label_prompt,
+    parse_labels,
+    parse_ranking,
+    ranking_prompt,
+    ranks_from_ranking,
+    shuffled_order,
+)
 
 logger = logging.getLogger(__name__)
 

@@ -8,7 +8,7 @@ hops:
   from the initial stance (:func:`inspect_stance.drift.prompts.generation_prompt`);
 - **hop h >= 2** gives hop ``h-1``'s *text* to a relay model (role ``relay``; with several
   models bound, ``--model-role relay=A,B``, hop ``h`` uses model ``(h - 2) mod n``: A, B, A …)
-  with the operation ``relay_operation`` (:mod:`inspect_stance.drift.relay_prompts`; a
+  with the operation ``relay_operation`` (:mod:`inspect_stance.drift.chain.relay_prompts`; a
   translation hop is two relay calls, there and back);
 - **after every hop** the stance of that hop's text is extracted by ``--model`` in a fresh
   single-message conversation, with the paper's extraction prompt and estimator (the same
@@ -51,6 +51,7 @@ from inspect_stance.solvers.stance_drift import (
     trials_in_flight,
 )
 
+from inspect_stance.drift.chain.relay_prompts import check_operation, relay_prompt, relay_steps
 from inspect_stance.drift.chain_record import load_chain_record
 from inspect_stance.drift.extraction import extract, to_stance_order
 from inspect_stance.drift.logs import PLANNED_KEY, TRIALS_KEY
@@ -60,7 +61,6 @@ from inspect_stance.drift.prompts import (
     generation_prompt,
     variant_order,
 )
-from inspect_stance.drift.relay_prompts import check_operation, relay_prompt, relay_steps
 from inspect_stance.fingerprint import model_identity
 from inspect_stance.roles import model_names, role_config, role_models
 

@@ -18,7 +18,7 @@ trial (:class:`SampleTrials`):
 
 At most ``--max-connections`` trials of a sample are in flight at once (the provider's default
 connection limit otherwise), so trials finish steadily rather than all at the end. With
-``adaptive`` the trials run in waves (:mod:`inspect_stance.drift.adaptive`): after each wave the
+``adaptive`` the trials run in waves (:mod:`inspect_stance.drift.adaptive.rule`): after each wave the
 sample stops once its confidence sequence is narrow enough (``state.store["adaptive"]``).
 
 **Nothing finished is lost.** Each trial's record is appended to ``state.store["trials"]`` (plain
@@ -73,8 +73,8 @@ from inspect_stance.solvers.trial_record import (
     usable_record_dir,
 )
 
-from inspect_stance.drift.adaptive import ADAPTIVE_KEY, decide
-from inspect_stance.drift.confseq import AdaptiveRule
+from inspect_stance.drift.adaptive.confseq import AdaptiveRule
+from inspect_stance.drift.adaptive.rule import ADAPTIVE_KEY, decide
 from inspect_stance.drift.extraction import (
     DEFAULT_MIN_LETTER_MASS,
     extract,
@@ -369,7 +369,7 @@ def stance_drift_trials(
 
     The parameters are documented once, in the ``stance_drift`` task's docstring; ``arguments``
     holds reused arguments keyed by sample id (from ``arguments_from``: no generation calls);
-    ``adaptive`` runs the trials in waves that stop early (:mod:`inspect_stance.drift.adaptive`).
+    ``adaptive`` runs the trials in waves that stop early (:mod:`inspect_stance.drift.adaptive.rule`).
     """
     check_variant(variant)
     if trials < 1:

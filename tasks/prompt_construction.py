@@ -32,7 +32,8 @@ from inspect_stance.solvers.prompt_construction import (
 
 from inspect_stance.construction.issuebench import PACKAGE
 from inspect_stance.construction.options import ConstructionOptions
-from inspect_stance.construction.plan import (
+from inspect_stance.construction.rubric import DEFAULT_THRESHOLD
+from inspect_stance.construction.samples import (
     ConstructionPlan,
     fingerprint_inputs,
     plan_construction,
@@ -40,7 +41,6 @@ from inspect_stance.construction.plan import (
     sample_metadata,
     task_metadata,
 )
-from inspect_stance.construction.rubric import DEFAULT_THRESHOLD
 from inspect_stance.fingerprint import FINGERPRINT_KEY, task_fingerprint
 from inspect_stance.params import reject_unknown_args
 from inspect_stance.roles import config_dump, require_roles

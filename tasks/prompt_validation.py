@@ -33,16 +33,16 @@ from inspect_stance.solvers.prompt_validation import (
 )
 
 from inspect_stance.construction.keys import ANNOTATORS_ROLE, PROMPTER_ROLE
-from inspect_stance.construction.validation_options import ValidationOptions
-from inspect_stance.construction.validation_plan import (
-    ValidationPlan,
-    construction_judges,
-    plan_validation,
-)
 from inspect_stance.errors import InputError
 from inspect_stance.fingerprint import FINGERPRINT_KEY, task_fingerprint
 from inspect_stance.params import reject_unknown_args
 from inspect_stance.roles import config_dump, require_roles
+from inspect_stance.validation.options import ValidationOptions
+from inspect_stance.validation.samples import (
+    ValidationPlan,
+    construction_judges,
+    plan_validation,
+)
 from inspect_stance.viewer import headline
 
 TASK_VERSION = 1

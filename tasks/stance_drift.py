@@ -20,6 +20,7 @@ from inspect_stance.solvers.stance_chain import (
 )
 from inspect_stance.solvers.stance_drift import RECORD_FORMAT, stance_drift_trials
 
+from inspect_stance.drift.chain.relay_prompts import DEFAULT_RELAY_LANGUAGE
 from inspect_stance.drift.dataset import DriftDataset, load_dataset
 from inspect_stance.drift.extraction import DEFAULT_MIN_LETTER_MASS
 from inspect_stance.drift.options import (
@@ -29,7 +30,6 @@ from inspect_stance.drift.options import (
     Unparsed,
     Variant,
 )
-from inspect_stance.drift.relay_prompts import DEFAULT_RELAY_LANGUAGE
 from inspect_stance.drift.started import StartedSamples
 from inspect_stance.fingerprint import FINGERPRINT_KEY, task_fingerprint
 from inspect_stance.params import reject_unknown_args

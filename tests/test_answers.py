@@ -7,10 +7,10 @@ import time
 import pytest
 
 from inspect_stance.answers import set_aside
-from inspect_stance.construction.annotation import parse_labels
 from inspect_stance.construction.rubric import parse_judge_answer
 from inspect_stance.drift.extraction import parse_letter
 from inspect_stance.press.classify import parse_classifier_answer
+from inspect_stance.validation.annotation import parse_labels
 
 # runs of options that end in nothing a reading can use: a pattern that scans each run from
 # every start takes time quadratic in its length (tens of seconds at these sizes)

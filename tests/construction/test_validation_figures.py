@@ -7,8 +7,8 @@ import math
 
 import pandas as pd
 
-from inspect_stance.construction.validation_plots import realism_figure, recovery_figure
 from inspect_stance.html import png_size
+from inspect_stance.validation.plots import realism_figure, recovery_figure
 
 
 def test_figures_are_written_from_the_summary(tmp_path):

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from inspect_stance.construction.annotation import (
+from inspect_stance.construction.topics import Topic
+from inspect_stance.errors import InputError
+from inspect_stance.validation.annotation import (
     label_prompt,
     parse_labels,
     parse_ranking,
@@ -12,15 +14,13 @@ from inspect_stance.construction.annotation import (
     ranks_from_ranking,
     shuffled_order,
 )
-from inspect_stance.construction.real_prompts import (
+from inspect_stance.validation.real_prompts import (
     RealPrompt,
     about,
     load_real_prompts,
     real_for_setting,
     topic_keywords,
 )
-from inspect_stance.construction.topics import Topic
-from inspect_stance.errors import InputError
 
 # ----- ranking answers -----
 

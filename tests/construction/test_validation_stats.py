@@ -13,15 +13,15 @@ import pytest
 from scipy.stats import chi2, friedmanchisquare
 from statsmodels.stats.inter_rater import aggregate_raters, fleiss_kappa
 
-from inspect_stance.construction.annotation import Annotation
-from inspect_stance.construction.clarity import (
+from inspect_stance.validation.annotation import Annotation
+from inspect_stance.validation.clarity import (
     accuracy,
     clarity_summary,
     cohen_kappa,
     fleiss,
 )
-from inspect_stance.construction.detection import detection_summary
-from inspect_stance.construction.realism import friedman, kendall_w, mean_ranks, mean_w
+from inspect_stance.validation.detection import detection_summary
+from inspect_stance.validation.realism import friedman, kendall_w, mean_ranks, mean_w
 
 
 def row(annotator, setting, item, source, rank=None, intent=None, stance=None, side=None,

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from inspect_stance.drift.adaptive import adaptive_row, decide, rule_for
-from inspect_stance.drift.adaptive_estimate import stop_counts, unbiased_means
-from inspect_stance.drift.confseq import AdaptiveRule, first_stop
+from inspect_stance.drift.adaptive.confseq import AdaptiveRule, first_stop
+from inspect_stance.drift.adaptive.estimate import stop_counts, unbiased_means
+from inspect_stance.drift.adaptive.rule import adaptive_row, decide, rule_for
 
 MU = 0.8  # Bernoulli cells (one-letter answers): the plain mean's bias is about -0.015 here
 CELLS = 600

@@ -16,8 +16,8 @@ from inspect_ai.log import read_eval_log
 from inspect_stance.tasks.stance_drift import stance_drift
 
 from inspect_stance.cli import main as cli_main
-from inspect_stance.drift.adaptive import check_halfwidth, rule_for
-from inspect_stance.drift.confseq import first_stop
+from inspect_stance.drift.adaptive.confseq import first_stop
+from inspect_stance.drift.adaptive.rule import check_halfwidth, rule_for
 from inspect_stance.drift.logs import read_drift_log
 from inspect_stance.errors import InputError
 

@@ -1,4 +1,4 @@
-"""The chain analysis (drift/chain.py) against hand computations and exactly enumerated chains.
+"""The chain analysis (drift/chain/markov.py) against hand computations and exactly enumerated chains.
 
 Enumerated chains: for every initial stance, each path ``i -> x -> y`` is repeated in
 proportion to its probability (all probabilities are multiples of 1/32), so the empirical
@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from inspect_stance.drift.chain import (
+from inspect_stance.drift.chain.markov import (
     analyse_chain,
     joint_counts,
     markov_projection,

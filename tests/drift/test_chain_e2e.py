@@ -25,9 +25,9 @@ from inspect_ai.model import get_model
 from inspect_stance.tasks.stance_drift import stance_drift
 
 from inspect_stance.cli import main
-from inspect_stance.drift.chain import analyse_chain
-from inspect_stance.drift.chain_logs import read_chain_log
-from inspect_stance.drift.chain_report import report_chains
+from inspect_stance.drift.chain.logs import read_chain_log
+from inspect_stance.drift.chain.markov import analyse_chain
+from inspect_stance.drift.chain.report import report_chains
 from inspect_stance.drift.inputs import load_run
 from inspect_stance.errors import InputError
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from inspect_stance.drift.chain import analyse_chain, one_hop_matrices
+from inspect_stance.drift.chain.markov import analyse_chain, one_hop_matrices
 from inspect_stance.providers.stance_sim import load_transition
 
 READER = 0.625 * np.eye(5) + 0.075  # a text of stance z is read as READER[z]

@@ -9,8 +9,8 @@ from inspect_ai.log import read_eval_log
 from inspect_ai.model import get_model
 from inspect_stance.tasks.stance_drift import stance_drift
 
-from inspect_stance.drift.chain import analyse_chain
-from inspect_stance.drift.chain_logs import read_chain_log
+from inspect_stance.drift.chain.logs import read_chain_log
+from inspect_stance.drift.chain.markov import analyse_chain
 
 pytestmark = pytest.mark.slow
 

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from inspect_stance.drift.confidence import (
+from inspect_stance.drift.metrics.confidence import (
     bonferroni_level,
     ci_includes_one,
     diagonal_trials,

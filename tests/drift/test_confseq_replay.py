@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from inspect_stance.drift.confseq import AdaptiveRule, eb_cs, first_stop, stop_reason
-from inspect_stance.drift.replay import replay, t_upper
+from inspect_stance.drift.adaptive.confseq import AdaptiveRule, eb_cs, first_stop, stop_reason
+from inspect_stance.drift.adaptive.replay import replay, t_upper
 
 REF = Path(__file__).resolve().parents[3] / "shared" / "data" / "stance_drift_reference"
 
@@ -119,7 +119,7 @@ def test_replay_on_known_cells() -> None:
 
 
 def test_decide_without_kept_values_runs_to_the_most() -> None:
-    from inspect_stance.drift.adaptive import decide, rule_for
+    from inspect_stance.drift.adaptive.rule import decide, rule_for
 
     rule = rule_for(0.1, 20, unparsed="exclude")
     unparsed = [{"trial": t, "probs": None} for t in range(10)]

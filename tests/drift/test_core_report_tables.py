@@ -11,10 +11,10 @@ import pandas as pd
 import pytest
 
 from inspect_stance.cli import main
-from inspect_stance.drift.report import file_bases
-from inspect_stance.drift.report_analysis import build_report, pooled_pass_curve
-from inspect_stance.drift.report_frames import stance_patterns_frame
-from inspect_stance.drift.report_render import stance_pattern_table
+from inspect_stance.drift.report.analysis import build_report, pooled_pass_curve
+from inspect_stance.drift.report.frames import stance_patterns_frame
+from inspect_stance.drift.report.render import stance_pattern_table
+from inspect_stance.drift.report.write import file_bases
 from inspect_stance.drift.run import DriftRun, load_npz
 
 

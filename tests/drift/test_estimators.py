@@ -5,7 +5,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from inspect_stance.drift.estimators import estimator_in_use, precision_loss, sampled_trials
+from inspect_stance.drift.planning.estimators import (
+    estimator_in_use,
+    precision_loss,
+    sampled_trials,
+)
 
 
 def _probs(p_diag: np.ndarray) -> np.ndarray:

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from scipy import linalg
 
-from inspect_stance.drift.hops import (
+from inspect_stance.drift.chain.hops import (
     k_hop_matrices,
     spr_after_hops,
     stationary_distribution,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from inspect_stance.drift.pass_rate import (
+from inspect_stance.drift.metrics.pass_rate import (
     AUC_MAX,
     AUC_THRESHOLDS,
     pass_rate,

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from inspect_stance.drift.report_analysis import build_report
-from inspect_stance.drift.report_frames import per_proposition_frame
+from inspect_stance.drift.report.analysis import build_report
+from inspect_stance.drift.report.frames import per_proposition_frame
 from inspect_stance.drift.run import DriftRun
 
 

@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 from inspect_stance.cli import main as cli_main
-from inspect_stance.drift.plan import cheapest, prob_se_below, se_prediction_range
-from inspect_stance.drift.variance import decompose
+from inspect_stance.drift.planning.design import cheapest, prob_se_below, se_prediction_range
+from inspect_stance.drift.planning.variance import decompose
 
 SD_P, SD_E, K = 0.1, 0.2, 5
 TARGET = 0.015

@@ -91,7 +91,7 @@ def test_calls_by_variant_match_the_task_metadata() -> None:
     """The planner's calls per trial equal what the task records for each variant."""
     from inspect_stance.tasks.stance_drift import stance_drift
 
-    from inspect_stance.drift.plan import calls_per_trial_by_variant
+    from inspect_stance.drift.planning.design import calls_per_trial_by_variant
 
     for variant, calls in calls_per_trial_by_variant().items():
         if "+" in variant:
@@ -103,7 +103,7 @@ def test_calls_by_variant_match_the_task_metadata() -> None:
 
 @pytest.mark.skipif(not REF.is_dir(), reason="reference data not present")
 def test_report_says_what_logprobs_are_worth(capsys: pytest.CaptureFixture[str]) -> None:
-    from inspect_stance.drift.estimators import precision_loss
+    from inspect_stance.drift.planning.estimators import precision_loss
     from inspect_stance.drift.run import load_npz
 
     path = REF / "gpt_4o_mini.npz"
@@ -151,7 +151,7 @@ def test_paired_plan_matches_propositions_by_text(
 def test_plan_for_a_model_without_logprobs(capsys: pytest.CaptureFixture[str]) -> None:
     """--estimator frequency: the logprob run's proposition components with the trial variance
     of its one-letter re-scoring, so more trials are recommended for the same target."""
-    from inspect_stance.drift.estimators import precision_loss
+    from inspect_stance.drift.planning.estimators import precision_loss
     from inspect_stance.drift.run import load_npz
 
     path = str(REF / "gpt_3_5_turbo.npz")

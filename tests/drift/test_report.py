@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from inspect_stance.cli import main
-from inspect_stance.drift.report_analysis import analyse, build_report
-from inspect_stance.drift.report_render import run_json
+from inspect_stance.drift.report.analysis import analyse, build_report
+from inspect_stance.drift.report.render import run_json
 from inspect_stance.drift.run import DriftRun
 
 JSON_KEYS = {

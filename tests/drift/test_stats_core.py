@@ -5,13 +5,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from inspect_stance.drift.patterns import (
+from inspect_stance.drift.metrics.patterns import (
     PATTERN_CELLS,
     PATTERNS,
     drift_patterns,
     stance_drift_rate,
 )
-from inspect_stance.drift.spr import stance_preservation_rate, success_by_stance
+from inspect_stance.drift.metrics.spr import stance_preservation_rate, success_by_stance
 from inspect_stance.drift.transition import (
     argmax_trials,
     check_probs,

@@ -15,7 +15,7 @@ from inspect_stance.tasks.stance_drift import stance_drift
 
 from inspect_stance.drift.inputs import load_run
 from inspect_stance.drift.logs import read_drift_log
-from inspect_stance.drift.patterns import PATTERN_CELLS
+from inspect_stance.drift.metrics.patterns import PATTERN_CELLS
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from simulated_truth import TRUE_SPR, TRUTH  # noqa: E402
@@ -382,7 +382,7 @@ def test_epochs_are_pooled_as_more_trials(files, tmp_path):
     assert m["trials"] == 2 * 3 * 5 * 2
     run_ = read_drift_log(log.location)
     assert run_.probs.shape[1] == 6 and run_.n_missing == 0
-    from inspect_stance.drift.spr import stance_preservation_rate
+    from inspect_stance.drift.metrics.spr import stance_preservation_rate
     from inspect_stance.drift.transition import transition_matrices
 
     assert m["spr"] == pytest.approx(stance_preservation_rate(transition_matrices(run_.probs))[0])

@@ -9,7 +9,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from inspect_stance.drift.plan import (
+from inspect_stance.drift.metrics.spr import stance_preservation_rate
+from inspect_stance.drift.planning.design import (
     PairComponents,
     cheapest,
     design,
@@ -17,10 +18,9 @@ from inspect_stance.drift.plan import (
     pair_from_runs,
     power_multiplier,
 )
+from inspect_stance.drift.planning.variance import cell_values, decompose, decompose_run
 from inspect_stance.drift.run import load_npz
-from inspect_stance.drift.spr import stance_preservation_rate
 from inspect_stance.drift.transition import transition_matrices
-from inspect_stance.drift.variance import cell_values, decompose, decompose_run
 from inspect_stance.errors import InputError
 
 REF = Path(__file__).resolve().parents[3] / "shared" / "data" / "stance_drift_reference"
@@ -134,7 +134,7 @@ def test_components_match_statsmodels_on_simulated_data() -> None:
 
 
 def test_design_calls_and_cost_by_hand() -> None:
-    from inspect_stance.drift.plan import Pricing
+    from inspect_stance.drift.planning.design import Pricing
 
     vc = decompose(_simulate(np.random.default_rng(0), 10, 6, 5, 0.01, 0.02, 0.05))
     d = design(vc, 20, 7, 2, pricing=Pricing(300, 120, 0.15, 0.60, 0.5))

@@ -49,8 +49,8 @@ def test_page_embeds_every_figure_and_renders_the_tables(tmp_path):
 
 def test_construction_lean_caption_names_the_same_pole_as_the_axis_and_the_docs():
     """Negative lean = pole A / topic_pro (construction/lean.py, docs/prompt_construction.md)."""
+    from inspect_stance.cli.html import STUDIES
     from inspect_stance.construction.plots import LEAN_AXIS_LABEL
-    from inspect_stance.html.cli import STUDIES
 
     caption = STUDIES["construction-report"].notes["lean"]
     left = caption.split("left of 0", 1)[1].split(",", 1)[0]

@@ -84,7 +84,7 @@ def test_press_shards_its_statements_by_text_and_records_the_study():
 
 def test_construction_shards_whole_settings_and_records_the_study():
     from inspect_stance.construction.options import ConstructionOptions
-    from inspect_stance.construction.plan import plan_construction, task_metadata
+    from inspect_stance.construction.samples import plan_construction, task_metadata
 
     with pytest.raises(InputError, match="shard 'x'"):
         ConstructionOptions.parse(shard="x")
@@ -102,8 +102,8 @@ def test_construction_shards_whole_settings_and_records_the_study():
 
 
 def test_validation_shards_whole_settings_and_records_the_study():
-    from inspect_stance.construction.validation_options import ValidationOptions
-    from inspect_stance.construction.validation_plan import plan_validation
+    from inspect_stance.validation.options import ValidationOptions
+    from inspect_stance.validation.samples import plan_validation
 
     with pytest.raises(InputError, match="shard '3/2'"):
         ValidationOptions.parse(shard="3/2")

@@ -114,7 +114,7 @@ def test_benjamini_yekutieli_by_hand():
 def test_compare_offers_by_and_says_bh_needs_positive_dependence():
     import argparse
 
-    from inspect_stance.compare_cli import register
+    from inspect_stance.cli.compare import register
 
     parser = argparse.ArgumentParser()
     register(parser.add_subparsers())

@@ -16,8 +16,8 @@ from inspect_stance.tasks.stance_drift import stance_drift
 from openai_server import Fault
 from wire_support import cli_env, local_model
 
-from inspect_stance.drift.adaptive import rule_for, trial_value
-from inspect_stance.drift.confseq import first_stop
+from inspect_stance.drift.adaptive.confseq import first_stop
+from inspect_stance.drift.adaptive.rule import rule_for, trial_value
 
 GEN_MARK = "WIRE-ARGUMENT"
 TRIALS = 20

@@ -1,7 +1,7 @@
 """The ``prompt_construction`` task's ``-T`` parameters, checked once (one-line errors).
 
 :meth:`ConstructionOptions.parse` turns the task's raw arguments into typed, validated values;
-the task, its dataset plan (:mod:`inspect_stance.construction.plan`), its solver and scorer
+the task, its dataset plan (:mod:`inspect_stance.construction.samples`), its solver and scorer
 arguments and its task metadata read this one object. Relative file paths are resolved from the
 working directory.
 """

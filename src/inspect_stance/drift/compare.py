@@ -3,10 +3,10 @@
 Items are propositions, matched by their text. For each run the item-level values are, per
 proposition ``s`` (with ``T[s]`` its transition matrix, :mod:`.transition`):
 
-- ``spr``: ``mean_i T[s, i, i]`` (:func:`~inspect_stance.drift.spr.per_proposition_spr`);
+- ``spr``: ``mean_i T[s, i, i]`` (:func:`~inspect_stance.drift.metrics.spr.per_proposition_spr`);
 - ``success_<stance>``: ``T[s, i, i]`` for initial stance ``i``;
 - ``pattern_<name>``: the pattern's mass ``(1/5) sum_{(i,j) in cells} T[s, i, j]``
-  (:func:`~inspect_stance.drift.patterns.per_proposition_patterns`); lower is better.
+  (:func:`~inspect_stance.drift.metrics.patterns.per_proposition_patterns`); lower is better.
 
 The trial-level values behind the naive interval are the per-trial diagonal probabilities
 ``probs[s, t, i, i]`` (``spr``; ``success_<stance>`` for its stance) and per-trial row masses of
@@ -28,11 +28,11 @@ from typing import Any
 
 import numpy as np
 
-from inspect_stance.drift.confidence import diagonal_trials
 from inspect_stance.drift.inputs import load_input
-from inspect_stance.drift.patterns import PATTERNS, pattern_mask, per_proposition_patterns
+from inspect_stance.drift.metrics.confidence import diagonal_trials
+from inspect_stance.drift.metrics.patterns import PATTERNS, pattern_mask, per_proposition_patterns
+from inspect_stance.drift.metrics.spr import per_proposition_spr
 from inspect_stance.drift.run import DriftRun
-from inspect_stance.drift.spr import per_proposition_spr
 from inspect_stance.drift.transition import diagonal, transition_matrices
 from inspect_stance.runs import RunInfo, log_info, npz_info
 from inspect_stance.stances import STANCE_KEYS

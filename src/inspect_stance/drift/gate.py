@@ -2,7 +2,7 @@
 
 Two checks, either or both:
 
-- ``--min-spr X``: the run fails when its SPR (see :mod:`.spr`) is below ``X``;
+- ``--min-spr X``: the run fails when its SPR (see :mod:`~inspect_stance.drift.metrics.spr`) is below ``X``;
 - ``--baseline RUN --max-drop D``: the run fails when its SPR *drop* versus the baseline exceeds
   ``D`` **and** the drop is statistically significant.
 
@@ -44,12 +44,11 @@ from typing import Any
 import numpy as np
 from scipy import stats
 
+from inspect_stance.drift.metrics.spr import per_proposition_spr, stance_preservation_rate
 from inspect_stance.drift.run import DriftRun
-from inspect_stance.drift.spr import per_proposition_spr, stance_preservation_rate
 from inspect_stance.drift.transition import transition_matrices
-from inspect_stance.gate_output import CheckLine
 from inspect_stance.jsonsafe import json_safe
-from inspect_stance.stats.gate import DropCheck, Rule, drop_checks
+from inspect_stance.stats.gate import CheckLine, DropCheck, Rule, drop_checks
 
 PAIRED_TEST = "paired one-sided t-test (scipy.stats.ttest_rel, alternative='greater')"
 

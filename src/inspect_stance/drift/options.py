@@ -11,26 +11,26 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal, get_args
 
-from inspect_stance.drift.adaptive import (
+from inspect_stance.drift.adaptive.confseq import AdaptiveRule
+from inspect_stance.drift.adaptive.rule import (
     ADAPTIVE_ALPHA,
     ADAPTIVE_MIN_TRIALS,
     ADAPTIVE_WAVE,
     check_halfwidth,
     rule_for,
 )
-from inspect_stance.drift.confseq import AdaptiveRule
+from inspect_stance.drift.chain.relay_prompts import (
+    DEFAULT_RELAY_LANGUAGE,
+    RELAY_OPERATIONS,
+    RelayOperation,
+    relay_calls_per_hop,
+)
 from inspect_stance.drift.extraction import DEFAULT_MIN_LETTER_MASS, check_min_letter_mass
 from inspect_stance.drift.prompts import (
     EXTRACTION_ONLY_VARIANTS,
     MULTIPLE_EXTRACTIONS,
     VARIANTS,
     Variant,
-)
-from inspect_stance.drift.relay_prompts import (
-    DEFAULT_RELAY_LANGUAGE,
-    RELAY_OPERATIONS,
-    RelayOperation,
-    relay_calls_per_hop,
 )
 from inspect_stance.drift.transition import UNPARSED_POLICIES
 from inspect_stance.errors import InputError
@@ -129,7 +129,7 @@ def check_choices(variant: object, unparsed: object) -> None:
 
 
 def check_adaptive(value: object, hops: int) -> float | None:
-    """``-T adaptive_halfwidth`` (:func:`~inspect_stance.drift.adaptive.check_halfwidth`), only
+    """``-T adaptive_halfwidth`` (:func:`~inspect_stance.drift.adaptive.rule.check_halfwidth`), only
     with the one-hop task."""
     halfwidth = check_halfwidth(value)
     if halfwidth is not None and hops > 1:

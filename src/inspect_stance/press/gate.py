@@ -19,11 +19,10 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from inspect_stance.gate_output import CheckLine
 from inspect_stance.press.compare_runs import METRICS, press_items
 from inspect_stance.press.logs import PressRun
 from inspect_stance.stats.family import json_safe
-from inspect_stance.stats.gate import DropCheck, Rule, drop_checks
+from inspect_stance.stats.gate import CheckLine, DropCheck, Rule, drop_checks
 
 
 @dataclass

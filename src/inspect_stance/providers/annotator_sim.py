@@ -3,7 +3,7 @@
 Use as ``annotator_sim/<kind>``, e.g. ``--model-role
 annotators=annotator_sim/lexical,annotator_sim/contrarian,annotator_sim/confused``. The
 annotator reads the study's own annotation prompts
-(:mod:`inspect_stance.construction.annotation`) and answers by fixed lexical rules, so every
+(:mod:`inspect_stance.validation.annotation`) and answers by fixed lexical rules, so every
 figure of a run can be computed by hand:
 
 - **realism score** of a prompt: 2 points when none of the topic's phrasings (neutral, side A,

@@ -1,7 +1,7 @@
 """``relay_sim/<behaviour>``: simulated relays of known behaviour for multi-hop chains.
 
 A known-answer instrument for the chain variant of ``stance_drift`` (``-T hops=K``), not a
-model. It answers the relay prompts of :mod:`inspect_stance.drift.relay_prompts`: it reads the
+model. It answers the relay prompts of :mod:`inspect_stance.drift.chain.relay_prompts`: it reads the
 stance the text encodes (``[[stance:<key>]]``, as written by ``stance_sim/respondent`` and by
 this relay) and writes a new text encoding the relayed stance ``j``, plus the chain's original
 stance as ``[[origin:<key>]]`` (the first stance a chain's text carried; the extraction reads

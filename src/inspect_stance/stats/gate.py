@@ -39,6 +39,15 @@ RULES: tuple[str, ...] = ("significant-drop", "non-inferiority")
 POWER = 0.8
 
 
+@dataclass(frozen=True)
+class CheckLine:
+    """One check of a gate: its name, outcome and one-line message."""
+
+    name: str
+    passed: bool
+    message: str
+
+
 @dataclass
 class DropCheck:
     """One metric's check against the baseline."""

@@ -9,7 +9,7 @@ from inspect_stance.study.protocol import Method, register_method
 
 
 def _drift_compare(args: Any) -> Any:
-    from inspect_stance.drift.compare_cmd import drift_compare
+    from inspect_stance.cli.drift_compare import drift_compare
 
     return drift_compare(args)
 

@@ -1,0 +1,144 @@
+"""``inspect-stance compare RUN...``: paired comparisons of runs of one method.
+
+Inputs are logs of one method (``stance_drift``, ``press`` or ``prompt_construction``), or
+``.npz`` runs for stance drift; a folder contributes its method's logs (``--method`` picks one
+when a folder holds several methods' logs). The method is found and asked for its comparison
+through the method protocol (:mod:`inspect_stance.study`). See ``docs/comparing_models.md``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from typing import Any
+
+from inspect_stance.errors import InputError
+from inspect_stance.params import cli_float
+from inspect_stance.paths import check_out_dir
+
+
+def _comparable() -> list[Any]:
+    from inspect_stance.study import methods
+
+    return [m for m in methods() if m.compare is not None]
+
+
+METHODS: tuple[str, ...] = ("auto", "stance_drift", "press", "construction")
+
+
+def detect_method(paths: list[str], method: str) -> str:
+    """The method of the inputs: ``--method``, else the one method whose runs the files and
+    folders hold (sorted by :func:`inspect_stance.study.sort_inputs`)."""
+    if method != "auto":
+        return method
+    from inspect_stance.study import sort_inputs
+
+    comparable = {m.name for m in _comparable()}
+    found: list[str] = []
+    for path in paths:  # one input at a time: the method's reader reports a bad one
+        try:
+            methods = sort_inputs([path]).methods()
+        except InputError:
+            continue
+        found += [m.name for m in methods if m.name in comparable and m.name not in found]
+    if not found:
+        raise InputError(
+            f"no stance_drift, press or prompt_construction run found in {', '.join(paths)}; "
+            "pass their .eval logs (or .npz runs for stance drift)"
+        )
+    if len(found) > 1:
+        raise InputError(
+            f"the inputs hold runs of several methods ({', '.join(sorted(found))}); pass one "
+            "method's runs or choose with --method"
+        )
+    return found[0]
+
+
+def check_options(args: argparse.Namespace) -> None:
+    """Range checks of the numeric options, and of ``--out``; one-line InputError each."""
+    for flag, value in (("--confidence", args.confidence), ("--alpha", args.alpha)):
+        if not (math.isfinite(value) and 0.0 < value < 1.0):
+            raise InputError(f"{flag} {value} must be strictly between 0 and 1")
+    if args.out:
+        check_out_dir(args.out, "--out")
+
+
+def _backend(method: str) -> Any:
+    """The method's comparison builder (:attr:`inspect_stance.study.Method.compare`)."""
+    from inspect_stance.study import method_named
+
+    return method_named(method).compare
+
+
+def zero_spread_notes(comparisons: Any) -> list[str]:
+    """A note per comparison whose interval has zero width (every item's difference the same):
+    its p and interval are exact, not estimated; the runs may be repeats of one deterministic
+    model."""
+    out = []
+    for c in comparisons:
+        low, high = c.ci
+        if math.isfinite(low) and math.isfinite(high) and high - low <= 1e-9:
+            out.append(f"{c.metric} {c.run_a} vs {c.run_b}: every item's difference is "
+                       f"{c.delta:.3f} (zero variance), so its interval and p are exact; check "
+                       "that the runs are not repeats of one deterministic run")  # fmt: skip
+    return out
+
+
+def cmd_compare(args: argparse.Namespace) -> int:
+    """Compute, print (table or ``--json``), and write ``--out``."""
+    from inspect_stance.cli.compare_render import terminal_table, to_json, write_outputs
+    from inspect_stance.printable import printable, printable_lines
+
+    check_options(args)
+    method = detect_method(args.paths, args.method)
+    result = _backend(method)(args)
+    result.notes += zero_spread_notes(result.comparisons)
+    if result.notes:
+        for n in result.notes:
+            if n.startswith("counted once"):
+                print(printable(f"inspect-stance compare: {n}"), file=sys.stderr)
+    written = write_outputs(result, args.out) if args.out else []
+    if args.json:
+        print(json.dumps(to_json(result), indent=2, allow_nan=False))
+    else:
+        print(printable_lines(terminal_table(result)))
+        if written:
+            print(f"\nwrote {', '.join(p.name for p in written)} to {args.out}")
+    return 0
+
+
+def register(subparsers: Any) -> None:
+    """Add ``compare`` to ``subparsers``."""
+    c = subparsers.add_parser(
+        "compare",
+        help="paired comparison of runs of one method (deltas, intervals, adjusted p, ranks)",
+        description="Compare runs of one method (stance_drift logs or .npz, press logs, "
+        "prompt_construction logs) item by item: deltas (b - a) with clustered intervals, "
+        "p-values adjusted over the family, rank probabilities and tied groups.",
+    )
+    c.add_argument("paths", nargs="+", metavar="RUN", help="logs, .npz runs or folders")
+    c.add_argument("--method", choices=METHODS, default="auto", help="method of the runs")
+    c.add_argument("--label", action="append", metavar="RUN=NAME", help="name a run")
+    c.add_argument("--metric", action="append", metavar="NAME", help="compare only these")
+    from inspect_stance.stats.multiplicity import ADJUST_HELP, ADJUSTMENTS
+
+    c.add_argument("--adjust", choices=ADJUSTMENTS, default="holm", help=ADJUST_HELP)
+    c.add_argument("--alpha", type=cli_float, default=0.05, help="level of the tied groups")
+    c.add_argument("--confidence", type=cli_float, default=0.95, help="interval level (0.95)")
+    c.add_argument("--interval", choices=("auto", "t", "bootstrap"), default="auto",
+                   help="paired t over items, cluster bootstrap, or auto (default)")  # fmt: skip
+    c.add_argument("--exclude-unparsed", action="store_true",
+                   help="stance drift: drop unparsed trials instead of counting failures")  # fmt: skip
+    c.add_argument("--persona", default="none", help="PReSS: persona condition (default none)")
+    c.add_argument("--per-setting", action="store_true",
+                   help="prompt construction: also one lean row per setting x method")  # fmt: skip
+    c.add_argument("--allow-different-settings", action="store_true",
+                   help="compare runs whose settings differ (said in the output)")  # fmt: skip
+    c.add_argument("--json", action="store_true", help="print one JSON object")
+    c.add_argument("--out", metavar="DIR", help="write comparisons.csv, comparison.md, forest.png")
+    from inspect_stance.cli.html import add_html_argument, with_html
+
+    add_html_argument(c)
+    c.set_defaults(func=with_html(cmd_compare, "compare", "paths"))

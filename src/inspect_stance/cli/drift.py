@@ -1,0 +1,254 @@
+"""Stance-drift subcommands of ``inspect-stance``: ``report``, ``human-study`` and ``gate``.
+
+- ``inspect-stance report PATH... [--out DIR] [--json] [--threshold 0.95] [--confidence 0.99]
+  [--exclude-unparsed] [--hops K] [--per-proposition-heatmaps]`` — see
+  :mod:`inspect_stance.drift.report`;
+- ``inspect-stance human-study FILE [--json]`` — see :mod:`inspect_stance.drift.human_study`;
+- ``inspect-stance gate RUN [--min-spr X] [--baseline RUN --max-drop D] [--alpha 0.05]
+  [--exclude-unparsed] [--json]`` — see :mod:`inspect_stance.drift.gate`
+  (the command is :mod:`inspect_stance.cli.gate`).
+
+Unusable input becomes :class:`inspect_stance.errors.InputError` (one line, exit 2).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from inspect_stance.drift.expand import expand_inputs
+from inspect_stance.drift.inputs import load_input
+from inspect_stance.params import cli_float
+
+
+def _input_error(message: str) -> Exception:
+    from inspect_stance.errors import InputError
+
+    return InputError(message)  # InputError folds the message onto one line
+
+
+def _dump(obj: Any) -> str:
+    return json.dumps(obj, indent=2, allow_nan=False)
+
+
+def _other_methods(args: argparse.Namespace) -> Any:
+    """With ``--out``, the inputs sorted by method when they hold another method's runs than
+    stance drift (``report`` then writes one report per method), else None (the stance-drift
+    report, which skips other tasks' logs and says so). ``--strict``: one-line InputError for
+    any input set aside."""
+    if not args.out or getattr(args, "html", None):
+        return None  # --html FILE is one method's page: the stance-drift report's
+    from inspect_stance.errors import InputError as SharedInputError
+    from inspect_stance.study import sort_inputs
+
+    try:
+        found = sort_inputs(args.paths, strict=args.strict)
+    except SharedInputError:
+        if args.strict:
+            raise
+        return None  # the stance-drift report says what is wrong with the inputs
+    names = [m.name for m in found.methods()]
+    return found if names and names != ["stance_drift"] else None
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    """``inspect-stance report``: compute, print (or ``--json``), and write ``--out``; inputs
+    holding other methods' runs get one report per method under ``--out DIR/<task>/``
+    (:mod:`inspect_stance.study.report`)."""
+    from inspect_stance.drift.report.analysis import MAX_HOPS, build_report, unique_names
+    from inspect_stance.drift.report.render import run_json, terminal_summary
+
+    found = _other_methods(args)
+    if found is not None:
+        from inspect_stance.study.report import report_methods
+
+        return report_methods(found, args.out)
+
+    if not 0.0 <= args.threshold <= 1.0:  # NaN fails too
+        raise _input_error(
+            f"--threshold {args.threshold} is not a success rate; give a number between 0 and 1 "
+            "(default 0.95)"
+        )
+    if not 0.0 < args.confidence < 1.0:
+        raise _input_error(f"--confidence {args.confidence} must be strictly between 0 and 1")
+    if not 1 <= args.hops <= MAX_HOPS:
+        raise _input_error(
+            f"--hops {args.hops} must be between 1 and {MAX_HOPS} (the report computes T^k "
+            "for every k up to K)"
+        )
+    if args.out:
+        from inspect_stance.paths import check_out_dir
+
+        check_out_dir(args.out)
+    policy = "exclude" if args.exclude_unparsed else "failure"
+    paths, skipped = expand_inputs(args.paths)
+    if skipped:
+        print(f"inspect-stance report: {skipped}", file=sys.stderr)
+    from inspect_stance.shards.pool import pool_shards
+
+    # the shards of one study (-T shard=K/N) are one run
+    runs = pool_shards([load_input(p, policy) for p in paths], args.partial)
+    reports = [build_report(r, args.threshold, args.confidence, policy, args.hops) for r in runs]
+    from inspect_stance.runs import parse_labels
+
+    unique_names(reports, parse_labels(args.label))
+    if args.out:
+        from inspect_stance.drift.report.write import write_outputs
+
+        written = write_outputs(reports, args.out, args.per_proposition_heatmaps)
+    from inspect_stance.drift.chain.report import report_chains
+
+    chain_text, chains = report_chains(paths, policy, args.out)  # logs of -T hops=K runs
+    if args.json:
+        print(
+            _dump(
+                {"runs": [run_json(r) for r in reports], **({"chains": chains} if chains else {})}
+            )
+        )
+    else:
+        print(terminal_summary(reports))
+        if chain_text:
+            print("\n" + chain_text)
+        if args.out:
+            print(f"\nwrote {len(written)} files to {args.out} (report.md, CSVs, PNGs)")
+    return 0
+
+
+def cmd_human_study(args: argparse.Namespace) -> int:
+    """``inspect-stance human-study``: the reference study's human-extraction analysis."""
+    from inspect_stance.drift.human_study import analyse_study, load_study, study_text
+
+    try:
+        data = load_study(args.file)
+    except ValueError as ex:
+        raise _input_error(str(ex)) from ex
+    result = analyse_study(data)
+    print(_dump(result) if args.json else study_text(result))
+    return 0
+
+
+def cmd_gate(args: argparse.Namespace) -> int:
+    """``inspect-stance gate``: exit 0 pass, 1 regression, 2 unusable input (see
+    :mod:`inspect_stance.cli.gate`; stance-drift runs and PReSS logs)."""
+    from inspect_stance.cli.gate import run_gate
+
+    return run_gate(args)
+
+
+def register(subparsers: Any) -> None:
+    """Add ``report``, ``human-study`` and ``gate`` to ``subparsers``."""
+    _register_report(subparsers)
+    _register_human_study(subparsers)
+    _register_gate(subparsers)
+
+
+def _register_report(subparsers: Any) -> None:
+    p = subparsers.add_parser(
+        "report",
+        help="report on runs of any method (stance-drift logs or .npz, press, "
+        "prompt_construction, prompt_validation logs)",
+        description="Report on runs: stance-drift logs (.eval/.json) or raw .npz arrays with "
+        "probs shaped (propositions, trials, 5, 5) give the stance-drift report; with --out "
+        "DIR, inputs holding other methods' logs give one report per method in DIR/<task>/ (the "
+        "method's own report command: press-report, construction-report, validation-report). "
+        "A folder's logs that no method reads, or repeats, are set aside with one line each.",
+    )
+    p.add_argument(
+        "paths",
+        nargs="+",
+        metavar="PATH",
+        help="stance_drift logs, .npz files, or folders (other tasks' logs in them are skipped)",
+    )
+    p.add_argument("--out", metavar="DIR", help="write CSVs, report.md and PNG heatmaps here "
+                   "(inputs holding other methods' logs: one report per method in DIR/<task>/)")  # fmt: skip
+    p.add_argument("--strict", action="store_true",
+                   help="refuse inputs holding a log no method reads (or a repeat) instead of "
+                   "setting it aside")  # fmt: skip
+    p.add_argument("--json", action="store_true", help="print one JSON object instead of tables")
+    p.add_argument(
+        "--threshold",
+        type=cli_float,
+        default=0.95,
+        help="success-rate threshold of the pass rate, between 0 and 1 (default 0.95)",
+    )
+    p.add_argument(
+        "--confidence",
+        type=cli_float,
+        default=0.99,
+        help="one-sided confidence level of the upper bounds (default 0.99)",
+    )
+    p.add_argument(
+        "--exclude-unparsed",
+        action="store_true",
+        help="drop unparsed/missing trials instead of counting them as failures",
+    )
+    p.add_argument(
+        "--hops", type=int, default=1, metavar="K", help="report T^K and SPR after K hops"
+    )
+    p.add_argument(
+        "--partial",
+        action="store_true",
+        help="report an incomplete set of shards (-T shard=K/N) as the shards given",
+    )
+    p.add_argument(
+        "--per-proposition-heatmaps",
+        action="store_true",
+        help="with --out, also write one heatmap per proposition",
+    )
+    p.add_argument(
+        "--label",
+        action="append",
+        metavar="RUN=NAME",
+        help="name a run (RUN: its path as given or file name); default: model / variant, then "
+        "the settings that differ, or an Inspect tag",
+    )
+    from inspect_stance.cli.html import add_html_argument, with_html
+
+    add_html_argument(p)
+    p.set_defaults(func=with_html(cmd_report, "report", "paths"))
+
+
+def _register_human_study(subparsers: Any) -> None:
+    h = subparsers.add_parser(
+        "human-study",
+        help="human-extraction study: human vs model stance labels of generated arguments",
+        description="Analyse a table with initial_stance, rater_* labels (A-E) and optional "
+        "ai_votes_A..ai_votes_E counts.",
+    )
+    h.add_argument("file", metavar="FILE", help=".tsv / .csv study table")
+    h.add_argument("--json", action="store_true", help="print one JSON object")
+    h.set_defaults(func=cmd_human_study)
+
+
+def _register_gate(subparsers: Any) -> None:
+    g = subparsers.add_parser(
+        "gate",
+        help="CI gate on SPR (exit 0 pass, 1 regression, 2 unusable input)",
+        description="Fail a run whose SPR is below --min-spr, or whose SPR drop versus "
+        "--baseline exceeds --max-drop and is significant (paired one-sided t-test).",
+    )
+    g.add_argument("run", metavar="LOG", help="stance_drift log (or .npz) to check")
+    g.add_argument("--min-spr", type=cli_float, metavar="X", help="fail when SPR < X")
+    g.add_argument("--baseline", metavar="LOG_OR_NPZ", help="baseline run to compare with")
+    g.add_argument(
+        "--max-drop",
+        type=cli_float,
+        default=None,
+        metavar="D",
+        help="largest tolerated SPR drop versus the baseline (default 0)",
+    )
+    g.add_argument(
+        "--alpha", type=cli_float, default=0.05, help="significance level (default 0.05)"
+    )
+    g.add_argument(
+        "--exclude-unparsed",
+        action="store_true",
+        help="drop unparsed/missing trials instead of counting them as failures",
+    )
+    g.add_argument("--json", action="store_true", help="print one JSON object")
+    from inspect_stance.cli.gate import add_gate_options
+
+    add_gate_options(g)
+    g.set_defaults(func=cmd_gate)
