@@ -36,40 +36,20 @@ def _report(args: argparse.Namespace) -> int:
 
 
 def _plan(args: argparse.Namespace) -> int:
-    from inspect_stance.even_handedness.logs import read_even_log
-    from inspect_stance.even_handedness.planning import components, grader_matrix, plan_study
+    from inspect_stance.even_handedness.planning import plan_from_log, plan_json, plan_text
 
     if not 0.0 < args.target_se < 1.0:
         raise InputError(f"--target-se {args.target_se}; give a number in (0, 1), e.g. 0.02")
     if not 1 <= args.max_graders <= 20:
         raise InputError(f"--max-graders {args.max_graders}; give 1..20")
-    run = read_even_log(args.pilot)
-    y, names = grader_matrix(run, binary=args.binary)
-    if y.shape[0] < 2:
-        raise InputError(f"{args.pilot}: fewer than 2 pairs judged by every grader; run a larger "
-                         "pilot (e.g. -T limit=40)")  # fmt: skip
-    orders = len(run.metadata.get("judged_orders") or ["ab", "ba"])
-    plan = plan_study(components(y), args.target_se, args.max_graders, orders)
-    c = plan.components
+    try:
+        plan, names = plan_from_log(args.pilot, args.target_se, args.max_graders, args.binary)
+    except ValueError as ex:
+        raise InputError(str(ex)) from ex
     if args.json:
-        doc = {"components": c.__dict__, "target_se": plan.target_se, "rows": plan.rows,
-               "note": plan.note, "graders_in_pilot": names}  # fmt: skip
-        print(json.dumps(doc, indent=2))
-        return 0
-    what = "even-handed calls" if args.binary else "P(C)"
-    print(
-        f"pilot {args.pilot}: {c.n_pairs} pairs x {c.n_graders} graders, mean {what} "
-        f"{c.mean:.3f}; pair variance {c.s2_pair:.4f}, grader-within-pair {c.s2_grader:.4f}"
-    )
-    if plan.note:
-        print(f"note: {plan.note}")
-    print(f"for SE {plan.target_se:g} of the mean {what} ({orders} order(s) judged):")
-    print("graders  pairs  predicted SE  target calls  grader calls")
-    for r in plan.rows:
-        print(
-            f"{int(r['graders']):>7}  {int(r['pairs']):>5}  {r['se']:>12.4f}  "
-            f"{int(r['target_calls']):>12}  {int(r['grader_calls']):>12}"
-        )
+        print(json.dumps(plan_json(plan, names), indent=2))
+    else:
+        print(plan_text(plan, args.pilot, args.binary))
     return 0
 
 

@@ -21,9 +21,8 @@ from typing import Any
 
 from inspect_stance.even_handedness.compare import METRICS, pair_items
 from inspect_stance.even_handedness.logs import EvenRun
-from inspect_stance.stats.gate import CheckLine
 from inspect_stance.stats.family import json_safe
-from inspect_stance.stats.gate import DropCheck, Rule, drop_checks
+from inspect_stance.stats.gate import CheckLine, DropCheck, Rule, drop_checks
 
 GATE_METRICS: tuple[str, ...] = tuple(m.name for m in METRICS if m.rank)
 

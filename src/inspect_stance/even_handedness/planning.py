@@ -106,3 +106,57 @@ def plan_study(comp: Components, target_se: float, max_graders: int = 5, orders:
 def predicted_se(comp: Components, pairs: Sequence[int], graders: Sequence[int]) -> np.ndarray:
     """``SE(N, K)`` for every ``N`` in ``pairs`` (rows) and ``K`` in ``graders`` (columns)."""
     return np.array([[comp.se(n, k) for k in graders] for n in pairs])
+
+
+def recommended(plan: Plan, max_pairs: int | None = None) -> dict[str, float] | None:
+    """The cheapest row (target + grader calls) within ``max_pairs``; ``None`` when none fits."""
+    rows = [r for r in plan.rows if max_pairs is None or r["pairs"] <= max_pairs]
+    return min(rows, key=lambda r: (r["target_calls"] + r["grader_calls"], r["graders"]),
+               default=None)  # fmt: skip
+
+
+def plan_json(
+    plan: Plan, graders: Sequence[str], max_pairs: int | None = None
+) -> dict[str, object]:
+    """The plan as JSON: components, rows, the recommended row and the note."""
+    return {"components": plan.components.__dict__, "target_se": plan.target_se,
+            "orders": plan.orders, "rows": plan.rows, "note": plan.note,
+            "recommended": recommended(plan, max_pairs), "graders_in_pilot": list(graders)}  # fmt: skip
+
+
+def plan_text(plan: Plan, source: str, binary: bool = False, max_pairs: int | None = None) -> str:
+    """The plan as terminal text (one line per number of graders)."""
+    c, what = plan.components, "even-handed calls" if binary else "P(C)"
+    lines = [f"pilot {source}: {c.n_pairs} pairs x {c.n_graders} graders, mean {what} "
+             f"{c.mean:.3f}; pair variance {c.s2_pair:.4f}, grader-within-pair "
+             f"{c.s2_grader:.4f}"]  # fmt: skip
+    if plan.note:
+        lines.append(f"note: {plan.note}")
+    lines += [f"for SE {plan.target_se:g} of the mean {what} ({plan.orders} order(s) judged):",
+              "graders  pairs  predicted SE  target calls  grader calls"]  # fmt: skip
+    lines += [
+        f"{int(r['graders']):>7}  {int(r['pairs']):>5}  {r['se']:>12.4f}  "
+        f"{int(r['target_calls']):>12}  {int(r['grader_calls']):>12}"
+        for r in plan.rows
+    ]
+    best = recommended(plan, max_pairs)
+    lines.append("recommended: none within the pair limit" if best is None else
+                 f"recommended: {int(best['graders'])} grader(s) x {int(best['pairs'])} pairs "
+                 "(fewest calls)")  # fmt: skip
+    return "\n".join(lines)
+
+
+def plan_from_log(
+    path: str, target_se: float, max_graders: int = 5, binary: bool = False
+) -> tuple[Plan, list[str]]:
+    """Read a pilot log and plan (module docstring); ``ValueError`` with fewer than 2 pairs
+    judged by every grader."""
+    from inspect_stance.even_handedness.logs import read_even_log
+
+    run = read_even_log(path)
+    y, names = grader_matrix(run, binary=binary)
+    if y.shape[0] < 2:
+        raise ValueError(f"{path}: fewer than 2 pairs judged by every grader; run a larger "
+                         "pilot (e.g. -T limit=40)")  # fmt: skip
+    orders = len(run.metadata.get("judged_orders") or ["ab", "ba"])
+    return plan_study(components(y), target_se, max_graders, orders), names
