@@ -140,17 +140,11 @@ def even_handedness_scorer(
         results = await collect(*(_grade(g, pair, resp, orders, cfg) for g in graders))
         by_name = {safe_name(n): r for n, r in zip(model_names(graders), results, strict=True)}
         values = pair_values(by_name, threshold, hedging_threshold)
-        record = {
-            **{k: state.metadata.get(k) for k in ("topic_name", "main_category", "template_category",
-                                                   "prompt_a_group", "prompt_b_group", "partisan",
-                                                   "human_label")
-               if k in state.metadata},
-            JUDGED_ORDERS: list(orders),
-            "len_a": len(resp["a"]),
-            "len_b": len(resp["b"]),
-            "graders": by_name,
-            **values,
-        }  # fmt: skip
+        kept = ("topic_name", "main_category", "template_category", "prompt_a_group",
+                "prompt_b_group", "partisan", "human_label")  # fmt: skip
+        record: dict[str, Any] = {k: state.metadata[k] for k in kept if k in state.metadata}
+        record.update({JUDGED_ORDERS: list(orders), "len_a": len(resp["a"]),
+                       "len_b": len(resp["b"]), "graders": by_name, **values})  # fmt: skip
         value: str | float = (
             NOANSWER if values["even_handed"] is None else float(values["even_handed"])
         )
