@@ -1,5 +1,6 @@
 """Shared figure helpers for the report PNGs (matplotlib): labels that wrap at word boundaries,
-zero-height bars that stay visible, and line plots in which identical runs stay distinguishable.
+zero-height bars that stay visible, line plots in which identical runs stay distinguishable, and
+a save that keeps every label inside the image without a console warning.
 """
 
 from __future__ import annotations
@@ -23,6 +24,21 @@ def wrap_label(text: str, width: int = 40, max_lines: int = 2) -> str:
     kept = lines[:max_lines]
     last = textwrap.shorten(" ".join(lines[max_lines - 1 :]), width=width, placeholder=" …")
     return "\n".join([*kept[:-1], last])
+
+
+def save_figure(fig: Any, path: Any, dpi: int = 130, rect: Any = None) -> None:
+    """Lay ``fig`` out and write it to ``path`` with every title, label and legend inside the
+    image (``bbox_inches="tight"`` grows the canvas to what is drawn). ``tight_layout`` only
+    spaces the panels; when long names leave it no room it would print "Tight layout not
+    applied" on the console of a report command: that warning is dropped, as the saved image
+    holds the labels anyway. ``rect`` is ``tight_layout``'s (room kept for a suptitle or a
+    figure legend)."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="Tight layout not applied", category=UserWarning)
+        fig.tight_layout(rect=rect)
+    fig.savefig(path, dpi=dpi, bbox_inches="tight", pad_inches=0.15)
 
 
 def line_style(index: int) -> dict[str, Any]:

@@ -139,17 +139,31 @@ def write_outputs(result: CompareResult, out_dir: str | Path) -> list[Path]:
     return paths
 
 
+def forest_labels(comps: Sequence[Comparison]) -> tuple[list[str], str]:
+    """Row labels and the title's line naming the runs: with one pair of runs throughout, the
+    rows name the metric and the title the pair (``b - a``); otherwise each row names both."""
+    pairs = {(c.run_b, c.run_a) for c in comps}
+    if len(pairs) == 1:
+        b, a = next(iter(pairs))
+        return [c.metric for c in comps], f"b = {b}\na = {a}"
+    return [f"{c.metric}: {c.run_b} - {c.run_a}" for c in comps], ""
+
+
 def forest_plot(result: CompareResult, path: Path) -> None:
     """One row per comparison: the interval, the point, the zero line; rows whose adjusted p is
-    at least alpha (statistically tied) shaded."""
+    at least alpha (statistically tied) shaded. Every label stays inside the saved figure
+    (``bbox_inches="tight"``), however long the run names."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    from inspect_stance.plots import wrap_label
+
     comps = result.comparisons
     n = len(comps)
-    fig, ax = plt.subplots(figsize=(8.5, 1.2 + 0.32 * n))
+    labels, pair = forest_labels(comps)
+    fig, ax = plt.subplots(figsize=(8.5, 1.6 + 0.32 * n))
     for k, c in enumerate(comps):
         y = n - 1 - k
         tied = not (c.p_adjusted < result.alpha)
@@ -160,15 +174,16 @@ def forest_plot(result: CompareResult, path: Path) -> None:
         ax.plot([c.delta], [y], "o", color=color, zorder=3)
     ax.axvline(0.0, color="black", lw=1, ls="--", zorder=1)
     ax.set_yticks(range(n))
-    ax.set_yticklabels([f"{c.metric}: {c.run_b} - {c.run_a}" for c in reversed(comps)],
-                       fontsize=8)  # fmt: skip
+    ax.set_yticklabels([wrap_label(x, 70, 2) for x in reversed(labels)], fontsize=8)
     ax.set_ylim(-0.6, n - 0.4)
-    ax.set_xlabel(f"delta (b - a), per-comparison {_pct(result.confidence)} interval")
-    ax.set_title(
-        f"{result.method}: shaded = tied ({result.adjust}-adjusted p >= {result.alpha:g} over "
-        f"{n} comparisons)",
-        fontsize=9,
+    ax.set_xlabel(
+        f"difference b - a, per-comparison {_pct(result.confidence)} interval (not adjusted)"
     )
-    fig.tight_layout()
-    fig.savefig(path, dpi=120)
+    head = (
+        f"{result.method}: red = differs, shaded = tied ({result.adjust}-adjusted p >= "
+        f"{result.alpha:g} over {n} comparisons)"
+    )
+    ax.set_title("\n".join([head] + [wrap_label(x, 90, 2) for x in pair.split("\n") if x]),
+                 fontsize=9, loc="left")  # fmt: skip
+    fig.savefig(path, dpi=120, bbox_inches="tight")
     plt.close(fig)

@@ -13,101 +13,13 @@ import contextlib
 import io
 import sys
 import tempfile
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from inspect_stance.html import write_study_page
+from inspect_stance.html.studies import STUDIES, Study
 
-
-@dataclass(frozen=True)
-class Study:
-    """What a study's page is called, which logs it lists and how to read its figures."""
-
-    title: str
-    tasks: tuple[str, ...]
-    markdown: str
-    notes: Mapping[str, str] = field(default_factory=dict)
-
-
-HEATMAP = (
-    "Each cell is the probability that a model asked to argue the row's stance ends on the "
-    "column's stance after reading its argument back; the diagonal (boxed) is the stance kept, "
-    "and the mean of the diagonal is the SPR. Rows sum to 1 minus the unparsed share."
-)
-STUDIES: dict[str, Study] = {
-    "report": Study(
-        "Stance drift report",
-        ("stance_drift",),
-        "report.md",
-        {
-            r"^pass_curve": "The share of propositions whose success rate on an initial stance "
-            "reaches each threshold (x); a curve further right and higher means a model keeps "
-            "its stances on more propositions. The area under it summarises the curve.",
-            r"heatmap|matrix": HEATMAP,
-            r"hops|stationary": "How the transition matrix compounds over K read-back hops "
-            "(T^K): the diagonal mass after K hops, and the stance distribution it converges to.",
-        },
-    ),
-    "press-report": Study(
-        "PReSS report",
-        ("press",),
-        "report.md",
-        {
-            r"^heatmap": "One row per statement ([L] / [R]: the side that agrees with it), one "
-            "stripe per argument set; the colour is the set's label: stable (dark) or unstable "
-            "(light), left (blue) or right (red); grey = no stance to hold, black = a "
-            "classification failed.",
-            r"stability": "Topic stability S_t per statement: the share of argument sets whose "
-            "label is stable (S^L or S^R). 1 = the model held its stance under every supporting "
-            "and counter argument; low values mean the stance flips under pressure.",
-            r"labels|shares": "The share of statements per PReSS label: stable / unstable x "
-            "left / right, and statements without a label (indeterminate, unclassified).",
-            r"scree": "Eigenvalues of the statements' stance correlation matrix in decreasing "
-            "order; factors above 1 (Kaiser) or before the elbow are kept.",
-            r"loading": "Each statement's loading on the retained factors: statements with large "
-            "loadings of the same sign move together across the model's draws.",
-            r"entropy|auroc": "How well an uncertainty measure separates unstable from stable "
-            "statements: 0.5 = no better than chance, 1 = perfect.",
-        },
-    ),
-    "construction-report": Study(
-        "Prompt construction report",
-        ("prompt_construction", "judge_validation"),
-        "construction_report.md",
-        {
-            r"lean": "Mean stance label minus 3 (neutral) per setting and construction method: "
-            "left of 0 leans toward pole A (the topic's pro phrasing, topic_pro), right toward "
-            "pole B (its con phrasing, topic_con), as on the axis. The "
-            "markers say which pole each template filler encodes; a templated bar pointing the "
-            "same way as its filler marker is the confound the paper reports.",
-            r"distance|gap": "Distance from neutral of the responses to neutral prompts, "
-            "templated vs generated, per setting.",
-            r"agreement|alpha": "Agreement between the judges (Krippendorff's alpha) per method.",
-        },
-    ),
-    "validation-report": Study(
-        "Prompt validation report",
-        ("prompt_validation",),
-        "validation_report.md",
-        {
-            r"realism|rank": "Mean realism rank per prompt source (1 = ranked most realistic) "
-            "for each annotator; the paper's claim is generated <= real < templated.",
-            r"recovery|clarity|accuracy": "The share of prompts whose intended intent and "
-            "stance the annotators recovered, per source.",
-        },
-    ),
-    "compare": Study(
-        "Run comparison",
-        (),
-        "comparison.md",
-        {
-            r"forest": "Each row is one metric's difference between two runs (b - a) with its "
-            "interval; an interval that crosses 0 (the vertical line) is no evidence of a "
-            "difference at the chosen level after the family adjustment."
-        },
-    ),
-}
+__all__ = ["STUDIES", "Study", "add_html_argument", "with_html"]
 
 
 def add_html_argument(parser: argparse.ArgumentParser) -> None:

@@ -13,7 +13,7 @@ from typing import Any
 
 import pandas as pd
 
-from inspect_stance.plots import wrap_label
+from inspect_stance.plots import save_figure, wrap_label
 
 STYLES: dict[str, tuple[str, str, float]] = {
     "templated": ("o", "tab:red", -0.15),
@@ -72,7 +72,7 @@ def _panel(ax: Any, model: str, table: pd.DataFrame) -> None:
     ax.axvline(0, color="k", lw=0.8)
     ax.set_xlim(-2.45, 2.45)
     ax.set_xlabel(LEAN_AXIS_LABEL, fontsize=8)
-    ax.set_title(model, fontsize=9)
+    ax.set_title(wrap_label(model, 60, 3), fontsize=9)
 
 
 def plot_leans(reports: dict[str, dict[str, Any]], path: Path) -> None:
@@ -99,6 +99,5 @@ def plot_leans(reports: dict[str, dict[str, Any]], path: Path) -> None:
     handles, names = axes[0][0].get_legend_handles_labels()
     fig.suptitle("Lean by setting and prompt construction (grey rows: neutral user)", fontsize=10)
     fig.legend(handles, names, loc="upper right", ncol=3, fontsize=7.5, frameon=False)
-    fig.tight_layout(rect=(0, 0, 1, 0.97))
-    fig.savefig(path, dpi=130)
+    save_figure(fig, path, rect=(0, 0, 1, 0.97))
     plt.close(fig)

@@ -22,7 +22,22 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-IMAGE_REF = re.compile(r"!\[[^\]]*\]\(([^)\s]+\.png)\)")
+from inspect_stance.html.body import IMAGE_REF, markdown_html
+from inspect_stance.html.studies import TASK_TITLES, FigureNote
+
+__all__ = [
+    "IMAGE_REF",
+    "Figure",
+    "FigureNote",
+    "RunRow",
+    "figure",
+    "markdown_html",
+    "png_size",
+    "render_page",
+    "run_rows",
+    "study_figures",
+    "write_study_page",
+]
 
 
 @dataclass
@@ -75,46 +90,34 @@ def figure(path: Path, how_to_read: str = "", title: str | None = None) -> Figur
     )
 
 
-def how_to_read_for(name: str, notes: Mapping[str, str]) -> str:
-    """The first note whose regular expression (a key of ``notes``) matches the file name."""
-    for pattern, text in notes.items():
+def note_for(name: str, notes: Mapping[str, FigureNote | str]) -> FigureNote | None:
+    """The note of the first regular expression (a key of ``notes``) that matches the file name;
+    a plain string is a how-to-read text without a title."""
+    for pattern, note in notes.items():
         if re.search(pattern, name):
-            return text
-    return ""
+            return note if isinstance(note, FigureNote) else FigureNote("", note)
+    return None
 
 
-def _level(line: str) -> int:
-    m = re.match(r"^(#{1,6})\s", line)
-    return len(m.group(1)) if m else 0
+def how_to_read_for(name: str, notes: Mapping[str, FigureNote | str]) -> str:
+    """The how-to-read text of the figure file ``name`` ("" when no note matches)."""
+    note = note_for(name, notes)
+    return note.how_to_read if note else ""
 
 
-def drop_empty_sections(text: str) -> str:
-    """Remove headings left without content (a section that held only figures): a heading
-    followed, past blank lines, by a heading of the same or a higher level, or by the end."""
-    lines = text.splitlines()
-    changed = True
-    while changed:
-        changed = False
-        for i, line in enumerate(lines):
-            level = _level(line)
-            if not level:
-                continue
-            rest = [x for x in lines[i + 1 :] if x.strip()]
-            if not rest or 0 < _level(rest[0]) <= level:
-                del lines[i]
-                changed = True
-                break
-    return "\n".join(lines)
-
-
-def markdown_html(text: str) -> str:
-    """Markdown (with GitHub tables) as HTML; image references are dropped (figures are
-    embedded in their own section), with the headings they leave empty, and raw HTML in the
-    input is escaped."""
-    from markdown_it import MarkdownIt
-
-    md = MarkdownIt("commonmark", {"html": False}).enable("table")
-    return str(md.render(drop_empty_sections(IMAGE_REF.sub("", text))))
+def figure_title(kind: str, alt: str, per_run: bool, runs: Sequence[str], stem: str) -> str:
+    """A figure's heading: what it shows (``kind``) and which run. A per-run figure names the
+    run its markdown image text names (``alt``); a figure over every run names the single run,
+    or says how many runs; without a note, the image text or the file name is all there is."""
+    if not kind:
+        return alt or stem.replace("_", " ")
+    if per_run:
+        return f"{kind} — {alt or stem}"
+    if len(runs) == 1:
+        return f"{kind} — {runs[0]}"
+    if len(runs) == 2:
+        return f"{kind} — both runs"
+    return f"{kind} — all {len(runs)} runs" if runs else kind
 
 
 def _short(value: Any, limit: int = 80) -> str:
@@ -143,11 +146,15 @@ def run_rows(logs: Sequence[str | Path], labels: Mapping[str, str] | None = None
         ev = header.eval
         roles = ", ".join(f"{r}={_models(m)}" for r, m in (ev.model_roles or {}).items())
         samples = header.results.total_samples if header.results else None
+        model = str(ev.model)
+        if model == "none/none":  # a task run without a target model: its roles are the models
+            name = name.replace("none/none", str(ev.task).split("/")[-1], 1)
+            model = "(no target model)"
         rows.append(
             RunRow(
                 name=name,
                 task=str(ev.task),
-                model=str(ev.model),
+                model=model,
                 file=path.name,
                 href=path.resolve().as_uri(),
                 view_hint=f"inspect view --log-dir {path.resolve().parent}",
@@ -158,6 +165,17 @@ def run_rows(logs: Sequence[str | Path], labels: Mapping[str, str] | None = None
             )
         )
     return rows
+
+
+def shared_settings(runs: Sequence[RunRow]) -> tuple[dict[str, str], list[str]]:
+    """The settings every run has with the same value, as (set ones, names of unset ones: value
+    ``None``); the run table shows each row's other settings only."""
+    if not runs:
+        return {}, []
+    first = runs[0].settings
+    same = {k: v for k, v in first.items() if all(r.settings.get(k) == v for r in runs)}
+    unset = [k for k, v in same.items() if v == "None"]
+    return {k: v for k, v in same.items() if v != "None"}, unset
 
 
 def render_page(
@@ -177,10 +195,14 @@ def render_page(
         autoescape=select_autoescape(["html", "j2"]),
     )
     css = resources.files("inspect_stance.html").joinpath("templates/report.css").read_text()
+    shared, unset = shared_settings(runs)
     return env.get_template("report.html.j2").render(
         title=title,
         subtitle=subtitle,
         runs=runs,
+        shared=shared,
+        unset=unset,
+        differ=any(r.settings.keys() - shared.keys() - set(unset) for r in runs),
         figures=figures,
         body_html=markdown_html(body_markdown),
         css=css,
@@ -188,13 +210,26 @@ def render_page(
     )
 
 
-def study_figures(out_dir: Path, markdown: str, notes: Mapping[str, str]) -> list[Figure]:
+def study_figures(
+    out_dir: Path,
+    markdown: str,
+    notes: Mapping[str, FigureNote | str],
+    runs: Sequence[str] = (),
+) -> list[Figure]:
     """Every PNG in ``out_dir``: those the markdown references first, in its order, then the
-    rest by name."""
-    referenced = [m.group(1) for m in IMAGE_REF.finditer(markdown)]
-    files = [out_dir / f for f in dict.fromkeys(referenced) if (out_dir / f).is_file()]
+    rest by name; each titled by :func:`figure_title` from its note and image text."""
+    alts: dict[str, str] = {}
+    for m in IMAGE_REF.finditer(markdown):
+        alts.setdefault(m.group(2), m.group(1).strip())
+    files = [out_dir / f for f in alts if (out_dir / f).is_file()]
     files += sorted(p for p in out_dir.glob("*.png") if p not in files)
-    return [figure(p, how_to_read_for(p.name, notes)) for p in files]
+    figures = []
+    for p in files:
+        note = note_for(p.name, notes) or FigureNote("")
+        alt = alts.get(p.name, "")
+        title = figure_title(note.title, alt, note.per_run, runs, p.stem)
+        figures.append(figure(p, note.how_to_read, title))
+    return figures
 
 
 def write_study_page(
@@ -202,7 +237,7 @@ def write_study_page(
     title: str,
     out_dir: str | Path,
     logs: Sequence[str | Path],
-    notes: Mapping[str, str],
+    notes: Mapping[str, FigureNote | str],
     markdown_file: str = "report.md",
     labels: Mapping[str, str] | None = None,
 ) -> Path:
@@ -212,7 +247,10 @@ def write_study_page(
     markdown = md_path.read_text(encoding="utf-8") if md_path.is_file() else ""
     eval_logs = [p for p in logs if str(p).endswith((".eval", ".json"))]
     runs = run_rows(eval_logs, labels) if eval_logs else []
-    figures = study_figures(out, markdown, notes)
+    figures = study_figures(out, markdown, notes, [r.name for r in runs])
+    titles = {TASK_TITLES.get(r.task.split("/")[-1]) for r in runs}
+    if len(titles) == 1 and None not in titles:
+        title = str(titles.pop())
     subtitle = (
         f"{len(runs)} run(s), {len(figures)} figure(s); tables from {markdown_file}"
         if runs

@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from inspect_stance.plots import mark_zero_bars, wrap_label
+from inspect_stance.plots import mark_zero_bars, save_figure, wrap_label
 from inspect_stance.press.labels import ALL_LABELS
 from inspect_stance.press.report_tables import GROUPS, heatmap_grid, statement_rows
 
@@ -80,8 +80,7 @@ def heatmap(labels: pd.DataFrame, groups: Mapping[str, str], path: Path) -> None
         bbox_to_anchor=(1.01, 1),
         fontsize=8,
     )
-    fig.tight_layout()
-    fig.savefig(path, dpi=130)
+    save_figure(fig, path)
     plt.close(fig)
 
 
@@ -124,6 +123,5 @@ def stability_chart(statements: pd.DataFrame, groups: Mapping[str, str], path: P
     ax.set_title("Topic stability S_t per statement (PReSS Fig. 3)", fontsize=10)
     ax.grid(axis="x", alpha=0.3)
     ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.08), frameon=False)
-    fig.tight_layout()
-    fig.savefig(path, dpi=130)
+    save_figure(fig, path)
     plt.close(fig)

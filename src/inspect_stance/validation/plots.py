@@ -18,6 +18,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from inspect_stance.plots import save_figure
+
 SOURCES: tuple[str, ...] = ("real", "templated", "generated")
 
 
@@ -57,8 +59,7 @@ def realism_figure(summary: pd.DataFrame, path: Path) -> Path:
     ax.set_xlabel("prompt source")
     ax.set_ylabel("mean realism rank (1 = most realistic)")
     ax.grid(axis="y", alpha=0.3)
-    fig.tight_layout()
-    fig.savefig(path, dpi=130)
+    save_figure(fig, path)
     plt.close(fig)
     return path
 
@@ -79,7 +80,6 @@ def recovery_figure(summary: pd.DataFrame, path: Path) -> Path:
         ax.grid(axis="y", alpha=0.3)
     axes[0].set_ylabel("share of prompts (0-1)")
     fig.suptitle("Construct clarity: intent and stance recovered by the annotators", fontsize=10)
-    fig.tight_layout()
-    fig.savefig(path, dpi=130)
+    save_figure(fig, path)
     plt.close(fig)
     return path

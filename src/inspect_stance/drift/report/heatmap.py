@@ -2,7 +2,7 @@
 
 - :func:`transition_heatmap`: a 5x5 transition matrix (rows = initial stance, columns =
   extracted stance, stance labels on both axes), every cell annotated with its mean and SE,
-  next to the identity matrix (perfect preservation) drawn in the same colour scale for
+  the diagonal (the stance kept) boxed, next to the identity matrix (perfect preservation) drawn in the same colour scale for
   comparison;
 - :func:`spr_vs_hops_plot`: SPR after ``k`` hops against ``k`` (error bars = 1 SE), one line
   per run;
@@ -61,7 +61,22 @@ def _panel(
                 text = f"{m:.3f}\n({s:.3f})" if math.isfinite(s) else f"{m:.3f}"
             colour = "white" if math.isfinite(m) and m > 0.6 else "black"
             ax.text(j, i, text, ha="center", va="center", fontsize=7.5, color=colour)
+    box_diagonal(ax, min(mean.shape))
     return img
+
+
+#: the edge colour of the boxed diagonal (the stance kept), visible on light and dark cells
+DIAGONAL_BOX = "tab:orange"
+
+
+def box_diagonal(ax: Any, n: int) -> None:
+    """Outline the ``n`` diagonal cells (the stance kept), as the page's caption says."""
+    from matplotlib.patches import Rectangle
+
+    for i in range(n):
+        ax.add_patch(
+            Rectangle((i - 0.5, i - 0.5), 1.0, 1.0, fill=False, ec=DIAGONAL_BOX, lw=2.0, zorder=3)
+        )
 
 
 def transition_heatmap(

@@ -17,16 +17,21 @@ def run_heatmaps(r: RunReport, out: Path, base: str) -> list[Path]:
     argmax re-analysis and, with ``--hops K > 1``, ``T^K``."""
     import inspect_stance.drift.report.heatmap as heatmap
 
+    # a chain's analyses are of its last measured hop: the title says so
+    at = f" at hop {r.run_hops} (initial stance to the final reading)" if r.run_hops > 1 else ""
     mean, se = mean_se(r.main.matrices, axis=0)
     paths = [
         heatmap.transition_heatmap(
-            mean, se, out / f"heatmap_{base}.png", title=f"{r.name}: transition matrix"
+            mean, se, out / f"heatmap_{base}.png", title=f"{r.name}: transition matrix{at}"
         )
     ]
     amean, ase = mean_se(r.argmax.matrices, axis=0)
     paths.append(
         heatmap.transition_heatmap(
-            amean, ase, out / f"heatmap_{base}_argmax.png", title=f"{r.name}: argmax re-analysis"
+            amean,
+            ase,
+            out / f"heatmap_{base}_argmax.png",
+            title=f"{r.name}: argmax re-analysis{at}",
         )
     )
     if r.hops > 1:
@@ -36,7 +41,7 @@ def run_heatmaps(r: RunReport, out: Path, base: str) -> list[Path]:
                 kmean,
                 kse,
                 out / f"heatmap_{base}_hops{r.hops}.png",
-                title=f"{r.name}: after {r.hops} hops (T^{r.hops})",
+                title=f"{r.name}: projected after {r.hops} hops (T^{r.hops}, not measured)",
             )
         )
     return paths
