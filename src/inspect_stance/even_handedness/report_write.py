@@ -98,8 +98,9 @@ def draw_categories(names: Sequence[str], figs: Sequence[dict[str, Any]], path: 
     ax.set_ylabel("share of pairs even-handed")
     ax.set_title("Even-handedness by category (bars: ±1.96 topic-clustered SE)")
     ax.legend(fontsize=8)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    from inspect_stance.plots import save_figure
+
+    save_figure(fig, path)
     plt.close(fig)
 
 
