@@ -109,6 +109,24 @@ def compare_even(
                          adjust, alpha, confidence, notes)  # fmt: skip
 
 
+def read_runs(paths: Sequence[str], request: Any) -> Any:  # noqa: ARG001
+    """The even-handedness runs among ``paths`` (files and folders), one
+    :class:`~inspect_stance.runs.RunInfo` each, and what was skipped (``compare``'s reader for
+    the study protocol: a ``LoadedRuns``)."""
+    from inspect_stance.even_handedness.logs import find_even_logs, run_info
+    from inspect_stance.study.protocol import LoadedRuns  # type: ignore[attr-defined]
+
+    runs, skipped = find_even_logs(paths)
+    return LoadedRuns(list(runs), [run_info(r) for r in runs], [skipped] if skipped else [])
+
+
+def compare_runs(
+    runs: Sequence[EvenRun], names: Sequence[str], metrics: Sequence[MetricSpec], request: Any
+) -> CompareResult:
+    """:func:`compare_even` with the request's confidence, adjustment and level."""
+    return compare_even(runs, names, request.confidence, request.adjust, request.alpha, metrics)
+
+
 def load_even_runs(
     paths: Sequence[str], labels: Sequence[str] | None, allow: bool
 ) -> tuple[list[EvenRun], list[str], list[str]]:
