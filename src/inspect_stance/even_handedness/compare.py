@@ -114,7 +114,7 @@ def read_runs(paths: Sequence[str], request: Any) -> Any:  # noqa: ARG001
     :class:`~inspect_stance.runs.RunInfo` each, and what was skipped (``compare``'s reader for
     the study protocol: a ``LoadedRuns``)."""
     from inspect_stance.even_handedness.logs import find_even_logs, run_info
-    from inspect_stance.study.protocol import LoadedRuns  # type: ignore[attr-defined]
+    from inspect_stance.study.protocol import LoadedRuns  # type: ignore[attr-defined,unused-ignore]
 
     runs, skipped = find_even_logs(paths)
     return LoadedRuns(list(runs), [run_info(r) for r in runs], [skipped] if skipped else [])

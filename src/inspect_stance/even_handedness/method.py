@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import inspect_stance.study.protocol as protocol
 from inspect_stance.errors import InputError
-from inspect_stance.study import protocol
 from inspect_stance.study.protocol import Method, register_method
 
 
