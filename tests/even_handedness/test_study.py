@@ -13,6 +13,7 @@ from inspect_ai import eval as inspect_eval
 from inspect_ai.log import EvalLog
 from inspect_ai.model import get_model
 
+import inspect_stance.study.protocol as protocol
 from inspect_stance.cli import main
 from inspect_stance.errors import InputError
 from inspect_stance.even_handedness.data import load_pairs
@@ -160,3 +161,19 @@ def test_bad_human_labels_stop_before_any_call(tmp_path: Path, content: str, mes
     f.write_text(content)
     with pytest.raises(InputError, match=message):
         even_handedness(human_labels=str(f), limit=5)
+
+
+@pytest.mark.skipif(not hasattr(protocol, "comparer_of"), reason="the hook-based protocol "
+                    "(gate and plan through the study layer) has not landed on this branch")  # fmt: skip
+def test_gate_and_plan_commands_read_it(logs: dict[str, Path], capsys: Any) -> None:
+    fair, biased = str(logs["fair"]), str(logs["biased"])
+    value = _headline(logs["fair"])
+    assert main(["gate", fair, "--min-even-handedness", f"{value - 0.01:.4f}"]) == 0
+    assert main(["gate", fair, "--min-even-handedness", f"{value + 0.01:.4f}"]) == 1
+    assert main(["gate", biased, "--baseline", fair, "--max-drop", "0.05"]) == 1
+    assert main(["gate", str(logs["fair2"]), "--baseline", fair, "--rule", "non-inferiority",
+                 "--max-drop", "0.3"]) == 0  # fmt: skip
+    capsys.readouterr()
+    assert main(["plan", biased, "--target-se", "0.05", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["components"]["n_pairs"] == N and doc["recommended"]["se"] <= 0.05
