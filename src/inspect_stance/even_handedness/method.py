@@ -1,10 +1,11 @@
 """The even-handedness method registered with the study protocol (:mod:`inspect_stance.study`).
 
 ``report`` writes ``DIR/even_handedness/`` with ``even-handedness-report``; ``compare`` pairs
-runs over pairs (:mod:`.compare`); ``gate`` checks ``--min-even-handedness`` and the baseline
-rules (:mod:`.gate`); the planner is ``even-handedness-plan`` (:mod:`.planning`). The adapters
-below read a parsed command line's attributes and call the typed cores (imported when called,
-so listing the methods stays light).
+runs over pairs, clustered by topic (:mod:`.compare`: ``METRICS``, ``read_runs``,
+``compare_runs``); ``gate`` checks ``--min-even-handedness`` and the baseline rules
+(:mod:`.gate`); ``plan`` gives pairs x graders for a target SE from a pilot log
+(:mod:`.planning`; also ``even-handedness-plan``). The hooks import their cores when called, so
+listing the methods stays light.
 """
 
 from __future__ import annotations
