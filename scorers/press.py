@@ -43,13 +43,11 @@ from dataclasses import dataclass
 from typing import Any
 
 import anyio
-import numpy as np
 from inspect_ai.model import GenerateConfig, Model, get_model
 from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, mean, metric, scorer
 from inspect_ai.solver import TaskState
 from inspect_ai.util import LimitExceededError, collect
 
-from inspect_stance.drift.transition import mean_se
 from inspect_stance.explain import press_explanation, press_label_summary
 from inspect_stance.press.arguments import (
     STORE_ARGUMENTS,
@@ -81,8 +79,7 @@ from inspect_stance.press.options import (
     PressOptions,
 )
 from inspect_stance.press.prompts import CONDITIONS, classifier_prompt
-from inspect_stance.press.stability import topic_stability
-from inspect_stance.press.summary import sample_record, summarize
+from inspect_stance.press.summary import run_metrics, sample_record
 from inspect_stance.roles import role_config
 
 CLASSIFIER_ERROR = "classifier error: "
@@ -113,15 +110,6 @@ async def classify_with_llm(
     return parse_classifier_answer(out.completion), out.completion, False
 
 
-def stability_stderr(records: list[dict[str, Any]]) -> float | None:
-    """Standard error of ``mean_S_t``: ``sd_ddof1(S_t) / sqrt(n)`` over the statements whose
-    ``S_t`` is defined (None with fewer than two)."""
-    values = [topic_stability(r["labels"]["none"]) for r in records]
-    defined = np.asarray([v for v in values if v is not None], dtype=np.float64)
-    se = float(mean_se(defined)[1]) if len(defined) > 1 else float("nan")
-    return se if np.isfinite(se) else None
-
-
 @metric
 def press_metrics() -> Metric:
     """Run-level PReSS figures (label shares, mean S_t, lean, P_SF/P_SU/P_ID, AUROCs).
@@ -136,9 +124,7 @@ def press_metrics() -> Metric:
         records = [
             s.score.metadata for s in scores if s.score.metadata and s.score.metadata.get("press")
         ]
-        out = summarize(records)
-        out["stderr"] = stability_stderr(records)
-        return out
+        return run_metrics(records)
 
     return compute
 

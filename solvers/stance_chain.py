@@ -48,6 +48,7 @@ from inspect_stance.solvers.stance_drift import (
     _logprob_tokens,
     combine,
     record_dir,
+    recorded_at,
     trials_in_flight,
 )
 
@@ -153,6 +154,7 @@ def chain_trial_record(t: int, chain: list[dict[str, Any]]) -> dict[str, Any]:
     record["hops_replayed"] = replayed
     if replayed == len(chain):
         record["replayed"] = True
+        record["recorded_at"] = chain[0].get("recorded_at")
     return record
 
 
@@ -231,6 +233,7 @@ class ChainRunner:
         for hop in range(1, int(self.s["hops"]) + 1):
             if (t, hop) in self.hops_done:
                 rec = {**self.hops_done[(t, hop)], "replayed": True}
+                rec["recorded_at"] = recorded_at(self.file)
                 text = str(rec["text"])
                 chain.append(rec)
                 continue

@@ -70,6 +70,7 @@ from inspect_stance.solvers.trial_record import (
     RECORD_EXPIRY_S,  # noqa: F401 (re-exported)
     TrialRecordFile,
     record_dir,  # noqa: F401 (re-exported: the chain solver imports it from here)
+    recorded_at,
     usable_record_dir,
 )
 
@@ -300,9 +301,10 @@ class SampleTrials:
             async with in_flight:
                 await self.run_trial(t)
 
+        since = recorded_at(self.record_file)
         for t in range(start, end):
             if t in self.recorded:
-                self.done.append({**self.recorded[t], "replayed": True})
+                self.done.append({**self.recorded[t], "replayed": True, "recorded_at": since})
         async with anyio.create_task_group() as tg:
             for t in range(start, end):
                 if t not in self.recorded:

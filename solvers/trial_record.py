@@ -13,6 +13,7 @@ import os
 import stat
 import time
 from collections.abc import Mapping
+from datetime import UTC
 from pathlib import Path
 from typing import Any
 
@@ -97,6 +98,7 @@ class TrialRecordFile:
                 continue  # a line cut short by a kill; the trial runs again
             if k == 0:
                 created = float(obj.get("created", 0)) if isinstance(obj, dict) else 0.0
+                self.created = created  # when the record was started: replayed trials say so
                 if time.time() - created > RECORD_EXPIRY_S or obj.get("key") != self.key:
                     self.path.unlink(missing_ok=True)
                     return {}, {}
@@ -111,6 +113,8 @@ class TrialRecordFile:
 
     _fd: int | None = None
     _broken: bool = False
+    #: the record's creation time (POSIX seconds, from its header line) once loaded
+    created: float | None = None
 
     def append(self, record: Mapping[str, Any]) -> None:
         """Append one line (opening the file on first use, with its header line when new).
@@ -139,3 +143,12 @@ class TrialRecordFile:
         if self._fd is not None:
             os.close(self._fd)
             self._fd = None
+
+
+def recorded_at(record: TrialRecordFile | None) -> str | None:
+    """When ``record`` was started, as an ISO 8601 UTC time (seconds), or None (no record)."""
+    if record is None or not record.created:
+        return None
+    from datetime import datetime
+
+    return datetime.fromtimestamp(record.created, UTC).isoformat(timespec="seconds")

@@ -9,19 +9,23 @@ replayed one says so.
 from __future__ import annotations
 
 import logging
+import sys
+from collections.abc import Mapping
+from typing import Any
 
-from inspect_ai.hooks import Hooks, TaskEnd, hooks
+from inspect_ai.hooks import Hooks, SampleEnd, TaskEnd, hooks
 
 logger = logging.getLogger(__name__)
 
 REPLAYED_METRIC = "trials_replayed"
 
 
-def replay_notice(log: object) -> str | None:
+def replay_notice(log: object, since: str | None = None) -> str | None:
     """The console line for a finished log whose header counts replayed trials, or None.
 
-    ``<task>: N of M trials were replayed from the trial record (no model call; the record
-    cannot see a model changed behind the same name): -T cache=false calls the model afresh``.
+    ``<task>: N of M trials were replayed from the trial record (recorded from <since>; no
+    model call; the record cannot see a model changed behind the same name): -T cache=false
+    calls the model afresh``; ``since``: the oldest replayed trial's record time.
     """
     results = getattr(log, "results", None)
     if results is None:
@@ -35,7 +39,8 @@ def replay_notice(log: object) -> str | None:
         task = getattr(getattr(log, "eval", None), "task", "task")
         return (
             f"{task}: {int(replayed.value)}{total} trials were replayed from the trial record "
-            "(no model call; the record cannot see a model changed behind the same name): "
+            f"({f'recorded from {since}; ' if since else ''}no model call; the record cannot "
+            "see a model changed behind the same name): "
             "-T cache=false calls the model afresh"
         )
     return None
@@ -61,11 +66,35 @@ def ensure_replay_notice() -> None:
     )
 
 
+def replayed_since(store: Mapping[str, Any]) -> str | None:
+    """The oldest ``recorded_at`` of a sample store's replayed trials (ISO times sort as
+    text), or None."""
+    times = [str(r["recorded_at"]) for r in store.get("trials") or [] if r.get("recorded_at")]
+    return min(times, default=None)
+
+
 class ReplayNotice(Hooks):
-    """Warns once per task whose log counts trials replayed from the trial record."""
+    """Warns once per task whose log counts trials replayed from the trial record, with the
+    oldest record time of its replayed trials (gathered as samples end)."""
+
+    def __init__(self) -> None:
+        self.since: dict[str, str] = {}
+
+    async def on_sample_end(self, data: SampleEnd) -> None:
+        """Keep the oldest record time of the sample's replayed trials, per task run."""
+        since = replayed_since(data.sample.store or {})
+        if since and (data.eval_id not in self.since or since < self.since[data.eval_id]):
+            self.since[data.eval_id] = since
 
     async def on_task_end(self, data: TaskEnd) -> None:
-        """Log the :func:`replay_notice` line as a warning (nothing when none was replayed)."""
-        line = replay_notice(data.log)
-        if line:
+        """Log the :func:`replay_notice` line as a warning (nothing when none was replayed);
+        under ``--display none`` Inspect's console is silent, so the line goes to stderr."""
+        line = replay_notice(data.log, self.since.pop(data.eval_id, None))
+        if not line:
+            return
+        from rich import get_console
+
+        if get_console().quiet:  # --display none: Inspect prints nothing, not even warnings
+            print(f"WARNING {line}", file=sys.stderr, flush=True)
+        else:
             logger.warning(line)

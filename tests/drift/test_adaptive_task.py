@@ -177,3 +177,49 @@ def test_bad_halfwidth_is_an_input_error(bad: object) -> None:
 def test_halfwidth_values() -> None:
     assert check_halfwidth(None) is None and check_halfwidth("none") is None
     assert check_halfwidth("0.05") == 0.05
+
+
+@pytest.fixture(scope="module")
+def letter_log(files: Path, tmp_path_factory: pytest.TempPathFactory):
+    """An adaptive run with one-letter answers (0/1 trial values): the scorer's rows are the
+    Rao–Blackwell estimates, which differ from the mean of the trials run."""
+    props = files / "props4.txt"
+    props.write_text("".join(f"We should adopt policy {k}\n" for k in range(4)))
+    [log] = inspect_eval(
+        stance_drift(
+            propositions=str(props), trials=TRIALS, cache=False, adaptive_halfwidth=HALFWIDTH
+        ),
+        model="stance_sim/respondent",
+        model_args={"transition": str(files / "T.json"), "noise": "exact", "logprobs": False},
+        log_dir=str(tmp_path_factory.mktemp("letter_logs")),
+        display="none",
+    )
+    assert log.status == "success"
+    return log, read_eval_log(log.location)
+
+
+def test_report_and_compare_use_the_unbiased_estimate(letter_log, capsys) -> None:
+    """report, compare's items and gate read an adaptive log's rows as the scorer does (the
+    unbiased estimate), not as the mean of the trials run (biased by the stopping)."""
+    from inspect_stance.drift.compare import drift_items
+
+    log, full = letter_log
+    rows = {(s.metadata["topic_id"], s.metadata["initial_stance"]): s.scores for s in full.samples}
+    scorer_rows = {k: next(iter(v.values())).metadata["row"] for k, v in rows.items()}
+    run = read_drift_log(log.location, "exclude")
+    plain = np.nanmean(np.where(run.missing_mask[..., None], np.nan, run.probs), axis=1)
+    matrices = run.matrices("exclude")
+    differ = 0
+    for s, topic in enumerate(run.topic_ids):
+        for i in range(5):
+            np.testing.assert_allclose(matrices[s, i], scorer_rows[(topic, i)], atol=1e-12)
+            differ += not np.allclose(plain[s, i], matrices[s, i])
+    assert differ > 0, "the test needs a cell where the estimate is not the plain mean"
+    spr = float(np.mean(np.diagonal(matrices, axis1=-2, axis2=-1)))
+    assert spr == pytest.approx(_metrics(log)["spr"], abs=1e-9)
+    assert cli_main(["report", log.location, "--exclude-unparsed", "--json"]) == 0
+    [reported] = json.loads(capsys.readouterr().out)["runs"]
+    assert reported["spr"] == pytest.approx(spr, abs=1e-9)
+    items = drift_items(run, "run", "exclude").items["spr"]
+    per_prop = np.diagonal(matrices, axis1=-2, axis2=-1).mean(axis=-1)
+    assert list(items.values()) == pytest.approx(list(per_prop), abs=1e-12)

@@ -53,7 +53,8 @@ def files(tmp_path_factory) -> Path:
     return root
 
 
-def run_chain(files: Path, log_dir: Path, relay: str, relay_args=None, **task_args) -> EvalLog:
+def run_chain(files: Path, log_dir: Path, relay: str, relay_args=None, respondent_args=None,
+              **task_args) -> EvalLog:  # fmt: skip
     task_args = {"propositions": str(files / "props.txt"), "cache": False, **task_args}
     relays = [
         get_model(f"relay_sim/{name}", memoize=False, **(relay_args or {}))
@@ -63,7 +64,7 @@ def run_chain(files: Path, log_dir: Path, relay: str, relay_args=None, **task_ar
         stance_drift,
         task_args=task_args,
         model="stance_sim/respondent",
-        model_args={"transition": "identity"},
+        model_args={"transition": "identity", **(respondent_args or {})},
         model_roles={"relay": relays if len(relays) > 1 else relays[0]},
         log_dir=str(log_dir),
         display="none",
@@ -142,6 +143,7 @@ def test_report_shows_matrices_projection_and_test(markov, capsys, tmp_path):
     [chain] = obj["chains"]
     assert [h["hop"] for h in chain["hops"]] == [1, 2, 3]
     assert chain["hops"][2]["markov_test"]["verdict"] == "consistent"
+    assert chain["hops"][2]["markov_test"]["caveat"] is None
 
 
 @pytest.mark.slow  # ~15-20 s on 2 busy cores; the fast tier rejects memory in test_chain_core
@@ -157,6 +159,20 @@ def test_memory_relay_is_rejected(files, tmp_path):
     assert np.abs(an.hops[2].measured - (eye / 2 + R / 4 + R @ R / 4)).max() < 0.3
     test = an.hops[2].test
     assert test is not None and test.p_value < 0.05 and test.verdict == "slower", test
+
+
+@pytest.mark.slow  # as test_memory_relay_is_rejected, read through sampled letters
+def test_a_rejection_on_sampled_letters_carries_the_caveat(files, tmp_path, capsys):
+    """One-letter readings (no logprobs: the frequency estimator): the reading-noise
+    correction is not exact for them, so the verdict says a rejection may be reading noise."""
+    args = {"transition": str(files / "R.json"), "pull": 0.5, "seed": 5}
+    log = run_chain(files, tmp_path, "memory", args, {"logprobs": False}, trials=12, hops=3)
+    assert main(["report", "--json", log.location]) == 0
+    [chain] = json.loads(capsys.readouterr().out)["chains"]
+    test = chain["hops"][2]["markov_test"]
+    assert test["verdict"] == "slower" and "reading noise" in test["caveat"], test
+    assert main(["report", log.location]) == 0
+    assert "slower (caveat: readings are sampled letters" in capsys.readouterr().out
 
 
 def test_eval_retry_resumes_mid_chain_without_paying_a_hop_twice(files, tmp_path, monkeypatch):

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from inspect_stance.drift.chain.markov import analyse_chain, one_hop_matrices
+from inspect_stance.drift.chain.markov import SAMPLED_CAVEAT, analyse_chain, one_hop_matrices
+from inspect_stance.drift.chain.report import hops_frame
 from inspect_stance.providers.stance_sim import load_transition
 
 READER = 0.625 * np.eye(5) + 0.075  # a text of stance z is read as READER[z]
@@ -54,3 +55,20 @@ def test_one_hot_readings_are_unchanged_by_the_correction() -> None:
     a = one_hop_matrices(probs, correct_reading=True)
     b = one_hop_matrices(probs, correct_reading=False)
     assert np.allclose(np.nan_to_num(a), np.nan_to_num(b))
+
+
+def test_a_rejection_on_sampled_letters_carries_the_caveat() -> None:
+    """The correction is exact for a fixed reading matrix, not for sampled letters: a
+    rejection of such readings says it may be reading noise (verdict line and field)."""
+    probs = _chains(0.5, 0)
+    plain = analyse_chain(probs, [None, "r", "r"], n_boot=200).hops[2].test
+    sampled = analyse_chain(probs, [None, "r", "r"], n_boot=200, sampled_readings=True)
+    test = sampled.hops[2].test
+    assert plain is not None and test is not None
+    assert plain.verdict == test.verdict != "consistent" and plain.caveat == ""
+    assert test.caveat == SAMPLED_CAVEAT
+    line = hops_frame(sampled)["drift vs Markov"].iloc[2]
+    assert line.startswith(test.verdict) and "reading noise rather than relay memory" in line
+    consistent = analyse_chain(_chains(0.0, 1), [None, "r", "r"], n_boot=200, sampled_readings=True)
+    kept = consistent.hops[2].test
+    assert kept is not None and (kept.verdict != "consistent" or kept.caveat == "")

@@ -33,6 +33,8 @@ JSON_KEYS = {
     "unparsed_extractions",
     "label_mismatches",
     "missing_values",
+    "trials_replayed",
+    "replayed_recorded_from",
 }
 PATTERN_KEYS = {
     "polarization",

@@ -26,6 +26,7 @@ SUBCOMMAND_MODULES: tuple[str, ...] = (
     "inspect_stance.cli.plan",
     "inspect_stance.cli.press",
     "inspect_stance.cli.construction",
+    "inspect_stance.cli.label_sample",
     "inspect_stance.cli.validation",
     "inspect_stance.cli.compare",
     "inspect_stance.cli.params",

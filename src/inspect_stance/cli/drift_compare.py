@@ -41,4 +41,6 @@ def drift_compare(args: argparse.Namespace) -> Any:
     except ValueError as ex:
         raise InputError(str(ex)) from ex
     result.notes += name_notes + notes + ([dropped] if dropped else [])
+    result.notes += [f"{n}: {x.run.replay_note}" for x, n in zip(loaded, names, strict=True)
+                     if x.run.replay_note]  # fmt: skip
     return result

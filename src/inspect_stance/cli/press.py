@@ -73,6 +73,8 @@ def _report(args: argparse.Namespace) -> int:
         )
     except ValueError as ex:
         raise InputError(str(ex)) from ex
+    for warning in result.get("warnings", []):
+        print(f"press-report: warning: {warning}", file=sys.stderr)
     if args.json:
         json.dump(result, sys.stdout, indent=2, default=str)
         print()

@@ -33,7 +33,7 @@ from inspect_stance.drift.metrics.confidence import diagonal_trials
 from inspect_stance.drift.metrics.patterns import PATTERNS, pattern_mask, per_proposition_patterns
 from inspect_stance.drift.metrics.spr import per_proposition_spr
 from inspect_stance.drift.run import DriftRun
-from inspect_stance.drift.transition import diagonal, transition_matrices
+from inspect_stance.drift.transition import diagonal
 from inspect_stance.runs import RunInfo, log_info, npz_info
 from inspect_stance.stances import STANCE_KEYS
 from inspect_stance.stats.family import (
@@ -110,7 +110,7 @@ def _pattern_trials(probs: np.ndarray, name: str) -> np.ndarray:
 
 def drift_items(run: DriftRun, name: str, unparsed: str = "failure") -> RunItems:
     """Item-level (per-proposition) and trial-level values of every stance-drift metric."""
-    matrices = transition_matrices(run.probs, unparsed)
+    matrices = run.matrices(unparsed)  # an adaptive run: unbiased estimates, not trial means
     props = run.propositions
     if len(set(props)) != len(props):
         raise ValueError(f"{run.source}: propositions repeat; cannot pair them with another run")

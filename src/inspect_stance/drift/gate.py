@@ -46,7 +46,6 @@ from scipy import stats
 
 from inspect_stance.drift.metrics.spr import per_proposition_spr, stance_preservation_rate
 from inspect_stance.drift.run import DriftRun
-from inspect_stance.drift.transition import transition_matrices
 from inspect_stance.jsonsafe import json_safe
 from inspect_stance.stats.gate import CheckLine, DropCheck, Rule, drop_checks
 
@@ -189,8 +188,8 @@ def _baseline_checks(run: DriftRun, baseline: DriftRun, metrics: Sequence[str], 
             "need at least 2 to compare"
         )
     comparison = paired_drop(
-        per_proposition_spr(transition_matrices(baseline.probs, unparsed))[idx_base],
-        per_proposition_spr(transition_matrices(run.probs, unparsed))[idx_run],
+        per_proposition_spr(baseline.matrices(unparsed))[idx_base],
+        per_proposition_spr(run.matrices(unparsed))[idx_run],
     )
     specs = select_metrics(metrics)
     base_items = drift_items(baseline, "baseline", unparsed).items
@@ -211,7 +210,7 @@ def evaluate_gate(
     """Apply the gate's checks to ``run``; ``ValueError`` for unusable input."""
     _check_options(min_spr, baseline, max_drop, alpha)
     _check_complete(run, baseline)
-    matrices = transition_matrices(run.probs, unparsed)
+    matrices = run.matrices(unparsed)
     spr, spr_se = stance_preservation_rate(matrices)
     if not math.isfinite(spr):
         raise ValueError(f"{run.source}: no usable trial, SPR undefined")

@@ -49,6 +49,7 @@ import pandas as pd
 
 from inspect_stance.drift.transition import mean_se
 from inspect_stance.jsonsafe import json_safe
+from inspect_stance.markdown import text_table
 from inspect_stance.stances import LETTERS, N_STANCES, STANCES
 
 SE_OVER_VOTES_TEXT = (
@@ -321,10 +322,10 @@ def study_text(result: dict[str, Any]) -> str:
         "",
         "By initial stance (human agreement: mean (SE over annotators); model agreement: share of "
         "votes (SE over votes); drift: share of items)",
-        study_table(result).to_string(),
+        text_table(study_table(result)),
         "",
         "Generation stage: initial stance (rows) x reference label (columns), items",
-        _matrix_frame(result["reference_label_counts_by_stance"], "initial", "ref").to_string(),
+        text_table(_matrix_frame(result["reference_label_counts_by_stance"], "initial", "ref")),
     ]
     if result["has_model_votes"]:
         m = result["model_agreement"]
@@ -335,8 +336,8 @@ def study_text(result: dict[str, Any]) -> str:
             f"({SE_OVER_ITEMS_TEXT})",
             "",
             "Extraction stage: reference label (rows) x model plurality (columns), items",
-            _matrix_frame(
-                result["model_plurality_counts_by_reference"], "reference", "model"
-            ).to_string(),
+            text_table(
+                _matrix_frame(result["model_plurality_counts_by_reference"], "reference", "model")
+            ),
         ]
     return "\n".join(lines)

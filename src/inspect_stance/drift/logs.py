@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from inspect_stance.drift.adaptive.rule import ADAPTIVE_KEY, SampleRule, rule_for
 from inspect_stance.drift.extraction import record_label_mismatches, trial_vector
 from inspect_stance.drift.run import DriftRun
 from inspect_stance.drift.transition import check_policy
@@ -170,7 +171,8 @@ def read_drift_log(
     log = _read(path)
     variant = str(_task_setting(log, "variant", "default"))
     halfwidth = _adaptive_halfwidth(log, path, unparsed, adaptive_ok)
-    props, cells, estimators, max_trial = _collect_trials(log, path, unparsed)
+    rule = None if halfwidth is None else _adaptive_rule(log)
+    props, cells, estimators, max_trial, replay = _collect_trials(log, path, unparsed)
     order = _proposition_order(log, path, props)
     n_trials_cfg = int(_task_setting(log, "trials", 0) or 0)
     n_epochs = int(log.eval.config.epochs or 1)
@@ -192,7 +194,11 @@ def read_drift_log(
         unparsed_extractions=bad_extractions,
         label_mismatches=mismatches,
         adaptive_halfwidth=None if halfwidth is None else float(halfwidth),
+        adaptive_rule=rule,
+        adaptive_policy="failure" if rule is None else rule.unparsed,
         shard=shard_info(log.eval.metadata, run_identity(log.eval)),
+        n_replayed=replay.count,
+        replayed_since=replay.since,
     )
 
 
@@ -214,16 +220,46 @@ def _adaptive_halfwidth(log: EvalLog, path: Path, unparsed: str, adaptive_ok: bo
     return halfwidth
 
 
+def _adaptive_rule(log: EvalLog) -> SampleRule | None:
+    """The stopping rule recorded in the first sample's adaptive state (``None``: none has
+    one, e.g. every sample errored before its first wave)."""
+    for sample in log.samples or []:
+        state = (sample.store or {}).get(ADAPTIVE_KEY)
+        if state and state.get("halfwidth") is not None and state.get("max_trials"):
+            policy = str(state.get("unparsed") or "failure")
+            return rule_for(float(state["halfwidth"]), int(state["max_trials"]), policy)
+    return None
+
+
+@dataclass
+class Replayed:
+    """Trials replayed from the trial record (no model call) and the oldest record time."""
+
+    count: int = 0
+    since: str | None = None
+
+    def add(self, record: dict[str, Any]) -> None:
+        """Count ``record`` when it was replayed (ISO times compare as text)."""
+        if record.get("replayed"):
+            self.count += 1
+            at = record.get("recorded_at")
+            if at and (self.since is None or str(at) < self.since):
+                self.since = str(at)
+
+
 def _collect_trials(
     log: EvalLog, path: Path, unparsed: str
-) -> tuple[dict[str, tuple[int, str, str]], list[_Cell], dict[str, int], int]:
+) -> tuple[dict[str, tuple[int, str, str]], list[_Cell], dict[str, int], int, Replayed]:
     """Every trial record of the log: the propositions met (key -> index, text, topic id),
-    one cell per trial, the count of trials by estimator, and 1 + the largest trial index."""
+    one cell per trial, the count of trials by estimator, 1 + the largest trial index, and
+    the trials replayed from the trial record."""
     props: dict[str, tuple[int, str, str]] = {}
     cells: list[_Cell] = []
     estimators: dict[str, int] = {}
     max_trial = 0
+    replay = Replayed()
     for tr in iter_trials(log, path):
+        replay.add(tr.record)
         props.setdefault(tr.key, (tr.proposition_index, tr.proposition, tr.topic_id))
         max_trial = max(max_trial, tr.trial + 1)
         rec = tr.record
@@ -241,7 +277,7 @@ def _collect_trials(
         )
         key = rec.get("estimator") or "unparsed"
         estimators[key] = estimators.get(key, 0) + 1
-    return props, cells, estimators, max_trial
+    return props, cells, estimators, max_trial, replay
 
 
 def _proposition_order(

@@ -14,7 +14,14 @@ from pathlib import Path
 
 import numpy as np
 
-from inspect_stance.drift.transition import FloatArray, check_probs, unparsed_mask
+from inspect_stance.drift.adaptive.confseq import AdaptiveRule
+from inspect_stance.drift.transition import (
+    FloatArray,
+    argmax_trials,
+    check_probs,
+    transition_matrices,
+    unparsed_mask,
+)
 from inspect_stance.shards import ShardInfo
 
 
@@ -43,12 +50,48 @@ class DriftRun:
     #: ``-T adaptive_halfwidth`` of the run (its samples stopped after different numbers of
     #: trials; the trials not run are in ``missing``), ``None`` for a fixed-trial run
     adaptive_halfwidth: float | None = None
+    #: the stopping rule the run's samples used (from their adaptive state; ``unparsed`` is
+    #: the task's policy, which decided what the rule read), ``None`` for a fixed-trial run
+    adaptive_rule: AdaptiveRule | None = None
+    adaptive_policy: str = "failure"
     #: ``(P, T, 5)`` counts per trial of unparsed extraction answers and of answers whose letter
     #: and written label disagree (from a log; ``None`` for an ``.npz``, which holds no answers)
     unparsed_extractions: np.ndarray | None = None
     label_mismatches: np.ndarray | None = None
     #: ``-T shard=K/N`` of the log (``None``: the whole study, or shards pooled into it)
     shard: ShardInfo | None = None
+    #: trials replayed from the trial record (no model call) and the oldest one's record time
+    #: (ISO 8601 UTC; ``None`` when unknown, e.g. a log written before record times)
+    n_replayed: int = 0
+    replayed_since: str | None = None
+
+    @property
+    def replay_note(self) -> str | None:
+        """One sentence on the trials replayed from the trial record, or None when none was."""
+        if not self.n_replayed:
+            return None
+        since = f", recorded from {self.replayed_since}" if self.replayed_since else ""
+        total = int((~self.missing_mask).sum())
+        return (
+            f"{self.n_replayed} of {total} trials were replayed from the trial record (no "
+            f"model call{since}); re-run with -T cache=false to call the model afresh"
+        )
+
+    def matrices(self, unparsed: str = "failure", argmax: bool = False) -> FloatArray:
+        """Per-proposition transition matrices ``(P, 5, 5)`` (``argmax``: of the trials'
+        point masses). A fixed-trial run: the mean of its trials
+        (:func:`~.transition.transition_matrices`). An adaptive run: the mean of the trials run
+        is biased by the stopping, so each row is the unbiased Rao–Blackwell estimate the
+        scorer uses (:func:`~.adaptive_estimate.adaptive_matrices`)."""
+        probs = argmax_trials(self.probs) if argmax else self.probs
+        if self.adaptive_rule is None:
+            return transition_matrices(probs, unparsed)
+        from inspect_stance.drift.adaptive.estimate import adaptive_matrices
+
+        diag = np.diagonal(np.asarray(self.probs, dtype=np.float64), axis1=-2, axis2=-1)
+        values = np.nan_to_num(diag, nan=0.0) if self.adaptive_policy == "failure" else diag
+        ran = ~self.missing_mask
+        return adaptive_matrices(probs, values, ran, self.adaptive_rule, unparsed)
 
     @property
     def n_propositions(self) -> int:

@@ -351,32 +351,3 @@ def factor_tables(result: FactorResult) -> dict[str, Any]:
     for j in range(k):
         load[f"unrotated {names[j]}"] = result.loadings_unrotated[:, j]
     return {"eigenvalues": eig, "rotated_variance": rot, "loadings": load}
-
-
-def scree_plot(result: FactorResult, path: Any) -> None:
-    """Scree plot: eigenvalue by factor number, with the Kaiser line at 1."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    xs = np.arange(1, len(result.eigenvalues) + 1)
-    fig, ax = plt.subplots(figsize=(6, 4))
-    ax.plot(xs, result.eigenvalues, marker="o", color="#1f4e9c")
-    ax.axhline(KAISER_THRESHOLD, color="#b2182b", ls="--", lw=1, label="Kaiser criterion (1)")
-    ax.axhline(0.0, color="grey", lw=0.5)
-    ax.set_xticks(xs)
-    ax.set_xlabel("factor")
-    ax.set_ylabel("eigenvalue")
-    what = (
-        "principal factors (SMC communalities)" if result.method == "pf" else "principal components"
-    )
-    ax.set_title(
-        f"Scree plot: {what}; {result.n_observations} observations, "
-        f"{len(result.statements)} statements",
-        fontsize=9,
-    )
-    ax.legend(fontsize=8)
-    fig.tight_layout()
-    fig.savefig(path, dpi=130)
-    plt.close(fig)

@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from inspect_stance.press.factor_analysis import FactorMethod, MissingRule, scree_plot
+from inspect_stance.press.factor_analysis import FactorMethod, MissingRule
 from inspect_stance.press.logs import PressRun
 from inspect_stance.press.plots import heatmap, stability_chart
 from inspect_stance.press.report_markdown import factor_markdown, json_records, report_markdown
@@ -39,6 +39,7 @@ from inspect_stance.press.report_tables import (
     model_groups,
     tables,
 )
+from inspect_stance.press.scree import few_observations_warning, scree_plot
 from inspect_stance.press.summary import TABLE2_SET
 
 
@@ -84,6 +85,8 @@ def write_report(
         **{k: json_records(v) for k, v in t.items() if k != "labels"},
     }
     result["factor_analysis"] = {k: json_records(v) for k, v in section.frames.items()}
+    warning = None if section.result is None else few_observations_warning(section.result)
+    result["warnings"] = [f"factor analysis: {warning}"] if warning else []
     return result
 
 

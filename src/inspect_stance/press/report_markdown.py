@@ -18,6 +18,7 @@ from inspect_stance.press.compare import arguments_note
 from inspect_stance.press.factor_analysis import FactorMethod, MissingRule
 from inspect_stance.press.logs import PressRun
 from inspect_stance.press.report_tables import CiMethod, FactorSection
+from inspect_stance.press.scree import few_observations_warning
 from inspect_stance.press.summary import TABLE2_SET
 
 SUMMARY_COLUMNS: tuple[str, ...] = (
@@ -236,6 +237,7 @@ def factor_result_markdown(section: FactorSection, method: FactorMethod) -> list
             if section.rank < n_stmts
             else []
         ),
+        *([f"**Warning: {w}.**", ""] if (w := few_observations_warning(result)) else []),
         "![scree plot](scree.png)",
         "",
         "### Eigenvalues and variance explained (unrotated; Table 5)",

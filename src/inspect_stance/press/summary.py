@@ -213,3 +213,31 @@ def auroc_table(records: Sequence[Mapping[str, Any]]) -> dict[str, dict[str, flo
         if pos or neg:
             out[measure] = {"auroc": auroc(pos, neg), "n_unstable": len(pos), "n_stable": len(neg)}
     return out
+
+
+#: the task's headline metric (``inspect_stance.viewer.HEADLINES["press"]``)
+HEADLINE = "mean_S_t"
+
+
+def stability_stderr(records: Sequence[Mapping[str, Any]]) -> float | None:
+    """Standard error of ``mean_S_t``: ``sd_ddof1(S_t) / sqrt(n)`` over the statements whose
+    ``S_t`` is defined (None with fewer than two)."""
+    import numpy as np
+
+    from inspect_stance.drift.transition import mean_se
+
+    values = [topic_stability(r["labels"]["none"]) for r in records]
+    defined = np.asarray([v for v in values if v is not None], dtype=np.float64)
+    se = float(mean_se(defined)[1]) if len(defined) > 1 else float("nan")
+    return se if np.isfinite(se) else None
+
+
+def run_metrics(records: Sequence[Mapping[str, Any]]) -> dict[str, float | None]:
+    """The log's metrics: :func:`summarize`, the headline always present (NaN before any
+    statement has ``S_t``: Inspect resolves the headline on its progress line from 0 samples
+    on, and a missing key made it warn "Headline metric 'mean_S_t' not found" and show
+    ``n_statements``), and ``stderr`` (:func:`stability_stderr`)."""
+    out = summarize(records)
+    out[HEADLINE] = float("nan") if out.get(HEADLINE) is None else out[HEADLINE]
+    out["stderr"] = stability_stderr(records)
+    return out

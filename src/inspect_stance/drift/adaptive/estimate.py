@@ -35,7 +35,7 @@ from __future__ import annotations
 import numpy as np
 
 from inspect_stance.drift.adaptive.confseq import AdaptiveRule, eb_cs, stop_reason
-from inspect_stance.drift.transition import FloatArray
+from inspect_stance.drift.transition import FloatArray, nanmean
 
 #: random orderings drawn per estimate (besides the observed one)
 DRAWS = 400
@@ -133,4 +133,41 @@ def unbiased_means(
         accept[:, 0] = True
         first = vals[..., :m].mean(axis=-1)
         out[rows] = (first * accept).sum(axis=-1) / accept.sum(axis=-1)
+    return out
+
+
+def adaptive_matrices(
+    vectors: np.ndarray,
+    values: np.ndarray,
+    ran: np.ndarray,
+    rule: AdaptiveRule,
+    unparsed: str = "exclude",
+) -> FloatArray:
+    """Per-proposition matrices ``(P, 5, 5)`` of an adaptive run, each row :func:`unbiased_row`.
+
+    ``vectors`` ``(P, T, 5, 5)`` are the trials' vectors as the report counts them (NaN rows:
+    unparsed or not run), ``values`` ``(P, T, 5)`` what the rule read (NaN: left out of its
+    sequence), ``ran`` ``(P, T, 5)`` the trials run. Trials run in blocks of
+    ``rule.max_trials`` (one block per epoch); a row is the mean of its blocks' estimates
+    (the fixed design weighs every epoch alike). Under ``failure`` an unparsed trial is a zero
+    row; under ``exclude`` it is left out. A row with no trial kept is NaN."""
+    vec = np.asarray(vectors, dtype=np.float64)
+    if unparsed == "failure":
+        vec = np.nan_to_num(vec, nan=0.0)
+    else:
+        vec = np.where((np.nansum(vec, axis=-1) == 0.0)[..., None], np.nan, vec)
+    n_props, n_trials, k = ran.shape
+    out = np.full((n_props, k, vec.shape[-1]), np.nan)
+    block = max(int(rule.max_trials), 1)
+    for s in range(n_props):
+        for i in range(k):
+            rows = []
+            for start in range(0, n_trials, block):
+                run_ = ran[s, start : start + block, i]
+                kept = vec[s, start : start + block, i][run_]
+                if kept.size and not np.isnan(kept[:, 0]).all():
+                    diag = values[s, start : start + block, i][run_]
+                    rows.append(unbiased_row(kept, diag, rule))
+            if rows:
+                out[s, i] = nanmean(np.array(rows), axis=0)
     return out

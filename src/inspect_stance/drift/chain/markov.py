@@ -154,6 +154,13 @@ def tv_distance(a: np.ndarray, b: np.ndarray) -> float:
     return float(0.5 * np.abs(np.asarray(a) - np.asarray(b)).sum(axis=-1).mean())
 
 
+#: the caveat a rejection carries when the readings are sampled letters (frequency estimator)
+SAMPLED_CAVEAT = (
+    "readings are sampled letters (frequency estimator): the reading-noise correction is not "
+    "exact for them, so this may be reading noise rather than relay memory"
+)
+
+
 @dataclass
 class MarkovTest:
     """The Markov test at one hop (see the module docstring)."""
@@ -166,6 +173,8 @@ class MarkovTest:
     spr_difference_ci: tuple[float, float]
     verdict: str  # "faster" | "slower" | "consistent"
     n_propositions: int
+    #: why a rejection may not be read as relay memory (empty: it may), see :data:`SAMPLED_CAVEAT`
+    caveat: str = ""
 
 
 def markov_test(
@@ -174,10 +183,11 @@ def markov_test(
     hop: int,
     n_boot: int = DEFAULT_BOOTSTRAP,
     seed: int = 0,
+    caveat: str = "",
 ) -> MarkovTest:
     """Cluster-bootstrap test of ``M_k = P_k`` from per-proposition row-normalised matrices
     ``measured`` and ``projected`` (``(P, 5, 5)`` each); propositions with a NaN row in either
-    are left out."""
+    are left out. ``caveat`` goes with a rejection ("faster" / "slower") only."""
     m = np.asarray(measured, dtype=np.float64)
     p = np.asarray(projected, dtype=np.float64)
     keep = ~(np.isnan(m).any(axis=(-2, -1)) | np.isnan(p).any(axis=(-2, -1)))
@@ -200,7 +210,8 @@ def markov_test(
     s_ci = tuple(float(x) for x in np.percentile(boot_spr, q))
     p_value = float((1 + np.sum(null_d >= dist)) / (n_boot + 1))
     verdict = "faster" if s_ci[1] < 0 else "slower" if s_ci[0] > 0 else "consistent"
-    return MarkovTest(hop, dist, d_ci, p_value, d_spr, s_ci, verdict, n)  # type: ignore[arg-type]
+    why = caveat if verdict != "consistent" else ""
+    return MarkovTest(hop, dist, d_ci, p_value, d_spr, s_ci, verdict, n, why)  # type: ignore[arg-type]
 
 
 def relay_chain_matrix(hop_probs: np.ndarray, relay_of_hop: Sequence[int]) -> FloatArray:
@@ -259,10 +270,12 @@ def analyse_chain(
     n_boot: int = DEFAULT_BOOTSTRAP,
     seed: int = 0,
     correct_reading: bool = True,
+    sampled_readings: bool = False,
 ) -> ChainAnalysis:
     """The chain analysis of the module docstring; ``relays[h-1]`` names hop ``h``'s relay
     (``None`` for hop 1); ``correct_reading=False`` projects with ``rownorm(J_h)`` (the
-    uncorrected null, "Markov in the readings")."""
+    uncorrected null, "Markov in the readings"); ``sampled_readings`` (single sampled letters,
+    whose spread the correction does not remove): every rejection gets :data:`SAMPLED_CAVEAT`."""
     arr = np.asarray(hop_probs, dtype=np.float64)
     if missing is not None:
         arr = np.where(np.asarray(missing)[None, ..., None], np.nan, arr)
@@ -274,7 +287,8 @@ def analyse_chain(
         one_hop_k = k_hop_matrices(measured[0], k)
         test = None
         if k >= 2:
-            test = markov_test(conditional[k - 1], projected[k - 1], k, n_boot, seed)
+            caveat = SAMPLED_CAVEAT if sampled_readings else ""
+            test = markov_test(conditional[k - 1], projected[k - 1], k, n_boot, seed, caveat)
         rows.append(
             HopRow(
                 hop=k,

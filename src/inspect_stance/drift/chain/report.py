@@ -17,9 +17,9 @@ import numpy as np
 import pandas as pd
 
 from inspect_stance.drift.chain.logs import ChainRun, is_chain_log, read_chain_log
-from inspect_stance.drift.chain.markov import ChainAnalysis, HopRow, analyse_chain
+from inspect_stance.drift.chain.markov import ChainAnalysis, HopRow, MarkovTest, analyse_chain
 from inspect_stance.drift.metrics.patterns import PATTERNS
-from inspect_stance.markdown import md_table
+from inspect_stance.markdown import cell, md_table
 from inspect_stance.stances import STANCES
 
 SHORT = ("AS", "A", "N", "D", "DS")
@@ -27,13 +27,18 @@ SHORT = ("AS", "A", "N", "D", "DS")
 
 def _ms(value: tuple[float, float]) -> str:
     mean, se = value
-    return "n/a" if math.isnan(mean) else f"{mean:.3f} ({se:.3f})"
+    return "n/a" if math.isnan(mean) else f"{cell(mean)} ({cell(se)})"
 
 
 def _ci(value: float, ci: tuple[float, float]) -> str:
     if math.isnan(value):
         return "n/a"
-    return f"{value:.3f} [{ci[0]:.3f}, {ci[1]:.3f}]"
+    return f"{cell(value)} [{cell(ci[0])}, {cell(ci[1])}]"
+
+
+def _verdict(t: MarkovTest) -> str:
+    """The test's verdict with its caveat when it has one."""
+    return f"{t.verdict} (caveat: {t.caveat})" if t.caveat else t.verdict
 
 
 def hops_frame(an: ChainAnalysis) -> pd.DataFrame:
@@ -52,7 +57,7 @@ def hops_frame(an: ChainAnalysis) -> pd.DataFrame:
                 "distance D_k [95% CI]": "" if t is None else _ci(t.distance, t.distance_ci),
                 "p": "" if t is None else f"{t.p_value:.3g}",
                 "dSPR [95% CI]": "" if t is None else _ci(t.spr_difference, t.spr_difference_ci),
-                "drift vs Markov": "" if t is None else t.verdict,
+                "drift vs Markov": "" if t is None else _verdict(t),
             }
         )
     return pd.DataFrame(rows)
@@ -153,6 +158,7 @@ def chain_json(chain: ChainRun, an: ChainAnalysis) -> dict[str, Any]:
                     "spr_difference": _floats(t.spr_difference),
                     "spr_difference_ci": _floats(t.spr_difference_ci),
                     "verdict": t.verdict,
+                    "caveat": t.caveat or None,
                     "n_propositions": t.n_propositions,
                 },
             }
@@ -183,7 +189,10 @@ def report_chains(
         if not is_chain_log(p):
             continue
         chain = read_chain_log(p, unparsed)
-        an = analyse_chain(chain.hop_probs, chain.relays, chain.missing, unparsed)
+        sampled = chain.final.estimator_counts.get("frequency", 0) > 0  # one-letter readings
+        an = analyse_chain(
+            chain.hop_probs, chain.relays, chain.missing, unparsed, sampled_readings=sampled
+        )
         text, obj = chain_markdown(chain.final.name, chain, an), chain_json(chain, an)
         texts.append(text)
         objs.append(obj)

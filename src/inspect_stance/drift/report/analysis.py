@@ -77,11 +77,18 @@ class Analysis:
 
 
 def analyse(
-    probs: np.ndarray, unparsed: str = "failure", threshold: float = 0.95, confidence: float = 0.99
+    probs: np.ndarray,
+    unparsed: str = "failure",
+    threshold: float = 0.95,
+    confidence: float = 0.99,
+    matrices: np.ndarray | None = None,
 ) -> Analysis:
-    """Compute every figure of one analysis from per-trial vectors ``(P, T, 5, 5)``."""
+    """Compute every figure of one analysis from per-trial vectors ``(P, T, 5, 5)``;
+    ``matrices`` (``(P, 5, 5)``, default: the trials' means) are an adaptive run's unbiased
+    estimates (:meth:`~.run.DriftRun.matrices`), the bounds still read the trials."""
     policy = check_policy(unparsed)
-    matrices = transition_matrices(probs, policy)
+    if matrices is None:
+        matrices = transition_matrices(probs, policy)
     spr, spr_se = stance_preservation_rate(matrices)
     success, success_se = success_by_stance(matrices)
     sdr, sdr_se = stance_drift_rate(matrices)
@@ -151,8 +158,10 @@ def build_report(
         raise ValueError(f"--confidence {confidence} must be strictly between 0 and 1")
     if not 1 <= hops <= MAX_HOPS:
         raise ValueError(f"--hops {hops} must be between 1 and {MAX_HOPS}")
-    main = analyse(run.probs, unparsed, threshold, confidence)
-    argmax = analyse(argmax_trials(run.probs), unparsed, threshold, confidence)
+    main = analyse(run.probs, unparsed, threshold, confidence, run.matrices(unparsed))
+    argmax = analyse(
+        argmax_trials(run.probs), unparsed, threshold, confidence, run.matrices(unparsed, True)
+    )
     run_hops, curve = hop_curve(run, main, unparsed, max(hops, MIN_PLOT_HOPS))
     stationary, unique = stationary_distributions(main.matrices)
     return RunReport(

@@ -19,7 +19,7 @@ from inspect_stance.drift.report.analysis import (
     pooled_pass_curve,
 )
 from inspect_stance.jsonsafe import finite_or_none
-from inspect_stance.markdown import md_table
+from inspect_stance.markdown import cell, md_table, text_table
 from inspect_stance.stances import STANCES
 
 PATTERN_LABELS: dict[str, str] = {
@@ -75,6 +75,8 @@ def run_json(rep: RunReport) -> dict[str, Any]:
         "unparsed_extractions": rep.run.n_unparsed_extractions,
         "label_mismatches": rep.run.n_label_mismatches,
         "missing_values": rep.run.n_missing,
+        "trials_replayed": rep.run.n_replayed,
+        "replayed_recorded_from": rep.run.replayed_since,
     }
     if rep.hops > 1:
         at_k = rep.hop_curve[rep.hops - 1]
@@ -92,11 +94,11 @@ def run_json(rep: RunReport) -> dict[str, Any]:
 def _mean_se_cell(mean: float, se: float) -> str:
     if not math.isfinite(mean):
         return "n/a"
-    return f"{mean:.3f} ({se:.3f})" if math.isfinite(se) else f"{mean:.3f}"
+    return f"{cell(mean)} ({cell(se)})" if math.isfinite(se) else cell(mean)
 
 
 def _number_cell(x: float) -> str:
-    return f"{x:.3f}" if math.isfinite(float(x)) else "n/a"
+    return cell(float(x)) if math.isfinite(float(x)) else "n/a"
 
 
 def _count(n: int | None) -> str:
@@ -124,6 +126,7 @@ def _runs_table(reports: list[RunReport]) -> Columns:
         "unparsed extractions": [_count(r.run.n_unparsed_extractions) for r in reports],
         "label mismatches": [_count(r.run.n_label_mismatches) for r in reports],
         "missing": [r.run.n_missing for r in reports],
+        "replayed": [r.run.n_replayed for r in reports],
         "policy": [r.unparsed for r in reports],
     }
 
@@ -309,6 +312,8 @@ def terminal_summary(reports: list[RunReport]) -> str:
     ]
     for rep in reports:
         lines += _unparsed_notes(rep)
+        if rep.run.replay_note:
+            lines.append(f"note: {rep.name}: {rep.run.replay_note}.")
         lines += planning_notes(rep.run, rep.name, rep.unparsed)
         if rep.run.n_missing and rep.run.adaptive_halfwidth is None:
             lines.append(
@@ -319,11 +324,11 @@ def terminal_summary(reports: list[RunReport]) -> str:
         for title, df in tables(reports).items():
             lines.append("")
             lines.append(title)
-            lines.append(df.to_string())
+            lines.append(text_table(df))
         for rep in reports:
             lines.append("")
             lines.append(stance_pattern_title(rep))
-            lines.append(stance_pattern_table(rep).to_string())
+            lines.append(text_table(stance_pattern_table(rep)))
     return "\n".join(lines)
 
 
@@ -344,6 +349,7 @@ def markdown_report(reports: list[RunReport], images: dict[str, list[str]]) -> s
         + "; the tables are of the last measured hop",
         f"- `--hops` {first.hops}: SPR after more hops than measured is a projection from the "
         "one-hop matrices (T^k), marked `projected`",
+        *[f"- replayed (`{r.name}`): {r.run.replay_note}" for r in reports if r.run.replay_note],
         "",
     ]
     for title, df in tables(reports).items():
