@@ -36,8 +36,9 @@ def read_log(path: str | Path) -> EvalLog:
     return read_eval_log(str(path), exclude_fields=set(SKIP_FIELDS))
 
 
-def _task_name(name: str) -> str:
-    """``inspect_stance/press`` and ``press`` name the same task."""
+def task_name(name: str) -> str:
+    """A task's name without its package: ``inspect_stance/press`` and ``press`` name the same
+    task (the one normalisation; :func:`inspect_stance.study.method_of_task` uses it too)."""
     return name.rsplit("/", 1)[-1]
 
 
@@ -48,7 +49,7 @@ def read_task_log(path: str | Path, tasks: Iterable[str], what: str) -> EvalLog:
     report: ``log PATH: no such file`` / ``not readable as an Inspect log`` / ``is a log of task
     X, not T``, each ending with ``; pass the .eval log of a <what>``.
     """
-    return _checked_log(Path(path), {_task_name(t) for t in tasks}, what, header_only=False)
+    return _checked_log(Path(path), {task_name(t) for t in tasks}, what, header_only=False)
 
 
 def _checked_log(p: Path, names: set[str], what: str, header_only: bool) -> EvalLog:
@@ -65,7 +66,7 @@ def _checked_log(p: Path, names: set[str], what: str, header_only: bool) -> Eval
         raise InputError(
             f"log {p}: not readable as an Inspect log ({type(ex).__name__}); {fix}"
         ) from ex
-    task = _task_name(str(log.eval.task))
+    task = task_name(str(log.eval.task))
     if task not in names:
         raise InputError(
             f"log {p}: is a log of task {task!r}, not {' or '.join(sorted(names))}; {fix}"
@@ -86,6 +87,10 @@ class FoundLogs:
     def repeated_line(self) -> str:
         """One line for stderr naming the runs counted once (:func:`repeated_line`)."""
         return repeated_line(self.repeated)
+
+    def passed_over(self) -> list[str]:
+        """The lines saying what was skipped and what was counted once (none when nothing)."""
+        return [x for x in (self.skipped_line(), self.repeated_line()) if x]
 
     def skipped_line(self) -> str:
         """One line for stderr, e.g. ``skipped 3 logs of other tasks and 1 unreadable file``;
@@ -110,7 +115,7 @@ def find_task_logs(paths: Iterable[str | Path], tasks: Iterable[str], what: str)
     """
     from inspect_ai.log import read_eval_log
 
-    names = {_task_name(t) for t in tasks}
+    names = {task_name(t) for t in tasks}
     found = FoundLogs()
     ids: dict[Path, str] = {}
     for raw in paths:
@@ -122,7 +127,7 @@ def find_task_logs(paths: Iterable[str | Path], tasks: Iterable[str], what: str)
                 except Exception:  # noqa: BLE001 - an unreadable file in a folder is skipped
                     found.skipped_unreadable.append(f)
                     continue
-                if _task_name(str(header.eval.task)) in names:
+                if task_name(str(header.eval.task)) in names:
                     found.paths.append(f)
                     ids[f] = _eval_identity(header)
                 else:

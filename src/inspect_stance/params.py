@@ -48,17 +48,6 @@ def parse_int(value: object) -> int | None:
     return None
 
 
-def cli_float(text: str) -> float:
-    """A command-line option's number (an argparse ``type=``): ``float(text)``; argparse's
-    usage error ``'TEXT' is not a number`` otherwise (ranges are checked by the command)."""
-    import argparse
-
-    try:
-        return float(text)
-    except ValueError as ex:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from ex
-
-
 def parse_float(value: object) -> float | None:
     """``value`` as a finite float, or None when it is not one: an int or float (not a bool,
     NaN or infinity) or a string of one."""

@@ -448,3 +448,57 @@ def test_report_on_a_folder_of_several_methods(cli_run, tmp_path, capsys):
     aside = [line for line in captured.err.splitlines() if "set aside" in line]
     assert len(aside) == 1 and "validation_copy.eval" in aside[0] and "same run" in aside[0]
     assert cli_main(["report", str(folder), "--out", str(out), "--strict"]) == 2
+
+
+def test_compare_two_runs_over_settings(inputs, tmp_path, capsys):
+    """``compare`` of two prompt_validation runs of the same prompts, annotated by
+    (lexical, contrarian) and by (confused, filler_reader), item = setting (4 settings):
+
+    - mean rank of the real prompts per setting: lexical 1.5 and its reverse 5.5 give 3.5; the
+      confused and filler_reader annotators rank like lexical: 1.5, so delta -2 (templated +2,
+      generated 0) in every setting: an exact difference;
+    - intent accuracy: lexical (and contrarian, which only reverses rankings) always right, 1.0;
+      confused always wrong and filler_reader right: 0.5, delta -0.5 for every source;
+    - neutral leaning of the templated prompts (the 2 neutral settings): filler_reader reads the
+      topic's neutral phrasing as side B on the 2 templated prompts, the others read none:
+      0 vs 2 / 4 = 0.5.
+
+    Every setting's difference is the same, so the exact sign-flip test applies
+    (:func:`inspect_stance.stats.paired.paired_delta`): p = 2^(1 - n), 0.125 over 4 settings
+    and 0.5 over 2, neither below 0.05, so the interval is the whole range a difference can
+    take: +-5 for ranks 1..6 (6 prompts a setting), +-1 for shares."""
+    runs = []
+    for name, kinds in (("a", ["lexical", "contrarian"]), ("b", ["confused", "filler_reader"])):
+        (log,) = inspect_eval(
+            "tasks/prompt_validation.py",
+            task_args=task_args(inputs),
+            model_roles={"annotators": [f"annotator_sim/{k}" for k in kinds]},
+            log_dir=str(tmp_path / name),
+            display="none",
+        )
+        assert log.status == "success"
+        runs.append(log.location)
+    assert cli_main(["compare", *runs, "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["method"] == "prompt_validation"
+    rows = {c["metric"]: c for c in doc["comparisons"]}
+    expected = {
+        "mean_rank_real": (3.5, 1.5, 4),
+        "mean_rank_templated": (3.5, 5.5, 4),
+        "mean_rank_generated": (3.5, 3.5, 4),
+        "intent_accuracy_real": (1.0, 0.5, 4),
+        "intent_accuracy_templated": (1.0, 0.5, 4),
+        "intent_accuracy_generated": (1.0, 0.5, 4),
+        "neutral_leaning_templated": (0.0, 0.5, 2),
+        "neutral_leaning_generated": (0.0, 0.0, 2),
+    }
+    for metric, (a, b, n) in expected.items():
+        row = rows[metric]
+        assert (row["a"], row["b"], row["n_items"]) == (pytest.approx(a), pytest.approx(b), n)
+        assert row["delta"] == pytest.approx(b - a)
+        span = 5.0 if metric.startswith("mean_rank") else 1.0
+        assert row["ci"] == [-span, span]
+        assert row["p"] == (pytest.approx(2.0 ** (1 - n)) if b != a else 1.0)
+    assert any("items are settings" in note for note in doc["notes"])
+    # the stance labels of the two pairs agree: no difference
+    assert rows["stance_accuracy_templated"]["delta"] == pytest.approx(0.0)

@@ -13,7 +13,6 @@ from inspect_ai import eval as inspect_eval
 from inspect_ai.log import EvalLog
 from inspect_ai.model import get_model
 
-import inspect_stance.study.protocol as protocol
 from inspect_stance.cli import main
 from inspect_stance.errors import InputError
 from inspect_stance.even_handedness.data import load_pairs
@@ -163,8 +162,6 @@ def test_bad_human_labels_stop_before_any_call(tmp_path: Path, content: str, mes
         even_handedness(human_labels=str(f), limit=5)
 
 
-@pytest.mark.skipif(not hasattr(protocol, "comparer_of"), reason="the hook-based protocol "
-                    "(gate and plan through the study layer) has not landed on this branch")  # fmt: skip
 def test_gate_and_plan_commands_read_it(logs: dict[str, Path], capsys: Any) -> None:
     fair, biased = str(logs["fair"]), str(logs["biased"])
     value = _headline(logs["fair"])

@@ -23,6 +23,7 @@ from inspect_stance.printable import printable
 
 SUBCOMMAND_MODULES: tuple[str, ...] = (
     "inspect_stance.cli.drift",
+    "inspect_stance.cli.gate",
     "inspect_stance.cli.plan",
     "inspect_stance.cli.press",
     "inspect_stance.cli.construction",

@@ -1,7 +1,7 @@
 """``inspect-stance compare RUN...``: paired comparisons of runs of one method.
 
-Inputs are logs of one method (``stance_drift``, ``press`` or ``prompt_construction``), or
-``.npz`` runs for stance drift; a folder contributes its method's logs (``--method`` picks one
+Inputs are logs of one method (``stance_drift``, ``press``, ``prompt_construction`` or
+``prompt_validation``; any registered method with a comparer), or ``.npz`` runs for stance drift; a folder contributes its method's logs (``--method`` picks one
 when a folder holds several methods' logs). The method is found and asked for its comparison
 through the method protocol (:mod:`inspect_stance.study`). See ``docs/comparing_models.md``.
 """
@@ -12,20 +12,20 @@ import argparse
 import json
 import math
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from inspect_stance.cli.types import cli_float
 from inspect_stance.errors import InputError
-from inspect_stance.params import cli_float
 from inspect_stance.paths import check_out_dir
+
+if TYPE_CHECKING:
+    from inspect_stance.study.protocol import CompareRequest
 
 
 def _comparable() -> list[Any]:
     from inspect_stance.study import methods
 
-    return [m for m in methods() if m.compare is not None]
-
-
-METHODS: tuple[str, ...] = ("auto", "stance_drift", "press", "construction")
+    return [m for m in methods() if m.comparer is not None]
 
 
 def detect_method(paths: list[str], method: str) -> str:
@@ -44,10 +44,9 @@ def detect_method(paths: list[str], method: str) -> str:
             continue
         found += [m.name for m in methods if m.name in comparable and m.name not in found]
     if not found:
-        raise InputError(
-            f"no stance_drift, press or prompt_construction run found in {', '.join(paths)}; "
-            "pass their .eval logs (or .npz runs for stance drift)"
-        )
+        tasks = ", ".join(t for m in _comparable() for t in m.tasks)
+        raise InputError(f"no run of {tasks} found in {', '.join(paths)}; pass their .eval "
+                         "logs (or .npz runs for stance drift)")  # fmt: skip
     if len(found) > 1:
         raise InputError(
             f"the inputs hold runs of several methods ({', '.join(sorted(found))}); pass one "
@@ -65,13 +64,6 @@ def check_options(args: argparse.Namespace) -> None:
         check_out_dir(args.out, "--out")
 
 
-def _backend(method: str) -> Any:
-    """The method's comparison builder (:attr:`inspect_stance.study.Method.compare`)."""
-    from inspect_stance.study import method_named
-
-    return method_named(method).compare
-
-
 def zero_spread_notes(comparisons: Any) -> list[str]:
     """A note per comparison whose interval has zero width (every item's difference the same):
     its p and interval are exact, not estimated; the runs may be repeats of one deterministic
@@ -86,19 +78,32 @@ def zero_spread_notes(comparisons: Any) -> list[str]:
     return out
 
 
+def compare_request(args: argparse.Namespace) -> CompareRequest:
+    """The typed request of a parsed ``compare`` command line."""
+    from inspect_stance.study.protocol import CompareRequest
+
+    return CompareRequest(
+        paths=tuple(args.paths), label=tuple(args.label or ()), metric=tuple(args.metric or ()),
+        confidence=args.confidence, interval=args.interval, adjust=args.adjust, alpha=args.alpha,
+        allow_different_settings=args.allow_different_settings,
+        exclude_unparsed=args.exclude_unparsed, persona=args.persona,
+        per_setting=args.per_setting, partial=getattr(args, "partial", False),
+    )  # fmt: skip
+
+
 def cmd_compare(args: argparse.Namespace) -> int:
     """Compute, print (table or ``--json``), and write ``--out``."""
     from inspect_stance.cli.compare_render import terminal_table, to_json, write_outputs
     from inspect_stance.printable import printable, printable_lines
+    from inspect_stance.study import method_named
+    from inspect_stance.study.compare import compare_runs
 
     check_options(args)
-    method = detect_method(args.paths, args.method)
-    result = _backend(method)(args)
+    method = method_named(detect_method(args.paths, args.method))
+    result, input_lines = compare_runs(method, compare_request(args))
     result.notes += zero_spread_notes(result.comparisons)
-    if result.notes:
-        for n in result.notes:
-            if n.startswith("counted once"):
-                print(printable(f"inspect-stance compare: {n}"), file=sys.stderr)
+    for line in input_lines:
+        print(printable(f"inspect-stance compare: {line}"), file=sys.stderr)
     written = write_outputs(result, args.out) if args.out else []
     if args.json:
         print(json.dumps(to_json(result), indent=2, allow_nan=False))
@@ -114,12 +119,14 @@ def register(subparsers: Any) -> None:
     c = subparsers.add_parser(
         "compare",
         help="paired comparison of runs of one method (deltas, intervals, adjusted p, ranks)",
-        description="Compare runs of one method (stance_drift logs or .npz, press logs, "
-        "prompt_construction logs) item by item: deltas (b - a) with clustered intervals, "
-        "p-values adjusted over the family, rank probabilities and tied groups.",
+        description="Compare runs of one method (stance_drift logs or .npz, press, "
+        "prompt_construction or prompt_validation logs) item by item: deltas (b - a) with "
+        "clustered intervals, p-values adjusted over the family, rank probabilities and tied "
+        "groups.",
     )
     c.add_argument("paths", nargs="+", metavar="RUN", help="logs, .npz runs or folders")
-    c.add_argument("--method", choices=METHODS, default="auto", help="method of the runs")
+    methods = ("auto", *(name for m in _comparable() for name in (m.name, *m.aliases)))
+    c.add_argument("--method", choices=methods, default="auto", help="method of the runs")
     c.add_argument("--label", action="append", metavar="RUN=NAME", help="name a run")
     c.add_argument("--metric", action="append", metavar="NAME", help="compare only these")
     from inspect_stance.stats.multiplicity import ADJUST_HELP, ADJUSTMENTS

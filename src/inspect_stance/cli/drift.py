@@ -1,12 +1,9 @@
-"""Stance-drift subcommands of ``inspect-stance``: ``report``, ``human-study`` and ``gate``.
+"""Stance-drift subcommands of ``inspect-stance``: ``report`` and ``human-study``.
 
 - ``inspect-stance report PATH... [--out DIR] [--json] [--threshold 0.95] [--confidence 0.99]
   [--exclude-unparsed] [--hops K] [--per-proposition-heatmaps]`` — see
   :mod:`inspect_stance.drift.report`;
 - ``inspect-stance human-study FILE [--json]`` — see :mod:`inspect_stance.drift.human_study`;
-- ``inspect-stance gate RUN [--min-spr X] [--baseline RUN --max-drop D] [--alpha 0.05]
-  [--exclude-unparsed] [--json]`` — see :mod:`inspect_stance.drift.gate`
-  (the command is :mod:`inspect_stance.cli.gate`).
 
 Unusable input becomes :class:`inspect_stance.errors.InputError` (one line, exit 2).
 """
@@ -18,9 +15,9 @@ import json
 import sys
 from typing import Any
 
+from inspect_stance.cli.types import cli_float
 from inspect_stance.drift.expand import expand_inputs
 from inspect_stance.drift.inputs import load_input
-from inspect_stance.params import cli_float
 
 
 def _input_error(message: str) -> Exception:
@@ -33,38 +30,27 @@ def _dump(obj: Any) -> str:
     return json.dumps(obj, indent=2, allow_nan=False)
 
 
-def _other_methods(args: argparse.Namespace) -> Any:
-    """With ``--out``, the inputs sorted by method when they hold another method's runs than
-    stance drift (``report`` then writes one report per method), else None (the stance-drift
-    report, which skips other tasks' logs and says so). ``--strict``: one-line InputError for
-    any input set aside."""
-    if not args.out or getattr(args, "html", None):
-        return None  # --html FILE is one method's page: the stance-drift report's
+def _sorted_inputs(args: argparse.Namespace) -> Any:
+    """The inputs sorted by method (:func:`inspect_stance.study.sort_inputs`), or None when
+    they cannot be sorted (the stance-drift report then says what is wrong with them) or with
+    ``--html FILE`` (one method's page). ``--strict``: one-line InputError for any input set
+    aside."""
+    if getattr(args, "html", None):
+        return None
     from inspect_stance.errors import InputError as SharedInputError
     from inspect_stance.study import sort_inputs
 
     try:
-        found = sort_inputs(args.paths, strict=args.strict)
+        return sort_inputs(args.paths, strict=args.strict)
     except SharedInputError:
         if args.strict:
             raise
-        return None  # the stance-drift report says what is wrong with the inputs
-    names = [m.name for m in found.methods()]
-    return found if names and names != ["stance_drift"] else None
+        return None
 
 
-def cmd_report(args: argparse.Namespace) -> int:
-    """``inspect-stance report``: compute, print (or ``--json``), and write ``--out``; inputs
-    holding other methods' runs get one report per method under ``--out DIR/<task>/``
-    (:mod:`inspect_stance.study.report`)."""
-    from inspect_stance.drift.report.analysis import MAX_HOPS, build_report, unique_names
-    from inspect_stance.drift.report.render import run_json, terminal_summary
-
-    found = _other_methods(args)
-    if found is not None:
-        from inspect_stance.study.report import report_methods
-
-        return report_methods(found, args.out)
+def _check_report_options(args: argparse.Namespace) -> None:
+    """``--threshold``, ``--confidence``, ``--hops`` in range and ``--out`` writable."""
+    from inspect_stance.drift.report.analysis import MAX_HOPS
 
     if not 0.0 <= args.threshold <= 1.0:  # NaN fails too
         raise _input_error(
@@ -82,8 +68,30 @@ def cmd_report(args: argparse.Namespace) -> int:
         from inspect_stance.paths import check_out_dir
 
         check_out_dir(args.out)
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    """``inspect-stance report``: compute, print (or ``--json``), and write ``--out``; inputs
+    holding other methods' runs get one report per method under ``--out DIR/<task>/``
+    (:mod:`inspect_stance.cli.report`)."""
+    from inspect_stance.drift.report.analysis import build_report, unique_names
+    from inspect_stance.drift.report.render import run_json, terminal_summary
+
+    found = _sorted_inputs(args)
+    names = [m.name for m in found.methods()] if found is not None else []
+    if args.out and names and names != ["stance_drift"]:  # one report per method present
+        from inspect_stance.cli.report import report_methods
+
+        return report_methods(found, args.out)
+    inputs = list(args.paths)
+    if found is not None and names == ["stance_drift"] and found.differing:
+        for line in found.differing:  # settings differ, or an adaptive run beside fixed ones
+            print(f"inspect-stance report: {line}", file=sys.stderr)
+        inputs = [str(p) for p in found.by_method["stance_drift"]]
+
+    _check_report_options(args)
     policy = "exclude" if args.exclude_unparsed else "failure"
-    paths, skipped = expand_inputs(args.paths)
+    paths, skipped = expand_inputs(inputs)
     if skipped:
         print(f"inspect-stance report: {skipped}", file=sys.stderr)
     from inspect_stance.shards.pool import pool_shards
@@ -129,19 +137,10 @@ def cmd_human_study(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_gate(args: argparse.Namespace) -> int:
-    """``inspect-stance gate``: exit 0 pass, 1 regression, 2 unusable input (see
-    :mod:`inspect_stance.cli.gate`; stance-drift runs and PReSS logs)."""
-    from inspect_stance.cli.gate import run_gate
-
-    return run_gate(args)
-
-
 def register(subparsers: Any) -> None:
-    """Add ``report``, ``human-study`` and ``gate`` to ``subparsers``."""
+    """Add ``report`` and ``human-study`` to ``subparsers``."""
     _register_report(subparsers)
     _register_human_study(subparsers)
-    _register_gate(subparsers)
 
 
 def _register_report(subparsers: Any) -> None:
@@ -153,7 +152,8 @@ def _register_report(subparsers: Any) -> None:
         "probs shaped (propositions, trials, 5, 5) give the stance-drift report; with --out "
         "DIR, inputs holding other methods' logs give one report per method in DIR/<task>/ (the "
         "method's own report command: press-report, construction-report, validation-report). "
-        "A folder's logs that no method reads, or repeats, are set aside with one line each.",
+        "A folder's logs that no method reads, repeats, runs of other settings than the rest of "
+        "their method and adaptive runs beside fixed ones are set aside with one line each.",
     )
     p.add_argument(
         "paths",
@@ -164,8 +164,8 @@ def _register_report(subparsers: Any) -> None:
     p.add_argument("--out", metavar="DIR", help="write CSVs, report.md and PNG heatmaps here "
                    "(inputs holding other methods' logs: one report per method in DIR/<task>/)")  # fmt: skip
     p.add_argument("--strict", action="store_true",
-                   help="refuse inputs holding a log no method reads (or a repeat) instead of "
-                   "setting it aside")  # fmt: skip
+                   help="refuse inputs holding a log no method reads (a repeat, a run of other "
+                   "settings, an adaptive run beside fixed ones) instead of setting it aside")  # fmt: skip
     p.add_argument("--json", action="store_true", help="print one JSON object instead of tables")
     p.add_argument(
         "--threshold",
@@ -187,16 +187,10 @@ def _register_report(subparsers: Any) -> None:
     p.add_argument(
         "--hops", type=int, default=1, metavar="K", help="report T^K and SPR after K hops"
     )
-    p.add_argument(
-        "--partial",
-        action="store_true",
-        help="report an incomplete set of shards (-T shard=K/N) as the shards given",
-    )
-    p.add_argument(
-        "--per-proposition-heatmaps",
-        action="store_true",
-        help="with --out, also write one heatmap per proposition",
-    )
+    p.add_argument("--partial", action="store_true",
+                   help="report an incomplete set of shards (-T shard=K/N) as the shards given")  # fmt: skip
+    p.add_argument("--per-proposition-heatmaps", action="store_true",
+                   help="with --out, also write one heatmap per proposition")  # fmt: skip
     p.add_argument(
         "--label",
         action="append",
@@ -220,35 +214,3 @@ def _register_human_study(subparsers: Any) -> None:
     h.add_argument("file", metavar="FILE", help=".tsv / .csv study table")
     h.add_argument("--json", action="store_true", help="print one JSON object")
     h.set_defaults(func=cmd_human_study)
-
-
-def _register_gate(subparsers: Any) -> None:
-    g = subparsers.add_parser(
-        "gate",
-        help="CI gate on SPR (exit 0 pass, 1 regression, 2 unusable input)",
-        description="Fail a run whose SPR is below --min-spr, or whose SPR drop versus "
-        "--baseline exceeds --max-drop and is significant (paired one-sided t-test).",
-    )
-    g.add_argument("run", metavar="LOG", help="stance_drift log (or .npz) to check")
-    g.add_argument("--min-spr", type=cli_float, metavar="X", help="fail when SPR < X")
-    g.add_argument("--baseline", metavar="LOG_OR_NPZ", help="baseline run to compare with")
-    g.add_argument(
-        "--max-drop",
-        type=cli_float,
-        default=None,
-        metavar="D",
-        help="largest tolerated SPR drop versus the baseline (default 0)",
-    )
-    g.add_argument(
-        "--alpha", type=cli_float, default=0.05, help="significance level (default 0.05)"
-    )
-    g.add_argument(
-        "--exclude-unparsed",
-        action="store_true",
-        help="drop unparsed/missing trials instead of counting them as failures",
-    )
-    g.add_argument("--json", action="store_true", help="print one JSON object")
-    from inspect_stance.cli.gate import add_gate_options
-
-    add_gate_options(g)
-    g.set_defaults(func=cmd_gate)

@@ -1,11 +1,12 @@
-"""``inspect-stance gate``: the release gate on stance-drift runs (logs or ``.npz``) and PReSS
-logs. Exit codes: 0 pass, 1 regression, 2 unusable input.
+"""``inspect-stance gate``: the release gate on a run of any method with a gate (stance-drift
+logs or ``.npz``, PReSS logs, ...). Exit codes: 0 pass, 1 regression, 2 unusable input.
 
-The stance-drift checks are :func:`inspect_stance.drift.gate.evaluate_gate`'s, the PReSS ones
-:func:`inspect_stance.press.gate.evaluate_press_gate`'s; both use the rules of
+The run's method is found through the protocol (:func:`inspect_stance.study.gate.gate_method`)
+and the shared steps are :func:`inspect_stance.study.gate.gate_run`'s; the checks are the
+method's (:attr:`inspect_stance.study.Gate.evaluate`), on the rules of
 :mod:`inspect_stance.stats.gate`. Before anything is computed: numeric options in range, the
-two runs' settings equal (variant, propositions source, estimator; for PReSS the arguments,
-statements and classifier) unless ``--allow-different-settings``, and ``--junit`` writable.
+method's own floor option, the two runs' settings equal unless
+``--allow-different-settings``, and ``--junit`` writable.
 """
 
 from __future__ import annotations
@@ -18,37 +19,71 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from inspect_stance.cli.gate_output import github_annotations, write_junit
+from inspect_stance.cli.types import cli_float
 from inspect_stance.errors import InputError
 from inspect_stance.printable import printable
 
 if TYPE_CHECKING:
     from inspect_stance.stats.gate import CheckLine
+    from inspect_stance.study.protocol import GateRequest, Method
 
 
-def add_gate_options(g: argparse.ArgumentParser) -> None:
-    """The options the gate adds beside ``--min-spr`` / ``--baseline`` / ``--max-drop``."""
+def _floors() -> list[tuple[str, str, str]]:
+    """Each gated method's floor option: ``(flag, dest, help)`` (e.g. ``--min-spr``)."""
+    from inspect_stance.study import methods
+
+    out: list[tuple[str, str, str]] = []
+    for m in methods():
+        if m.gate is not None and m.gate.min_flag not in [f for f, _, _ in out]:
+            dest = m.gate.min_flag.lstrip("-").replace("-", "_")
+            out.append((m.gate.min_flag, dest, m.gate.min_help or f"{m.name}: floor of the run"))
+    return out
+
+
+def register(subparsers: Any) -> None:
+    """Add ``gate`` to ``subparsers``: the shared options, and each gated method's floor."""
+    g = subparsers.add_parser(
+        "gate",
+        help="CI gate on a run (SPR, share stable, ...; exit 0 pass, 1 regression, 2 unusable "
+        "input)",
+        description="Fail a run whose headline is below its floor (--min-spr, "
+        "--min-share-stable, ...), or whose drop versus --baseline exceeds --max-drop and is "
+        "significant (paired one-sided test over items).",
+    )  # fmt: skip
+    g.add_argument(
+        "run", metavar="LOG", help="the run to check (a log, or an .npz of stance drift)"
+    )
+    for flag, dest, text in _floors():
+        g.add_argument(flag, dest=dest, type=cli_float, metavar="X", help=text)
+    g.add_argument("--baseline", metavar="LOG_OR_NPZ", help="baseline run to compare with")
+    g.add_argument("--max-drop", type=cli_float, default=None, metavar="D",
+                   help="largest tolerated drop versus the baseline (default 0)")  # fmt: skip
+    g.add_argument("--alpha", type=cli_float, default=0.05, help="significance level (0.05)")
+    g.add_argument("--exclude-unparsed", action="store_true",
+                   help="stance drift: drop unparsed/missing trials instead of counting them "
+                   "as failures")  # fmt: skip
+    g.add_argument("--json", action="store_true", help="print one JSON object")
     g.add_argument("--metric", action="append", metavar="NAME",
-                   help="metric checked against the baseline (repeatable; default spr, or "
-                   "share_stable for PReSS); several are Holm-adjusted together")  # fmt: skip
+                   help="metric checked against the baseline (repeatable; default the method's "
+                   "headline: spr, share_stable, ...); several are Holm-adjusted together")  # fmt: skip
     g.add_argument("--rule", choices=("significant-drop", "non-inferiority"),
                    default="significant-drop",
                    help="significant-drop (default): fail when the drop exceeds --max-drop and "
                    "is significant; non-inferiority: pass only when the one-sided upper bound "
                    "of the drop is below --max-drop")  # fmt: skip
-    g.add_argument("--min-share-stable", type=float, metavar="X",
-                   help="PReSS: fail when the share stable is below X")  # fmt: skip
     g.add_argument("--persona", default="none", help="PReSS: persona condition (default none)")
     g.add_argument("--allow-different-settings", action="store_true",
                    help="gate even when the two runs' settings differ (said in the output)")  # fmt: skip
     g.add_argument("--junit", metavar="FILE", help="also write JUnit XML (one test per check)")
     g.add_argument("--github", action="store_true",
                    help="also print GitHub Actions annotations (::error / ::notice)")  # fmt: skip
+    g.set_defaults(func=run_gate)
 
 
 def check_gate_options(args: argparse.Namespace) -> None:
     """Finite, in-range numeric options and a writable ``--junit``; one-line InputError."""
-    for flag, value in (("--min-spr", args.min_spr), ("--max-drop", args.max_drop),
-                        ("--min-share-stable", args.min_share_stable)):  # fmt: skip
+    floors = [(flag, getattr(args, dest, None)) for flag, dest, _ in _floors()]
+    for flag, value in [*floors, ("--max-drop", args.max_drop)]:
         if value is None:
             continue
         if not math.isfinite(value):
@@ -65,89 +100,25 @@ def check_gate_options(args: argparse.Namespace) -> None:
             raise InputError(f"--junit {path}: give a file path in an existing folder")
 
 
-def _is_press(path: str) -> bool:
-    if Path(path).suffix not in (".eval", ".json") or not Path(path).is_file():
-        return False
-    from inspect_ai.log import read_eval_log
+def gate_request(args: argparse.Namespace, method: Method) -> GateRequest:
+    """The typed request of a parsed ``gate`` command line for ``method``: its floor is the
+    option it names (``--min-spr``, ``--min-share-stable``); another method's floor given is a
+    one-line error."""
+    from inspect_stance.study.protocol import GateRequest
 
-    try:
-        task = str(read_eval_log(path, header_only=True).eval.task)
-    except Exception:  # noqa: BLE001 - the method's reader reports unreadable logs
-        return False
-    return task.rsplit("/", 1)[-1] == "press"
-
-
-def _refuse_same_run(base: Any, run: Any) -> None:
-    """InputError when the baseline is the run itself (same eval id, or an ``.npz`` of the same
-    bytes): a comparison with itself has zero variance and would pass whatever the run is."""
-    from inspect_stance.runs import dedupe
-
-    if dedupe([base, run])[1]:
-        raise InputError(
-            f"--baseline {base.source} is the same run as {run.source} (same eval id or file "
-            "content); gate against an earlier run"
-        )
-
-
-def _drift_gate(args: argparse.Namespace) -> tuple[Any, list[str]]:
-    from inspect_stance.drift.compare import load_drift
-    from inspect_stance.drift.gate import evaluate_gate
-    from inspect_stance.runs import check_settings
-
-    if args.min_share_stable is not None:
-        raise InputError("--min-share-stable is for PReSS logs; for stance drift use --min-spr")
-    if args.baseline is None and args.max_drop is not None:
-        raise InputError("--max-drop needs --baseline RUN (the run to compare with)")
-    policy = "exclude" if args.exclude_unparsed else "failure"
-    run = load_drift(args.run, policy)
-    base = load_drift(args.baseline, policy) if args.baseline else None
-    for r in (run.run, base.run if base else None):
-        # an adaptive run's trials not run are by design, not an interrupted run
-        gaps = r.n_missing if r is not None and r.adaptive_halfwidth is None else 0
-        if r is not None and (gaps or (r.status not in (None, "success"))):
-            raise InputError(
-                f"{r.source}: incomplete run (status {r.status}, {r.n_missing} missing "
-                "trials); finish it with inspect eval-retry before gating"
-            )
-    notes = []
-    if base is not None:
-        _refuse_same_run(base.info, run.info)
-        notes = check_settings([base.info, run.info], ["baseline", "run"],
-                               args.allow_different_settings)  # fmt: skip
-    try:
-        result = evaluate_gate(run.run, args.min_spr, base.run if base else None,
-                               args.max_drop if args.max_drop is not None else 0.0, args.alpha,
-                               policy, args.metric or ["spr"], args.rule)  # fmt: skip
-    except ValueError as ex:
-        raise InputError(str(ex)) from ex
-    return result, notes
-
-
-def _press_gate(args: argparse.Namespace) -> tuple[Any, list[str]]:
-    from inspect_stance.press.compare_runs import press_info
-    from inspect_stance.press.gate import evaluate_press_gate
-    from inspect_stance.press.logs import read_press_log
-    from inspect_stance.runs import check_settings
-
-    if args.min_spr is not None:
-        raise InputError("--min-spr is for stance-drift runs; for PReSS use --min-share-stable")
-    if args.baseline is None and args.max_drop is not None:
-        raise InputError("--max-drop needs --baseline LOG (the run to compare with)")
-    run = read_press_log(args.run)
-    base = read_press_log(args.baseline) if args.baseline else None
-    notes = []
-    if base is not None:
-        _refuse_same_run(press_info(base), press_info(run))
-        notes = check_settings([press_info(base), press_info(run)], ["baseline", "run"],
-                               args.allow_different_settings)  # fmt: skip
-    try:
-        result = evaluate_press_gate(run, args.min_share_stable, base,
-                                     args.max_drop if args.max_drop is not None else 0.0,
-                                     args.alpha, args.metric or ["share_stable"], args.rule,
-                                     args.persona)  # fmt: skip
-    except ValueError as ex:
-        raise InputError(str(ex)) from ex
-    return result, notes
+    assert method.gate is not None
+    floors = {flag: getattr(args, dest, None) for flag, dest, _ in _floors()}
+    for flag, value in floors.items():
+        if value is not None and flag != method.gate.min_flag:
+            raise InputError(f"{flag} is not for {method.name} runs; use {method.gate.min_flag}")
+    return GateRequest(
+        run=args.run, baseline=args.baseline,
+        min_value=floors.get(method.gate.min_flag), max_drop=args.max_drop,
+        alpha=args.alpha, metric=tuple(args.metric or ()), rule=args.rule,
+        allow_different_settings=args.allow_different_settings,
+        exclude_unparsed=args.exclude_unparsed, persona=args.persona,
+        partial=getattr(args, "partial", False),
+    )  # fmt: skip
 
 
 def _annotate(args: argparse.Namespace, lines: list[CheckLine]) -> None:
@@ -172,8 +143,11 @@ def _emit_error(args: argparse.Namespace, ex: InputError) -> None:
 def run_gate(args: argparse.Namespace) -> int:
     """``inspect-stance gate``: checks, prints (text or ``--json``), ``--junit``, ``--github``."""
     try:
+        from inspect_stance.study.gate import gate_method, gate_run
+
         check_gate_options(args)
-        result, notes = _press_gate(args) if _is_press(args.run) else _drift_gate(args)
+        method = gate_method(args.run)
+        result, notes = gate_run(method, gate_request(args, method))
     except InputError as ex:
         _emit_error(args, ex)
         raise

@@ -35,7 +35,8 @@ def add_html_argument(parser: argparse.ArgumentParser) -> None:
 def study_logs(inputs: Sequence[str], tasks: tuple[str, ...]) -> list[Path]:
     """The Inspect logs among ``inputs`` (files, or folders searched recursively) whose task is
     one of ``tasks`` (any task when empty)."""
-    from inspect_ai.log import read_eval_log
+    from inspect_stance.logfile import task_name
+    from inspect_stance.study.registry import log_header_task
 
     found: list[Path] = []
     for item in inputs:
@@ -44,11 +45,8 @@ def study_logs(inputs: Sequence[str], tasks: tuple[str, ...]) -> list[Path]:
         for c in candidates:
             if c.suffix not in (".eval", ".json") or not c.is_file():
                 continue
-            try:
-                task = read_eval_log(str(c), header_only=True).eval.task
-            except Exception:  # noqa: BLE001 - not a log: the command itself reports it
-                continue
-            if not tasks or task.split("/")[-1] in tasks:
+            task = log_header_task(c)  # None: not a log, which the command itself reports
+            if task is not None and (not tasks or task_name(task) in tasks):
                 found.append(c)
     return list(dict.fromkeys(found))
 

@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from inspect_stance.construction.agreement import human_agreement as human_agreement
     from inspect_stance.construction.agreement import judge_alpha as judge_alpha
     from inspect_stance.construction.agreement import pair_agreement as pair_agreement
-    from inspect_stance.construction.compare import cli_compare as cli_compare
+    from inspect_stance.construction.compare import compare_runs as compare_runs
     from inspect_stance.construction.comparison import DIRECTIONS as DIRECTIONS
     from inspect_stance.construction.comparison import NO_POLE as NO_POLE
     from inspect_stance.construction.comparison import direction_counts as direction_counts
@@ -145,7 +145,7 @@ _EXPORTS = {
     "human_agreement": "inspect_stance.construction.agreement",
     "judge_alpha": "inspect_stance.construction.agreement",
     "pair_agreement": "inspect_stance.construction.agreement",
-    "cli_compare": "inspect_stance.construction.compare",
+    "compare_runs": "inspect_stance.construction.compare",
     "DIRECTIONS": "inspect_stance.construction.comparison",
     "NO_POLE": "inspect_stance.construction.comparison",
     "direction_counts": "inspect_stance.construction.comparison",

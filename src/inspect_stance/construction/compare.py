@@ -31,6 +31,7 @@ import math
 import warnings
 from collections import defaultdict
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -40,9 +41,19 @@ from inspect_stance.construction.labels import NEUTRAL, label_score
 from inspect_stance.construction.lean import summarize
 from inspect_stance.construction.records import Record
 from inspect_stance.construction.settings import TEMPLATED
-from inspect_stance.stats.family import Comparison, MetricSpec, RunItems
+from inspect_stance.runs import RunInfo
+from inspect_stance.stats.family import (
+    CompareResult,
+    Comparison,
+    MetricSpec,
+    RunItems,
+    adjust_family,
+    item_comparisons,
+    rankings,
+)
 from inspect_stance.stats.nested import nested_difference, nested_test_line
 from inspect_stance.stats.paired import paired_delta
+from inspect_stance.study.protocol import CompareRequest, LoadedRuns
 
 SETTING_ARGS: tuple[str, ...] = ("rubric_threshold", "judge_sees_prompt", "reversed_rubric",
                                  "ensemble")  # fmt: skip
@@ -50,6 +61,7 @@ METRICS: tuple[MetricSpec, ...] = (
     MetricSpec("lean", rank=False, value_range=(-2.0, 2.0)),
     MetricSpec("distance", higher_is_better=False, value_range=(0.0, 2.0)),
 )
+
 WILCOXON_TEST = "Wilcoxon signed-rank over neutral items (scipy); paired item-level interval"
 WELCH_TEST = "Welch t over the setting's responses (scipy.stats.ttest_ind)"
 EXACT_CELL_TEST = ("zero variance in both runs' responses: the difference is exact for them "
@@ -226,66 +238,54 @@ def extra_comparisons(runs: Sequence[Sequence[Record]], items: Sequence[RunItems
     return out
 
 
-def load_construction_runs(
-    paths: Sequence[str], labels: Any, allow: bool
-) -> tuple[list[list[Record]], list[str], list[str], list[dict[str, Any]]]:
-    """Records per run (one log each, deduplicated), names, notes and run descriptions."""
+@dataclass
+class ConstructionRun:
+    """One prompt_construction log: its identity and settings, and its records."""
+
+    info: RunInfo
+    records: list[Record]
+
+
+def read_runs(paths: Sequence[str], request: CompareRequest) -> LoadedRuns:
+    """The prompt_construction runs among ``paths`` (files and folders), with their settings
+    (:data:`SETTING_ARGS` and the judges), and the line saying what was skipped."""
     from inspect_stance.construction.report import read_records
-    from inspect_stance.errors import InputError
     from inspect_stance.logfile import find_task_logs
-    from inspect_stance.runs import check_settings, dedupe, log_info, parse_labels, run_names
+    from inspect_stance.runs import log_info
 
     found = find_task_logs(paths, ("prompt_construction",), "prompt_construction run")
-    infos = [log_info(p) for p in found.paths]
-    keep, dropped = dedupe(infos)
-    infos = [infos[k] for k in keep]
-    if len(infos) < 2:
-        raise InputError(f"compare needs at least two different runs (got {len(infos)})"
-                         + (f"; {dropped}" if dropped else ""))  # fmt: skip
-    runs = [read_records([i.source])[0] for i in infos]
-    for info, recs in zip(infos, runs, strict=True):
+    runs = []
+    for path in found.paths:
+        info, recs = log_info(path), read_records([str(path)])[0]
         info.settings = {k: info.task_args[k] for k in SETTING_ARGS if k in info.task_args}
         info.settings["judges"] = ", ".join(sorted({j for r in recs for j in r.judges}))
-    names, notes = run_names(infos, parse_labels(labels))
-    notes += check_settings(infos, names, allow)
-    notes += [x for x in (dropped, found.skipped_line()) if x]
-    desc = [{"name": n, "source": i.source, "model": i.model, "n_records": len(r),
-             "n_items": len({item_key(x) for x in r})}
-            for n, i, r in zip(names, infos, runs, strict=True)]  # fmt: skip
-    return runs, names, notes, desc
+        runs.append(ConstructionRun(info, recs))
+    return LoadedRuns(runs, [r.info for r in runs], found.passed_over())
 
 
-def cli_compare(args: Any) -> Any:
-    """``inspect-stance compare`` on prompt_construction logs."""
-    from inspect_stance.errors import InputError
-    from inspect_stance.stats.family import (
-        CompareResult,
-        adjust_family,
-        item_comparisons,
-        rankings,
-    )
-
-    by_name = {m.name: m for m in METRICS}
-    bad = [m for m in args.metric or [] if m not in by_name]
-    if bad:
-        raise InputError(
-            f"unknown prompt-construction metric {bad[0]!r}; use one of {', '.join(by_name)}"
-        )
-    metrics = [by_name[m] for m in dict.fromkeys(args.metric)] if args.metric else list(METRICS)
-    runs, names, notes, desc = load_construction_runs(
-        args.paths, args.label, args.allow_different_settings
-    )
-    items = [construction_items(r, n) for r, n in zip(runs, names, strict=True)]
-    try:
-        comps = item_comparisons(items, metrics, args.confidence, args.interval)
-        comps += extra_comparisons(runs, items, args.confidence, args.per_setting)
-    except ValueError as ex:
-        raise InputError(str(ex)) from ex
-    comps = adjust_family(comps, args.adjust)
-    if args.per_setting and (note := per_setting_note(comps)):
+def compare_runs(
+    runs: Sequence[ConstructionRun],
+    names: Sequence[str],
+    metrics: Sequence[MetricSpec],
+    request: CompareRequest,
+) -> CompareResult:
+    """Every pair x metric over setting x method items, the Wilcoxon and judgment-level rows,
+    each run's gap (and with ``request.per_setting`` one row per shared cell), adjusted
+    together; rankings."""
+    confidence, alpha, adjust = request.confidence, request.alpha, request.adjust
+    per_setting_rows = request.per_setting
+    records = [r.records for r in runs]
+    items = [construction_items(r, n) for r, n in zip(records, names, strict=True)]
+    comps = item_comparisons(items, metrics, confidence, request.interval)
+    comps += extra_comparisons(records, items, confidence, per_setting_rows)
+    comps = adjust_family(comps, adjust)
+    notes = ["items are setting x method cells (matched by key); responses and judgments are "
+             "nested in them"]  # fmt: skip
+    if per_setting_rows and (note := per_setting_note(comps)):
         notes.append(note)
-    notes.insert(0, "items are setting x method cells (matched by key); responses and "
-                 "judgments are nested in them")  # fmt: skip
+    desc = [{"name": n, "source": r.info.source, "model": r.info.model,
+             "n_records": len(r.records), "n_items": len({item_key(x) for x in r.records})}
+            for n, r in zip(names, runs, strict=True)]  # fmt: skip
     return CompareResult("prompt_construction", desc, comps,
-                         rankings(items, metrics, comps, args.alpha), args.adjust, args.alpha,
-                         args.confidence, notes)  # fmt: skip
+                         rankings(items, metrics, comps, alpha), adjust, alpha, confidence,
+                         notes)  # fmt: skip

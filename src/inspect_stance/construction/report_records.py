@@ -16,7 +16,7 @@ from typing import Any
 from inspect_stance.construction.human_labels import load_model_labels
 from inspect_stance.construction.records import Record, record_from_score_metadata
 from inspect_stance.errors import InputError
-from inspect_stance.logfile import find_task_logs, read_task_log
+from inspect_stance.logfile import find_task_logs, read_task_log, task_name
 
 SCORER = "stance_ensemble"
 TASKS = ("prompt_construction", "judge_validation")
@@ -78,7 +78,7 @@ def _log_records(
         log = read_task_log(path, TASKS, WHAT)
     except InputError as ex:
         raise ReportInputError(str(ex)) from ex
-    task = log.eval.task.split("/")[-1]
+    task = task_name(str(log.eval.task))
     # judge validation calls no target; group its records under the task name
     model = "judge_validation" if task == "judge_validation" else log.eval.model
     info["logs"].append({"path": str(path), "task": task, "model": model, "status": log.status})

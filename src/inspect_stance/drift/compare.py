@@ -44,9 +44,11 @@ from inspect_stance.stats.family import (
     item_comparisons,
     overlap_notes,
     rankings,
+    select_specs,
 )
 from inspect_stance.stats.multiplicity import Adjust
 from inspect_stance.stats.paired import Interval
+from inspect_stance.study.protocol import CompareRequest, LoadedRuns
 
 SETTING_ARGS: tuple[str, ...] = (
     "variant", "propositions", "unparsed", "logprobs", "min_letter_mass",
@@ -58,7 +60,6 @@ METRICS: tuple[MetricSpec, ...] = (
     *(MetricSpec(f"success_{k}") for k in STANCE_KEYS),
     *(MetricSpec(f"pattern_{p}", higher_is_better=False) for p in PATTERNS),
 )
-METRIC_NAMES: tuple[str, ...] = tuple(m.name for m in METRICS)
 
 
 @dataclass
@@ -132,15 +133,7 @@ def drift_items(run: DriftRun, name: str, unparsed: str = "failure") -> RunItems
 
 def select_metrics(names: Sequence[str] | None) -> list[MetricSpec]:
     """The metric specs named (all when none); ValueError naming the valid ones."""
-    if not names:
-        return list(METRICS)
-    by_name = {m.name: m for m in METRICS}
-    bad = [n for n in names if n not in by_name]
-    if bad:
-        raise ValueError(
-            f"unknown stance-drift metric {bad[0]!r}; use one of {', '.join(METRIC_NAMES)}"
-        )
-    return [by_name[n] for n in dict.fromkeys(names)]
+    return select_specs(METRICS, names, "stance-drift")
 
 
 def compare_drift(
@@ -181,3 +174,28 @@ def compare_drift(
         confidence=confidence,
         notes=notes,
     )
+
+
+def read_runs(paths: Sequence[str], request: CompareRequest) -> LoadedRuns:
+    """The stance-drift runs (logs and ``.npz``) named by ``paths``, with what was skipped
+    (``compare``'s reader, :func:`inspect_stance.study.protocol.comparer_of`)."""
+    from inspect_stance.drift.expand import expand_inputs
+
+    found, skipped = expand_inputs(list(paths))
+    loaded = [load_drift(p, _policy(request)) for p in found]
+    return LoadedRuns(loaded, [x.info for x in loaded], [skipped] if skipped else [])
+
+
+def compare_runs(runs: Sequence[LoadedDrift], names: Sequence[str],
+                 metrics: Sequence[MetricSpec], request: CompareRequest) -> CompareResult:  # fmt: skip
+    """:func:`compare_drift` with the request's settings, and a note per run that replayed
+    trials from the trial record."""
+    result = compare_drift(runs, names, metrics, request.confidence, request.interval,
+                           request.adjust, request.alpha, _policy(request))  # fmt: skip
+    result.notes += [f"{n}: {x.run.replay_note}" for x, n in zip(runs, names, strict=True)
+                     if x.run.replay_note]  # fmt: skip
+    return result
+
+
+def _policy(request: CompareRequest) -> str:
+    return "exclude" if request.exclude_unparsed else "failure"

@@ -32,6 +32,7 @@ from inspect_stance.stats.family import (
     rankings,
 )
 from inspect_stance.stats.multiplicity import Adjust
+from inspect_stance.study.protocol import CompareRequest, LoadedRuns
 
 METRICS: tuple[MetricSpec, ...] = (
     MetricSpec("even_handedness"),
@@ -109,52 +110,21 @@ def compare_even(
                          adjust, alpha, confidence, notes)  # fmt: skip
 
 
-def read_runs(paths: Sequence[str], request: Any) -> Any:  # noqa: ARG001
+def read_runs(paths: Sequence[str], request: CompareRequest) -> LoadedRuns:  # noqa: ARG001
     """The even-handedness runs among ``paths`` (files and folders), one
     :class:`~inspect_stance.runs.RunInfo` each, and what was skipped (``compare``'s reader for
     the study protocol: a ``LoadedRuns``)."""
     from inspect_stance.even_handedness.logs import find_even_logs, run_info
-    from inspect_stance.study.protocol import LoadedRuns  # type: ignore[attr-defined,unused-ignore]
 
     runs, skipped = find_even_logs(paths)
     return LoadedRuns(list(runs), [run_info(r) for r in runs], [skipped] if skipped else [])
 
 
 def compare_runs(
-    runs: Sequence[EvenRun], names: Sequence[str], metrics: Sequence[MetricSpec], request: Any
+    runs: Sequence[EvenRun],
+    names: Sequence[str],
+    metrics: Sequence[MetricSpec],
+    request: CompareRequest,
 ) -> CompareResult:
     """:func:`compare_even` with the request's confidence, adjustment and level."""
     return compare_even(runs, names, request.confidence, request.adjust, request.alpha, metrics)
-
-
-def load_even_runs(
-    paths: Sequence[str], labels: Sequence[str] | None, allow: bool
-) -> tuple[list[EvenRun], list[str], list[str]]:
-    """Runs (deduplicated), their names, and notes (settings differing, runs counted once)."""
-    from inspect_stance.errors import InputError
-    from inspect_stance.even_handedness.logs import find_even_logs, run_info
-    from inspect_stance.runs import check_settings, dedupe, parse_labels, run_names
-
-    runs, skipped = find_even_logs(paths)
-    infos = [run_info(r) for r in runs]
-    keep, dropped = dedupe(infos)
-    runs, infos = [runs[k] for k in keep], [infos[k] for k in keep]
-    if len(runs) < 2:
-        raise InputError(f"compare needs at least two different runs (got {len(runs)})"
-                         + (f"; {dropped}" if dropped else ""))  # fmt: skip
-    names, notes = run_names(infos, parse_labels(labels))
-    notes += check_settings(infos, names, allow)
-    notes += [x for x in (dropped, skipped) if x]
-    return runs, names, notes
-
-
-def metric_specs(wanted: Sequence[str] | None) -> list[MetricSpec]:
-    """The metrics named (all when none); one-line InputError for an unknown name."""
-    from inspect_stance.errors import InputError
-
-    by_name = {m.name: m for m in METRICS}
-    bad = [m for m in wanted or [] if m not in by_name]
-    if bad:
-        raise InputError(f"unknown even-handedness metric {bad[0]!r}; use one of "
-                         f"{', '.join(by_name)}")  # fmt: skip
-    return [by_name[m] for m in dict.fromkeys(wanted)] if wanted else list(METRICS)

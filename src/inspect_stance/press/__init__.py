@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from inspect_stance.press.compare import faithfulness_across_runs as faithfulness_across_runs
     from inspect_stance.press.compare import transition_frame as transition_frame
     from inspect_stance.press.compare import transitions as transitions
-    from inspect_stance.press.compare_runs import cli_compare as cli_compare
+    from inspect_stance.press.compare_runs import compare_press as compare_press
     from inspect_stance.press.compare_runs import press_info as press_info
     from inspect_stance.press.dataset import shard_statements as shard_statements
     from inspect_stance.press.dataset import statement_samples as statement_samples
@@ -96,7 +96,7 @@ _EXPORTS = {
     "faithfulness_across_runs": "inspect_stance.press.compare",
     "transition_frame": "inspect_stance.press.compare",
     "transitions": "inspect_stance.press.compare",
-    "cli_compare": "inspect_stance.press.compare_runs",
+    "compare_press": "inspect_stance.press.compare_runs",
     "press_info": "inspect_stance.press.compare_runs",
     "shard_statements": "inspect_stance.press.dataset",
     "statement_samples": "inspect_stance.press.dataset",

@@ -20,14 +20,12 @@ statements file, the number of argument sets, and the classifier (``classifier``
 
 from __future__ import annotations
 
-import argparse
 import itertools
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
-from inspect_stance.errors import InputError
 from inspect_stance.press.compare import setting_values, transitions
 from inspect_stance.press.faithfulness import OUTCOMES, faithfulness
 from inspect_stance.press.labels import is_labelled, is_stable
@@ -44,6 +42,7 @@ from inspect_stance.stats.family import (
     rankings,
 )
 from inspect_stance.stats.intervals import newcombe_paired
+from inspect_stance.study.protocol import CompareRequest, LoadedRuns
 
 METRICS: tuple[MetricSpec, ...] = (
     MetricSpec("share_stable"),
@@ -51,6 +50,7 @@ METRICS: tuple[MetricSpec, ...] = (
     MetricSpec("P_SU", higher_is_better=False),
     MetricSpec("P_ID", higher_is_better=False),
 )
+
 MCNEMAR_TEST = "McNemar exact (statsmodels) over statement x set; Newcombe paired interval"
 
 
@@ -140,42 +140,27 @@ def compare_press(
                          alpha, confidence, notes, extra)  # fmt: skip
 
 
-def load_press_runs(
-    paths: Sequence[str], labels: Any, allow: bool
-) -> tuple[list[PressRun], list[str], list[str]]:
-    """Runs (deduplicated), their names, and notes (settings differing, runs counted once)."""
+def read_runs(paths: Sequence[str], request: CompareRequest) -> LoadedRuns:
+    """The PReSS runs among ``paths`` (files and folders), with what was skipped
+    (``compare``'s reader, :func:`inspect_stance.study.protocol.comparer_of`)."""
     from inspect_stance.press.logs import find_press_logs
-    from inspect_stance.runs import check_settings, dedupe, parse_labels, run_names
 
+    check_persona(request.persona)
     runs, skipped = find_press_logs(paths)
-    infos = [press_info(r) for r in runs]
-    keep, dropped = dedupe(infos)
-    runs, infos = [runs[k] for k in keep], [infos[k] for k in keep]
-    if len(runs) < 2:
-        raise InputError(f"compare needs at least two different runs (got {len(runs)})"
-                         + (f"; {dropped}" if dropped else ""))  # fmt: skip
-    names, notes = run_names(infos, parse_labels(labels))
-    notes += check_settings(infos, names, allow)
-    notes += [x for x in (dropped, skipped) if x]
-    return runs, names, notes
+    return LoadedRuns(list(runs), [press_info(r) for r in runs], [skipped] if skipped else [])
 
 
-def cli_compare(args: argparse.Namespace) -> CompareResult:
-    """``inspect-stance compare`` on PReSS logs."""
+def compare_runs(runs: Sequence[PressRun], names: Sequence[str],
+                 metrics: Sequence[MetricSpec], request: CompareRequest) -> CompareResult:  # fmt: skip
+    """:func:`compare_press` with the request's settings."""
+    return compare_press(runs, names, request.persona, request.confidence, request.interval,
+                         request.adjust, request.alpha, metrics)  # fmt: skip
+
+
+def check_persona(persona: str) -> None:
+    """One-line InputError unless ``persona`` is one of the PReSS personas."""
+    from inspect_stance.errors import InputError
     from inspect_stance.press.prompts import PERSONAS
 
-    if args.persona not in PERSONAS:
-        raise InputError(f"--persona {args.persona!r}; use one of {', '.join(PERSONAS)}")
-    by_name = {m.name: m for m in METRICS}
-    bad = [m for m in args.metric or [] if m not in by_name]
-    if bad:
-        raise InputError(f"unknown PReSS metric {bad[0]!r}; use one of {', '.join(by_name)}")
-    metrics = [by_name[m] for m in dict.fromkeys(args.metric)] if args.metric else list(METRICS)
-    runs, names, notes = load_press_runs(args.paths, args.label, args.allow_different_settings)
-    try:
-        result = compare_press(runs, names, args.persona, args.confidence, args.interval,
-                               args.adjust, args.alpha, metrics)  # fmt: skip
-    except ValueError as ex:
-        raise InputError(str(ex)) from ex
-    result.notes += notes
-    return result
+    if persona not in PERSONAS:
+        raise InputError(f"--persona {persona!r}; use one of {', '.join(PERSONAS)}")

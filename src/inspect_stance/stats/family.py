@@ -92,6 +92,20 @@ def json_safe(obj: Any) -> Any:
     return obj
 
 
+def select_specs(
+    available: Sequence[MetricSpec], names: Sequence[str] | None, what: str
+) -> list[MetricSpec]:
+    """The specs named (each once, in the order named; all when none); ValueError naming the
+    ``what`` metrics (e.g. ``stance-drift``) for an unknown name."""
+    if not names:
+        return list(available)
+    by_name = {m.name: m for m in available}
+    bad = [n for n in names if n not in by_name]
+    if bad:
+        raise ValueError(f"unknown {what} metric {bad[0]!r}; use one of {', '.join(by_name)}")
+    return [by_name[n] for n in dict.fromkeys(names)]
+
+
 def paired_arrays(a: Mapping[str, float], b: Mapping[str, float]) -> tuple[np.ndarray, np.ndarray]:
     """Values of the keys present in both mappings, in ``a``'s key order."""
     keys = [k for k in a if k in b]

@@ -1,11 +1,22 @@
 """The method protocol: one :class:`Method` per study method, registered once in its own place.
 
 A method says which tasks' logs it reads, whether it reads ``.npz`` runs, the name of its
-report folder and command, how it builds a comparison of runs (``compare``) and which gate
-metrics it has. The commands (``report``, ``compare``, ``gate``) run the shared steps once
-(find the inputs, sort them by method, set aside what a method cannot use, name the runs) and
-ask the method for the rest, so a new method is one :func:`register_method` call and no edit to
-any command:
+report folder and command, and hands the commands typed hooks. The commands run the shared
+steps once and ask the method for the rest:
+
+- ``compare`` (:func:`inspect_stance.study.compare.compare_runs`): the command checks the
+  options, finds the method, reads the runs with :attr:`Comparer.load`, counts a repeated run
+  once, needs two runs, names them (:func:`inspect_stance.runs.run_names`), checks that their
+  settings match, picks the metrics among :attr:`Comparer.metrics` and turns a ``ValueError``
+  into a one-line error; the method's :attr:`Comparer.compare` only computes;
+- ``gate`` (:func:`inspect_stance.study.gate.gate_run`): the command reads the run and its
+  baseline with :attr:`Gate.load`, refuses a baseline that is the run itself, checks their
+  settings, and asks :attr:`Gate.evaluate` for the verdict;
+- ``plan``: :attr:`Method.plan` takes a :class:`PlanRequest` and returns a :class:`PlanResult`
+  (its JSON with ``recommended``, and its terminal text).
+
+A new method is one :func:`register_method` call in its own package (imported from
+:mod:`inspect_stance.study.builtin`) and no edit to any command:
 
 .. code-block:: python
 
@@ -13,8 +24,10 @@ any command:
         name="even_handedness",
         tasks=("even_handedness",),
         report_command="even-handedness-report",   # its own report command (an alias)
-        compare=my_compare,                         # args -> stats.family.CompareResult
-        gate_metrics=("gap",),
+        comparer=comparer_of("my_package.compare"),  # METRICS, read_runs, compare_runs
+        gate=Gate(metrics=("even_handedness",), min_flag="--min-even-handedness",
+                  load=my_gate_load, evaluate=my_gate_evaluate),
+        plan=my_plan,                              # PlanRequest -> PlanResult
     ))
 
 Item-level values stay in :mod:`inspect_stance.stats.family` (``RunItems`` per run and
@@ -24,9 +37,164 @@ Item-level values stay in :mod:`inspect_stance.stats.family` (``RunItems`` per r
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, Literal, Protocol
+
+if TYPE_CHECKING:
+    from inspect_stance.runs import RunInfo
+    from inspect_stance.stats.family import CompareResult, MetricSpec
+    from inspect_stance.stats.gate import CheckLine
+    from inspect_stance.stats.multiplicity import Adjust
+    from inspect_stance.stats.paired import Interval
+
+GateRule = Literal["significant-drop", "non-inferiority"]
+
+
+@dataclass(frozen=True)
+class CompareRequest:
+    """What ``compare`` was asked: the inputs (files or folders), ``RUN=NAME`` labels, the
+    metrics named (empty: all of the method's), the statistics' settings and the options some
+    methods read (``exclude_unparsed``: stance drift; ``persona``: PReSS; ``per_setting``:
+    prompt construction; ``partial``: an incomplete set of one study's shards is one run)."""
+
+    paths: tuple[str, ...]
+    label: tuple[str, ...] = ()
+    metric: tuple[str, ...] = ()
+    confidence: float = 0.95
+    interval: Interval = "auto"
+    adjust: Adjust = "holm"
+    alpha: float = 0.05
+    allow_different_settings: bool = False
+    exclude_unparsed: bool = False
+    persona: str = "none"
+    per_setting: bool = False
+    partial: bool = False
+
+
+@dataclass
+class LoadedRuns:
+    """A method's runs read for ``compare``: the method's own run objects, one
+    :class:`~inspect_stance.runs.RunInfo` each (identity, arguments, settings that must match),
+    and one line per input passed over (another task's log, unreadable, a repeat)."""
+
+    runs: list[Any]
+    infos: list[RunInfo]
+    skipped: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Comparer:
+    """A method's part of ``compare``: its metrics (``--metric`` picks among them), how it
+    reads runs, and the comparison of runs already deduplicated, named and checked."""
+
+    metrics: Callable[[], Sequence[MetricSpec]]
+    load: Callable[[Sequence[str], CompareRequest], LoadedRuns]
+    compare: Callable[[Sequence[Any], Sequence[str], Sequence[MetricSpec], CompareRequest],
+                      CompareResult]  # fmt: skip
+    module: str = ""  #: the core module implementing it (:func:`comparer_of`), if one
+
+
+def comparer_of(module: str) -> Comparer:
+    """The comparer that the core module named ``module`` implements, imported when first
+    called (listing the methods stays light): its ``METRICS``, ``read_runs(paths, request) ->
+    LoadedRuns`` and ``compare_runs(runs, names, metrics, request) -> CompareResult``
+    (``tests/test_study_protocol.py`` checks every registered method's module has them)."""
+    import importlib
+
+    def core() -> Any:
+        return importlib.import_module(module)
+
+    return Comparer(metrics=lambda: core().METRICS,
+                    load=lambda paths, request: core().read_runs(paths, request),
+                    compare=lambda runs, names, metrics, request: core().compare_runs(
+                        runs, names, metrics, request), module=module)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class GateRequest:
+    """What ``gate`` was asked: the run, its baseline, the method's floor (``min_value``: e.g.
+    ``--min-spr`` for stance drift, ``--min-share-stable`` for PReSS), the largest tolerated
+    drop, the level, the metrics checked against the baseline (empty: the method's first), the
+    rule, and the options some methods read."""
+
+    run: str
+    baseline: str | None = None
+    min_value: float | None = None
+    max_drop: float | None = None
+    alpha: float = 0.05
+    metric: tuple[str, ...] = ()
+    rule: GateRule = "significant-drop"
+    allow_different_settings: bool = False
+    exclude_unparsed: bool = False
+    persona: str = "none"
+    partial: bool = False
+
+
+class GateOutcome(Protocol):
+    """A gate's verdict: ``exit_code`` 0 pass / 1 regression, one line ``reason``, the checks
+    (``lines``) for JUnit and GitHub, and its JSON."""
+
+    exit_code: int
+    reason: str
+    lines: list[CheckLine]
+
+    def to_json(self) -> dict[str, Any]: ...
+
+
+@dataclass(frozen=True)
+class Gate:
+    """A method's part of ``gate``: the metrics ``--metric`` accepts (the first is the
+    default), the flag of its floor (``gate`` adds the option, with ``min_help``), how it reads
+    one run (the run object and its
+    :class:`~inspect_stance.runs.RunInfo`; a run that cannot be gated raises), and the verdict
+    on a run and its baseline (``None`` without one)."""
+
+    metrics: tuple[str, ...]
+    min_flag: str
+    load: Callable[[str, GateRequest], tuple[Any, RunInfo]]
+    evaluate: Callable[[Any, Any | None, GateRequest], GateOutcome]
+    min_help: str = ""
+
+
+@dataclass(frozen=True)
+class PlanRequest:
+    """What ``plan`` was asked. ``runs``: one pilot run, or two for a paired comparison.
+    Targets: ``target_se`` (SE of the headline), ``detect`` (paired difference to detect at
+    ``alpha``, ``power``), ``assurance`` (probability the realised SE meets ``target_se``),
+    ``correlation`` (one run with ``detect``: the two models' item correlation). The design
+    space: ``max_items`` (propositions, statements, settings), ``max_repeats`` (trials,
+    argument sets, prompts). Costs: ``calls_per_trial``, prices per million tokens,
+    ``batch_discount``. Stance drift also reads ``adaptive_halfwidth``, ``replay_orders`` and
+    ``estimator``. A method reads the fields it has and ignores the rest."""
+
+    runs: tuple[str, ...]
+    target_se: float | None = None
+    detect: float | None = None
+    alpha: float = 0.05
+    power: float = 0.8
+    assurance: float | None = 0.8
+    correlation: float = 0.0
+    max_items: int | None = None
+    max_repeats: int | None = None
+    calls_per_trial: float | None = None
+    price_in: float | None = None
+    price_out: float | None = None
+    batch_discount: float = 0.0
+    adaptive_halfwidth: float | None = None
+    replay_orders: int = 200
+    estimator: Literal["as-run", "frequency"] = "as-run"
+    allow_different_settings: bool = False
+    partial: bool = False
+
+
+@dataclass
+class PlanResult:
+    """A plan: its JSON (``recommended`` the cheapest design reaching the target, ``null`` when
+    none does) and its terminal text."""
+
+    json: dict[str, Any]
+    text: str
 
 
 @dataclass(frozen=True)
@@ -37,12 +205,13 @@ class Method:
     (registry names without the package prefix); ``report_dir``: the folder name under
     ``report --out DIR`` (default the first task); ``npz``: whether ``.npz`` runs are this
     method's; ``report_command``: the method's own report command, which ``report`` runs with
-    the method's inputs and ``--out DIR/<report_dir>``; ``compare``: builds the comparison of
-    the runs named by a parsed ``compare`` command line (``None``: not comparable);
-    ``gate_metrics``: the metrics ``gate --metric`` accepts; ``setting_keys``: the settings
-    that must match for two runs to be comparable (documentation; each method's loader fills
-    :attr:`inspect_stance.runs.RunInfo.settings` with them); ``plan``: the planner command
-    (``None``: none yet).
+    the method's inputs and ``--out DIR/<report_dir>``; ``comparer`` / ``gate`` / ``plan``: its
+    hooks for those commands (``None``: the command does not read this method's runs yet);
+    ``setting_keys``: the task arguments that must match for a folder's runs to be reported
+    together (:func:`inspect_stance.study.sort_inputs` sets the others aside; what ``compare``
+    and ``gate`` check is each loader's :attr:`inspect_stance.runs.RunInfo.settings`); ``adaptive``:
+    whether a log's task arguments mark an adaptive run, which ``report`` sets aside beside
+    fixed ones; ``title``: its name in messages.
     """
 
     name: str
@@ -50,11 +219,18 @@ class Method:
     report_command: str
     report_dir: str = ""
     npz: bool = False
-    compare: Callable[[Any], Any] | None = None
-    gate_metrics: tuple[str, ...] = ()
+    comparer: Comparer | None = None
+    gate: Gate | None = None
+    plan: Callable[[PlanRequest], PlanResult] | None = None
     setting_keys: tuple[str, ...] = ()
-    plan: str | None = None
     aliases: tuple[str, ...] = field(default=())
+    adaptive: Callable[[dict[str, Any]], bool] | None = None
+    title: str = ""
+
+    @property
+    def label(self) -> str:
+        """The method's name in messages (``title``, e.g. ``stance-drift``; default ``name``)."""
+        return self.title or self.name
 
     @property
     def folder(self) -> str:

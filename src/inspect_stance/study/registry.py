@@ -1,7 +1,10 @@
-"""The registered methods, looked up by name or task (the package's own four registered on first
-use by :mod:`inspect_stance.study.builtin`)."""
+"""The registered methods, looked up by name, task or file (the package's own registered on
+first use by :mod:`inspect_stance.study.builtin`). "Which method reads this log?" has one
+answer: :func:`method_of_task` (from the task in the log's header, :func:`method_of_path`)."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 from inspect_stance.errors import InputError
 from inspect_stance.study.protocol import Method, registered
@@ -24,5 +27,33 @@ def method_named(name: str) -> Method:
 
 def method_of_task(task: str) -> Method | None:
     """The method reading logs of ``task`` (``inspect_stance/press`` and ``press`` alike)."""
-    short = task.rsplit("/", 1)[-1]
+    from inspect_stance.logfile import task_name
+
+    short = task_name(task)
     return next((m for m in methods() if short in m.tasks), None)
+
+
+def log_header_task(path: str | Path) -> str | None:
+    """The task named in the header of the log at ``path`` (``None``: not a readable log)."""
+    from inspect_ai.log import read_eval_log
+
+    try:
+        return str(read_eval_log(str(path), header_only=True).eval.task)
+    except Exception:  # noqa: BLE001 - any unreadable file has no task; the caller says so
+        return None
+
+
+def method_of_path(path: str | Path) -> Method | None:
+    """The method reading the run at ``path``: an ``.npz`` is the ``.npz`` method's, a log its
+    task's method, a folder (one study's shards) its first log's (``None``: no such file, not
+    readable, or no method reads its task)."""
+    p = Path(path)
+    if p.is_dir():
+        logs = sorted(x for x in p.rglob("*") if x.suffix in (".eval", ".json") and x.is_file())
+        return method_of_path(logs[0]) if logs else None
+    if p.suffix == ".npz":
+        return next((m for m in methods() if m.npz), None)
+    if not p.is_file():
+        return None
+    task = log_header_task(p)
+    return method_of_task(task) if task is not None else None

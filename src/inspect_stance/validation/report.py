@@ -64,7 +64,8 @@ FILES = (
 )
 
 
-def _score_records(log: EvalLog) -> list[dict[str, Any]]:
+def score_records(log: EvalLog) -> list[dict[str, Any]]:
+    """The validation records (score metadata with ``annotations``) of a log's samples."""
     records = []
     for sample in log.samples or []:
         for score in (sample.scores or {}).values():
@@ -106,7 +107,7 @@ def read_validation_logs(
     linked: list[str] = []
     for path in found.paths:
         log = read_task_log(path, TASKS, WHAT)
-        records.extend(_score_records(log))
+        records.extend(score_records(log))
         linked.extend((log.eval.metadata or {}).get("construction_judges") or [])
     if not records:
         raise InputError(f"no scored prompt_validation samples in {', '.join(map(str, logs))}")

@@ -12,7 +12,6 @@ within 10 % of the largest design's (all propositions, all trials).
 
 from __future__ import annotations
 
-import argparse
 import json
 import math
 from dataclasses import asdict, dataclass
@@ -40,6 +39,7 @@ from inspect_stance.drift.planning.estimators import as_frequency, estimator_in_
 from inspect_stance.drift.planning.variance import VarianceComponents, cell_values, decompose_run
 from inspect_stance.drift.run import DriftRun
 from inspect_stance.errors import InputError
+from inspect_stance.study.protocol import PlanRequest
 
 #: calls per trial of an ``.npz`` run unless ``--calls-per-trial`` says otherwise
 DEFAULT_CALLS_PER_TRIAL = 2.0
@@ -159,7 +159,7 @@ def adaptive_summary(run: DriftRun, calls_per_trial: float) -> dict[str, Any]:
     }
 
 
-def _load(path: str, args: argparse.Namespace) -> tuple[DriftRun, VarianceComponents, RunCosts]:
+def _load(path: str, request: PlanRequest) -> tuple[DriftRun, VarianceComponents, RunCosts]:
     try:
         if Path(path).suffix in (".eval", ".json"):
             from inspect_stance.drift.logs import read_drift_log
@@ -171,7 +171,7 @@ def _load(path: str, args: argparse.Namespace) -> tuple[DriftRun, VarianceCompon
     except ValueError as ex:
         raise InputError(str(ex)) from ex
     vc = decompose_run(run.probs, "failure", run.missing)
-    if args.estimator == "frequency" and estimator_in_use(run.estimator_counts, run.probs) != (
+    if request.estimator == "frequency" and estimator_in_use(run.estimator_counts, run.probs) != (
         "frequency"
     ):
         vc = as_frequency(precision_loss(run.probs, "failure", run.missing))
@@ -181,9 +181,9 @@ def _load(path: str, args: argparse.Namespace) -> tuple[DriftRun, VarianceCompon
         if p.suffix in (".eval", ".json")
         else RunCosts(DEFAULT_CALLS_PER_TRIAL, ".npz default")
     )
-    if args.calls_per_trial is not None:
+    if request.calls_per_trial is not None:
         costs = RunCosts(
-            args.calls_per_trial,
+            request.calls_per_trial,
             "--calls-per-trial",
             costs.tokens_in_per_call,
             costs.tokens_out_per_call,
@@ -232,59 +232,59 @@ def check_pair(paths: list[str], allow_different: bool = False) -> None:
     check_settings(infos, name_runs(infos), allow_different)
 
 
-def build_plan(args: argparse.Namespace) -> Plan:
+def build_plan(request: PlanRequest) -> Plan:
     """Load the runs and compute the plan (no rendering)."""
-    if len(args.runs) > 2:
+    if len(request.runs) > 2:
         raise InputError("plan takes one run, or two runs of the same propositions (A and B)")
-    if len(args.runs) == 2:
-        check_pair(args.runs, bool(getattr(args, "allow_different_settings", False)))
-    loaded = [_load(p, args) for p in args.runs]
+    if len(request.runs) == 2:
+        check_pair(list(request.runs), request.allow_different_settings)
+    loaded = [_load(p, request) for p in request.runs]
     run, vc, costs = loaded[0]
     pair: PairComponents | None = None
     if len(loaded) == 2:
         pair = pair_from_runs(
-            vc, aligned_components(run, loaded[1][0], args.estimator == "frequency")
+            vc, aligned_components(run, loaded[1][0], request.estimator == "frequency")
         )
-    elif args.detect is not None:
-        pair = pair_from_one(vc, args.correlation)
+    elif request.detect is not None:
+        pair = pair_from_one(vc, request.correlation)
     pricing = Pricing(
         costs.tokens_in_per_call,
         costs.tokens_out_per_call,
-        args.price_in,
-        args.price_out,
-        args.batch_discount,
+        request.price_in,
+        request.price_out,
+        request.batch_discount,
     )
-    max_p = args.max_propositions or vc.propositions
-    max_t = args.max_trials or run.n_trials
+    max_p = request.max_items or vc.propositions
+    max_t = request.max_repeats or run.n_trials
     shown = sorted({t for t in SHOWN_TRIALS if t <= max_t} | {max_t})
     designs = [design(vc, max_p, t, costs.calls_per_trial, pair, pricing) for t in shown]
-    target_se = args.target_se
-    if target_se is None and args.detect is None:
+    target_se = request.target_se
+    if target_se is None and request.detect is None:
         target_se = DEFAULT_SE_SLACK * designs[-1].spr_se
     # the assurance applies to a target the user set (the default target is a point figure)
-    assurance = getattr(args, "assurance", None) if args.target_se is not None else None
+    assurance = request.assurance if request.target_se is not None else None
     best = cheapest(
         vc,
         costs.calls_per_trial,
         max_p,
         max_t,
         target_se,
-        args.detect,
+        request.detect,
         pair,
-        args.alpha,
-        args.power,
+        request.alpha,
+        request.power,
         pricing,
         assurance,
     )
     target = {
         "target_se": target_se,
-        "detect": args.detect,
-        "alpha": args.alpha,
-        "power": args.power,
+        "detect": request.detect,
+        "alpha": request.alpha,
+        "power": request.power,
         "max_propositions": max_p,
         "max_trials": max_t,
-        "default_target": args.target_se is None and args.detect is None,
-        "estimator": args.estimator,
+        "default_target": request.target_se is None and request.detect is None,
+        "estimator": request.estimator,
         "assurance": assurance,
         "prob_meets_target": None
         if best is None or target_se is None
@@ -294,20 +294,20 @@ def build_plan(args: argparse.Namespace) -> Plan:
         else list(se_prediction_range(vc, best.propositions, best.trials)),
     }
     rep = None
-    if args.adaptive_halfwidth is not None:
-        rep = _replay(run, costs, args)
+    if request.adaptive_halfwidth is not None:
+        rep = _replay(run, costs, request.adaptive_halfwidth, request.replay_orders)
     summaries = [_run_summary(r, v, c) for r, v, c in loaded]
     return Plan(summaries, designs, best, target, rep)
 
 
-def _replay(run: DriftRun, costs: RunCosts, args: argparse.Namespace) -> dict[str, Any]:
+def _replay(run: DriftRun, costs: RunCosts, halfwidth: float, orders: int) -> dict[str, Any]:
     if run.n_missing:
         raise InputError(
             f"{run.source}: {run.n_missing} trials are missing; the adaptive replay needs a "
             "complete fixed-trial run"
         )
-    rule = AdaptiveRule(halfwidth=args.adaptive_halfwidth, max_trials=run.n_trials)
-    res = replay(cell_values(run.probs), rule, orders=args.replay_orders, seed=0)
+    rule = AdaptiveRule(halfwidth=halfwidth, max_trials=run.n_trials)
+    res = replay(cell_values(run.probs), rule, orders=orders, seed=0)
     full_calls = run.n_propositions * 5 * run.n_trials * costs.calls_per_trial
     out = asdict(res)
     out.update(

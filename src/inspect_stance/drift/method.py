@@ -1,0 +1,93 @@
+"""The stance-drift method registered with the study protocol (:mod:`inspect_stance.study`).
+
+``compare``: items are propositions (:func:`inspect_stance.drift.compare.compare_drift`);
+``gate``: ``--min-spr`` and the baseline rules (:func:`inspect_stance.drift.gate.evaluate_gate`);
+``plan``: variance components and designs (:func:`inspect_stance.drift.planning.study.build_plan`).
+The hooks import their cores when called, so listing the methods stays light.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from inspect_stance.errors import InputError
+from inspect_stance.study.protocol import (
+    Gate,
+    GateRequest,
+    Method,
+    PlanRequest,
+    PlanResult,
+    comparer_of,
+    register_method,
+)
+
+if TYPE_CHECKING:
+    from inspect_stance.drift.compare import LoadedDrift
+    from inspect_stance.drift.gate import GateResult
+    from inspect_stance.runs import RunInfo
+
+
+def _policy(exclude_unparsed: bool) -> str:
+    return "exclude" if exclude_unparsed else "failure"
+
+
+def read_gate_run(path: str, request: GateRequest) -> tuple[LoadedDrift, RunInfo]:
+    """One run to gate; InputError for an incomplete run (trials missing that an adaptive rule
+    did not skip, or a status other than success)."""
+    from inspect_stance.drift.compare import load_drift
+
+    x = load_drift(path, _policy(request.exclude_unparsed))
+    r = x.run
+    # an adaptive run's trials not run are by design, not an interrupted run
+    gaps = r.n_missing if r.adaptive_halfwidth is None else 0
+    if gaps or r.status not in (None, "success"):
+        raise InputError(f"{r.source}: incomplete run (status {r.status}, {r.n_missing} missing "
+                         "trials); finish it with inspect eval-retry before gating")  # fmt: skip
+    return x, x.info
+
+
+def gate_request(run: LoadedDrift, base: LoadedDrift | None, request: GateRequest) -> GateResult:
+    """:func:`inspect_stance.drift.gate.evaluate_gate` with the request's settings."""
+    from inspect_stance.drift.gate import evaluate_gate
+
+    max_drop = request.max_drop if request.max_drop is not None else 0.0
+    return evaluate_gate(run.run, request.min_value, base.run if base else None, max_drop,
+                         request.alpha, _policy(request.exclude_unparsed),
+                         list(request.metric) or ["spr"], request.rule)  # fmt: skip
+
+
+def plan(request: PlanRequest) -> PlanResult:
+    """The stance-drift plan (:func:`inspect_stance.drift.planning.study.build_plan`) as JSON
+    and text."""
+    from inspect_stance.drift.planning.render import render
+    from inspect_stance.drift.planning.study import build_plan, plan_json
+
+    result = build_plan(request)
+    return PlanResult(plan_json(result), render(result))
+
+
+def is_adaptive(task_args: dict[str, Any]) -> bool:
+    """Whether a log's task arguments mark an adaptive run (``-T adaptive_halfwidth=H``)."""
+    return task_args.get("adaptive_halfwidth") not in (None, "", "none", "None")
+
+
+STANCE_DRIFT = register_method(
+    Method(
+        name="stance_drift",
+        tasks=("stance_drift",),
+        title="stance-drift",
+        report_command="report",
+        npz=True,
+        comparer=comparer_of("inspect_stance.drift.compare"),
+        gate=Gate(
+            metrics=("spr", "success_<stance>", "pattern_<name>"),
+            min_flag="--min-spr",
+            load=read_gate_run,
+            evaluate=gate_request,
+            min_help="stance drift: fail when SPR < X",
+        ),
+        plan=plan,
+        setting_keys=("variant", "propositions", "unparsed", "logprobs", "words_limit"),
+        adaptive=is_adaptive,
+    )
+)

@@ -1,0 +1,63 @@
+"""The PReSS method registered with the study protocol (:mod:`inspect_stance.study`).
+
+``compare``: items are statements (:func:`inspect_stance.press.compare_runs.compare_press`);
+``gate``: ``--min-share-stable`` and the baseline rules
+(:func:`inspect_stance.press.gate.evaluate_press_gate`). The hooks import their cores when
+called, so listing the methods stays light.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from inspect_stance.study.protocol import (
+    Gate,
+    GateRequest,
+    Method,
+    comparer_of,
+    register_method,
+)
+
+if TYPE_CHECKING:
+    from inspect_stance.press.gate import PressGateResult
+    from inspect_stance.press.logs import PressRun
+    from inspect_stance.runs import RunInfo
+
+
+def read_gate_run(path: str, request: GateRequest) -> tuple[PressRun, RunInfo]:
+    """One PReSS log to gate and its identity and settings."""
+    from inspect_stance.press.compare_runs import check_persona, press_info
+    from inspect_stance.press.logs import read_press_log
+
+    check_persona(request.persona)
+    run = read_press_log(path)
+    return run, press_info(run)
+
+
+def gate_request(run: PressRun, base: PressRun | None, request: GateRequest) -> PressGateResult:
+    """:func:`inspect_stance.press.gate.evaluate_press_gate` with the request's settings."""
+    from inspect_stance.press.gate import evaluate_press_gate
+
+    max_drop = request.max_drop if request.max_drop is not None else 0.0
+    return evaluate_press_gate(run, request.min_value, base, max_drop, request.alpha,
+                               list(request.metric) or ["share_stable"], request.rule,
+                               request.persona)  # fmt: skip
+
+
+PRESS = register_method(
+    Method(
+        name="press",
+        tasks=("press",),
+        title="PReSS",
+        report_command="press-report",
+        comparer=comparer_of("inspect_stance.press.compare_runs"),
+        gate=Gate(
+            metrics=("share_stable", "P_SF", "P_SU", "P_ID"),
+            min_flag="--min-share-stable",
+            load=read_gate_run,
+            evaluate=gate_request,
+            min_help="PReSS: fail when the share stable is below X",
+        ),
+        setting_keys=("statements", "argument_sets", "classifier", "nli_mode"),
+    )
+)
