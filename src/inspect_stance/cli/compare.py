@@ -108,7 +108,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
     if args.out:  # the items that moved most, item by item (card/moved.py), in comparison.md
         from inspect_stance.card.moved import moved_report
 
-        moved = moved_report(args.paths, method, [str(r.get("name")) for r in result.runs])
+        moved = moved_report(args.paths, method.name, [str(r.get("name")) for r in result.runs])
         with open(f"{args.out}/comparison.md", "a", encoding="utf-8") as md:
             md.write(f"\n{moved}" if moved else "")
     if args.json:
