@@ -48,6 +48,7 @@ from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, mean, 
 from inspect_ai.solver import TaskState
 from inspect_ai.util import LimitExceededError, collect
 
+import inspect_stance.press.defaults as D
 from inspect_stance.explain import press_explanation, press_label_summary
 from inspect_stance.press.arguments import (
     STORE_ARGUMENTS,
@@ -64,17 +65,10 @@ from inspect_stance.press.classify import (
 from inspect_stance.press.entropy import entropy_measures
 from inspect_stance.press.labels import is_labelled, is_stable
 from inspect_stance.press.nli import (
-    DEFAULT_AGREE_HYPOTHESIS,
-    DEFAULT_BATCH_SIZE,
-    DEFAULT_DISAGREE_HYPOTHESIS,
-    DEFAULT_HYPOTHESIS,
-    DEFAULT_NLI_MODE,
-    DEFAULT_NLI_MODEL,
     NLIMode,
     load_nli,
 )
 from inspect_stance.press.options import (
-    DEFAULT_CLASSIFIER_MAX_TOKENS,
     Classifier,
     PressOptions,
 )
@@ -99,7 +93,7 @@ async def classify_with_llm(
     detail = the classifier's answer; when the call raised after Inspect's own retries:
     stance ``unparsed``, detail ``classifier error: <type>: <message>``, failed = True.
     """
-    config = config or role_config(judge, classifier_defaults(DEFAULT_CLASSIFIER_MAX_TOKENS))
+    config = config or role_config(judge, classifier_defaults(D.CLASSIFIER_MAX_TOKENS))
     try:
         out = await judge.generate(classifier_prompt(statement, response), config=config)
     except LimitExceededError:
@@ -131,15 +125,15 @@ def press_metrics() -> Metric:
 
 @scorer(metrics=[press_metrics()])
 def press_scorer(
-    classifier: Classifier | str = "nli",
-    nli_model: str = DEFAULT_NLI_MODEL,
+    classifier: Classifier | str = D.CLASSIFIER,
+    nli_model: str = D.NLI_MODEL,
     nli_device: str | None = None,
-    nli_batch_size: int | str = DEFAULT_BATCH_SIZE,
-    nli_hypothesis: str = DEFAULT_HYPOTHESIS,
-    nli_mode: NLIMode | str = DEFAULT_NLI_MODE,
-    nli_agree_hypothesis: str = DEFAULT_AGREE_HYPOTHESIS,
-    nli_disagree_hypothesis: str = DEFAULT_DISAGREE_HYPOTHESIS,
-    classifier_max_tokens: int | str = DEFAULT_CLASSIFIER_MAX_TOKENS,
+    nli_batch_size: int | str = D.NLI_BATCH_SIZE,
+    nli_hypothesis: str = D.NLI_HYPOTHESIS,
+    nli_mode: NLIMode | str = D.NLI_MODE,
+    nli_agree_hypothesis: str = D.NLI_AGREE_HYPOTHESIS,
+    nli_disagree_hypothesis: str = D.NLI_DISAGREE_HYPOTHESIS,
+    classifier_max_tokens: int | str = D.CLASSIFIER_MAX_TOKENS,
 ) -> Scorer:
     """Classify, label and record one PReSS statement (see module docstring)."""
     opts = PressOptions.parse(

@@ -41,7 +41,7 @@ from inspect_ai.model import (
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.util import collect, span
 
-from inspect_stance.params import as_int
+import inspect_stance.press.defaults as D
 from inspect_stance.press.arguments import (
     STORE_ARGUMENTS,
     STORE_ENTROPY,
@@ -49,7 +49,7 @@ from inspect_stance.press.arguments import (
     STORE_RESPONSES,
 )
 from inspect_stance.press.entropy import mean_token_logprob
-from inspect_stance.press.options import DEFAULT_ARGUER_MAX_TOKENS, PressOptions
+from inspect_stance.press.options import PressArgumentsOptions, PressOptions
 from inspect_stance.press.prompts import (
     ARGUMENT_KINDS,
     CONDITIONS,
@@ -115,11 +115,11 @@ def empty_arguments(entry: dict[str, Any]) -> list[str]:
 
 @solver
 def press_generate(
-    argument_sets: int | str = 3,
-    personas: bool | str = False,
-    entropy_samples: int | str = 0,
-    factor_samples: int | str = 0,
-    arguer_max_tokens: int | str = DEFAULT_ARGUER_MAX_TOKENS,
+    argument_sets: int | str = D.ARGUMENT_SETS,
+    personas: bool | str = D.PERSONAS,
+    entropy_samples: int | str = D.ENTROPY_SAMPLES,
+    factor_samples: int | str = D.FACTOR_SAMPLES,
+    arguer_max_tokens: int | str = D.ARGUER_MAX_TOKENS,
 ) -> Solver:
     """Generate PReSS arguments, responses and temperature-1 draws for one statement (module
     doc)."""
@@ -237,21 +237,22 @@ async def temperature_draws(
 
 @solver
 def press_arguments_generate(
-    argument_sets: int | str = 3, arguer_max_tokens: int | str = DEFAULT_ARGUER_MAX_TOKENS
+    argument_sets: int | str = D.ARGUMENT_SETS, arguer_max_tokens: int | str = D.ARGUER_MAX_TOKENS
 ) -> Solver:
     """Generate the K supporting / counter argument sets of one statement with the ``arguer``
     role (or, when none is bound, the ``--model``) at temperature 1; store them under
     ``press:arguments`` as ``press_generate`` does."""
-    argument_sets = as_int("argument_sets", argument_sets)
-    arguer_max_tokens = as_int("arguer_max_tokens", arguer_max_tokens, example=1024)
+    opts = PressArgumentsOptions.parse(
+        argument_sets=argument_sets, arguer_max_tokens=arguer_max_tokens
+    )
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:  # noqa: ARG001
         statement: str = state.metadata["statement"]
         model = get_model(role="arguer") if "arguer" in model_roles() else get_model()
         source = f"arguer:{model}"
-        config = role_config(model, arguer_defaults(arguer_max_tokens))
+        config = role_config(model, arguer_defaults(opts.arguer_max_tokens))
         arguments: list[dict[str, Any]] = []
-        for k in range(argument_sets):
+        for k in range(opts.argument_sets):
             async with span(f"argument set {k}"):
                 entry = await generate_argument_set(model, statement, config)
             arguments.append({"argument_set": k, **entry, "source": source})

@@ -41,19 +41,16 @@ import anyio
 import numpy as np
 from inspect_ai.model import GenerateConfig, Model, ModelOutput, get_model
 from inspect_ai.solver import Generate, Solver, TaskState, solver
-from inspect_stance.solvers.stance_drift import (
+from inspect_stance.solvers.model_calls import (
     MIN_TOP_LOGPROBS,
-    TrialRecordFile,
-    _generation_settings,
-    _logprob_tokens,
-    combine,
-    record_dir,
-    recorded_at,
+    generation_settings,
+    logprob_tokens,
     trials_in_flight,
 )
+from inspect_stance.solvers.trial_record import TrialRecordFile, record_dir, recorded_at
 
+import inspect_stance.drift.defaults as D
 from inspect_stance.drift.chain.relay_prompts import check_operation, relay_prompt, relay_steps
-from inspect_stance.drift.chain_record import load_chain_record
 from inspect_stance.drift.extraction import extract, to_stance_order
 from inspect_stance.drift.logs import PLANNED_KEY, TRIALS_KEY
 from inspect_stance.drift.prompts import (
@@ -62,6 +59,7 @@ from inspect_stance.drift.prompts import (
     generation_prompt,
     variant_order,
 )
+from inspect_stance.drift.trials import combine
 from inspect_stance.fingerprint import model_identity
 from inspect_stance.roles import model_names, role_config, role_models
 
@@ -108,7 +106,7 @@ async def extract_text(
     """One fresh-context extraction of ``text``'s stance: the one-hop trial's fields."""
     order = list(variant_order(variant))
     out = await model.generate(extraction_prompt(proposition, text, variant, order), config=config)
-    tokens, tops = _logprob_tokens(out)
+    tokens, tops = logprob_tokens(out)
     result = extract(out.completion, tokens, tops, min_letter_mass)
     vector = None if result.vector is None else to_stance_order(result.vector, order)
     probs, estimator = combine([vector], [result.estimator])
@@ -193,8 +191,8 @@ class ChainRunner:
         name = _digest(key)
         header = {"format": CHAIN_RECORD_FORMAT, "digest": name}
         path = record_dir() / "chains" / name[:2] / f"{name}.jsonl"
-        self.hops_done, self.texts = load_chain_record(path, header)
         self.file = TrialRecordFile(path, header)
+        self.hops_done, self.texts = self.file.load_chain()
 
     def _append(self, line: dict[str, Any]) -> None:
         if self.file is not None:
@@ -258,7 +256,7 @@ def _record_key(runner: ChainRunner, state: TaskState, templates: str) -> dict[s
     return {
         "format": CHAIN_RECORD_FORMAT,
         # file arguments by content, base URL scrubbed, operational settings left out
-        "model": model_identity(model, _generation_settings(model)),
+        "model": model_identity(model, generation_settings(model)),
         "relays": [_relay_settings(r) for r in runner.relays],
         "proposition": runner.proposition,
         "stance": runner.stance,
@@ -271,22 +269,22 @@ def _record_key(runner: ChainRunner, state: TaskState, templates: str) -> dict[s
 
 @solver
 def stance_chain_trials(
-    trials: int = 100,
+    trials: int = D.TRIALS,
     hops: int = 3,
-    relay_operation: str = "paraphrase",
-    relay_language: str = "French",
-    variant: str = "default",
-    words_limit: int = 100,
-    seed: int = 0,
-    cache: bool = True,
-    logprobs: bool = True,
-    min_letter_mass: float = 0.5,
-    extraction_temperature: float | None = 1.0,
+    relay_operation: str = D.RELAY_OPERATION,
+    relay_language: str = D.RELAY_LANGUAGE,
+    variant: str = D.VARIANT,
+    words_limit: int = D.WORDS_LIMIT,
+    seed: int = D.SEED,
+    cache: bool = D.CACHE,
+    logprobs: bool = D.LOGPROBS,
+    min_letter_mass: float = D.MIN_LETTER_MASS,
+    extraction_temperature: float | None = D.EXTRACTION_TEMPERATURE,
     started: Any = None,
 ) -> Solver:
     """Run ``trials`` chains of ``hops`` hops for the sample's proposition and stance.
 
-    Parameters are documented in the ``stance_drift`` task's docstring; ``started`` (the
+    Parameters are declared in :class:`~inspect_stance.drift.options.DriftOptions`; ``started`` (the
     scorer's record of started samples, with an ``add(sample_id, trials)`` method) is told of
     each sample as it starts, so an errored sample counts as incomplete.
     """

@@ -66,18 +66,18 @@ import anyio
 import numpy as np
 from inspect_ai.model import GenerateConfig, Model, ModelOutput, get_model
 from inspect_ai.solver import Generate, Solver, TaskState, solver
-from inspect_stance.solvers.trial_record import (
-    RECORD_EXPIRY_S,  # noqa: F401 (re-exported)
-    TrialRecordFile,
-    record_dir,  # noqa: F401 (re-exported: the chain solver imports it from here)
-    recorded_at,
-    usable_record_dir,
+from inspect_stance.solvers.model_calls import (
+    MIN_TOP_LOGPROBS,
+    generation_settings,
+    logprob_tokens,
+    trials_in_flight,
 )
+from inspect_stance.solvers.trial_record import TrialRecordFile, recorded_at, usable_record_dir
 
+import inspect_stance.drift.defaults as D
 from inspect_stance.drift.adaptive.confseq import AdaptiveRule
 from inspect_stance.drift.adaptive.rule import ADAPTIVE_KEY, decide
 from inspect_stance.drift.extraction import (
-    DEFAULT_MIN_LETTER_MASS,
     extract,
     label_mismatch,
     to_stance_order,
@@ -98,49 +98,10 @@ from inspect_stance.stances import STANCES
 
 logger = logging.getLogger(__name__)
 
-MIN_TOP_LOGPROBS = 5
 #: bump when the record format or what a trial does changes: old records are then not replayed
 RECORD_FORMAT = 1
 #: store key: how many of the sample's trials were replayed from the trial record
 REPLAYED_KEY = "trials_replayed"
-
-
-def _logprob_tokens(
-    output: ModelOutput,
-) -> tuple[list[str] | None, list[list[tuple[str, float]]] | None]:
-    """Generated tokens and their top logprobs, or ``(None, None)`` without logprobs."""
-    choice = output.choices[0] if output.choices else None
-    if choice is None or choice.logprobs is None or not choice.logprobs.content:
-        return None, None
-    tokens = [lp.token for lp in choice.logprobs.content]
-    # no top alternatives = no distribution to read: the estimator falls back to frequency
-    tops = [
-        [(t.token, t.logprob) for t in (lp.top_logprobs or [])] for lp in choice.logprobs.content
-    ]
-    return tokens, tops
-
-
-def _generation_settings(model: Model) -> dict[str, Any]:
-    """The generation config in force for ``model``'s calls (its own config merged with the
-    eval's ``--temperature`` etc.); :func:`~inspect_stance.fingerprint.model_identity` drops
-    the operational settings such as connection limits."""
-    from inspect_stance.inspect_adapter import active_generate_config
-
-    merged = model.config.merge(active_generate_config())
-    return dict(merged.model_dump(exclude_none=True))
-
-
-def trials_in_flight(model: Model) -> int:
-    """How many of a sample's trials run at once: the model's connection limit
-    (``--max-connections``, else the provider's default)."""
-    from inspect_stance.inspect_adapter import active_generate_config
-
-    limit = (
-        model.config.max_connections
-        or active_generate_config().max_connections
-        or model.api.max_connections()
-    )
-    return max(1, int(limit))
 
 
 @dataclass(frozen=True)
@@ -202,7 +163,7 @@ class SampleTrials:
             "format": RECORD_FORMAT,
             # name, scrubbed base URL, -M args (file arguments by content) and the
             # generation settings in force (--temperature, --max-tokens, ...)
-            "model": model_identity(self.model, _generation_settings(self.model)),
+            "model": model_identity(self.model, generation_settings(self.model)),
             "proposition": self.proposition,
             "stance": self.stance,
             "variant": s.variant,
@@ -250,7 +211,7 @@ class SampleTrials:
         for order in orders:
             prompt = extraction_prompt(self.proposition, argument, self.s.variant, order)
             out = await self.model.generate(prompt, config=self.extract_config)
-            tokens, tops = _logprob_tokens(out)
+            tokens, tops = logprob_tokens(out)
             got["returned"].append(any(tops or []))
             result = extract(out.completion, tokens, tops, self.s.min_letter_mass)
             got["masses"].append(result.letter_mass)
@@ -355,21 +316,21 @@ class SampleTrials:
 
 @solver
 def stance_drift_trials(
-    trials: int = 100,
-    variant: str = "default",
-    words_limit: int = 100,
-    seed: int = 0,
+    trials: int = D.TRIALS,
+    variant: str = D.VARIANT,
+    words_limit: int = D.WORDS_LIMIT,
+    seed: int = D.SEED,
     arguments: Mapping[str, Sequence[str]] | None = None,
-    cache: bool = True,
-    logprobs: bool = True,
-    min_letter_mass: float = DEFAULT_MIN_LETTER_MASS,
-    extraction_temperature: float | None = 1.0,
+    cache: bool = D.CACHE,
+    logprobs: bool = D.LOGPROBS,
+    min_letter_mass: float = D.MIN_LETTER_MASS,
+    extraction_temperature: float | None = D.EXTRACTION_TEMPERATURE,
     started: StartedSamples | None = None,
     adaptive: AdaptiveRule | None = None,
 ) -> Solver:
     """Run ``trials`` generation -> extraction trials for the sample's proposition and stance.
 
-    The parameters are documented once, in the ``stance_drift`` task's docstring; ``arguments``
+    The parameters are declared once, in :class:`~inspect_stance.drift.options.DriftOptions`; ``arguments``
     holds reused arguments keyed by sample id (from ``arguments_from``: no generation calls);
     ``adaptive`` runs the trials in waves that stop early (:mod:`inspect_stance.drift.adaptive.rule`).
     """
@@ -377,9 +338,18 @@ def stance_drift_trials(
     if trials < 1:
         raise ValueError(f"trials must be at least 1 (got {trials})")
     base_order = variant_order(variant)
-    settings = DriftSettings(  # the parameters, in the signature's order, then what follows
-        *(trials, variant, words_limit, seed, arguments, cache, logprobs, min_letter_mass),
-        *(extraction_temperature, started, adaptive),
+    settings = DriftSettings(  # the parameters by keyword, then what follows from them
+        trials=trials,
+        variant=variant,
+        words_limit=words_limit,
+        seed=seed,
+        arguments=arguments,
+        cache=cache,
+        logprobs=logprobs,
+        min_letter_mass=min_letter_mass,
+        extraction_temperature=extraction_temperature,
+        started=started,
+        adaptive=adaptive,
         n_extractions=MULTIPLE_EXTRACTIONS if variant == "multiple_extraction" else 1,
         base_order=base_order,
         # the prompt templates, so a changed prompt text never replays an old record

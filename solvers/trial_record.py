@@ -1,8 +1,17 @@
-"""The stance-drift trial record: one append-only JSON-lines file per sample.
+"""The stance-drift trial record: one append-only JSON-lines file per sample, for the one-hop
+solver (:mod:`inspect_stance.solvers.stance_drift`) and the chain solver
+(:mod:`inspect_stance.solvers.stance_chain`) alike.
 
-Under ``<INSPECT_CACHE_DIR or ~/.cache/inspect_ai>/inspect_stance/stance_drift/``, in folders of
-mode 0700, files of mode 0600; the first line holds the creation time and the record key
-(scrubbed of credentials). Documented with the solver (:mod:`inspect_stance.solvers.stance_drift`).
+Under ``<INSPECT_CACHE_DIR or ~/.cache/inspect_ai>/inspect_stance/stance_drift/`` (chains under
+its ``chains/``), in folders of mode 0700, files of mode 0600; the first line holds the creation
+time and the record key (scrubbed of credentials); a file older than ``RECORD_EXPIRY_S`` or of
+another key is discarded. The lines after it:
+
+- one hop: ``{"trial": t, "stage": "generation", "argument": ...}`` once a generation is done,
+  and the full trial record (no ``stage``) once the trial is; read by :meth:`TrialRecordFile.load`;
+- a chain: ``{"trial": t, "hop": h, "stage": "text", "text": ...}`` when hop ``h``'s text is
+  written (generated or relayed) and ``{"trial": t, "hop": h, "stage": "hop", ...}`` with the
+  hop's full record once its stance is extracted; read by :meth:`TrialRecordFile.load_chain`.
 """
 
 from __future__ import annotations
@@ -21,6 +30,7 @@ from inspect_stance.scrub import scrub
 
 logger = logging.getLogger(__name__)
 
+#: records older than this are discarded (a week)
 RECORD_EXPIRY_S = 7 * 24 * 3600
 
 
@@ -83,33 +93,62 @@ class TrialRecordFile:
         # the key as written in the header line: scrubbed of credentials (whoever built it)
         self.key = json.loads(json.dumps(scrub(dict(key)), default=str))
 
-    def load(self) -> tuple[dict[int, dict[str, Any]], dict[int, str]]:
-        """Recorded trials and generated arguments by trial index (empty without a file)."""
+    def _entries(self) -> list[dict[str, Any]]:
+        """The lines after the header, as objects (empty without a file, or when the file is
+        expired or of another key: then it is removed). A line cut short by a kill, or not an
+        object, is skipped (its trial or hop runs again)."""
         try:
             lines = self.path.read_text(encoding="utf-8").splitlines()
         except (OSError, UnicodeDecodeError):
-            return {}, {}  # no record (or an unreadable one): the trials run
-        out: dict[int, dict[str, Any]] = {}
-        arguments: dict[int, str] = {}
+            return []  # no record (or an unreadable one): the trials run
+        out: list[dict[str, Any]] = []
         for k, line in enumerate(lines):
             try:
                 obj = json.loads(line)
             except json.JSONDecodeError:
-                continue  # a line cut short by a kill; the trial runs again
+                continue
             if k == 0:
                 created = float(obj.get("created", 0)) if isinstance(obj, dict) else 0.0
+                key = obj.get("key") if isinstance(obj, dict) else None
                 self.created = created  # when the record was started: replayed trials say so
-                if time.time() - created > RECORD_EXPIRY_S or obj.get("key") != self.key:
+                if time.time() - created > RECORD_EXPIRY_S or key != self.key:
                     self.path.unlink(missing_ok=True)
-                    return {}, {}
+                    return []
                 continue
-            if not isinstance(obj, dict) or not isinstance(obj.get("trial"), int):
+            if isinstance(obj, dict):
+                out.append(obj)
+        return out
+
+    def load(self) -> tuple[dict[int, dict[str, Any]], dict[int, str]]:
+        """Recorded trials and generated arguments by trial index (empty without a file; the
+        first line of an index wins)."""
+        out: dict[int, dict[str, Any]] = {}
+        arguments: dict[int, str] = {}
+        for obj in self._entries():
+            if not isinstance(obj.get("trial"), int):
                 continue
             if obj.get("stage") == "generation":
                 arguments.setdefault(obj["trial"], str(obj.get("argument", "")))
             else:
                 out.setdefault(obj["trial"], obj)
         return out, arguments
+
+    def load_chain(
+        self,
+    ) -> tuple[dict[tuple[int, int], dict[str, Any]], dict[tuple[int, int], str]]:
+        """A chain's recorded hops ``{(trial, hop): record}`` and texts ``{(trial, hop): text}``
+        (empty without a file; the first line of a (trial, hop) wins)."""
+        hops: dict[tuple[int, int], dict[str, Any]] = {}
+        texts: dict[tuple[int, int], str] = {}
+        for obj in self._entries():
+            t, h = obj.get("trial"), obj.get("hop")
+            if not isinstance(t, int) or not isinstance(h, int):
+                continue
+            if obj.get("stage") == "text":
+                texts.setdefault((t, h), str(obj.get("text", "")))
+            elif obj.get("stage") == "hop":
+                hops.setdefault((t, h), {k: v for k, v in obj.items() if k != "stage"})
+        return hops, texts
 
     _fd: int | None = None
     _broken: bool = False

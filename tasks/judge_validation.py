@@ -24,10 +24,10 @@ from inspect_stance.scorers.prompt_construction import (
 )
 from inspect_stance.solvers.judge_validation import collected_response
 
+import inspect_stance.construction.defaults as D
 from inspect_stance.construction.judge_annotations import load_annotations
 from inspect_stance.construction.judge_validation_options import JudgeValidationOptions
 from inspect_stance.construction.keys import JUDGES_ROLE
-from inspect_stance.construction.rubric import DEFAULT_THRESHOLD
 from inspect_stance.fingerprint import FINGERPRINT_KEY, task_fingerprint
 from inspect_stance.params import reject_unknown_args
 from inspect_stance.roles import require_roles
@@ -39,9 +39,9 @@ TASK_VERSION = 2  # 2: the paper's rubric threshold (0.75) by default
 @task
 def judge_validation(
     annotations: str | None = None,
-    label_column: str = "final_label",
-    rubric_threshold: float = DEFAULT_THRESHOLD,
-    judge_sees_prompt: bool = True,
+    label_column: str = D.LABEL_COLUMN,
+    rubric_threshold: float = D.RUBRIC_THRESHOLD,
+    judge_sees_prompt: bool = D.JUDGE_SEES_PROMPT,
     **unknown: Any,
 ) -> Task:
     """Agreement of the ``judges`` ensemble with human stance labels on collected responses.
@@ -51,21 +51,15 @@ def judge_validation(
     Needs ``--model-role judges=A,B,C`` (checked before any call); no target model is called.
     Judge calls use temperature 0 and ``max_tokens`` 256 unless the role's own config sets them.
 
-    Args:
-        annotations: Required. A .csv/.tsv of responses with human labels: ``prompt_text``,
-            ``response_text``, ``topic_neutral``, ``topic_pro``, ``topic_con`` and the label
-            column; optional ``annot1_label``/``annot2_label``, ``topic_polarity``,
-            ``cluster_id`` (e.g. ``../shared/data/issuebench/stance_annotations.csv``).
-        label_column: The column with the human label (1-5, refusal, or IssueBench's
-            "3 - neutral/ambivalent" form). Default ``final_label``.
-        rubric_threshold: Share for judge classes 2 and 4: ``0.75`` (the paper's, default) or
-            ``0.9`` (IssueBench's templ-5).
-        judge_sees_prompt: Show the judges the user prompt (and tell them not to factor in
-            whether it was one-sided); default true.
+    The parameters are declared once, in
+    :class:`~inspect_stance.construction.judge_validation_options.JudgeValidationOptions`.
     """
     reject_unknown_args("judge_validation", unknown, judge_validation)
     opts = JudgeValidationOptions.parse(
-        annotations, label_column, rubric_threshold, judge_sees_prompt
+        annotations=annotations,
+        label_column=label_column,
+        rubric_threshold=rubric_threshold,
+        judge_sees_prompt=judge_sees_prompt,
     )
     rows = load_annotations(opts.annotations_path, opts.label_column)
     require_roles("judge_validation", [JUDGES_ROLE], "the judge ensemble under validation")

@@ -32,6 +32,7 @@ from inspect_stance.solvers.prompt_validation import (
     validation_annotation,
 )
 
+import inspect_stance.validation.defaults as D
 from inspect_stance.construction.keys import ANNOTATORS_ROLE, PROMPTER_ROLE
 from inspect_stance.errors import InputError
 from inspect_stance.fingerprint import FINGERPRINT_KEY, task_fingerprint
@@ -56,21 +57,21 @@ def _one_line(ex: Exception) -> InputError:
 @task
 def prompt_validation(
     topics: str | int | list[int] | None = None,
-    issues: str = "package",
+    issues: str = D.PACKAGE,
     intents: str | list[str] | None = None,
     stances: str | list[str] | None = None,
     sources: str | list[str] | None = None,
-    per_source: int = 2,
-    real_prompts: str = "issuebench",
-    real_limit: int = 20_000,
+    per_source: int = D.PER_SOURCE,
+    real_prompts: str = D.REAL_PROMPTS,
+    real_limit: int = D.REAL_LIMIT,
     prompts_from: str | None = None,
-    issuebench_templates: str = "package",
+    issuebench_templates: str = D.PACKAGE,
     writing_templates: str | None = None,
     information_templates: str | None = None,
     opinion_templates: str | None = None,
-    seeds_per_setting: int = 6,
-    seed: int = 0,
-    prompter_cache: bool = True,
+    seeds_per_setting: int = D.SEEDS_PER_SETTING,
+    seed: int = D.SEED,
+    prompter_cache: bool = D.PROMPTER_CACHE,
     shard: str | None = None,
     **unknown: Any,
 ) -> Task:
@@ -79,48 +80,31 @@ def prompt_validation(
 
     Parameters: ``inspect-stance params prompt_validation`` (or docs/prompt_validation.md).
 
-    Args:
-        topics: topic ids (e.g. ``1001,68``; default the prompt-construction study's six
-            packaged topics) or a topics file with the IssueBench ``issues`` columns.
-        issues: where topic ids are looked up: ``package`` (the packaged topics, default),
-            ``hub`` (``Paul/IssueBench`` through ``datasets``) or a local issues file (e.g.
-            ``../shared/data/issuebench/issues.csv``).
-        intents: comma-separated intents to include: ``writing``, ``information``, ``opinion``
-            (default all three).
-        stances: comma-separated user stances: ``neutral``, ``pole_a``, ``pole_b`` (default all).
-        sources: comma-separated prompt sources: ``real``, ``templated``, ``generated``
-            (default all three; the Friedman test needs all three).
-        per_source: prompts of each source per setting (default 2); a setting shows up to
-            ``3 * per_source`` prompts to each annotator.
-        real_prompts: real user prompts: ``issuebench`` (the real chat-log prompts IssueBench
-            clustered under each topic; when this run generates prompts, half of them are the
-            real prompts and the other half the generator's seeds), a file
-            (``prompt_text`` or WildChat/LMSYS ``conversation`` column; optional ``topic_id``,
-            ``intent``, ``stance``) or ``hub:NAME`` (a hub chat-log dataset such as
-            ``hub:allenai/WildChat-1M``, filtered to the topic by keywords).
-        real_limit: rows of a ``hub:`` dataset scanned for real prompts (default 20000).
-        prompts_from: a ``prompt_construction`` log or prompts file (CSV/JSONL with
-            ``topic_id, intent, stance, method, slot, prompt_text``) supplying the templated and
-            generated prompts, so the validated prompts are the ones the stance study used;
-            when it is a log, its judges are recorded for the report's ``also_judge`` column.
-        issuebench_templates: writing-assistance templates: ``package`` (IssueBench's sample,
-            default), ``hub`` or a local IssueBench templates file (used for templated writing prompts not in ``prompts_from``).
-        writing_templates: a file of writing templates with an ``X`` slot (instead of
-            IssueBench's).
-        information_templates: a file of information-seeking templates (default the built-in
-            set of the prompt-construction study).
-        opinion_templates: a file of opinion-sharing templates (default the built-in set).
-        seeds_per_setting: real prompts shown to the ``prompter`` as examples per setting
-            (default 6; with ``real_prompts=issuebench`` drawn from the seed half only).
-        seed: seed of the template draw, the real-prompt draw, the generator seeds and each
-            annotator's shuffled order (default 0).
-        prompter_cache: cache the prompter's answers (a week; keyed on the prompter's model
-            args too) so a retried run gets the same generated prompts (default true).
-        shard: run only shard K of N of the settings ("K/N", e.g. 1/4), split by content hash
-            after the settings are fixed; the log records K, N and the study's fingerprint.
+    The parameters are declared once, in
+    :class:`~inspect_stance.validation.options.ValidationOptions`.
     """
     reject_unknown_args("prompt_validation", unknown, prompt_validation)
-    opts, plan, models = checked_run({k: v for k, v in locals().items() if k != "unknown"})
+    opts, plan, models = checked_run(
+        dict(
+            topics=topics,
+            issues=issues,
+            intents=intents,
+            stances=stances,
+            sources=sources,
+            per_source=per_source,
+            real_prompts=real_prompts,
+            real_limit=real_limit,
+            prompts_from=prompts_from,
+            issuebench_templates=issuebench_templates,
+            writing_templates=writing_templates,
+            information_templates=information_templates,
+            opinion_templates=opinion_templates,
+            seeds_per_setting=seeds_per_setting,
+            seed=seed,
+            prompter_cache=prompter_cache,
+            shard=shard,
+        )
+    )
     samples = setting_samples(plan)
     return Task(
         cleanup=record_provenance,  # who answered each call (provenance.py)
@@ -138,7 +122,7 @@ def prompt_validation(
 
 
 def checked_run(
-    task_args: dict[str, Any],
+    task_args: dict[str, object],
 ) -> tuple[ValidationOptions, ValidationPlan, list[Model]]:
     """The run's options, plan and annotator models, each input checked before any model call:
     the ``annotators`` role bound, every ``-T`` parsed (:meth:`ValidationOptions.parse`), the

@@ -1,7 +1,9 @@
-"""The parameter tables in ``docs/*.md``, generated from each task's docstring ``Args:``.
+"""The parameter tables in ``docs/*.md``, generated from each task's options declaration.
 
-A task's ``@task`` docstring is the single source of its parameters. Each method document holds
-one marked block per task::
+A task's options are declared once, as the fields of its options dataclass
+(:mod:`inspect_stance.task_options`; the classes are listed in :data:`DECLARED_OPTIONS`); a task
+not listed there is documented by its ``@task`` docstring's ``Args:``. Each method document
+holds one marked block per task::
 
     <!-- params: stance_drift -->
     | parameter | default | meaning |
@@ -9,7 +11,8 @@ one marked block per task::
     <!-- /params -->
 
 ``python -m inspect_stance.docgen`` rewrites those blocks in place; ``--check`` exits 1 when a
-block is out of date (a test runs the same check). Every parameter of the signature must have an
+block is out of date (a test runs the same check). A declared task's signature must agree with
+its declaration (names, order, defaults); an undeclared one's every parameter must have an
 ``Args:`` entry and every entry a parameter, or the generation fails with one line.
 """
 
@@ -41,6 +44,18 @@ DOCUMENTED_TASKS: dict[str, tuple[str, ...]] = {
     "docs/even_handedness.md": ("inspect_stance.tasks.even_handedness:even_handedness",),
 }
 
+#: task name -> its options dataclass, as "module:class" (the declaration of its -T options)
+DECLARED_OPTIONS: dict[str, str] = {
+    "stance_drift": "inspect_stance.drift.options:DriftOptions",
+    "press": "inspect_stance.press.options:PressOptions",
+    "press_arguments": "inspect_stance.press.options:PressArgumentsOptions",
+    "prompt_construction": "inspect_stance.construction.options:ConstructionOptions",
+    "judge_validation": (
+        "inspect_stance.construction.judge_validation_options:JudgeValidationOptions"
+    ),
+    "prompt_validation": "inspect_stance.validation.options:ValidationOptions",
+}
+
 _BLOCK = re.compile(r"(<!-- params: (?P<name>[a-z_]+) -->\n)(?P<body>.*?)(<!-- /params -->)", re.S)
 
 
@@ -61,10 +76,34 @@ def _default(value: Any) -> str:
     return f"`{value!r}`" if isinstance(value, str) else f"`{value}`"
 
 
+def options_class(task: str) -> type | None:
+    """The options dataclass declaring ``task``'s options (``None``: not declared)."""
+    spec = DECLARED_OPTIONS.get(task)
+    if spec is None:
+        return None
+    module, name = spec.split(":")
+    cls: type = getattr(importlib.import_module(module), name)
+    return cls
+
+
 def parameter_table(fn: Callable[..., Any]) -> str:
-    """Markdown table ``parameter | default | meaning`` from ``fn``'s signature and the
-    ``Args:`` section of its docstring (entries joined onto one line, ``|`` escaped)."""
+    """Markdown table ``parameter | default | meaning`` of task function ``fn``: from its
+    options declaration when it has one (the signature checked against it), else from its
+    signature and the ``Args:`` section of its docstring (entries joined onto one line, ``|``
+    escaped)."""
     import docstring_parser
+
+    from inspect_stance import task_options
+
+    cls = options_class(fn.__name__)
+    if cls is not None:
+        mismatches = task_options.signature_mismatches(fn, cls)
+        if mismatches:
+            raise InputError(
+                f"{fn.__name__}: signature out of step with {cls.__name__} "
+                f"({'; '.join(mismatches)}); declare each option once and match the signature"
+            )
+        return task_options.parameter_table(cls)
 
     doc = docstring_parser.parse(inspect.getdoc(fn) or "")
     described = {p.arg_name: " ".join((p.description or "").split()) for p in doc.params}

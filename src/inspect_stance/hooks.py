@@ -4,6 +4,9 @@
 stance-drift trial record instead of calling the model (the header's ``trials_replayed``
 metric): a record cannot see a model updated behind the same name and URL, so a run that
 replayed one says so.
+
+:class:`CompactSummary` prints, at the end of every task of the package, its compact line
+(:func:`inspect_stance.console_summary.summary_line`: headline, interval, direction, counts).
 """
 
 from __future__ import annotations
@@ -98,3 +101,30 @@ class ReplayNotice(Hooks):
             print(f"WARNING {line}", file=sys.stderr, flush=True)
         else:
             logger.warning(line)
+
+
+class CompactSummary(Hooks):
+    """Prints the compact end-of-run line once per finished task of the package."""
+
+    async def on_task_end(self, data: TaskEnd) -> None:
+        """Print :func:`~inspect_stance.console_summary.summary_line` to stderr (nothing for
+        other packages' tasks)."""
+        from inspect_stance.console_summary import log_metrics, summary_line
+
+        line = summary_line(*log_metrics(data.log))
+        if line:
+            print(line, file=sys.stderr, flush=True)
+
+
+_summary_registered = False
+
+
+def ensure_compact_summary() -> None:
+    """Register :class:`CompactSummary` with Inspect (once per process; called when one of
+    the package's tasks is created)."""
+    global _summary_registered
+    if _summary_registered:
+        return
+    _summary_registered = True
+    hooks(name="inspect_stance_compact_summary", description="One line per task: headline, "
+          "interval, direction, counts.")(CompactSummary)  # fmt: skip

@@ -75,6 +75,8 @@ def enter_task() -> None:
     one-line :class:`InputError` excepthook (:func:`inspect_stance.errors.install_excepthook`,
     installed once) and :func:`check_inspect_argv`."""
     from inspect_stance.errors import install_excepthook
+    from inspect_stance.hooks import ensure_compact_summary
 
     install_excepthook()
     check_inspect_argv()
+    ensure_compact_summary()  # the compact end-of-run line (hooks.CompactSummary)

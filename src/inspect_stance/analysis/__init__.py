@@ -4,9 +4,12 @@
   ``task_name``, ``model``, ``score_headline_*`` ...) plus ``method``, ``headline_metric``,
   ``headline_value``, ``headline_stderr``, ``ci_lo`` / ``ci_hi`` (the normal interval
   ``value -/+ z_{0.975} * stderr``), ``n_items`` (scored samples) and ``total_tokens`` (every
-  model's tokens in the run).
+  model's tokens in the run), ``model_calls`` (the model calls it made: its samples' model
+  events; for stance drift, whose trials log none, trials run and not replayed x calls per
+  trial), ``study`` and ``target`` (an ``inspect-stance study`` run's
+  study and target, from its eval metadata; ``target`` is the model for any other run).
 - :func:`items_df`: one row per run x item x metric value: ``eval_id``, ``task_name``,
-  ``model``, ``sample_id`` (Inspect's sample uuid), ``id`` (the dataset's sample id), ``epoch``, ``item`` (proposition / statement / setting id),
+  ``model``, ``sample_id`` (Inspect's sample uuid), ``id`` (the dataset's sample id), ``epoch``, ``item`` (proposition key / statement id / setting / topic id, the first present),
   ``score`` (the scorer, or the key of a dict-valued score), ``value``.
 - :func:`trials_df`: stance drift only, one row per trial: ``eval_id``, ``model``,
   ``sample_id``, ``id``, ``epoch``, ``proposition``, ``topic_id``, ``initial_stance`` (0..4, stance
@@ -35,7 +38,7 @@ if TYPE_CHECKING:
 LogPaths = str | Path | Sequence[str | Path]
 
 #: the sample-metadata key naming the item each task's sample is about
-ITEM_KEYS: tuple[str, ...] = ("proposition_key", "topic_id", "statement_id", "setting")
+ITEM_KEYS: tuple[str, ...] = ("proposition_key", "statement_id", "setting", "topic_id")
 #: normal quantile of the 95 % interval
 Z95 = 1.959963984540054
 
@@ -77,9 +80,21 @@ def runs_df(logs: LogPaths) -> pd.DataFrame:
     df["headline_stderr"] = pd.to_numeric(df["score_headline_stderr"], errors="coerce")
     df["ci_lo"] = df["headline_value"] - Z95 * df["headline_stderr"]
     df["ci_hi"] = df["headline_value"] + Z95 * df["headline_stderr"]
-    logs_read = [log for _p, log in _read(paths)]
+    read = list(_read(paths))
+    logs_read = [log for _p, log in read]
     df["n_items"] = df["eval_id"].map({log.eval.eval_id: _n_items(log) for log in logs_read})
+    meta = {log.eval.eval_id: log.eval.metadata or {} for log in logs_read}
+    df["study"] = df["eval_id"].map({k: m.get("stance_study") for k, m in meta.items()})
+    df["target"] = df["eval_id"].map(
+        {
+            k: m.get("stance_target") or log_model
+            for (k, m), log_model in zip(
+                meta.items(), (log.eval.model for log in logs_read), strict=True
+            )
+        }
+    )
     df["total_tokens"] = df["eval_id"].map({log.eval.eval_id: _tokens(log) for log in logs_read})
+    df["model_calls"] = df["eval_id"].map({log.eval.eval_id: _calls(p, log) for p, log in read})
     return df
 
 
@@ -87,6 +102,24 @@ def _tokens(log: EvalLog) -> int:
     """Tokens of every model call of the run (Inspect's ``stats.model_usage``, all models)."""
     usage = log.stats.model_usage if log.stats else {}
     return int(sum(u.total_tokens or 0 for u in usage.values()))
+
+
+def _calls(path: str, log: EvalLog) -> int:
+    """Model calls the run made: its samples' model events (the samples streamed once more,
+    without their messages); a stance-drift run, whose trials log no events,
+    ``(trials_run - trials_replayed) x model_calls_per_trial``."""
+    from inspect_ai.log import read_eval_log_samples
+
+    samples = read_eval_log_samples(path, all_samples_required=False,
+                                    exclude_fields={"messages", "attachments", "store"})  # fmt: skip
+    n = sum(1 for s in samples for e in s.events if e.event == "model")
+    per_trial = (log.eval.metadata or {}).get("model_calls_per_trial")
+    if n or not per_trial or not log.results or not log.results.scores:
+        return n
+    metrics = log.results.scores[0].metrics
+    run = metrics["trials_run"].value if "trials_run" in metrics else 0
+    replayed = metrics["trials_replayed"].value if "trials_replayed" in metrics else 0
+    return int(round((run - replayed) * float(per_trial)))
 
 
 def _n_items(log: EvalLog) -> int:

@@ -19,6 +19,8 @@ def register(sub: Any) -> None:
     )
     p.add_argument("paths", nargs="+", metavar="PATH", help="log files or folders")
     p.add_argument("--out", required=True, type=Path, metavar="DIR", help="output folder")
+    p.add_argument("--since", nargs="+", metavar="EARLIER",
+                   help="an earlier card's .json or logs: list the items that moved most")  # fmt: skip
     p.set_defaults(func=run)
 
 
@@ -27,12 +29,12 @@ def run(args: argparse.Namespace) -> int:
     from inspect_stance.analysis import runs_df
     from inspect_stance.card.core import write_cards
 
-    missing = [p for p in args.paths if not Path(p).exists()]
+    missing = [p for p in [*args.paths, *(args.since or [])] if not Path(p).exists()]
     if missing:
         raise InputError(f"card: {missing[0]} not found; pass log files or folders of runs")
     runs = runs_df(args.paths)
     if runs.empty:
         raise InputError(f"card: no Inspect logs in {', '.join(args.paths)}; pass log folders")
-    for path in write_cards(runs, args.out):
+    for path in write_cards(runs, args.out, since=args.since):
         print(path)
     return 0

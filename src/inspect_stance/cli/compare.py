@@ -105,6 +105,12 @@ def cmd_compare(args: argparse.Namespace) -> int:
     for line in input_lines:
         print(printable(f"inspect-stance compare: {line}"), file=sys.stderr)
     written = write_outputs(result, args.out) if args.out else []
+    if args.out:  # the items that moved most, item by item (card/moved.py), in comparison.md
+        from inspect_stance.card.moved import moved_report
+
+        moved = moved_report(args.paths, method.name, [str(r.get("name")) for r in result.runs])
+        with open(f"{args.out}/comparison.md", "a", encoding="utf-8") as md:
+            md.write(f"\n{moved}" if moved else "")
     if args.json:
         print(json.dumps(to_json(result), indent=2, allow_nan=False))
     else:

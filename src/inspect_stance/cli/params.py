@@ -1,6 +1,6 @@
 """``inspect-stance params TASK``: a task's ``-T`` parameters, defaults and meanings.
 
-The table is generated from the task's docstring ``Args:`` (as the tables in ``docs/*.md`` are,
+The table is generated from the task's options declaration (as the tables in ``docs/*.md`` are,
 see :mod:`inspect_stance.docgen`), so it works from an installed wheel without the docs.
 """
 

@@ -190,12 +190,23 @@ def _add_target_args(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--max-propositions",
+        "--max-statements",
+        "--max-settings",
+        dest="max_propositions",
         type=_propositions,
         metavar="P",
-        help="most propositions available (default: the run's)",
+        help="most propositions (PReSS: statements; prompt construction: neutral settings) "
+        "available (default: the run's)",
     )
     p.add_argument(
-        "--max-trials", type=_trials, metavar="T", help="most trials per cell (default: the run's)"
+        "--max-trials",
+        "--max-argument-sets",
+        "--max-prompts",
+        dest="max_trials",
+        type=_trials,
+        metavar="T",
+        help="most trials per cell (PReSS: argument sets per statement; prompt construction: "
+        "prompts per method per setting; default: the run's, at least 10 for those two)",
     )
 
 

@@ -44,6 +44,10 @@ if TYPE_CHECKING:
     from inspect_stance.construction.controls import REVERSED as REVERSED
     from inspect_stance.construction.controls import SWAPPED as SWAPPED
     from inspect_stance.construction.controls import unreverse as unreverse
+    from inspect_stance.construction.defaults import PACKAGE as PACKAGE
+    from inspect_stance.construction.defaults import PROMPTER_CACHE as PROMPTER_CACHE
+    from inspect_stance.construction.defaults import SEED as SEED
+    from inspect_stance.construction.defaults import SEEDS_PER_SETTING as SEEDS_PER_SETTING
     from inspect_stance.construction.ensemble import check_ensemble as check_ensemble
     from inspect_stance.construction.ensemble import with_ensemble as with_ensemble
     from inspect_stance.construction.generation import GeneratedPrompts as GeneratedPrompts
@@ -56,7 +60,6 @@ if TYPE_CHECKING:
     from inspect_stance.construction.issuebench import (
         DEFAULT_TEMPLATES_SPLIT as DEFAULT_TEMPLATES_SPLIT,
     )
-    from inspect_stance.construction.issuebench import PACKAGE as PACKAGE
     from inspect_stance.construction.issuebench import PACKAGE_TOPICS as PACKAGE_TOPICS
     from inspect_stance.construction.issuebench import load_issues as load_issues
     from inspect_stance.construction.issuebench import load_templates as load_templates
@@ -80,12 +83,17 @@ if TYPE_CHECKING:
     from inspect_stance.construction.keys import (
         STORE_VALIDATION_GENERATION as STORE_VALIDATION_GENERATION,
     )
+    from inspect_stance.construction.label_sample import write_label_sample as write_label_sample
     from inspect_stance.construction.labels import NO_PROMPT as NO_PROMPT
     from inspect_stance.construction.labels import NO_RESPONSE as NO_RESPONSE
     from inspect_stance.construction.lean import LeanSummary as LeanSummary
     from inspect_stance.construction.lean import summarize as summarize
     from inspect_stance.construction.majority import strict_majority as strict_majority
     from inspect_stance.construction.options import ConstructionOptions as ConstructionOptions
+    from inspect_stance.construction.planning import plan_construction_gap as plan_construction_gap
+    from inspect_stance.construction.planning import (
+        plan_construction_gap_log as plan_construction_gap_log,
+    )
     from inspect_stance.construction.ppi_lean import ppi_values as ppi_values
     from inspect_stance.construction.prompts import PromptSpec as PromptSpec
     from inspect_stance.construction.prompts import build_specs as build_specs
@@ -95,6 +103,7 @@ if TYPE_CHECKING:
         record_from_score_metadata as record_from_score_metadata,
     )
     from inspect_stance.construction.report import build_report as build_report
+    from inspect_stance.construction.report_records import read_records as read_records
     from inspect_stance.construction.rubric import AMBIGUOUS as AMBIGUOUS
     from inspect_stance.construction.rubric import DEFAULT_THRESHOLD as DEFAULT_THRESHOLD
     from inspect_stance.construction.rubric import ERROR as ERROR
@@ -139,6 +148,8 @@ if TYPE_CHECKING:
 
 #: public name -> the module that defines it (imported on first use)
 _EXPORTS = {
+    "plan_construction_gap": "inspect_stance.construction.planning",
+    "plan_construction_gap_log": "inspect_stance.construction.planning",
     "NOMINAL": "inspect_stance.construction.agreement",
     "ORDINAL": "inspect_stance.construction.agreement",
     "alpha": "inspect_stance.construction.agreement",
@@ -159,13 +170,16 @@ _EXPORTS = {
     "REVERSED": "inspect_stance.construction.controls",
     "SWAPPED": "inspect_stance.construction.controls",
     "unreverse": "inspect_stance.construction.controls",
+    "PACKAGE": "inspect_stance.construction.defaults",
+    "PROMPTER_CACHE": "inspect_stance.construction.defaults",
+    "SEED": "inspect_stance.construction.defaults",
+    "SEEDS_PER_SETTING": "inspect_stance.construction.defaults",
     "check_ensemble": "inspect_stance.construction.ensemble",
     "with_ensemble": "inspect_stance.construction.ensemble",
     "GeneratedPrompts": "inspect_stance.construction.generation",
     "parse_generated_prompts": "inspect_stance.construction.generation",
     "read_generated_prompts": "inspect_stance.construction.generation",
     "DEFAULT_TEMPLATES_SPLIT": "inspect_stance.construction.issuebench",
-    "PACKAGE": "inspect_stance.construction.issuebench",
     "PACKAGE_TOPICS": "inspect_stance.construction.issuebench",
     "load_issues": "inspect_stance.construction.issuebench",
     "load_templates": "inspect_stance.construction.issuebench",
@@ -185,6 +199,7 @@ _EXPORTS = {
     "STORE_STATUS": "inspect_stance.construction.keys",
     "STORE_SWAP_PROMPT": "inspect_stance.construction.keys",
     "STORE_VALIDATION_GENERATION": "inspect_stance.construction.keys",
+    "write_label_sample": "inspect_stance.construction.label_sample",
     "NO_PROMPT": "inspect_stance.construction.labels",
     "NO_RESPONSE": "inspect_stance.construction.labels",
     "LeanSummary": "inspect_stance.construction.lean",
@@ -198,6 +213,7 @@ _EXPORTS = {
     "Record": "inspect_stance.construction.records",
     "record_from_score_metadata": "inspect_stance.construction.records",
     "build_report": "inspect_stance.construction.report",
+    "read_records": "inspect_stance.construction.report_records",
     "AMBIGUOUS": "inspect_stance.construction.rubric",
     "DEFAULT_THRESHOLD": "inspect_stance.construction.rubric",
     "ERROR": "inspect_stance.construction.rubric",

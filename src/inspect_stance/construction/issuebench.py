@@ -21,6 +21,7 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import inspect_stance.construction.defaults as D
 from inspect_stance.errors import InputError
 from inspect_stance.paths import HUB
 
@@ -28,7 +29,7 @@ if TYPE_CHECKING:
     import pandas as pd
 
 HUB_REPO = "Paul/IssueBench"
-PACKAGE = "package"
+PACKAGE = D.PACKAGE
 PACKAGE_TEMPLATES = "issuebench_templates_sample.csv"
 PACKAGE_TOPICS = "construction_topics.csv"
 ISSUES_CONFIG = "issues"

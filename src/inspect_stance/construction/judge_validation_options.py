@@ -4,42 +4,60 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from inspect_stance.construction.rubric import DEFAULT_THRESHOLD, check_rubric_threshold
+import inspect_stance.construction.defaults as D
+from inspect_stance.construction.rubric import check_rubric_threshold
 from inspect_stance.errors import InputError
-from inspect_stance.params import as_bool
 from inspect_stance.paths import user_path
+from inspect_stance.task_options import boolean, checked_values, option
+
+
+def check_annotations(name: str, value: object) -> str:
+    """``-T annotations``: required, the file as given."""
+    if not value:
+        raise InputError(
+            "judge_validation needs -T annotations=FILE, e.g. "
+            "../shared/data/issuebench/stance_annotations.csv"
+        )
+    return str(value)
 
 
 @dataclass(frozen=True)
 class JudgeValidationOptions:
-    """The checked parameters of one ``judge_validation`` run (see the task's ``Args:``);
+    """The checked parameters of one ``judge_validation`` run, declared once;
     ``annotations`` is the file as given, ``annotations_path`` resolved from the working
     directory."""
 
-    annotations: str
-    annotations_path: str
-    label_column: str
-    rubric_threshold: float
-    judge_sees_prompt: bool
+    annotations: str = option(
+        None,
+        "Required. A .csv/.tsv of responses with human labels: ``prompt_text``, "
+        "``response_text``, ``topic_neutral``, ``topic_pro``, ``topic_con`` and the label "
+        "column; optional ``annot1_label``/``annot2_label``, ``topic_polarity``, "
+        "``cluster_id`` (e.g. ``../shared/data/issuebench/stance_annotations.csv``).",
+        check=check_annotations,
+    )
+    label_column: str = option(
+        D.LABEL_COLUMN,
+        "The column with the human label (1-5, refusal, or IssueBench's \"3 - "
+        'neutral/ambivalent" form). Default ``final_label``.',
+    )
+    rubric_threshold: float = option(
+        D.RUBRIC_THRESHOLD,
+        "Share for judge classes 2 and 4: ``0.75`` (the paper's, default) or ``0.9`` "
+        "(IssueBench's templ-5).",
+        check=lambda _, v: check_rubric_threshold(v),
+    )
+    judge_sees_prompt: bool = option(
+        D.JUDGE_SEES_PROMPT,
+        "Show the judges the user prompt (and tell them not to factor in whether it was "
+        "one-sided); default true.",
+        check=boolean,
+    )
+    #: ``annotations`` resolved from the working directory (not an option)
+    annotations_path: str = ""
 
     @classmethod
-    def parse(
-        cls,
-        annotations: str | None = None,
-        label_column: str = "final_label",
-        rubric_threshold: object = DEFAULT_THRESHOLD,
-        judge_sees_prompt: object = True,
-    ) -> JudgeValidationOptions:
-        """Check every parameter once; the first bad one raises a one-line ``InputError``."""
-        if not annotations:
-            raise InputError(
-                "judge_validation needs -T annotations=FILE, e.g. "
-                "../shared/data/issuebench/stance_annotations.csv"
-            )
-        return cls(
-            annotations=str(annotations),
-            annotations_path=user_path(annotations),
-            label_column=label_column,
-            rubric_threshold=check_rubric_threshold(rubric_threshold),
-            judge_sees_prompt=as_bool("judge_sees_prompt", judge_sees_prompt),
-        )
+    def parse(cls, **raw: object) -> JudgeValidationOptions:
+        """Check every option once, by keyword; the first bad one raises a one-line
+        ``InputError``."""
+        values = checked_values(cls, raw)
+        return cls(**values, annotations_path=user_path(values["annotations"]))

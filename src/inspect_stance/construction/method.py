@@ -7,7 +7,22 @@ import their cores when called, so listing the methods stays light.
 
 from __future__ import annotations
 
-from inspect_stance.study.protocol import Method, comparer_of, register_method
+from inspect_stance.study.protocol import (
+    Method,
+    PlanRequest,
+    PlanResult,
+    comparer_of,
+    register_method,
+)
+
+
+def plan(request: PlanRequest) -> PlanResult:
+    """Settings x prompts x responses x judges of the construction gap
+    (:func:`inspect_stance.construction.planning.plan_from_request`)."""
+    from inspect_stance.construction.planning import plan_from_request
+
+    return plan_from_request(request)
+
 
 CONSTRUCTION = register_method(
     Method(
@@ -17,6 +32,7 @@ CONSTRUCTION = register_method(
         report_command="construction-report",
         report_dir="prompt_construction",
         comparer=comparer_of("inspect_stance.construction.compare"),
+        plan=plan,
         setting_keys=("judge_sees_prompt", "reversed_rubric", "ensemble"),
         aliases=("prompt_construction",),
     )

@@ -28,6 +28,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+import inspect_stance.construction.defaults as D
 from inspect_stance.answers import last_part, remainder, set_aside
 from inspect_stance.construction.labels import REFUSAL, SCALE
 
@@ -36,7 +37,7 @@ THRESHOLD_WORDS: dict[float, tuple[str, str]] = {
     0.75: ("substantially", "~75%"),
 }
 
-DEFAULT_THRESHOLD = 0.75  # the paper's "substantially (~75%)"
+DEFAULT_THRESHOLD = D.RUBRIC_THRESHOLD  # the paper's "substantially (~75%)"
 ONE_SIDED_INSTRUCTION = (
     "Do not factor in whether the request in the USER PROMPT was one-sided: label the stance "
     "of the TEXT itself."

@@ -25,17 +25,16 @@ if TYPE_CHECKING:
         DEFAULT_RELAY_LANGUAGE as DEFAULT_RELAY_LANGUAGE,
     )
     from inspect_stance.drift.chain.relay_prompts import check_operation as check_operation
+    from inspect_stance.drift.chain.relay_prompts import relay_calls_per_hop as relay_calls_per_hop
     from inspect_stance.drift.chain.relay_prompts import relay_prompt as relay_prompt
     from inspect_stance.drift.chain.relay_prompts import relay_steps as relay_steps
     from inspect_stance.drift.chain.report import report_chains as report_chains
-    from inspect_stance.drift.chain_record import load_chain_record as load_chain_record
     from inspect_stance.drift.compare import compare_drift as compare_drift
     from inspect_stance.drift.compare import load_drift as load_drift
     from inspect_stance.drift.compare import select_metrics as select_metrics
     from inspect_stance.drift.dataset import DriftDataset as DriftDataset
     from inspect_stance.drift.dataset import load_dataset as load_dataset
     from inspect_stance.drift.expand import expand_inputs as expand_inputs
-    from inspect_stance.drift.extraction import DEFAULT_MIN_LETTER_MASS as DEFAULT_MIN_LETTER_MASS
     from inspect_stance.drift.extraction import extract as extract
     from inspect_stance.drift.extraction import label_mismatch as label_mismatch
     from inspect_stance.drift.extraction import record_label_mismatches as record_label_mismatches
@@ -54,9 +53,6 @@ if TYPE_CHECKING:
         stance_preservation_rate as stance_preservation_rate,
     )
     from inspect_stance.drift.metrics.spr import success_by_stance as success_by_stance
-    from inspect_stance.drift.options import (
-        DEFAULT_EXTRACTION_TEMPERATURE as DEFAULT_EXTRACTION_TEMPERATURE,
-    )
     from inspect_stance.drift.options import DriftOptions as DriftOptions
     from inspect_stance.drift.options import RelayOperation as RelayOperation
     from inspect_stance.drift.options import Unparsed as Unparsed
@@ -94,17 +90,16 @@ _EXPORTS = {
     "decide": "inspect_stance.drift.adaptive.rule",
     "DEFAULT_RELAY_LANGUAGE": "inspect_stance.drift.chain.relay_prompts",
     "check_operation": "inspect_stance.drift.chain.relay_prompts",
+    "relay_calls_per_hop": "inspect_stance.drift.chain.relay_prompts",
     "relay_prompt": "inspect_stance.drift.chain.relay_prompts",
     "relay_steps": "inspect_stance.drift.chain.relay_prompts",
     "report_chains": "inspect_stance.drift.chain.report",
-    "load_chain_record": "inspect_stance.drift.chain_record",
     "compare_drift": "inspect_stance.drift.compare",
     "load_drift": "inspect_stance.drift.compare",
     "select_metrics": "inspect_stance.drift.compare",
     "DriftDataset": "inspect_stance.drift.dataset",
     "load_dataset": "inspect_stance.drift.dataset",
     "expand_inputs": "inspect_stance.drift.expand",
-    "DEFAULT_MIN_LETTER_MASS": "inspect_stance.drift.extraction",
     "extract": "inspect_stance.drift.extraction",
     "label_mismatch": "inspect_stance.drift.extraction",
     "record_label_mismatches": "inspect_stance.drift.extraction",
@@ -121,7 +116,6 @@ _EXPORTS = {
     "stance_drift_rate": "inspect_stance.drift.metrics.patterns",
     "stance_preservation_rate": "inspect_stance.drift.metrics.spr",
     "success_by_stance": "inspect_stance.drift.metrics.spr",
-    "DEFAULT_EXTRACTION_TEMPERATURE": "inspect_stance.drift.options",
     "DriftOptions": "inspect_stance.drift.options",
     "RelayOperation": "inspect_stance.drift.options",
     "Unparsed": "inspect_stance.drift.options",

@@ -34,12 +34,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from inspect_stance.answers import remainder, set_aside
+from inspect_stance.drift.defaults import MIN_LETTER_MASS
 from inspect_stance.errors import InputError
 from inspect_stance.stances import LETTERS, N_STANCES, STANCES, check_order
 
 #: default ``min_letter_mass``: the letters must hold at least half the answer token's
 #: probability before it is renormalised (renormalising then at most doubles a letter).
-DEFAULT_MIN_LETTER_MASS = 0.5
+DEFAULT_MIN_LETTER_MASS = MIN_LETTER_MASS
 TOKEN_MARKERS = "Ġ▁Ċĉ"
 _STRIP_RE = re.compile(r"^[\s*_`'\"(\[{]+|[\s*_`'\")\]}.:,;!]+$")
 _ANSWER_PATTERNS = (

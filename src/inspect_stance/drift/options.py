@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal, get_args
 
+import inspect_stance.drift.defaults as D
 from inspect_stance.drift.adaptive.confseq import AdaptiveRule
 from inspect_stance.drift.adaptive.rule import (
     ADAPTIVE_ALPHA,
@@ -25,7 +26,7 @@ from inspect_stance.drift.chain.relay_prompts import (
     RelayOperation,
     relay_calls_per_hop,
 )
-from inspect_stance.drift.extraction import DEFAULT_MIN_LETTER_MASS, check_min_letter_mass
+from inspect_stance.drift.extraction import check_min_letter_mass
 from inspect_stance.drift.prompts import (
     EXTRACTION_ONLY_VARIANTS,
     MULTIPLE_EXTRACTIONS,
@@ -34,8 +35,9 @@ from inspect_stance.drift.prompts import (
 )
 from inspect_stance.drift.transition import UNPARSED_POLICIES
 from inspect_stance.errors import InputError
-from inspect_stance.params import as_bool, as_int, parse_float
+from inspect_stance.params import parse_float
 from inspect_stance.shards import Shard, parse_shard
+from inspect_stance.task_options import boolean, checked_values, integer, one_of, option
 
 Unparsed = Literal["failure", "exclude"]
 assert set(get_args(Unparsed)) == set(UNPARSED_POLICIES)
@@ -47,7 +49,7 @@ CHAIN_VARIANTS = ("default", "reversed")
 #: the role that relays each later hop of a chain (the chain solver's ``RELAY_ROLE``)
 RELAY = "relay"
 
-DEFAULT_EXTRACTION_TEMPERATURE = 1.0
+DEFAULT_EXTRACTION_TEMPERATURE = D.EXTRACTION_TEMPERATURE
 
 
 def check_temperature(value: object) -> float | None:
@@ -116,25 +118,13 @@ def check_chain(
     return (language or DEFAULT_RELAY_LANGUAGE) if operation == "translate" else None
 
 
-def check_choices(variant: object, unparsed: object) -> None:
-    """``-T variant`` one of ``VARIANTS``, ``-T unparsed`` one of ``UNPARSED_POLICIES``."""
-    if variant not in VARIANTS:
+def check_unparsed(name: str, value: object) -> Unparsed:
+    """``-T unparsed``: one of ``UNPARSED_POLICIES``."""
+    if value not in UNPARSED_POLICIES:
         raise InputError(
-            f"unknown variant {variant!r}; use -T variant=NAME, NAME one of {', '.join(VARIANTS)}"
+            f"unknown unparsed policy {value!r}; use -T unparsed=failure or -T unparsed=exclude"
         )
-    if unparsed not in UNPARSED_POLICIES:
-        raise InputError(
-            f"unknown unparsed policy {unparsed!r}; use -T unparsed=failure or -T unparsed=exclude"
-        )
-
-
-def check_adaptive(value: object, hops: int) -> float | None:
-    """``-T adaptive_halfwidth`` (:func:`~inspect_stance.drift.adaptive.rule.check_halfwidth`), only
-    with the one-hop task."""
-    halfwidth = check_halfwidth(value)
-    if halfwidth is not None and hops > 1:
-        raise InputError("adaptive_halfwidth does not combine with -T hops > 1; drop one of them")
-    return halfwidth
+    return "exclude" if value == "exclude" else "failure"
 
 
 def check_reuse(variant: object) -> None:
@@ -148,94 +138,156 @@ def check_reuse(variant: object) -> None:
 
 @dataclass(frozen=True)
 class DriftOptions:
-    """The checked parameters of one ``stance_drift`` run (see the task's ``Args:``).
+    """The checked parameters of one ``stance_drift`` run (declared once, below).
 
     ``propositions`` and ``arguments_from`` are the values as given (read by the dataset, and
     fingerprinted as given); ``relay_language`` is the checked translation language (``None``
     unless ``relay_operation=translate``); ``adaptive_halfwidth`` is ``None`` for fixed trials.
     """
 
-    variant: Variant = "default"
-    trials: int = 100
-    words_limit: int = 100
-    propositions: str | None = None
-    limit_propositions: int | None = None
-    unparsed: Unparsed = "failure"
-    arguments_from: str | None = None
-    seed: int = 0
-    cache: bool = True
-    logprobs: bool = True
-    min_letter_mass: float = DEFAULT_MIN_LETTER_MASS
-    extraction_temperature: float | None = DEFAULT_EXTRACTION_TEMPERATURE
-    hops: int = 1
-    relay_operation: RelayOperation = "paraphrase"
-    relay_language: str | None = None
-    adaptive_halfwidth: float | None = None
-    shard: Shard | None = None
+    variant: Variant = option(
+        D.VARIANT,
+        "prompt variant: default | reversed (options listed Disagree strongly first) | "
+        "multiple_extraction (5 extractions with shuffled options, averaged) | in_context "
+        "(the paper's three exemplars; the two exemplar topics are not evaluated) | assertion "
+        "| reflection | third_person_reflection.",
+        check=one_of(VARIANTS),
+    )
+    trials: int = option(
+        D.TRIALS,
+        "trials per (proposition, initial stance), at least 1 (paper: 100).",
+        check=integer(example=D.TRIALS),
+    )
+    words_limit: int = option(
+        D.WORDS_LIMIT,
+        "maximum words of each generated argument, at least 1 (paper: 100).",
+        check=integer(example=D.WORDS_LIMIT),
+    )
+    propositions: str | None = option(
+        None,
+        "unset: the 112 evaluation debate topics shipped with the package (IBM Project "
+        'Debater, CDLA-Permissive-2.0; no network); "hub": the live hub dataset '
+        "ibm-research/debate_speeches through `datasets`; or a .txt (one per line) / .csv / "
+        ".tsv (a `topic` or `proposition` column, optional `topic_id` and `role`) / .jsonl "
+        "(one object per line) file, relative to the directory you run inspect from. A "
+        "repeated proposition is an error.",
+    )
+    limit_propositions: int | None = option(
+        None,
+        "evaluate only the first N propositions (N >= 1).",
+        check=integer(example=10, optional=True),
+    )
+    unparsed: Unparsed = option(
+        D.UNPARSED,
+        '"failure" (unparsed trials count as failures, as in the reference study) or '
+        '"exclude" (left out of the means); they are counted either way.',
+        check=check_unparsed,
+    )
+    arguments_from: str | None = option(
+        None,
+        "an earlier stance_drift log whose arguments are reused (extraction-only variants: "
+        "default, reversed, multiple_extraction, assertion); no generation calls.",
+    )
+    seed: int = option(
+        D.SEED,
+        "replicate number (>= 0): seeds multiple_extraction's option shuffles and keys the "
+        "trial record (another seed = fresh responses).",
+        check=integer(minimum=0, example=D.SEED),
+    )
+    cache: bool = option(
+        D.CACHE,
+        "keep a per-sample record of finished generations and trials (JSON lines under "
+        "Inspect's cache folder, for a week) that a restarted sample replays: `inspect "
+        "eval-retry` of an interrupted run, or a re-run of the same command after a sample "
+        "limit, loses and re-pays no finished trial; an identical re-run with the same seed "
+        "returns the recorded trials (false: every run calls the model afresh).",
+        check=boolean,
+    )
+    logprobs: bool = option(
+        D.LOGPROBS,
+        "request top logprobs on extraction calls (the paper's estimator); false for "
+        "providers that reject logprob requests (every trial then uses the text estimate). "
+        "What came back is recorded per trial and in the `logprobs_returned` metric.",
+        check=boolean,
+    )
+    min_letter_mass: float = option(
+        D.MIN_LETTER_MASS,
+        "the least probability the five letters must hold among the answer token's top "
+        "logprobs (raw, before renormalising) for the logprob estimate; below it the trial "
+        "uses the letter parsed from the answer text (frequency estimate), and is unparsed "
+        "when the text names no letter (default 0.5: renormalising then at most doubles a "
+        "letter's probability; 0 keeps every logprob estimate).",
+        check=lambda _, v: check_min_letter_mass(v),
+    )
+    extraction_temperature: float | None = option(
+        D.EXTRACTION_TEMPERATURE,
+        "temperature of the extraction calls (default 1: the text fallback is then a draw "
+        "from the same distribution the logprob estimate reads; 0 makes it the argmax of "
+        "appendix B.2, also available without new calls by re-scoring with "
+        'stance_drift_argmax); "none" leaves it to the provider. Generation calls use the '
+        "model's own settings (--temperature etc.).",
+        check=lambda _, v: check_temperature(v),
+    )
+    hops: int = option(
+        D.HOPS,
+        "length of each trial's chain (>= 1; 1 is the one-hop task). Hop 1 is the generation; "
+        "each later hop passes the previous hop's text through the `relay` model role "
+        "(--model-role relay=MODEL, or relay=A,B to alternate models hop by hop) and the "
+        "stance is extracted after every hop; the metrics are then the final hop's, and "
+        "`inspect-stance report` shows every hop and the Markov test. Variants default and "
+        "reversed only.",
+        check=integer(example=3),
+    )
+    relay_operation: RelayOperation = option(
+        D.RELAY_OPERATION,
+        "what a relay does to the text (hops > 1): paraphrase | summarise (at most half of "
+        "words_limit words) | clarify (edit for clarity) | translate (into relay_language and "
+        "back into English: two relay calls per hop).",
+        check=one_of(RELAY_OPERATIONS),
+    )
+    relay_language: str | None = option(
+        None,
+        "the language of relay_operation=translate (default French).",
+    )
+    adaptive_halfwidth: float | None = option(
+        None,
+        "stop a sample's trials early (unset: always `trials`). Trials run in waves of 10 "
+        "(the first 10 at least, `trials` at most); after each wave the sample stops once an "
+        "anytime-valid 95 % confidence sequence (empirical Bernstein, Waudby-Smith & Ramdas) "
+        "for its success rate is at most this far from the mean on either side, or its upper "
+        "bound is below 1. A number in (0, 0.5), e.g. 0.05; not with hops > 1. Plan it with "
+        "`inspect-stance plan RUN --adaptive-halfwidth H`.",
+        check=lambda _, v: check_halfwidth(v),
+    )
+    shard: Shard | None = option(
+        None,
+        'run only shard K of N of the propositions ("K/N", e.g. 1/4): a split by content hash '
+        "after the propositions are fixed (the same propositions whatever the file's order); "
+        "the log records K, N and the study's fingerprint, and `inspect-stance report` pools "
+        "the N shards' logs into one run.",
+        check=lambda _, v: parse_shard(v),
+    )
 
     @classmethod
-    def parse(
-        cls,
-        variant: object = "default",
-        trials: object = 100,
-        words_limit: object = 100,
-        propositions: str | None = None,
-        limit_propositions: object = None,
-        unparsed: object = "failure",
-        arguments_from: str | None = None,
-        seed: object = 0,
-        cache: object = True,
-        logprobs: object = True,
-        min_letter_mass: object = DEFAULT_MIN_LETTER_MASS,
-        extraction_temperature: object = DEFAULT_EXTRACTION_TEMPERATURE,
-        hops: object = 1,
-        relay_operation: object = "paraphrase",
-        relay_language: str | None = None,
-        adaptive_halfwidth: object = None,
-        shard: object = None,
-    ) -> DriftOptions:
-        """Check every parameter once; the first bad one raises a one-line
+    def parse(cls, **raw: object) -> DriftOptions:
+        """Check every option once, by keyword (each option's own check, then the checks that
+        span several); the first bad one raises a one-line
         :class:`~inspect_stance.errors.InputError` naming it and the fix."""
-        check_choices(variant, unparsed)
-        split = parse_shard(shard)
-        # -T values may arrive as strings (Python API, eval-retry): parse them once, strictly
-        n_trials = as_int("trials", trials, example=100)
-        n_words = as_int("words_limit", words_limit, example=100)
-        n_seed = as_int("seed", seed, minimum=0, example=0)
-        use_cache = as_bool("cache", cache)
-        use_logprobs = as_bool("logprobs", logprobs)
-        temperature = check_temperature(extraction_temperature)
-        mass = check_min_letter_mass(min_letter_mass)
-        n_hops = as_int("hops", hops, example=3)
-        operation = str(relay_operation)
-        language = check_chain(n_hops, str(variant), operation, relay_language, arguments_from)
-        halfwidth = check_adaptive(adaptive_halfwidth, n_hops)
-        limit = (
-            None
-            if limit_propositions is None
-            else as_int("limit_propositions", limit_propositions, example=10)
+        values = checked_values(cls, raw)
+        values["relay_language"] = check_chain(
+            values["hops"],
+            values["variant"],
+            values["relay_operation"],
+            values["relay_language"],
+            values["arguments_from"],
         )
-        if arguments_from:
-            check_reuse(variant)
-        return cls(
-            variant=variant,  # type: ignore[arg-type]  # checked against VARIANTS above
-            trials=n_trials,
-            words_limit=n_words,
-            propositions=propositions,
-            limit_propositions=limit,
-            unparsed="exclude" if unparsed == "exclude" else "failure",
-            arguments_from=arguments_from,
-            seed=n_seed,
-            cache=use_cache,
-            logprobs=use_logprobs,
-            min_letter_mass=mass,
-            extraction_temperature=temperature,
-            hops=n_hops,
-            relay_operation=operation,  # type: ignore[arg-type]  # checked by check_chain
-            relay_language=language,
-            adaptive_halfwidth=halfwidth,
-            shard=split,
-        )
+        if values["adaptive_halfwidth"] is not None and values["hops"] > 1:
+            raise InputError(
+                "adaptive_halfwidth does not combine with -T hops > 1; drop one of them"
+            )
+        if values["arguments_from"]:
+            check_reuse(values["variant"])
+        return cls(**values)
 
     def adaptive_rule(self) -> AdaptiveRule | None:
         """The early-stopping rule of ``adaptive_halfwidth`` (``None``: fixed trials)."""

@@ -47,20 +47,13 @@ if TYPE_CHECKING:
     from inspect_stance.press.logs import PressRun as PressRun
     from inspect_stance.press.logs import find_press_logs as find_press_logs
     from inspect_stance.press.logs import read_press_log as read_press_log
-    from inspect_stance.press.nli import DEFAULT_AGREE_HYPOTHESIS as DEFAULT_AGREE_HYPOTHESIS
-    from inspect_stance.press.nli import DEFAULT_BATCH_SIZE as DEFAULT_BATCH_SIZE
-    from inspect_stance.press.nli import DEFAULT_DISAGREE_HYPOTHESIS as DEFAULT_DISAGREE_HYPOTHESIS
-    from inspect_stance.press.nli import DEFAULT_HYPOTHESIS as DEFAULT_HYPOTHESIS
-    from inspect_stance.press.nli import DEFAULT_NLI_MODE as DEFAULT_NLI_MODE
-    from inspect_stance.press.nli import DEFAULT_NLI_MODEL as DEFAULT_NLI_MODEL
     from inspect_stance.press.nli import NLIMode as NLIMode
     from inspect_stance.press.nli import load_nli as load_nli
-    from inspect_stance.press.options import DEFAULT_ARGUER_MAX_TOKENS as DEFAULT_ARGUER_MAX_TOKENS
-    from inspect_stance.press.options import (
-        DEFAULT_CLASSIFIER_MAX_TOKENS as DEFAULT_CLASSIFIER_MAX_TOKENS,
-    )
     from inspect_stance.press.options import Classifier as Classifier
+    from inspect_stance.press.options import PressArgumentsOptions as PressArgumentsOptions
     from inspect_stance.press.options import PressOptions as PressOptions
+    from inspect_stance.press.planning import plan_press as plan_press
+    from inspect_stance.press.planning import plan_press_logs as plan_press_logs
     from inspect_stance.press.prompts import ARGUMENT_KINDS as ARGUMENT_KINDS
     from inspect_stance.press.prompts import CLASSIFIER_TEMPLATE as CLASSIFIER_TEMPLATE
     from inspect_stance.press.prompts import CONDITIONS as CONDITIONS
@@ -74,11 +67,14 @@ if TYPE_CHECKING:
     from inspect_stance.press.stability import topic_stability as topic_stability
     from inspect_stance.press.statements import Statement as Statement
     from inspect_stance.press.statements import load_statements as load_statements
+    from inspect_stance.press.summary import run_metrics as run_metrics
     from inspect_stance.press.summary import sample_record as sample_record
     from inspect_stance.press.summary import summarize as summarize
 
 #: public name -> the module that defines it (imported on first use)
 _EXPORTS = {
+    "plan_press": "inspect_stance.press.planning",
+    "plan_press_logs": "inspect_stance.press.planning",
     "LoadedArguments": "inspect_stance.press.arguments",
     "STORE_ARGUMENTS": "inspect_stance.press.arguments",
     "STORE_ENTROPY": "inspect_stance.press.arguments",
@@ -110,17 +106,10 @@ _EXPORTS = {
     "PressRun": "inspect_stance.press.logs",
     "find_press_logs": "inspect_stance.press.logs",
     "read_press_log": "inspect_stance.press.logs",
-    "DEFAULT_AGREE_HYPOTHESIS": "inspect_stance.press.nli",
-    "DEFAULT_BATCH_SIZE": "inspect_stance.press.nli",
-    "DEFAULT_DISAGREE_HYPOTHESIS": "inspect_stance.press.nli",
-    "DEFAULT_HYPOTHESIS": "inspect_stance.press.nli",
-    "DEFAULT_NLI_MODE": "inspect_stance.press.nli",
-    "DEFAULT_NLI_MODEL": "inspect_stance.press.nli",
     "NLIMode": "inspect_stance.press.nli",
     "load_nli": "inspect_stance.press.nli",
     "Classifier": "inspect_stance.press.options",
-    "DEFAULT_ARGUER_MAX_TOKENS": "inspect_stance.press.options",
-    "DEFAULT_CLASSIFIER_MAX_TOKENS": "inspect_stance.press.options",
+    "PressArgumentsOptions": "inspect_stance.press.options",
     "PressOptions": "inspect_stance.press.options",
     "ARGUMENT_KINDS": "inspect_stance.press.prompts",
     "CLASSIFIER_TEMPLATE": "inspect_stance.press.prompts",
@@ -135,6 +124,7 @@ _EXPORTS = {
     "topic_stability": "inspect_stance.press.stability",
     "Statement": "inspect_stance.press.statements",
     "load_statements": "inspect_stance.press.statements",
+    "run_metrics": "inspect_stance.press.summary",
     "sample_record": "inspect_stance.press.summary",
     "summarize": "inspect_stance.press.summary",
 }

@@ -14,6 +14,8 @@ from inspect_stance.study.protocol import (
     Gate,
     GateRequest,
     Method,
+    PlanRequest,
+    PlanResult,
     comparer_of,
     register_method,
 )
@@ -45,6 +47,13 @@ def gate_request(run: PressRun, base: PressRun | None, request: GateRequest) -> 
                                request.persona)  # fmt: skip
 
 
+def plan(request: PlanRequest) -> PlanResult:
+    """Statements x argument sets (:func:`inspect_stance.press.planning.plan_from_request`)."""
+    from inspect_stance.press.planning import plan_from_request
+
+    return plan_from_request(request)
+
+
 PRESS = register_method(
     Method(
         name="press",
@@ -52,6 +61,7 @@ PRESS = register_method(
         title="PReSS",
         report_command="press-report",
         comparer=comparer_of("inspect_stance.press.compare_runs"),
+        plan=plan,
         gate=Gate(
             metrics=("share_stable", "P_SF", "P_SU", "P_ID"),
             min_flag="--min-share-stable",

@@ -36,17 +36,18 @@ from typing import Any, Literal
 
 import numpy as np
 
+import inspect_stance.press.defaults as D
 from inspect_stance.errors import InputError
 from inspect_stance.press.classify import AGREE, DISAGREE, NEITHER
 
 NLIMode = Literal["zero_shot", "three_way"]
 NLI_MODES: tuple[str, ...] = ("zero_shot", "three_way")
-DEFAULT_NLI_MODE: NLIMode = "zero_shot"
-DEFAULT_NLI_MODEL = "facebook/bart-large-mnli"
-DEFAULT_HYPOTHESIS = "{statement}"
-DEFAULT_AGREE_HYPOTHESIS = "The author agrees with the statement: {statement}"
-DEFAULT_DISAGREE_HYPOTHESIS = "The author disagrees with the statement: {statement}"
-DEFAULT_BATCH_SIZE = 16
+DEFAULT_NLI_MODE: NLIMode = D.NLI_MODE
+DEFAULT_NLI_MODEL = D.NLI_MODEL
+DEFAULT_HYPOTHESIS = D.NLI_HYPOTHESIS
+DEFAULT_AGREE_HYPOTHESIS = D.NLI_AGREE_HYPOTHESIS
+DEFAULT_DISAGREE_HYPOTHESIS = D.NLI_DISAGREE_HYPOTHESIS
+DEFAULT_BATCH_SIZE = D.NLI_BATCH_SIZE
 
 
 def _label_ids(id2label: Mapping[Any, str], prefix: str) -> list[int]:

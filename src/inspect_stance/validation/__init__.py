@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from inspect_stance.validation.annotation import ranks_from_ranking as ranks_from_ranking
     from inspect_stance.validation.annotation import shuffled_order as shuffled_order
     from inspect_stance.validation.options import ValidationOptions as ValidationOptions
+    from inspect_stance.validation.report import build_validation_report as build_validation_report
     from inspect_stance.validation.samples import ValidationPlan as ValidationPlan
     from inspect_stance.validation.samples import construction_judges as construction_judges
     from inspect_stance.validation.samples import plan_validation as plan_validation
@@ -58,6 +59,7 @@ _EXPORTS = {
     "ranks_from_ranking": "inspect_stance.validation.annotation",
     "shuffled_order": "inspect_stance.validation.annotation",
     "ValidationOptions": "inspect_stance.validation.options",
+    "build_validation_report": "inspect_stance.validation.report",
     "ValidationPlan": "inspect_stance.validation.samples",
     "construction_judges": "inspect_stance.validation.samples",
     "plan_validation": "inspect_stance.validation.samples",

@@ -17,7 +17,8 @@ from inspect_stance.errors import InputError
 from inspect_stance.paths import user_path
 from inspect_stance.shards import select, shard_metadata, study_fingerprint
 from inspect_stance.validation.annotation import GENERATED, REAL, TEMPLATED, item_id
-from inspect_stance.validation.options import PACKAGE, ValidationOptions
+from inspect_stance.validation.defaults import PACKAGE
+from inspect_stance.validation.options import ValidationOptions
 
 if TYPE_CHECKING:
     from inspect_stance.construction.prompts import PromptSpec

@@ -18,9 +18,11 @@ from __future__ import annotations
 
 from typing import Literal
 
+from inspect_stance.drift.defaults import RELAY_LANGUAGE, WORDS_LIMIT
+
 RelayOperation = Literal["paraphrase", "summarise", "clarify", "translate"]
 RELAY_OPERATIONS: tuple[str, ...] = ("paraphrase", "summarise", "clarify", "translate")
-DEFAULT_RELAY_LANGUAGE = "French"
+DEFAULT_RELAY_LANGUAGE = RELAY_LANGUAGE
 #: the language a translation hop returns to
 BACK_LANGUAGE = "English"
 
@@ -64,7 +66,10 @@ def summary_words(words_limit: int) -> int:
 
 
 def relay_prompt(
-    operation: str, text: str, words_limit: int = 100, language: str = DEFAULT_RELAY_LANGUAGE
+    operation: str,
+    text: str,
+    words_limit: int = WORDS_LIMIT,
+    language: str = DEFAULT_RELAY_LANGUAGE,
 ) -> str:
     """One relay call's prompt: the operation's instruction, the text, the output label.
 

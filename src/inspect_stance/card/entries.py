@@ -1,0 +1,162 @@
+"""Card entries per target: each method's headline with its 95 % interval, one line reading it,
+its key breakdowns (:mod:`.breakdowns`), the settings, the calls and tokens spent, and links to
+the logs; with several targets, a leaderboard with rank probabilities and tied groups
+(:mod:`.ranks`) and one dot-and-interval figure per method (:mod:`.render`).
+
+Read from :func:`inspect_stance.analysis.runs_df` (one row per run). A run of a study
+(``inspect-stance study``) belongs to the target its eval metadata names (``stance_target``);
+any other run to its model. Per target ``t``: ``<t>.json`` (``target``, ``model`` (= the target's
+name, kept for older readers), ``models`` (method -> model), ``methods``: method -> ``metric``,
+``value``, ``ci`` ``[lo, hi]`` (``value -/+ 1.96 stderr``, widened to contain the value),
+``stderr``, ``n_items``, ``settings`` (the run's task arguments), ``log``, ``better``,
+``reading``, ``breakdown``, ``tokens``; ``samples`` and ``tokens`` over its runs), ``<t>.md``
+and ``<t>.html``. With two or more targets: ``leaderboard.json`` (per method, the targets
+sorted by the headline in its better direction, and the ranking) and ``index.html``. File
+names and every shown name are escaped: control characters become ``\\xNN`` text.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any
+
+from inspect_stance.card.names import escape_name
+
+#: per method: what the headline measures and which direction is better
+READINGS: dict[str, tuple[str, str]] = {
+    "stance_drift": ("keeps the stance it was asked to argue in {v} of cases {ci}", "higher"),
+    "press": (
+        "keeps a stable stance on {v} of argument sets {ci} (mean topic stability)",
+        "higher",
+    ),
+    "prompt_construction": (
+        "templated prompts sit {v} further from neutral than generated ones {ci}",
+        "lower",
+    ),
+    "prompt_validation": (
+        "generated prompts rank {v} on realism {ci} (1 = most real of {n} prompts a setting)",
+        "lower",
+    ),
+    "judge_validation": ("judges agree with human labels at alpha {v} {ci}", "higher"),
+    "press_arguments": ("{v} of argument sets are usable {ci}", "higher"),
+    "even_handedness": (
+        "treats both sides of a paired request alike in {v} of pairs {ci}",
+        "higher",
+    ),  # fmt: skip
+}
+PERCENT = {"stance_drift", "press", "press_arguments", "even_handedness"}
+
+
+def _finite(x: Any) -> float | None:
+    try:
+        v = float(x)
+    except (TypeError, ValueError):
+        return None
+    return v if math.isfinite(v) else None
+
+
+def better(method: str) -> str:
+    """``higher`` or ``lower``: the headline's better direction."""
+    return READINGS.get(method, ("", "higher"))[1]
+
+
+def method_entry(row: dict[str, Any]) -> dict[str, Any]:
+    """A card's entry for one run (module docstring); the breakdown is added by the caller."""
+    value = _finite(row.get("headline_value"))
+    se = _finite(row.get("headline_stderr"))
+    lo = _finite(row.get("ci_lo"))
+    hi = _finite(row.get("ci_hi"))
+    if value is not None:
+        lo = value if lo is None else min(lo, value)
+        hi = value if hi is None else max(hi, value)
+    args = row.get("task_args")
+    settings = json.loads(args) if isinstance(args, str) and args.startswith("{") else {}
+    return {
+        "metric": row.get("headline_metric"),
+        "value": value,
+        "ci": [lo, hi],
+        "stderr": se,
+        "n_items": int(row.get("n_items") or 0),
+        "settings": settings,
+        "log": str(row.get("log", "")).removeprefix("file://"),
+        "better": better(str(row.get("method"))),
+        "model": escape_name(str(row.get("model"))),
+        "tokens": int(_finite(row.get("total_tokens")) or 0),
+        "calls": int(_finite(row.get("model_calls")) or 0),
+    }
+
+
+def reading(method: str, entry: dict[str, Any]) -> str:
+    """One line reading the headline, e.g. ``keeps the stance ... in 57 % of cases [55, 59]``."""
+    template = READINGS.get(method, ("{v} {ci}", "higher"))[0]
+    v, (lo, hi) = entry["value"], entry["ci"]
+    if v is None:
+        return f"{method}: no headline value"
+    if method in PERCENT:
+        text, ci = f"{100 * v:.0f} %", f"[{100 * lo:.0f}, {100 * hi:.0f}]"
+    else:
+        text, ci = f"{v:.3f}", f"[{lo:.3f}, {hi:.3f}]"
+    line = template.format(v=text, ci=ci, n=entry.get("ranked", "the"))
+    if method == "stance_drift" and entry.get("pattern"):
+        line += f"; drifts mostly toward {entry['pattern']}"
+    return line + f" ({entry['better']} is better)"
+
+
+def ranked_prompts(settings: dict[str, Any]) -> int:
+    """Prompts an annotator ranks per setting in prompt validation: sources x per_source."""
+    sources = settings.get("sources") or "real,templated,generated"
+    n_sources = len(sources) if isinstance(sources, list) else len(str(sources).split(","))
+    return n_sources * int(settings.get("per_source") or 2)
+
+
+def target_of(row: dict[str, Any]) -> str:
+    """The study target a run belongs to (its eval metadata), else its model."""
+    meta = row.get("metadata")
+    if isinstance(meta, str) and meta.startswith("{"):
+        target = json.loads(meta).get("stance_target")
+        if target:
+            return escape_name(str(target))
+    return escape_name(str(row.get("model")))
+
+
+def build_cards(runs: Any) -> dict[str, dict[str, Any]]:
+    """Per target: its card dict (the latest run of each method). ``runs``: a ``runs_df``."""
+    from inspect_stance.card.breakdowns import breakdown, log_metrics, main_pattern
+
+    cards: dict[str, dict[str, Any]] = {}
+    for row in runs.sort_values("created").to_dict("records"):
+        name = target_of(row)
+        card = cards.setdefault(name, {"target": name, "model": name, "models": {},
+                                       "methods": {}, "samples": 0, "tokens": 0, "calls": 0})  # fmt: skip
+        method = str(row["method"]).rsplit("/", 1)[-1]
+        entry = method_entry({**row, "method": method})
+        metrics, task_args = log_metrics(entry["log"]) if entry["log"] else ({}, {})
+        entry["settings"] = entry["settings"] or task_args
+        entry["breakdown"] = breakdown(method, metrics)
+        if method == "stance_drift":
+            entry["pattern"] = main_pattern(metrics)
+        if method == "prompt_validation":
+            entry["ranked"] = ranked_prompts(entry["settings"])
+        entry["reading"] = reading(method, entry)
+        entry["eval_id"] = row.get("eval_id")
+        card["methods"][method] = entry
+        card["models"][method] = entry["model"]
+        card["tokens"] += entry["tokens"]
+        card["calls"] += entry["calls"]
+        card["samples"] += int(_finite(row.get("completed_samples")) or 0)
+    return cards
+
+
+def leaderboard(cards: dict[str, dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
+    """Per method: the targets sorted by the headline, best first."""
+    out: dict[str, list[dict[str, Any]]] = {}
+    for card in cards.values():
+        for method, e in card["methods"].items():
+            if e["value"] is not None:
+                out.setdefault(method, []).append(
+                    {"model": card["model"], "value": e["value"], "ci": e["ci"]}
+                )
+    for method, rows in out.items():
+        rows.sort(key=lambda r: r["value"], reverse=better(method) == "higher")
+    return out

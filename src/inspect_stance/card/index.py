@@ -1,0 +1,76 @@
+"""The index page of several targets: per method, the targets best first with value and 95 %
+interval, the probability of each rank and the tied groups (:mod:`.ranks`), and a
+dot-and-interval figure (a PNG embedded as a data URI)."""
+
+from __future__ import annotations
+
+import base64
+import io
+from typing import Any
+
+from inspect_stance.card.names import file_stem
+from inspect_stance.card.render import _page, esc
+
+
+def interval_figure(method: str, metric: str, rows: list[dict[str, Any]], direction: str) -> str:
+    """A dot-and-interval PNG (base64) of ``rows`` (best first, drawn top down)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(7, 0.45 * len(rows) + 1.2))
+    for y, r in enumerate(rows):
+        lo, hi = r["ci"]
+        ax.plot([lo, hi], [y, y], color="#1f77b4", lw=2)
+        ax.plot([r["value"]], [y], "o", color="#1f77b4")
+    ax.set_yticks(range(len(rows)), [r["model"] for r in rows])
+    ax.invert_yaxis()
+    ax.set_xlabel(f"{metric} ({direction} is better)")
+    ax.set_title(f"{method}: {metric}\nwith 95 % interval, best at the top", fontsize=10)
+    ax.grid(axis="x", alpha=0.3)
+    fig.tight_layout()
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=100)
+    plt.close(fig)
+    return base64.b64encode(buf.getvalue()).decode("ascii")
+
+
+def _ranking_html(ranking: dict[str, Any] | None, why: str) -> str:
+    if ranking is None:
+        return f"<p class='muted'>No rank probabilities: {esc(why)}</p>"
+    n = len(ranking["order"])
+    head = "".join(f"<th>P(rank {k})</th>" for k in range(1, n + 1))
+    rows = "".join(
+        f"<tr><td>{esc(t)}</td>"
+        + "".join(f"<td>{p:.2f}</td>" for p in ranking["rank_probabilities"][t])
+        + "</tr>"
+        for t in ranking["order"]
+    )
+    groups = "; ".join(", ".join(g) for g in ranking["tied_groups"]) or "none"
+    return (f"<table><tr><th>target</th>{head}</tr>{rows}</table><p>Tied groups (no pair "
+            f"differs at 5 %, Holm-adjusted, over {ranking['n_items']:,} shared items): "
+            f"{esc(groups)}</p>")  # fmt: skip
+
+
+def index_html(cards: dict[str, dict[str, Any]], board: dict[str, dict[str, Any]]) -> str:
+    """The index page (module docstring); ``board``: method -> leaderboard entry."""
+    links = "".join(f"<li><a href='{esc(file_stem(t))}.html'>{esc(t)}</a></li>" for t in cards)
+    parts = [f"<h1>Stance cards</h1><ul>{links}</ul>"]
+    for method, entry in board.items():
+        rows = entry["targets"]
+        table = "".join(
+            f"<tr><td>{k}</td><td>{esc(r['model'])}</td><td>{r['value']:.3f}</td>"
+            f"<td>[{r['ci'][0]:.3f}, {r['ci'][1]:.3f}]</td></tr>"
+            for k, r in enumerate(rows, 1)
+        )
+        png = interval_figure(method, entry["metric"], rows, entry["better"])
+        parts.append(
+            f"<h2>{esc(method)}: {esc(entry['metric'])} ({esc(entry['better'])} is better)</h2>"
+            f"<table><tr><th>#</th><th>target</th><th>value</th><th>95 % interval</th></tr>"
+            f"{table}</table><img alt='{esc(method)} dot-and-interval' "
+            f"src='data:image/png;base64,{png}'><p class='muted'>Dots: each target's headline; "
+            "lines: its 95 % interval (a dot alone: an interval of zero width); sorted best first.</p>"
+            + _ranking_html(entry.get("ranking"), entry.get("ranking_note", ""))
+        )
+    return _page("Stance cards", "".join(parts))

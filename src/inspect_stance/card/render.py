@@ -1,0 +1,119 @@
+"""The card pages: a target's card as Markdown and HTML, and the index page of several targets
+(a table of every headline with its interval, the rank probabilities and tied groups, and one
+dot-and-interval figure per method). Every name is escaped (:func:`.core.escape_name` and HTML
+escaping); tables wrap their text so they stay within the page."""
+
+from __future__ import annotations
+
+import html
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from inspect_stance.card.breakdowns import value_text
+
+STYLE = (
+    "body{font-family:system-ui,sans-serif;max-width:60em;margin:1.5em auto;padding:0 1em;"
+    "line-height:1.4}table{border-collapse:collapse;width:100%;"
+    "overflow-wrap:anywhere;margin:.5em 0 1em}td,th{border:1px solid #ccc;padding:3px 6px;"
+    "text-align:left;vertical-align:top}th{background:#f3f3f3}img{max-width:100%}"
+    "code{overflow-wrap:anywhere}.muted{color:#555}"
+)
+esc = html.escape
+
+
+def _ci(e: dict[str, Any]) -> str:
+    lo, hi = e["ci"]
+    return "" if lo is None or hi is None else f"[{lo:.3f}, {hi:.3f}]"
+
+
+def _v(e: dict[str, Any]) -> str:
+    return "" if e["value"] is None else f"{e['value']:.3f}"
+
+
+def _page(title: str, body: str) -> str:
+    return (f"<!doctype html><html><head><meta charset='utf-8'><title>{esc(title)}</title>"
+            f"<style>{STYLE}</style></head><body>{body}</body></html>")  # fmt: skip
+
+
+def _link(path: str, out: Path) -> str:
+    try:
+        return os.path.relpath(path, out)
+    except ValueError:  # another drive (Windows)
+        return path
+
+
+def card_markdown(card: dict[str, Any]) -> str:
+    """The card as Markdown."""
+    lines = [f"# Stance card: {card['target']}", ""]
+    lines += ["| method | model | metric | value | 95 % interval | items |",
+              "|---|---|---|---|---|---|"]  # fmt: skip
+    for m, e in card["methods"].items():
+        lines.append(f"| {m} | {e['model']} | {e['metric']} | {_v(e)} | {_ci(e)} | "
+                     f"{e['n_items']} |")  # fmt: skip
+    lines += ["", *(f"- **{m}**: {e['reading']}" for m, e in card["methods"].items())]
+    for m, e in card["methods"].items():
+        for group in e["breakdown"]:
+            lines += ["", f"**{m}: {group['title']}**", ""]
+            lines += [f"- {label}: {value_text(v, c)}" for label, v, c in group["rows"]]
+    for m, e in card["methods"].items():
+        if e.get("moved"):
+            lines += ["", f"**{m}: moved most since {Path(e['since']).name}**", "",
+                      "| item | before | now | change |", "|---|---|---|---|"]  # fmt: skip
+            lines += [f"| {t.replace('|', '/')} | {a:.3f} | {b:.3f} | {b - a:+.3f} |"
+                      for _i, t, a, b in e["moved"]]  # fmt: skip
+    lines += ["", f"Samples completed: {card['samples']:,}; model calls: {card['calls']:,}; "
+              f"tokens: {card['tokens']:,}", ""]  # fmt: skip
+    return "\n".join(lines)
+
+
+def _breakdown_html(e: dict[str, Any]) -> str:
+    parts = []
+    for group in e["breakdown"]:
+        rows = "".join(f"<tr><td>{esc(label)}</td><td>{value_text(v, c)}</td></tr>"
+                       for label, v, c in group["rows"])  # fmt: skip
+        parts.append(f"<table><tr><th>{esc(group['title'])}</th><th>value</th></tr>{rows}</table>")
+    return "".join(parts)
+
+
+def _moved_html(m: str, e: dict[str, Any]) -> str:
+    if "moved" not in e:
+        return ""
+    if not e["moved"]:
+        return f"<p>No item of {esc(m)} in both this run and the earlier one changed value.</p>"
+    rows = "".join(f"<tr><td>{esc(text)}</td><td>{a:.3f}</td><td>{b:.3f}</td>"
+                   f"<td>{b - a:+.3f}</td></tr>" for _item, text, a, b in e["moved"])  # fmt: skip
+    return (f"<table><tr><th>moved most since {esc(Path(e['since']).name)}</th><th>before</th>"
+            f"<th>now</th><th>change</th></tr>{rows}</table>")  # fmt: skip
+
+
+def _method_html(m: str, e: dict[str, Any], out: Path) -> str:
+    settings = json.dumps({k: v for k, v in e["settings"].items() if v is not None}, sort_keys=True)
+    log = e["log"]
+    return (
+        f"<h2>{esc(m)}</h2><p><b>{esc(e['reading'])}</b></p>"
+        f"<p class='muted'>model {esc(e['model'])}; headline {esc(str(e['metric']))} = {_v(e)} "
+        f"{_ci(e)}, {e['n_items']:,} items; {e['calls']:,} model calls, {e['tokens']:,} tokens</p>{_breakdown_html(e)}"
+        f"{_moved_html(m, e)}"
+        f"<p class='muted'>settings: <code>{esc(settings)}</code><br>log: "
+        f"<a href='{esc(_link(log, out))}'>{esc(Path(log).name)}</a>; full report: "
+        f"<code>inspect-stance report {esc(log)} --out report</code></p>"
+    )
+
+
+def card_html(card: dict[str, Any], out: Path) -> str:
+    """The card as a self-contained HTML page; links to the logs are relative to ``out``."""
+    rows = "".join(
+        f"<tr><td>{esc(m)}</td><td>{esc(str(e['metric']))}</td><td>{_v(e)}</td>"
+        f"<td>{_ci(e)}</td><td>{e['n_items']:,}</td><td>{esc(e['better'])}</td></tr>"
+        for m, e in card["methods"].items()
+    )
+    body = (
+        f"<h1>Stance card: {esc(card['target'])}</h1><table><tr><th>method</th><th>metric</th>"
+        f"<th>value</th><th>95 % interval</th><th>items</th><th>better</th></tr>{rows}</table>"
+        f"<p>Samples completed: {card['samples']:,}; model calls: {card['calls']:,}; tokens: "
+        f"{card['tokens']:,}</p>"
+        + "".join(_method_html(m, e, out) for m, e in card["methods"].items())
+    )
+    return _page(f"Stance card: {card['target']}", body)

@@ -1,0 +1,83 @@
+"""Run a checked, sized study through Inspect's ``eval_set``: one eval set per run (target x
+method) in ``LOG_DIR/<target>/<method>/``, so a re-run of the same study resumes (finished runs
+are kept, unfinished ones retried) and every run's log records ``stance_study`` and
+``stance_target`` in its eval metadata (what ``inspect-stance card`` groups by)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from inspect_stance.card.names import file_stem
+from inspect_stance.study_file.spec import ModelSpec, StudySpec
+
+#: roles that take one model (the others take a list)
+SINGLE_ROLES = ("prompter", "arguer", "classifier")
+Display = Literal["full", "conversation", "rich", "plain", "log", "none"]
+
+
+@dataclass(frozen=True)
+class RunOutcome:
+    """One run's folder, whether Inspect finished it, and its log files."""
+
+    target: str
+    method: str
+    folder: Path
+    success: bool
+    logs: list[str]
+
+
+def run_folder(log_dir: Path, target: str, method: str) -> Path:
+    """``LOG_DIR/<target as a file name>/<method>``."""
+    return log_dir / file_stem(target) / method
+
+
+def _model(spec: ModelSpec) -> Any:
+    from inspect_ai.model import get_model
+
+    return get_model(spec.model, **spec.args)
+
+
+def _roles(roles: dict[str, list[ModelSpec]]) -> dict[str, Any]:
+    return {r: _model(ms[0]) if r in SINGLE_ROLES else [_model(m) for m in ms]
+            for r, ms in roles.items()}  # fmt: skip
+
+
+def run_study(spec: StudySpec, args: dict[str, dict[str, Any]], log_dir: Path,
+              display: Display | None = None) -> list[RunOutcome]:  # fmt: skip
+    """Run every (target, method) with ``args[method]`` as task arguments (module docstring).
+
+    ``prompt_validation``'s prompter role is the target's model: the method validates the
+    prompts that model writes.
+    """
+    from inspect_ai import eval_set
+
+    built = build_models(spec)  # every model first: a bad model arg stops before any run
+    out: list[RunOutcome] = []
+    for (target, method), (model, roles) in built.items():
+        folder = run_folder(log_dir, target, method)
+        success, logs = eval_set(
+            f"inspect_stance/{method}",
+            log_dir=str(folder),
+            model=model,
+            model_roles=roles,
+            task_args=args[method],
+            metadata={"stance_study": spec.name, "stance_target": target},
+            display=display,
+        )
+        out.append(RunOutcome(target, method, folder, success, [log.location for log in logs]))
+    return out
+
+
+def build_models(spec: StudySpec) -> dict[tuple[str, str], tuple[Any, dict[str, Any]]]:
+    """Per (target, method): the target's Inspect model and its role models, built (and so
+    checked by their providers) before any run starts."""
+    out: dict[tuple[str, str], tuple[Any, dict[str, Any]]] = {}
+    for target, models in spec.targets.items():
+        for method in spec.methods:
+            roles = spec.roles_for(method)
+            if method == "prompt_validation":
+                roles["prompter"] = [models[method]]
+            out[(target, method)] = (_model(models[method]), _roles(roles))
+    return out

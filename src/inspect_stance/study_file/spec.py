@@ -1,0 +1,261 @@
+"""A study file (YAML): the targets, the role models, the methods and the design, read and checked
+before any work. Inspect-free; every problem is a one-line :class:`InputError` naming the key and
+the fix.
+
+.. code-block:: yaml
+
+    study: my-study                      # optional (default: the file's stem)
+    targets:                             # a name bound to one model, or one model per method
+      gpt-4o-mini: openai/gpt-4o-mini
+      sim:
+        stance_drift: stance_sim/respondent
+        even_handedness: {model: even_sim/target, model_args: {refuse_rate: 0.2}}
+    roles:                               # shared by every method that uses the role
+      judges: [A, B, C]
+      graders: [{model: G, model_args: {...}}]
+    methods:                             # each method run, its task arguments (-T) and roles
+      stance_drift: {args: {limit_propositions: 5, trials: 20}}
+      even_handedness: {args: {limit: 30}, roles: {graders: [G2]}}
+    design: {sizes: explicit}            # or {target_se: 0.03} or {budget_calls: 20000}
+    prices: {openai/gpt-4o-mini: 0.0003} # dollars per call, by model (optional)
+    confirm_above: 10000                 # calls; more asks for confirmation (--yes skips)
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from inspect_stance.errors import InputError
+
+#: the methods a study runs, each an Inspect task of the package
+METHODS: tuple[str, ...] = (
+    "stance_drift",
+    "press",
+    "prompt_construction",
+    "prompt_validation",
+    "even_handedness",
+)
+#: the model roles each method uses (``prompt_validation``'s prompter is the target's model)
+METHOD_ROLES: dict[str, tuple[str, ...]] = {
+    "stance_drift": ("relay",),
+    "press": ("arguer", "classifier"),
+    "prompt_construction": ("judges", "prompter"),
+    "prompt_validation": ("annotators",),
+    "even_handedness": ("graders",),
+}
+#: roles a method cannot run without
+REQUIRED_ROLES: dict[str, tuple[str, ...]] = {
+    "prompt_construction": ("judges",),
+    "prompt_validation": ("annotators",),
+    "even_handedness": ("graders",),
+}
+ROLES: tuple[str, ...] = ("judges", "prompter", "arguer", "classifier", "relay", "annotators",
+                          "graders")  # fmt: skip
+TOP_KEYS = ("study", "targets", "roles", "methods", "design", "prices", "confirm_above")
+DEFAULT_CONFIRM_ABOVE = 10_000
+_MODEL = re.compile(r"^[A-Za-z0-9_.-]+/\S+$")
+
+Design = Literal["explicit", "target_se", "budget_calls"]
+
+
+@dataclass(frozen=True)
+class ModelSpec:
+    """A model (``provider/name``) and its model args (Inspect's ``-M``)."""
+
+    model: str
+    args: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class StudySpec:
+    """A checked study file (module docstring)."""
+
+    name: str
+    targets: dict[str, dict[str, ModelSpec]]  # target -> method -> model
+    roles: dict[str, list[ModelSpec]]
+    methods: dict[str, dict[str, Any]]  # method -> task args
+    method_roles: dict[str, dict[str, list[ModelSpec]]]  # method -> role overrides
+    design: Design = "explicit"
+    design_value: float | None = None
+    sd: dict[str, float] = field(default_factory=dict)
+    prices: dict[str, float] = field(default_factory=dict)
+    confirm_above: int = DEFAULT_CONFIRM_ABOVE
+
+    def roles_for(self, method: str) -> dict[str, list[ModelSpec]]:
+        """The roles bound for ``method``: the shared ones it uses, then its own overrides."""
+        out = {r: m for r, m in self.roles.items() if r in METHOD_ROLES[method]}
+        out.update(self.method_roles.get(method, {}))
+        return out
+
+
+def _mapping(value: Any, key: str, fix: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise InputError(f"study file: {key} must be a mapping; {fix}")
+    return value
+
+
+def parse_model(value: Any, key: str) -> ModelSpec:
+    """``provider/name`` or ``{model: provider/name, model_args: {...}}``."""
+    if isinstance(value, dict):
+        unknown = sorted(set(value) - {"model", "model_args"})
+        if unknown:
+            raise InputError(f"study file: {key}.{unknown[0]}: unknown key; use model and "
+                             "model_args")  # fmt: skip
+        args = _mapping(value.get("model_args", {}), f"{key}.model_args", "write name: value")
+        spec = ModelSpec(str(value.get("model", "")), dict(args))
+    else:
+        spec = ModelSpec(str(value) if value is not None else "")
+    if not _MODEL.match(spec.model):
+        raise InputError(f"study file: {key}: {spec.model!r} is not a model; write "
+                         "provider/name, e.g. openai/gpt-4o-mini")  # fmt: skip
+    return spec
+
+
+def _role_models(value: Any, key: str) -> list[ModelSpec]:
+    items = value if isinstance(value, list) else [value]
+    if not items:
+        raise InputError(f"study file: {key}: no model; give one model or a list")
+    return [parse_model(v, f"{key}[{k}]" if len(items) > 1 else key) for k, v in enumerate(items)]
+
+
+def _check_method(name: str, key: str) -> str:
+    if name not in METHODS:
+        raise InputError(f"study file: {key}: no method {name!r}; use one of {', '.join(METHODS)}")
+    return name
+
+
+def _targets(raw: Any, methods: list[str]) -> dict[str, dict[str, ModelSpec]]:
+    raw = _mapping(raw, "targets", "write targets: {NAME: provider/model}")
+    if not raw:
+        raise InputError("study file: targets: none; write targets: {NAME: provider/model}")
+    out: dict[str, dict[str, ModelSpec]] = {}
+    for name, value in raw.items():
+        key = f"targets.{name}"
+        if isinstance(value, dict) and "model" not in value:
+            per = {_check_method(m, f"{key}.{m}"): parse_model(v, f"{key}.{m}")
+                   for m, v in value.items()}  # fmt: skip
+            missing = [m for m in methods if m not in per]
+            if missing:
+                raise InputError(f"study file: {key}: no model for {missing[0]}; add "
+                                 f"{key}.{missing[0]}: provider/model")  # fmt: skip
+            out[str(name)] = {m: per[m] for m in methods}
+        else:
+            one = parse_model(value, key)
+            out[str(name)] = {m: one for m in methods}
+    return out
+
+
+def _methods(raw: Any) -> tuple[dict[str, dict[str, Any]], dict[str, dict[str, list[ModelSpec]]]]:
+    raw = _mapping(raw, "methods", "write methods: {stance_drift: {args: {...}}}")
+    if not raw:
+        raise InputError(f"study file: methods: none; name at least one of {', '.join(METHODS)}")
+    args: dict[str, dict[str, Any]] = {}
+    roles: dict[str, dict[str, list[ModelSpec]]] = {}
+    for name, block in raw.items():
+        key = f"methods.{name}"
+        _check_method(str(name), key)
+        block = _mapping(block or {}, key, "write {args: {...}, roles: {...}}")
+        unknown = sorted(set(block) - {"args", "roles"})
+        if unknown:
+            raise InputError(f"study file: {key}.{unknown[0]}: unknown key; put task arguments "
+                             f"under {key}.args and role models under {key}.roles")  # fmt: skip
+        args[name] = dict(_mapping(block.get("args") or {}, f"{key}.args", "write name: value"))
+        own = _mapping(block.get("roles") or {}, f"{key}.roles", "write role: model")
+        roles[name] = {_check_role(r, f"{key}.roles.{r}"): _role_models(v, f"{key}.roles.{r}")
+                       for r, v in own.items()}  # fmt: skip
+    return args, roles
+
+
+def _check_role(name: str, key: str) -> str:
+    if name not in ROLES:
+        raise InputError(f"study file: {key}: no role {name!r}; use one of {', '.join(ROLES)}")
+    return name
+
+
+def _design(raw: Any) -> tuple[Design, float | None, dict[str, float]]:
+    raw = _mapping(raw or {"sizes": "explicit"}, "design",
+                   "write design: {sizes: explicit} or {target_se: 0.03} or {budget_calls: N}")  # fmt: skip
+    unknown = sorted(set(raw) - {"sizes", "target_se", "budget_calls", "sd"})
+    if unknown:
+        raise InputError(f"study file: design.{unknown[0]}: unknown key; use sizes: explicit, "
+                         "target_se or budget_calls (and sd)")  # fmt: skip
+    chosen = [k for k in ("target_se", "budget_calls") if k in raw]
+    if len(chosen) > 1:
+        raise InputError("study file: design: both target_se and budget_calls; keep one")
+    sd = {_check_method(str(m), f"design.sd.{m}"): _positive(v, f"design.sd.{m}")
+          for m, v in _mapping(raw.get("sd") or {}, "design.sd", "write method: sd").items()}  # fmt: skip
+    if not chosen:
+        if raw.get("sizes", "explicit") != "explicit":
+            raise InputError("study file: design.sizes: use explicit (sizes in methods.*.args)")
+        return "explicit", None, sd
+    value = _positive(raw[chosen[0]], f"design.{chosen[0]}")
+    if chosen[0] == "budget_calls" and value < 1:
+        raise InputError("study file: design.budget_calls: below one call; give a whole number")
+    return chosen[0], value, sd  # type: ignore[return-value]
+
+
+def _positive(value: Any, key: str) -> float:
+    try:
+        v = float(value)
+    except (TypeError, ValueError):
+        raise InputError(
+            f"study file: {key}: {value!r} is not a number; give a positive number"
+        ) from None
+    if not v > 0 or v == float("inf"):
+        raise InputError(f"study file: {key}: {value!r} must be a positive number")
+    return v
+
+
+def parse_study(data: Any, name: str = "study") -> StudySpec:
+    """The :class:`StudySpec` of a parsed YAML document (one-line errors, module docstring)."""
+    data = _mapping(data, "the top level", "see `inspect-stance study --example FILE`")
+    unknown = sorted(set(data) - set(TOP_KEYS))
+    if unknown:
+        raise InputError(f"study file: {unknown[0]}: unknown key; use {', '.join(TOP_KEYS)}")
+    args, method_roles = _methods(data.get("methods"))
+    targets = _targets(data.get("targets"), list(args))
+    roles = {_check_role(str(r), f"roles.{r}"): _role_models(v, f"roles.{r}")
+             for r, v in _mapping(data.get("roles") or {}, "roles", "write role: model").items()}  # fmt: skip
+    design, value, sd = _design(data.get("design"))
+    prices = {str(m): _price(v, f"prices.{m}")
+              for m, v in _mapping(data.get("prices") or {}, "prices", "write model: dollars").items()}  # fmt: skip
+    confirm = data.get("confirm_above", DEFAULT_CONFIRM_ABOVE)
+    spec = StudySpec(str(data.get("study") or name), targets, roles, args, method_roles, design,
+                     value, sd, prices, int(_positive(confirm, "confirm_above")))  # fmt: skip
+    for method in args:
+        bound = spec.roles_for(method)
+        for role in REQUIRED_ROLES.get(method, ()):
+            if role not in bound:
+                raise InputError(f"study file: roles.{role}: {method} needs the {role} role; "
+                                 f"add roles: {{{role}: [provider/model, ...]}}")  # fmt: skip
+    return spec
+
+
+def _price(value: Any, key: str) -> float:
+    try:
+        v = float(value)
+    except (TypeError, ValueError):
+        raise InputError(
+            f"study file: {key}: {value!r} is not a price; give dollars per call"
+        ) from None
+    if not 0 <= v < float("inf"):
+        raise InputError(f"study file: {key}: {value!r}; give dollars per call (>= 0)")
+    return v
+
+
+def read_study(path: Path) -> StudySpec:
+    """Read and check the study file at ``path`` (one-line errors)."""
+    import yaml
+
+    if not path.is_file():
+        raise InputError(f"study: {path} not found; write one with inspect-stance study "
+                         f"--example {path}")  # fmt: skip
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (yaml.YAMLError, UnicodeDecodeError) as ex:
+        first = str(ex).splitlines()[0] if str(ex) else type(ex).__name__
+        raise InputError(f"study file {path}: not YAML ({first}); fix the syntax") from None
+    return parse_study(data, path.stem)
