@@ -110,9 +110,9 @@ class CompactSummary(Hooks):
         """Print :func:`~inspect_stance.console_summary.summary_line` to stderr (nothing for
         other packages' tasks, and nothing under ``--display none``, which asks for silence:
         the headline is in the log for ``gate`` and ``evals_df``)."""
-        from inspect_stance.console_summary import log_metrics, summary_line
-
         from inspect_ai.util import display_type
+
+        from inspect_stance.console_summary import log_metrics, summary_line
 
         if display_type() == "none":
             return
