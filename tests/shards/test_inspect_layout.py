@@ -119,3 +119,14 @@ def test_a_shard_run_with_another_model_is_refused(layout, tmp_path):
         assert log.status == "success"
     with pytest.raises(InputError, match="different models or generation settings"):
         load_folder_run(study)
+
+
+def test_inspect_bookkeeping_files_are_not_logs(tmp_path):
+    """``logs.json`` and ``eval-set.json`` (written by Inspect's eval sets into a log folder)
+    are not logs: a folder lists only its logs, and nothing counts them as unreadable."""
+    from inspect_stance.shards.layout import log_files
+
+    (tmp_path / "sub").mkdir()
+    for name in ("logs.json", "eval-set.json", "sub/logs.json", "2026-01-01_task_x.eval", "a.json"):
+        (tmp_path / name).write_text("{}")
+    assert [p.name for p in log_files(tmp_path)] == ["2026-01-01_task_x.eval", "a.json"]

@@ -29,6 +29,9 @@ from inspect_stance.shards import ShardInfo, group_shards, run_identity, shard_i
 
 SHARDS_SUFFIX = ".shards"
 LOG_SUFFIXES: tuple[str, ...] = (".eval", ".json")
+# files Inspect itself writes into a log folder that are not logs: the folder's listing and
+# an eval set's record (``inspect eval-set``, ``inspect-stance study``)
+NOT_LOGS: frozenset[str] = frozenset({"logs.json", "eval-set.json"})
 
 
 def shard_set_of(path: str | Path) -> tuple[Path, str] | None:
@@ -90,7 +93,11 @@ def log_files(folder: str | Path) -> list[Path]:
     merge). A folder that is itself one shard's ``<k>/`` lists its logs as ordinary logs, and
     a ``<name>.shards/`` given itself lists its shards (as Inspect does)."""
     root = Path(folder).resolve()
-    found = sorted(x for x in Path(folder).rglob("*") if x.suffix in LOG_SUFFIXES and x.is_file())
+    found = sorted(
+        x
+        for x in Path(folder).rglob("*")
+        if x.suffix in LOG_SUFFIXES and x.name not in NOT_LOGS and x.is_file()
+    )
     sets = (shard_set_of(f) for f in found)
     dirs = {w[0].resolve() for w in sets if w is not None and _within(w[0].resolve(), root)}
     keep: set[Path] = set()
