@@ -32,3 +32,32 @@ def active_generate_config() -> GenerateConfig:
     from inspect_ai.model._generate_config import active_generate_config as _active_config
 
     return _active_config()
+
+
+def parse_task_args(args: list[str]) -> dict[str, object]:
+    """``-T NAME=VALUE`` strings parsed as ``inspect eval`` parses them (YAML values).
+
+    Why private: Inspect's CLI parser (``inspect_ai._cli.util.parse_cli_args``) has no public
+    export; parsing the same way keeps a written job definition identical to the command line.
+    """
+    from inspect_ai._cli.util import parse_cli_args
+
+    return dict(parse_cli_args(tuple(args)))
+
+
+def shard_set_listing(shards_dir: str) -> object:
+    """Inspect's own listing of a ``<name>.shards`` folder (its shards with their attempts,
+    ``current`` the attempt Inspect would read), as ``inspect_ai.log`` lists it.
+
+    Why private: the walk (``inspect_ai.log._shards._walk.list_shard_set``) and its async file
+    system are not exported; reading the layout any other way could disagree with Inspect.
+    """
+    import anyio
+    from inspect_ai._util.asyncfiles import AsyncFilesystem
+    from inspect_ai.log._shards._walk import list_shard_set
+
+    async def listing() -> object:
+        async with AsyncFilesystem() as fs:
+            return await list_shard_set(fs, shards_dir)
+
+    return anyio.run(listing)

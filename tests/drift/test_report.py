@@ -35,6 +35,8 @@ JSON_KEYS = {
     "missing_values",
     "trials_replayed",
     "replayed_recorded_from",
+    "provenance",
+    "provenance_notes",
 }
 PATTERN_KEYS = {
     "polarization",

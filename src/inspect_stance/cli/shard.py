@@ -54,8 +54,7 @@ def _roles(values: list[str]) -> dict[str, list[str]]:
 
 def run(args: argparse.Namespace) -> int:
     """Check the arguments (one-line errors), then write the definition."""
-    from inspect_ai._cli.util import parse_cli_args
-
+    from inspect_stance.inspect_adapter import parse_task_args
     from inspect_stance.shards.jobs import make_job, render
 
     bad = [t for t in args.task_args if "=" not in t]
@@ -63,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
         raise InputError(f"-T {bad[0]!r}: give NAME=VALUE (e.g. -T trials=100)")
     if args.out is not None and not args.out.parent.is_dir():
         raise InputError(f"--out {args.out}: its folder does not exist; create it first")
-    job = make_job(args.task, args.shards, args.model, parse_cli_args(tuple(args.task_args)),
+    job = make_job(args.task, args.shards, args.model, parse_task_args(list(args.task_args)),
                    _roles(args.roles), args.log_dir, args.package)  # fmt: skip
     text = render(job, args.format)
     if args.out is None:

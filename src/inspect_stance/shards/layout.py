@@ -51,16 +51,11 @@ def _merged_logs(shards_dir: Path) -> list[Path]:
 def current_attempts(shards_dir: str | Path) -> dict[str, Path]:
     """``{k: current attempt}`` of a ``<name>.shards`` folder, listed by Inspect's own
     shard-set walk (shard folders in numeric order; attempts in Inspect's attempt order)."""
-    import anyio
-    from inspect_ai._util.asyncfiles import AsyncFilesystem
-    from inspect_ai.log._shards._walk import list_shard_set
+    from inspect_stance.inspect_adapter import shard_set_listing
 
-    async def listing() -> Any:
-        async with AsyncFilesystem() as fs:
-            return await list_shard_set(fs, str(Path(shards_dir).resolve()))
-
+    listing: Any = shard_set_listing(str(Path(shards_dir).resolve()))
     out: dict[str, Path] = {}
-    for shard in anyio.run(listing).shards:
+    for shard in listing.shards:
         if shard.current is not None:
             out[shard.name] = Path(str(shard.current.name).removeprefix("file://"))
     return out
