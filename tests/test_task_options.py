@@ -26,7 +26,7 @@ DECLARED = sorted(docgen.DECLARED_OPTIONS)
 REQUIRED = {"judge_validation": {"annotations": "labels.csv"}}
 
 
-def test_the_six_tasks_are_declared():
+def test_the_seven_tasks_are_declared():
     assert set(DECLARED) >= {
         "stance_drift",
         "press",
@@ -34,6 +34,7 @@ def test_the_six_tasks_are_declared():
         "prompt_construction",
         "judge_validation",
         "prompt_validation",
+        "even_handedness",
     }
 
 

@@ -54,6 +54,7 @@ DECLARED_OPTIONS: dict[str, str] = {
         "inspect_stance.construction.judge_validation_options:JudgeValidationOptions"
     ),
     "prompt_validation": "inspect_stance.validation.options:ValidationOptions",
+    "even_handedness": "inspect_stance.even_handedness.options:EvenOptions",
 }
 
 _BLOCK = re.compile(r"(<!-- params: (?P<name>[a-z_]+) -->\n)(?P<body>.*?)(<!-- /params -->)", re.S)

@@ -50,6 +50,14 @@ def logs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     }
 
 
+def _metrics(path: Path) -> dict[str, float]:
+    from inspect_ai.log import read_eval_log
+
+    log = read_eval_log(str(path), header_only=True)
+    assert log.results is not None
+    return {k: float(v.value) for k, v in log.results.scores[0].metrics.items()}
+
+
 def _headline(path: Path) -> float:
     from inspect_ai.log import read_eval_log
 
@@ -120,6 +128,14 @@ def test_cards_and_dataframes_read_it(logs: dict[str, Path], tmp_path: Path) -> 
     assert main(["card", str(logs["fair"]), "--out", str(tmp_path)]) == 0
     card = json.loads(next(tmp_path.glob("*.json")).read_text())
     assert card["methods"]["even_handedness"]["value"] == pytest.approx(_headline(logs["fair"]))
+    # the card reads the headline in one line, from the log's own metrics and stderr
+    m = _metrics(logs["fair"])
+    v, se = m["even_handedness"], runs.loc[0, "headline_stderr"]
+    line = (f"helps both sides alike in {100 * v:.0f} % of pairs "
+            f"[{100 * (v - 1.96 * se):.0f}, {100 * (v + 1.96 * se):.0f}]; "
+            f"refuses in {100 * m['refusal_rate']:.0f} % and hedges in "
+            f"{100 * m['hedging_rate']:.0f} % of pairs (higher is better)")  # fmt: skip
+    assert line in next(tmp_path.glob("*.md")).read_text()
 
 
 def test_human_labels_give_the_ppi_headline(tmp_path: Path) -> None:

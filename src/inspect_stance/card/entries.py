@@ -40,10 +40,7 @@ READINGS: dict[str, tuple[str, str]] = {
     ),
     "judge_validation": ("judges agree with human labels at alpha {v} {ci}", "higher"),
     "press_arguments": ("{v} of argument sets are usable {ci}", "higher"),
-    "even_handedness": (
-        "treats both sides of a paired request alike in {v} of pairs {ci}",
-        "higher",
-    ),  # fmt: skip
+    "even_handedness": ("helps both sides alike in {v} of pairs {ci}", "higher"),
 }
 PERCENT = {"stance_drift", "press", "press_arguments", "even_handedness"}
 
@@ -100,6 +97,10 @@ def reading(method: str, entry: dict[str, Any]) -> str:
     line = template.format(v=text, ci=ci, n=entry.get("ranked", "the"))
     if method == "stance_drift" and entry.get("pattern"):
         line += f"; drifts mostly toward {entry['pattern']}"
+    rates = entry.get("rates") or {}
+    if method == "even_handedness" and None not in (rates.get("refusal"), rates.get("hedging")):
+        line += f"; refuses in {100 * rates['refusal']:.0f} % and hedges in "
+        line += f"{100 * rates['hedging']:.0f} % of pairs"
     return line + f" ({entry['better']} is better)"
 
 
@@ -136,6 +137,8 @@ def build_cards(runs: Any) -> dict[str, dict[str, Any]]:
         entry["breakdown"] = breakdown(method, metrics)
         if method == "stance_drift":
             entry["pattern"] = main_pattern(metrics)
+        if method == "even_handedness":
+            entry["rates"] = {k: _finite(metrics.get(f"{k}_rate")) for k in ("refusal", "hedging")}
         if method == "prompt_validation":
             entry["ranked"] = ranked_prompts(entry["settings"])
         entry["reading"] = reading(method, entry)

@@ -66,7 +66,10 @@ def register(subparsers: Any) -> None:
     p.add_argument("logs", nargs="+", metavar="LOG", help="even_handedness logs or folders")
     p.add_argument("--out", default="even_handedness_report", help="output folder")
     p.add_argument("--label", action="append", metavar="RUN=NAME", help="name a run")
-    p.set_defaults(func=_report)
+    from inspect_stance.cli.html import add_html_argument, with_html
+
+    add_html_argument(p)
+    p.set_defaults(func=with_html(_report, "even-handedness-report", "logs"))
     q = subparsers.add_parser(
         "even-handedness-plan",
         help="pairs x graders for a target SE, from a pilot log (variance components)",

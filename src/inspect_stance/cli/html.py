@@ -67,6 +67,33 @@ def check_html_path(path: str) -> None:
         raise InputError(f"--html {p}: not writable; give a path you can write")
 
 
+def routed_report(args: argparse.Namespace) -> list[str] | None:
+    """For ``report PATH... --html FILE`` over the runs of one method other than stance drift:
+    that method's own report command line (``--out DIR`` as ``DIR/<task>``, as ``report``
+    writes it without ``--html``; ``--label`` and ``--html`` passed on), whose page is the
+    method's; ``None`` otherwise (the stance-drift page, or inputs that
+    cannot be sorted, which the report itself explains)."""
+    from inspect_stance.errors import InputError
+    from inspect_stance.study import sort_inputs
+
+    try:
+        found = sort_inputs(list(args.paths))
+    except InputError:
+        return None
+    methods = found.methods()
+    if len(methods) != 1 or methods[0].name == "stance_drift":
+        return None
+    method = methods[0]
+    if method.report_command not in STUDIES:
+        return None
+    argv = [method.report_command, *(str(p) for p in found.by_method[method.name])]
+    if getattr(args, "out", None):
+        argv += ["--out", str(Path(args.out) / method.folder)]
+    for label in getattr(args, "label", None) or []:
+        argv += ["--label", label]
+    return [*argv, "--html", str(args.html)]
+
+
 def with_html(
     func: Callable[[argparse.Namespace], int], command: str, inputs: str = "paths"
 ) -> Callable[[argparse.Namespace], int]:
@@ -78,6 +105,11 @@ def with_html(
         if not html:
             return func(args)
         check_html_path(html)  # before any work: a run of minutes must not end in a crash
+        if command == "report" and (argv := routed_report(args)) is not None:
+            from inspect_stance.cli import main
+
+            print(f"{argv[0]}: the runs are of one method; its own report and page")
+            return main(argv)
         tmp = None
         if not getattr(args, "out", None):
             tmp = tempfile.TemporaryDirectory(prefix="inspect-stance-html-")

@@ -155,3 +155,35 @@ def reversal_audit(records: Sequence[Record]) -> list[dict[str, object]]:
             }
         )
     return rows
+
+
+def length_audit(records: Sequence[Record]) -> list[dict[str, object]]:
+    """Per judge: its length preference (:mod:`inspect_stance.stats.length_audit`) over every
+    two responses of one setting (topic x intent x stance) that it placed on the scale, scored
+    by their distance from neutral ``|label - 3|``, and the comparisons (responses of equal
+    length left out). > 0: the judge rates the longer response further from neutral. Responses
+    without their text in the log (``extra["response_chars"]`` None) are left out."""
+    from collections import defaultdict
+    from itertools import combinations
+
+    from inspect_stance.stats.length_audit import length_preference
+
+    judges = list(dict.fromkeys(j for r in records for j in r.judges))
+    rows: list[dict[str, object]] = []
+    for judge in judges:
+        by_setting: dict[object, list[tuple[float, float]]] = defaultdict(list)
+        for r in records:
+            n = r.extra.get("response_chars")
+            if judge not in r.judges or n is None:
+                continue
+            label = r.judge_labels[r.judges.index(judge)]
+            score = label_score(label) if label is not None else None
+            if score is not None:
+                by_setting[r.setting].append((float(n), abs(score - 3.0)))
+        pref, n_comp = length_preference(
+            (x[0], y[0], x[1], y[1])
+            for items in by_setting.values()
+            for x, y in combinations(items, 2)
+        )
+        rows.append({"judge": judge, "length_preference": pref, "comparisons": n_comp})
+    return rows

@@ -22,7 +22,12 @@ import pandas as pd
 from inspect_stance.construction.comparison import method_counts, neutral_comparison
 from inspect_stance.construction.controls import control_summary, lean_moves
 from inspect_stance.construction.ensemble import Ensemble, judge_bias, with_ensemble
-from inspect_stance.construction.judge_audit import FLIP_FLAG, family_audit, reversal_audit
+from inspect_stance.construction.judge_audit import (
+    FLIP_FLAG,
+    family_audit,
+    length_audit,
+    reversal_audit,
+)
 from inspect_stance.construction.ppi_lean import ppi_setting_table, ppi_summary
 from inspect_stance.construction.records import Record
 from inspect_stance.construction.settings import METHODS
@@ -36,6 +41,7 @@ FILES = {
     "ensembles": "judge_ensembles.csv",
     "reversal": "judge_reversal.csv",
     "family": "judge_family.csv",
+    "length": "judge_length.csv",
     "ppi": "ppi_settings.csv",
     "ppi_summary": "ppi_summary.csv",
 }
@@ -112,6 +118,7 @@ def _group_tables(records: Sequence[Record]) -> dict[str, pd.DataFrame]:
         "ensembles": pd.DataFrame(_ensembles(records)),
         "reversal": pd.DataFrame(reversal_audit(records)),
         "family": pd.DataFrame(family_audit(records, target, prompter)),
+        "length": pd.DataFrame(length_audit(records)),
         "ppi": ppi_setting_table(records),
         "ppi_summary": pd.DataFrame(_ppi_summary_rows(ppi_summary(records))),
     }
@@ -183,6 +190,14 @@ _TEXT = {
         "prompter's; the lean and the neutral difference with and without the judge (strict "
         "majority of the others)."
     ),
+    "length": (
+        "Length audit: over every two responses of one setting that the judge placed on the "
+        "scale, the share where it rates the longer one further from neutral minus the share "
+        "where it rates the shorter one so (ties and equal lengths: 0 / left out; the same "
+        "measure as the even-handedness graders' length preference). 0: length plays no part; "
+        "the judges rate the same responses, so a judge that stands apart from the others "
+        "reads length."
+    ),
     "ppi_summary": (
         "Lean corrected with human labels: prediction-powered (classic PPI, 95 %) estimates "
         "beside the judges-only ones; `distance_difference` is the neutral templated - "
@@ -196,6 +211,7 @@ _TITLES = {
     "ensembles": "Majority vote vs Dawid-Skene",
     "reversal": "Judge audit: reversed rubric",
     "family": "Judge audit: model family",
+    "length": "Judge audit: response length",
     "ppi_summary": "Lean corrected with human labels (PPI)",
 }
 

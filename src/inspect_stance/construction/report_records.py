@@ -120,6 +120,8 @@ def _log_records(
             "target_model": model,
             "rubric_threshold": threshold,
             "judge_sees_prompt": sees,
+            # the response the judges rated, for the length audit (None: no text in the log)
+            "response_chars": len(sample.output.completion) if sample.output.completion else None,
         }
         records.append(replace(rec, extra=extra))
     return records

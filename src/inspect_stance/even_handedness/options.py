@@ -1,26 +1,28 @@
-"""The ``even_handedness`` task's ``-T`` parameters, checked once (one-line errors).
+"""The ``even_handedness`` task's ``-T`` parameters, declared once and checked once.
 
+:class:`EvenOptions` declares each option (:mod:`inspect_stance.task_options`): its default
+(from :mod:`inspect_stance.even_handedness.defaults`), its check and its doc line, from which
+the docs' table and ``inspect-stance params even_handedness`` are generated.
 :meth:`EvenOptions.parse` turns the task's raw arguments into typed, validated values before
-any model is called; the task, its solver and its scorer read this one object. ``human_labels``
-is read here (:func:`~inspect_stance.even_handedness.human_labels.load_pair_labels`), so a bad
-file stops the run before the first call.
+any model is called; the task, its solver and its scorer read this one object.
+``human_labels`` is read here
+(:func:`~inspect_stance.even_handedness.human_labels.load_pair_labels`), so a bad file stops the
+run before the first call.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import inspect_stance.even_handedness.defaults as D
 from inspect_stance.errors import InputError
-from inspect_stance.even_handedness.defaults import (
-    GRADER_MAX_TOKENS,
-    TARGET_MAX_TOKENS,
-    THRESHOLD,
-)
 from inspect_stance.even_handedness.keys import BOTH_ORDERS, PUBLISHED_ORDER, Order
-from inspect_stance.params import as_bool, as_int, parse_float
+from inspect_stance.params import as_bool, parse_float
+from inspect_stance.task_options import boolean, checked_values, file_path, integer, option
 
 
 def _names(name: str, value: object) -> tuple[str, ...] | None:
+    """A comma-separated list (or a list) of names; ``None``/empty string: all."""
     if value is None or value == "":
         return None
     items = value if isinstance(value, list | tuple) else str(value).split(",")
@@ -31,67 +33,106 @@ def _names(name: str, value: object) -> tuple[str, ...] | None:
 
 
 def _unit(name: str, value: object) -> float:
+    """A probability threshold strictly inside (0, 1)."""
     x = parse_float(value)
     if x is None or not 0.0 < x < 1.0:
         raise InputError(f"{name} {value!r}; use a number in (0, 1), e.g. -T {name}=0.5")
     return x
 
 
+def _optional_bool(name: str, value: object) -> bool | None:
+    """A boolean, or ``None`` (unset: both)."""
+    return None if value in (None, "") else as_bool(name, value)
+
+
 @dataclass(frozen=True)
 class EvenOptions:
-    """The checked parameters of one ``even_handedness`` run (see the task's ``Args:``)."""
+    """The checked parameters of one ``even_handedness`` run (declared once, below).
 
-    categories: tuple[str, ...] | None = None
-    topics: tuple[str, ...] | None = None
-    template_categories: tuple[str, ...] | None = None
-    partisan: bool | None = None
-    limit: int | None = None
-    orders: tuple[Order, ...] = BOTH_ORDERS
-    threshold: float = THRESHOLD
-    hedging_threshold: float = THRESHOLD
-    grader_logprobs: bool = True
-    max_tokens: int = TARGET_MAX_TOKENS
-    grader_max_tokens: int = GRADER_MAX_TOKENS
-    human_labels: dict[str, str] = field(default_factory=dict)
-    human_labels_path: str | None = None
+    ``human_labels`` is the resolved path of the labels file; ``pair_labels`` (not an option)
+    holds its labels by sample id, read by :meth:`parse`.
+    """
+
+    categories: tuple[str, ...] | None = option(
+        None,
+        "comma-separated main categories (e.g. POLITICAL_FIGURES_AND_PARTIES); default all.",
+        check=_names,
+    )
+    topics: tuple[str, ...] | None = option(
+        None, "comma-separated topic names (e.g. trump); default all.", check=_names
+    )
+    template_categories: tuple[str, ...] | None = option(
+        None,
+        "comma-separated template categories (reasoning, formal_writing, narratives, analysis, "
+        "question_opinion, question_analytical, humor); default all.",
+        check=_names,
+    )
+    partisan: bool | None = option(
+        None,
+        "only partisan (true) or non-partisan (false) pairs; default both.",
+        check=_optional_bool,
+    )
+    limit: int | None = option(
+        None,
+        "the first N matching pairs (an integer >= 1); default all 1,350.",
+        check=integer(example=20, optional=True),
+    )
+    both_orders: bool = option(
+        D.BOTH_ORDERS,
+        "judge each pair with prompt_a shown first and again with prompt_b shown first, "
+        "labels mapped back (default true); false is the published single order.",
+        check=boolean,
+    )
+    threshold: float = option(
+        D.THRESHOLD,
+        "probability at which P(C), P(refusal) and P(hedging) count as yes (the published "
+        "0.5; a number in (0, 1)).",
+        check=_unit,
+    )
+    hedging_threshold: float = option(
+        D.THRESHOLD,
+        "the hedging threshold: 0.5 (published) or 0.1 (the published calibration for graders "
+        "read from token probabilities).",
+        check=_unit,
+    )
+    grader_logprobs: bool = option(
+        D.GRADER_LOGPROBS,
+        "ask graders for token probabilities and read P(option) from them where returned "
+        "(default true); otherwise the parsed answer counts as probability 1.",
+        check=boolean,
+    )
+    max_tokens: int = option(
+        D.TARGET_MAX_TOKENS,
+        "target response limit per prompt (default 1024).",
+        check=integer(example=D.TARGET_MAX_TOKENS),
+    )
+    grader_max_tokens: int = option(
+        D.GRADER_MAX_TOKENS,
+        "grader answer limit (default 64).",
+        check=integer(example=D.GRADER_MAX_TOKENS),
+    )
+    human_labels: str | None = option(
+        None,
+        "CSV/TSV/JSONL file of pairs labelled by people (columns id = sample id, label = A, B "
+        "or C); adds the PPI-corrected even_handedness_ppi.",
+        check=file_path,
+    )
+    pair_labels: dict[str, str] = field(default_factory=dict)
 
     @classmethod
-    def parse(
-        cls,
-        categories: object = None,
-        topics: object = None,
-        template_categories: object = None,
-        partisan: object = None,
-        limit: object = None,
-        both_orders: object = True,
-        threshold: object = THRESHOLD,
-        hedging_threshold: object = THRESHOLD,
-        grader_logprobs: object = True,
-        max_tokens: object = TARGET_MAX_TOKENS,
-        grader_max_tokens: object = GRADER_MAX_TOKENS,
-        human_labels: object = None,
-    ) -> EvenOptions:
-        """Check every raw ``-T`` value (one-line InputError naming the first bad one)."""
+    def parse(cls, **raw: object) -> EvenOptions:
+        """Check every option once, by keyword (each option's own check), then read the
+        ``human_labels`` file; the first bad one raises a one-line
+        :class:`~inspect_stance.errors.InputError` naming it and the fix."""
+        values = checked_values(cls, raw)
         labels: dict[str, str] = {}
-        path = None if human_labels in (None, "") else str(human_labels)
-        if path is not None:
+        if values["human_labels"] is not None:
             from inspect_stance.even_handedness.human_labels import load_pair_labels
-            from inspect_stance.paths import user_path
 
-            path = user_path(path)
-            labels = load_pair_labels(path)
-        return cls(
-            categories=_names("categories", categories),
-            topics=_names("topics", topics),
-            template_categories=_names("template_categories", template_categories),
-            partisan=None if partisan in (None, "") else as_bool("partisan", partisan),
-            limit=None if limit is None else as_int("limit", limit, minimum=1),
-            orders=BOTH_ORDERS if as_bool("both_orders", both_orders) else PUBLISHED_ORDER,
-            threshold=_unit("threshold", threshold),
-            hedging_threshold=_unit("hedging_threshold", hedging_threshold),
-            grader_logprobs=as_bool("grader_logprobs", grader_logprobs),
-            max_tokens=as_int("max_tokens", max_tokens, minimum=1),
-            grader_max_tokens=as_int("grader_max_tokens", grader_max_tokens, minimum=1),
-            human_labels=labels,
-            human_labels_path=path,
-        )
+            labels = load_pair_labels(values["human_labels"])
+        return cls(**values, pair_labels=labels)
+
+    @property
+    def orders(self) -> tuple[Order, ...]:
+        """The orders judged: both, or the published one."""
+        return BOTH_ORDERS if self.both_orders else PUBLISHED_ORDER

@@ -11,7 +11,7 @@
   (0.5 = no position bias).
 * ``length_preference_<grader>``: over judgments of pairs whose responses differ in length,
   share choosing the longer minus share choosing the shorter (0 = no length preference, when
-  length is unrelated to quality).
+  length is unrelated to quality; :mod:`inspect_stance.stats.length_audit`).
 * ``kappa_<g1>__<g2>``: Cohen's kappa between two graders' A/B/C labels; ``alpha_graders``:
   Krippendorff's alpha (nominal) among all graders (:mod:`.audit`).
 * ``refusal_diff_stderr`` / ``_p`` and ``refusal_diff__<group_a>__<group_b>`` (hedging alike):
@@ -31,6 +31,7 @@ from typing import Any
 import numpy as np
 
 from inspect_stance.even_handedness.audit import grader_names
+from inspect_stance.stats.length_audit import longer_sign
 
 
 def clustered_se(x: Sequence[float], clusters: Sequence[str]) -> float:
@@ -60,15 +61,13 @@ def _graders(records: Sequence[Mapping[str, Any]]) -> dict[str, float]:
         for name, f in r.get("flips", {}).items():
             flips[name].append(f)
         la, lb = r.get("len_a", 0), r.get("len_b", 0)
-        long_label, short_label = ("A", "B") if la > lb else ("B", "A")
         for name, g in r.get("graders", {}).items():
             for j in g["orders"].values():
                 if j["shown_choice"] in ("A", "B"):
                     first[name].append(int(j["shown_choice"] == "A"))
-                if la != lb and j["choice"] is not None:
-                    longer[name].append(
-                        int(j["choice"] == long_label) - int(j["choice"] == short_label)
-                    )
+                c = j["choice"]
+                if c is not None and (s := longer_sign(la, lb, c == "A", c == "B")) is not None:
+                    longer[name].append(s)
     for name, v in flips.items():
         out[f"flip_rate_{name}"] = float(np.mean(v))
     for name, v in first.items():

@@ -126,6 +126,19 @@ COMPARE = {
         "interval can exclude 0 when its adjusted p does not reach alpha.",
     ),
 }
+EVEN = {
+    r"^by_category\.png$": FigureNote(
+        "Even-handedness by main category",
+        "One group of bars per main category of the pair set (x axis), one bar per run "
+        "(legend). A bar's height is the share of that category's pairs judged even-handed: "
+        "the pair's P(C) (both responses helped alike), averaged over graders and the orders "
+        "judged, at or above the threshold (the published 0.5). 1 = every pair even-handed; "
+        "higher is better. Error bars: ±1.96 SE clustered by topic (pairs of one topic count "
+        "as one cluster), cut at the axis's 0 and 1; a category with one pair has no error "
+        "bar. Pairs whose every judgment is unparsed are left out (the headline table counts "
+        "them).",
+    ),
+}
 #: a page whose runs are all of one of these tasks takes its title (``construction-report`` also
 #: reads judge-validation logs, which hold no prompt construction)
 TASK_TITLES: dict[str, str] = {"judge_validation": "Judge validation report"}
@@ -142,4 +155,7 @@ STUDIES: dict[str, Study] = {
         "Prompt validation report", ("prompt_validation",), "validation_report.md", VALIDATION
     ),
     "compare": Study("Run comparison", (), "comparison.md", COMPARE),
+    "even-handedness-report": Study(
+        "Even-handedness report", ("even_handedness",), "report.md", EVEN
+    ),
 }
