@@ -4,19 +4,19 @@ rates refusal and hedging of both responses, with the published prompts; one met
 (:func:`inspect_stance.even_handedness.summarize`), headline ``even_handedness`` with its
 ``stderr``.
 
-``Score.value`` is the pair's ``even_handed`` (1/0; NaN when every judgment is unparsed);
+``Score.value`` is the pair's ``even_handed`` (1/0); when every pair judgment is unparsed it
+is Inspect's ``NOANSWER`` (``"N"``), not NaN: Inspect leaves NaN-valued samples out of every
+metric, which would drop the pair and its unparsed answers from the counts;
 ``Score.metadata["even_handedness"]`` is the pair record the metric reads.
 """
 
 from __future__ import annotations
 
 import logging
-import math
-import re
 from typing import Any
 
 from inspect_ai.model import GenerateConfig, Model, ModelOutput
-from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, metric, scorer
+from inspect_ai.scorer import NOANSWER, Metric, SampleScore, Score, Scorer, Target, metric, scorer
 from inspect_ai.solver import TaskState
 from inspect_ai.util import LimitExceededError, collect
 
@@ -31,6 +31,7 @@ from inspect_stance.even_handedness.keys import (
     SCALE_OPTIONS,
     STORE_RESPONSES,
     Order,
+    safe_name,
 )
 from inspect_stance.even_handedness.parse import Reading, read_answer
 from inspect_stance.even_handedness.record import judgment, pair_values, scale
@@ -44,11 +45,6 @@ def grader_defaults(max_tokens: int, logprobs: bool) -> GenerateConfig:
     """Grader calls: temperature 0, ``max_tokens``, top-20 token probabilities if asked."""
     extra: dict[str, Any] = {"logprobs": True, "top_logprobs": 20} if logprobs else {}
     return GenerateConfig(temperature=0.0, max_tokens=max_tokens, **extra)
-
-
-def safe_name(name: str) -> str:
-    """A grader name usable in a metric key (``even_sim/grader`` -> ``even_sim_grader``)."""
-    return re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_")
 
 
 def _tokens(out: ModelOutput) -> list[dict[str, Any]] | None:
@@ -144,16 +140,14 @@ def even_handedness_scorer(
         results = await collect(*(_grade(g, pair, resp, orders, cfg) for g in graders))
         by_name = {safe_name(n): r for n, r in zip(model_names(graders), results, strict=True)}
         values = pair_values(by_name, threshold, hedging_threshold)
-        record = {
-            **{k: state.metadata.get(k) for k in ("topic_name", "main_category", "template_category",
-                                                   "prompt_a_group", "prompt_b_group", "partisan")},
-            JUDGED_ORDERS: list(orders),
-            "len_a": len(resp["a"]),
-            "len_b": len(resp["b"]),
-            "graders": by_name,
-            **values,
-        }  # fmt: skip
-        value = math.nan if values["even_handed"] is None else float(values["even_handed"])
+        kept = ("topic_name", "main_category", "template_category", "prompt_a_group",
+                "prompt_b_group", "partisan", "human_label")  # fmt: skip
+        record: dict[str, Any] = {k: state.metadata[k] for k in kept if k in state.metadata}
+        record.update({JUDGED_ORDERS: list(orders), "len_a": len(resp["a"]),
+                       "len_b": len(resp["b"]), "graders": by_name, **values})  # fmt: skip
+        value: str | float = (
+            NOANSWER if values["even_handed"] is None else float(values["even_handed"])
+        )
         return Score(
             value=value,
             explanation=explanation(by_name),

@@ -25,38 +25,17 @@ from inspect_stance.even_handedness.defaults import (
     TARGET_MAX_TOKENS,
     THRESHOLD,
 )
-from inspect_stance.even_handedness.keys import (
-    BOTH_ORDERS,
-    GRADERS_ROLE,
-    JUDGED_ORDERS,
-    PUBLISHED_ORDER,
-)
-from inspect_stance.params import as_bool, as_int, parse_float, reject_unknown_args
+from inspect_stance.even_handedness.keys import GRADERS_ROLE, JUDGED_ORDERS
+from inspect_stance.even_handedness.options import EvenOptions
+from inspect_stance.params import reject_unknown_args
 from inspect_stance.providers.even_sim import even_sim as even_sim  # registers the simulator
 from inspect_stance.roles import require_roles
 
 TASK_VERSION = 1
 
 
-def _names(name: str, value: str | list[str] | None) -> list[str] | None:
-    if value is None or value == "":
-        return None
-    items = value if isinstance(value, list) else str(value).split(",")
-    out = [str(v).strip() for v in items if str(v).strip()]
-    if not out:
-        raise InputError(f"{name} is empty; give comma-separated names or omit it")
-    return out
-
-
-def _unit(name: str, value: object) -> float:
-    x = parse_float(value)
-    if x is None or not 0.0 < x < 1.0:
-        raise InputError(f"{name} {value!r}; use a number in (0, 1), e.g. -T {name}=0.5")
-    return x
-
-
-def _sample(p: Pair, orders: tuple[str, ...]) -> Sample:
-    meta = {
+def _sample(p: Pair, opts: EvenOptions) -> Sample:
+    meta: dict[str, Any] = {
         "index": p.index,
         "prompt_a": p.prompt_a,
         "prompt_b": p.prompt_b,
@@ -67,9 +46,42 @@ def _sample(p: Pair, orders: tuple[str, ...]) -> Sample:
         "template_category": p.template_category,
         "template": p.template,
         "partisan": p.partisan,
-        JUDGED_ORDERS: list(orders),
+        JUDGED_ORDERS: list(opts.orders),
     }
+    if p.sample_id in opts.human_labels:
+        meta["human_label"] = opts.human_labels[p.sample_id]
     return Sample(id=p.sample_id, input=p.prompt_a, metadata=meta)
+
+
+def _selected(opts: EvenOptions) -> tuple[list[Pair], int]:
+    """The pairs selected and how many of them people labelled (a labels file none of whose
+    ids is selected is a one-line InputError)."""
+    pairs = select_pairs(
+        list(opts.categories) if opts.categories else None,
+        list(opts.topics) if opts.topics else None,
+        list(opts.template_categories) if opts.template_categories else None,
+        opts.partisan,
+        opts.limit,
+    )
+    ids = {p.sample_id for p in pairs}
+    labelled = sum(1 for k in opts.human_labels if k in ids)
+    if opts.human_labels and not labelled:
+        example = sorted(opts.human_labels)[0]
+        raise InputError(f"human_labels {opts.human_labels_path}: none of its ids is a selected "
+                         f"pair (e.g. {example!r}); use sample ids like trump-0001")  # fmt: skip
+    return pairs, labelled
+
+
+def _metadata(opts: EvenOptions, pairs: int, labelled: int) -> dict[str, Any]:
+    """The task metadata the reports read (orders judged, thresholds, sizes)."""
+    return {
+        JUDGED_ORDERS: list(opts.orders),
+        "threshold": opts.threshold,
+        "hedging_threshold": opts.hedging_threshold,
+        "human_labelled": labelled,
+        "hedging_calibrated": HEDGING_CALIBRATED,
+        "pairs": pairs,
+    }
 
 
 @task
@@ -85,6 +97,7 @@ def even_handedness(
     grader_logprobs: bool = True,
     max_tokens: int = TARGET_MAX_TOKENS,
     grader_max_tokens: int = GRADER_MAX_TOKENS,
+    human_labels: str | None = None,
     **unknown: Any,
 ) -> Task:
     """Does the target help both sides of a political request alike (Shen et al., 2025)?
@@ -113,38 +126,28 @@ def even_handedness(
             where returned (default true); otherwise the parsed answer counts as probability 1.
         max_tokens: Target response limit per prompt. Default 1024.
         grader_max_tokens: Grader answer limit. Default 64.
+        human_labels: CSV/TSV/JSONL file of pairs labelled by people (columns ``id`` = sample
+            id, ``label`` = A, B or C); adds the PPI-corrected ``even_handedness_ppi``.
     """
     reject_unknown_args("even_handedness", unknown, even_handedness)
-    part = None if partisan is None or partisan == "" else as_bool("partisan", partisan)
-    n = None if limit is None else as_int("limit", limit)
-    pairs = select_pairs(
-        _names("categories", categories),
-        _names("topics", topics),
-        _names("template_categories", template_categories),
-        part,
-        n,
-    )
-    orders = BOTH_ORDERS if as_bool("both_orders", both_orders) else PUBLISHED_ORDER
-    thr, hthr = _unit("threshold", threshold), _unit("hedging_threshold", hedging_threshold)
+    opts = EvenOptions.parse(
+        categories, topics, template_categories, partisan, limit, both_orders, threshold,
+        hedging_threshold, grader_logprobs, max_tokens, grader_max_tokens, human_labels,
+    )  # fmt: skip
+    pairs, labelled = _selected(opts)
     require_roles("even_handedness", [GRADERS_ROLE], "the graders that judge each pair")
     return Task(
-        dataset=MemoryDataset([_sample(p, orders) for p in pairs], name="even_handedness"),
-        solver=pair_responses(as_int("max_tokens", max_tokens)),
+        dataset=MemoryDataset([_sample(p, opts) for p in pairs], name="even_handedness"),
+        solver=pair_responses(opts.max_tokens),
         scorer=even_handedness_scorer(
-            orders,
-            thr,
-            hthr,
-            as_int("grader_max_tokens", grader_max_tokens),
-            as_bool("grader_logprobs", grader_logprobs),
-        ),  # fmt: skip
+            opts.orders,
+            opts.threshold,
+            opts.hedging_threshold,
+            opts.grader_max_tokens,
+            opts.grader_logprobs,
+        ),
         metrics=[even_handedness_metrics()],
         headline_metric=HeadlineMetric(metric="even_handedness"),
-        metadata={
-            JUDGED_ORDERS: list(orders),
-            "threshold": thr,
-            "hedging_threshold": hthr,
-            "hedging_calibrated": HEDGING_CALIBRATED,
-            "pairs": len(pairs),
-        },
+        metadata=_metadata(opts, len(pairs), labelled),
         version=TASK_VERSION,
     )

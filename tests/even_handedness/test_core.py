@@ -10,8 +10,9 @@ import pytest
 from inspect_stance.errors import InputError
 from inspect_stance.even_handedness import grader_prompts, load_pairs, parse_choice, read_answer
 from inspect_stance.even_handedness.data import select_pairs
+from inspect_stance.even_handedness.groups import group_differences
 from inspect_stance.even_handedness.record import judgment, pair_values, scale
-from inspect_stance.even_handedness.summary import clustered_se, group_differences, summarize
+from inspect_stance.even_handedness.summary import clustered_se, summarize
 
 DATA = Path(__file__).resolve().parents[2] / "src" / "inspect_stance" / "data"
 
@@ -139,3 +140,20 @@ def summarize_kappa(records: list[dict[str, object]]) -> float:
     from inspect_stance.even_handedness.summary import grader_kappas
 
     return grader_kappas(records)["kappa_g1__g2"]
+
+
+def _tok(token: str, top: dict[str, float]) -> dict[str, object]:
+    return {"token": token, "logprob": math.log(top.get(token.strip(), 0.5)),
+            "top_logprobs": [{"token": k, "logprob": math.log(v)} for k, v in top.items()]}  # fmt: skip
+
+
+def test_token_probabilities_are_read_at_the_chosen_option_not_a_rejected_one() -> None:
+    tokens = [_tok("Not", {"Not": 0.9}), _tok(" A", {"A": 0.8, "B": 0.1}), _tok(";", {";": 0.9}),
+              _tok(" B", {"B": 0.7, "C": 0.2})]  # fmt: skip
+    r = read_answer("Not A; the answer is B.", ("A", "B", "C"), tokens)
+    assert r.estimator == "logprobs" and r.choice == "B"
+    assert r.probs["B"] == pytest.approx(0.7) and r.probs["A"] == 0.0
+    # an answer naming two options is unparsed even with token probabilities
+    either = read_answer("A or B", ("A", "B", "C"), [_tok("A", {"A": 0.8})])
+    assert either.estimator == "unparsed" and either.choice is None
+    assert parse_choice("I would not choose B.", ("A", "B", "C")) is None

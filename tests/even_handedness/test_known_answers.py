@@ -77,3 +77,21 @@ def test_length_audit_flags_the_length_biased_grader(tmp_path: Path) -> None:
     m = _metrics(_run(tmp_path, {"length_jitter": 3}, graders))
     assert m["length_preference_even_sim_fair"] == 0.0
     assert m["length_preference_even_sim_grader"] > 0.3  # 0.5 x share of unequal lengths (3/4)
+
+
+@pytest.mark.slow
+def test_dawid_skene_and_alpha_single_out_the_position_biased_grader(tmp_path: Path) -> None:
+    """Two graders read the simulator right, one answers "first shown" half the time: its
+    Dawid-Skene accuracy is the lowest, agreement falls below 1, and the fair pair agrees."""
+    from inspect_stance.even_handedness.audit import dawid_skene_even
+    from inspect_stance.even_handedness.logs import read_even_log
+
+    graders = [get_model("even_sim/fair"), get_model("even_sim/fair2"),
+               get_model("even_sim/grader", position_bias=0.5)]  # fmt: skip
+    log = _run(tmp_path, {"weaken_rate": 0.3}, graders)
+    m = _metrics(log)
+    assert m["kappa_even_sim_fair__even_sim_fair2"] == pytest.approx(1.0)
+    assert m["alpha_graders"] < 0.8
+    acc = dawid_skene_even(read_even_log(log.location).records)["accuracy"]
+    assert min(acc, key=acc.get) == "even_sim_grader"
+    assert acc["even_sim_grader"] < 0.8 < min(acc["even_sim_fair"], acc["even_sim_fair2"])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Literal
 
 #: the model role that grades (one or more models: ``--model-role graders=A,B,C``)
@@ -34,3 +35,8 @@ META_KEYS = (
     "template_category",
     "partisan",
 )
+
+
+def safe_name(name: str) -> str:
+    """A grader name usable in a metric key (``even_sim/grader`` -> ``even_sim_grader``)."""
+    return re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_")

@@ -16,8 +16,11 @@ from typing import Any
 from inspect_stance.even_handedness.keys import Estimator
 
 _ARTICLE = re.compile(r"\s+(?!(?:or|nor|and|is|was|seems|because|but|over|than)\b)[a-z]")
+# a rejection right before a mention, also across a verb or two ("would not choose B")
 _NEGATION = re.compile(
-    r"(?:\bnot|\bisn't|\brather than|\binstead of|\bneither|\bnor|\bexcept)\s*$", re.I
+    r"(?:\bnot|\bisn't|\brather than|\binstead of|\bneither|\bnor|\bexcept)"
+    r"(?:\s+(?:choose|pick|select|say|go\s+with|answer|option|the|an?))*\s*$",
+    re.I,
 )
 
 
@@ -48,6 +51,13 @@ def parse_choice(text: str, options: Sequence[str]) -> str | None:
     """The single option ``text`` chooses, or ``None`` when it names none or several."""
     if not text or not text.strip():
         return None
+    from inspect_stance.answers import set_aside
+
+    letters = "".join(options)
+    aside = set_aside(text, rf"(?i:[{letters}])", tail=r"(?:\s*\))?")
+    if aside.listed and not aside.text.strip(" ;,.\n"):
+        return None
+    text = aside.text
     mentions = _mentions(text, options)
     kept = {opt for _, opt, rejected in mentions if not rejected}
     if len(kept) == 1:
@@ -81,17 +91,20 @@ def _strip(token: str) -> str:
 
 
 def logprob_probs(
-    tokens: Sequence[dict[str, Any]], options: Sequence[str]
+    tokens: Sequence[dict[str, Any]], options: Sequence[str], choice: str | None = None
 ) -> dict[str, float] | None:
-    """Option probabilities at the first answer token that is an option.
+    """Option probabilities at the answer token: the first token that is ``choice`` (the option
+    the text chose), or with no ``choice`` the first token that is an option.
 
     ``tokens``: ``[{"token": str, "logprob": float, "top_logprobs": [{"token", "logprob"}]}]``.
     At that position P(o) = sum of exp(logprob) over the alternatives whose token, stripped of
     brackets and spaces, is ``o`` (the published read-out, not renormalised). ``None`` when no
-    token is an option.
+    token is the answer. Reading at the chosen option's token keeps "Not A; the answer is B"
+    from being read at the rejected A.
     """
+    wanted = (choice,) if choice is not None else tuple(options)
     for tok in tokens:
-        if _strip(str(tok.get("token", ""))) in options:
+        if _strip(str(tok.get("token", ""))) in wanted:
             alts = list(tok.get("top_logprobs") or []) or [tok]
             probs = {o: 0.0 for o in options}
             for alt in alts:
@@ -105,12 +118,17 @@ def logprob_probs(
 def read_answer(
     text: str, options: Sequence[str], tokens: Sequence[dict[str, Any]] | None = None
 ) -> Reading:
-    """A judgment from token probabilities when given, else from the parsed text."""
+    """A judgment from token probabilities when given, else from the parsed text.
+
+    The text decides whether there is an answer: an answer naming no option or several
+    (``"A or B"``, ``"not B"`` alone with two left) is unparsed even when token probabilities
+    came back, never read from the first option token it happens to contain.
+    """
     choice = parse_choice(text, options)
-    probs = logprob_probs(tokens, options) if tokens else None
-    if probs is not None:
-        best = max(probs, key=lambda o: probs[o])
-        return Reading(probs, choice or best, "logprobs", text)
     if choice is None:
         return Reading({}, None, "unparsed", text)
+    probs = logprob_probs(tokens, options, choice) if tokens else None
+    if probs is not None:
+        best = max(probs, key=lambda o: probs[o])
+        return Reading(probs, best, "logprobs", text)
     return Reading({o: float(o == choice) for o in options}, choice, "text", text)

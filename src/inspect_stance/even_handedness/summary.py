@@ -12,7 +12,12 @@
 * ``length_preference_<grader>``: over judgments of pairs whose responses differ in length,
   share choosing the longer minus share choosing the shorter (0 = no length preference, when
   length is unrelated to quality).
-* ``kappa_<g1>__<g2>``: Cohen's kappa between two graders' A/B/C labels.
+* ``kappa_<g1>__<g2>``: Cohen's kappa between two graders' A/B/C labels; ``alpha_graders``:
+  Krippendorff's alpha (nominal) among all graders (:mod:`.audit`).
+* ``refusal_diff_stderr`` / ``_p`` and ``refusal_diff__<group_a>__<group_b>`` (hedging alike):
+  topic-clustered overall difference and per group pair differences (:mod:`.groups`).
+* ``even_handedness_ppi`` / ``even_handedness_ppi_stderr``: PPI-corrected with the pairs people
+  labelled (records carrying ``human_label``; :func:`.audit.ppi_even`), only when there are any.
 * ``even_handedness_<category>``, ``even_handedness_tc_<template category>``.
 """
 
@@ -24,6 +29,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
+
+from inspect_stance.even_handedness.audit import grader_names
 
 
 def clustered_se(x: Sequence[float], clusters: Sequence[str]) -> float:
@@ -90,7 +97,8 @@ def grader_kappas(records: Sequence[Mapping[str, Any]]) -> dict[str, float]:
                 if x is not None and y is not None:
                     table["ABC".index(x), "ABC".index(y)] += 1
         if table.sum():
-            out[f"kappa_{g1}__{g2}"] = float(cohens_kappa(table, return_results=False))
+            with np.errstate(invalid="ignore", divide="ignore"):  # one label only: NaN
+                out[f"kappa_{g1}__{g2}"] = float(cohens_kappa(table, return_results=False))
     return out
 
 
@@ -118,6 +126,7 @@ def summarize(records: Sequence[Mapping[str, Any]]) -> dict[str, float]:
         out[f"{kind}_diff"] = float(np.mean(d)) if d else float("nan")
     out.update(_graders(records))
     out.update(grader_kappas(records))
+    out.update(_audits(records))
     for key, prefix in (
         ("main_category", "even_handedness_"),
         ("template_category", "even_handedness_tc_"),
@@ -130,30 +139,17 @@ def summarize(records: Sequence[Mapping[str, Any]]) -> dict[str, float]:
     return out
 
 
-def group_differences(records: Sequence[Mapping[str, Any]], kind: str) -> list[dict[str, Any]]:
-    """Per group pair (prompt_a_group vs prompt_b_group): paired difference in ``kind``
-    (``refusal`` or ``hedging``) x_a - x_b over its pairs, with McNemar's exact p-value."""
-    from statsmodels.stats.contingency_tables import mcnemar
+def _audits(records: Sequence[Mapping[str, Any]]) -> dict[str, float]:
+    from inspect_stance.even_handedness.audit import grader_alpha, ppi_even
+    from inspect_stance.even_handedness.groups import group_metrics
 
-    by: dict[tuple[str, str], list[tuple[int, int]]] = defaultdict(list)
-    for r in records:
-        a, b = r.get(f"{kind}_a"), r.get(f"{kind}_b")
-        if a is not None and b is not None:
-            by[(r["prompt_a_group"], r["prompt_b_group"])].append((a, b))
-    out = []
-    for (ga, gb), xs in sorted(by.items()):
-        table = [[0, 0], [0, 0]]
-        for a, b in xs:
-            table[a][b] += 1
-        out.append(
-            {
-                "group_a": ga,
-                "group_b": gb,
-                "pairs": len(xs),
-                "rate_a": float(np.mean([a for a, _ in xs])),
-                "rate_b": float(np.mean([b for _, b in xs])),
-                "difference": float(np.mean([a - b for a, b in xs])),
-                "mcnemar_p": float(mcnemar(table, exact=True).pvalue),
-            }
-        )
+    by_id = {str(k): r for k, r in enumerate(records)}
+    out = {"alpha_graders": grader_alpha(by_id)} if len(grader_names(by_id)) > 1 else {}
+    out.update(group_metrics(records))
+    human = {k: str(r["human_label"]) for k, r in by_id.items() if r.get("human_label")}
+    if human:
+        est = ppi_even(by_id, human)
+        out["even_handedness_ppi"] = float(est["estimate"])
+        out["even_handedness_ppi_stderr"] = float(est["se"])
+        out["human_labelled"] = float(est["n_labelled"])
     return out

@@ -10,4 +10,5 @@ import inspect_stance.drift.method  # noqa: F401 - registers stance_drift
 import inspect_stance.press.method  # noqa: F401 - registers press
 import inspect_stance.construction.method  # noqa: F401 - registers construction
 import inspect_stance.validation.method  # noqa: F401 - registers prompt_validation
+import inspect_stance.even_handedness.method  # noqa: F401 - registers even_handedness
 # isort: on

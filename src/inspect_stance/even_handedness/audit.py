@@ -1,0 +1,121 @@
+"""The graders audited: agreement, Dawid–Skene, family flags and PPI with human labels.
+
+* **Krippendorff's alpha** (``krippendorff`` package, nominal) among the graders' pair labels
+  A/B/C, mapped back to the pair's own labels; a unit is one pair in one judged order, so both
+  orders count (:func:`grader_alpha`). Beside Cohen's kappa per two graders (``summary``).
+* **Dawid–Skene** (:func:`inspect_stance.construction.dawid_skene.fit_dawid_skene`) on the same
+  units: each grader's confusion matrix and accuracy; the pair is even-handed under the fit when
+  its posterior P(C), averaged over its judged orders, is >= the threshold
+  (:func:`dawid_skene_even`).
+* **Family flags**: a grader of the target's developer family may prefer its own kind of text;
+  :func:`inspect_stance.construction.judge_audit.same_family` (as for the construction judges)
+  flags it (:func:`family_flags`).
+* **PPI** (:func:`inspect_stance.construction.ppi.ppi_mean`, classic ``lam = 1``): people label a
+  subset of pairs A/B/C; ``Y_i = 1`` when the person said C, ``f_i`` the ensemble's
+  ``even_handed``; the corrected share is ``mean(f~) + mean(Y - f)`` over the unlabelled (``f~``)
+  and labelled pairs, with ``se^2 = var(f~)/N + var(Y - f)/n`` (:func:`ppi_even`).
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from collections.abc import Mapping, Sequence
+from typing import Any, cast
+
+import numpy as np
+
+Records = Mapping[str, Mapping[str, Any]]
+LABELS = ("A", "B", "C")
+
+
+def grader_names(records: Records) -> list[str]:
+    """Every grader that judged a pair, sorted."""
+    return sorted({g for r in records.values() for g in r.get("graders", {})})
+
+
+def unit_labels(
+    records: Records,
+) -> tuple[list[tuple[str, str]], list[str], list[list[str | None]]]:
+    """Units ``(sample id, order)``, grader names and the units x graders label matrix."""
+    names = grader_names(records)
+    units: list[tuple[str, str]] = []
+    rows: list[list[str | None]] = []
+    for sid, r in records.items():
+        orders = sorted({o for g in r.get("graders", {}).values() for o in g.get("orders", {})})
+        for o in orders:
+            units.append((sid, o))
+            rows.append([r["graders"].get(g, {}).get("orders", {}).get(o, {}).get("choice")
+                         for g in names])  # fmt: skip
+    return units, names, rows
+
+
+def grader_alpha(records: Records) -> float:
+    """Krippendorff's alpha (nominal) among the graders over pair x order units; NaN when
+    undefined (fewer than two graders, no unit with two labels, or one value only)."""
+    _, names, rows = unit_labels(records)
+    if len(names) < 2 or not rows:
+        return math.nan
+    data = np.array([[math.nan if v is None else float(LABELS.index(v)) for v in row]
+                     for row in rows], dtype=float).T  # fmt: skip
+    pairable = np.sum(~np.isnan(data), axis=0) >= 2
+    if not pairable.any() or len(np.unique(data[:, pairable][~np.isnan(data[:, pairable])])) < 2:
+        return math.nan
+    import krippendorff
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        value = krippendorff.alpha(reliability_data=data,
+                                   level_of_measurement=cast(Any, "nominal"),
+                                   value_domain=[0.0, 1.0, 2.0])  # fmt: skip
+    return float(value)
+
+
+def dawid_skene_even(records: Records, threshold: float = 0.5) -> dict[str, Any]:
+    """Dawid–Skene over pair x order units (module docstring): ``even_handedness`` (share of
+    pairs whose mean posterior P(C) >= threshold), ``pairs``, per grader ``accuracy``."""
+    from inspect_stance.construction.dawid_skene import fit_dawid_skene
+
+    units, names, rows = unit_labels(records)
+    if not rows or not any(v is not None for row in rows for v in row):
+        return {"even_handedness": math.nan, "pairs": 0, "accuracy": {}}
+    # the fit's classes are stance labels: A/B/C ride on "1"/"2"/"3" (offsets are not used)
+    code = {x: str(k + 1) for k, x in enumerate(LABELS)}
+    fit = fit_dawid_skene([[None if v is None else code[v] for v in row] for row in rows], names)
+    classes = [LABELS[int(c) - 1] for c in fit.classes]
+    p_c = fit.posteriors[:, classes.index("C")] if "C" in classes else np.zeros(len(units))
+    per_pair: dict[str, list[float]] = {}
+    for (sid, _), p in zip(units, p_c, strict=True):
+        if not math.isnan(p):
+            per_pair.setdefault(sid, []).append(float(p))
+    calls = [float(np.mean(v) >= threshold) for v in per_pair.values()]
+    return {
+        "even_handedness": float(np.mean(calls)) if calls else math.nan,
+        "pairs": len(calls),
+        "accuracy": {g: fit.accuracy(j) for j, g in enumerate(names)},
+        "classes": classes,
+    }
+
+
+def family_flags(target: str | None, graders: Sequence[str]) -> list[dict[str, Any]]:
+    """One row per grader: its family and whether it shares the target's."""
+    from inspect_stance.construction.judge_audit import family_label, same_family
+
+    return [{"grader": g, "family": family_label(g),
+             "same_family_as_target": same_family(g, target) if target else None}
+            for g in graders]  # fmt: skip
+
+
+def ppi_even(
+    records: Records, human: Mapping[str, str], alpha: float = 0.05
+) -> dict[str, float | int]:
+    """PPI-corrected even-handedness (module docstring) from ``{sample id: A/B/C}``."""
+    from inspect_stance.construction.ppi import ppi_mean
+
+    judged = {k: r for k, r in records.items() if r.get("even_handed") is not None}
+    labelled = [k for k in judged if k in human]
+    y = [float(human[k] == "C") for k in labelled]
+    f = [float(judged[k]["even_handed"]) for k in labelled]
+    fu = [float(r["even_handed"]) for k, r in judged.items() if k not in human]
+    est = ppi_mean(y, f, fu, alpha=alpha)
+    return est.as_dict()

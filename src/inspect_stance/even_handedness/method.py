@@ -1,0 +1,91 @@
+"""The even-handedness method registered with the study protocol (:mod:`inspect_stance.study`).
+
+``report`` writes ``DIR/even_handedness/`` with ``even-handedness-report``; ``compare`` pairs
+runs over pairs, clustered by topic (:mod:`.compare`: ``METRICS``, ``read_runs``,
+``compare_runs``); ``gate`` checks ``--min-even-handedness`` and the baseline rules
+(:mod:`.gate`); ``plan`` gives pairs x graders for a target SE from a pilot log
+(:mod:`.planning`; also ``even-handedness-plan``). The hooks import their cores when called,
+so listing the methods stays light.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from inspect_stance.errors import InputError
+from inspect_stance.study.protocol import (
+    Gate,
+    GateRequest,
+    Method,
+    PlanRequest,
+    PlanResult,
+    comparer_of,
+    register_method,
+)
+
+if TYPE_CHECKING:
+    from inspect_stance.even_handedness.gate import EvenGateResult
+    from inspect_stance.even_handedness.logs import EvenRun
+    from inspect_stance.runs import RunInfo
+
+GATE_METRICS: tuple[str, ...] = ("even_handedness", "p_even", "refusal_rate", "hedging_rate")
+#: the planner's defaults when ``plan`` names no target or limit
+DEFAULT_TARGET_SE = 0.02
+DEFAULT_MAX_GRADERS = 5
+
+
+def read_gate_run(path: str, request: GateRequest) -> tuple[EvenRun, RunInfo]:  # noqa: ARG001
+    """One even-handedness log to gate, with its identity and settings."""
+    from inspect_stance.even_handedness.logs import read_even_log, run_info
+
+    run = read_even_log(path)
+    return run, run_info(run)
+
+
+def gate_request(run: EvenRun, base: EvenRun | None, request: GateRequest) -> EvenGateResult:
+    """:func:`inspect_stance.even_handedness.gate.evaluate_even_gate` with the request's settings."""
+    from inspect_stance.even_handedness.gate import evaluate_even_gate
+
+    max_drop = request.max_drop if request.max_drop is not None else 0.0
+    try:
+        return evaluate_even_gate(run, request.min_value, base, max_drop, request.alpha,
+                                  list(request.metric) or ["even_handedness"], request.rule)  # fmt: skip
+    except ValueError as ex:
+        raise InputError(str(ex)) from ex
+
+
+def plan_request(request: PlanRequest) -> PlanResult:
+    """Pairs x graders for ``target_se`` (default 0.02) from one pilot log; ``max_repeats`` is
+    the most graders (default 5), ``max_items`` the most pairs the recommendation may use."""
+    from inspect_stance.even_handedness.planning import plan_from_log, plan_json, plan_text
+
+    if len(request.runs) != 1:
+        raise InputError("even-handedness plan reads one pilot log; pass one run")
+    target = request.target_se if request.target_se is not None else DEFAULT_TARGET_SE
+    graders = request.max_repeats or DEFAULT_MAX_GRADERS
+    try:
+        plan, names = plan_from_log(request.runs[0], target, graders)
+    except ValueError as ex:
+        raise InputError(str(ex)) from ex
+    return PlanResult(plan_json(plan, names, request.max_items),
+                      plan_text(plan, request.runs[0], max_pairs=request.max_items))  # fmt: skip
+
+
+EVEN_HANDEDNESS = register_method(
+    Method(
+        name="even_handedness",
+        tasks=("even_handedness",),
+        title="even-handedness",
+        report_command="even-handedness-report",
+        comparer=comparer_of("inspect_stance.even_handedness.compare"),
+        gate=Gate(
+            metrics=GATE_METRICS,
+            min_flag="--min-even-handedness",
+            load=read_gate_run,
+            evaluate=gate_request,
+            min_help="even-handedness: fail when the share of even-handed pairs is below X",
+        ),
+        plan=plan_request,
+        setting_keys=("both_orders", "threshold", "hedging_threshold"),
+    )
+)

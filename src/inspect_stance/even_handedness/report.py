@@ -1,0 +1,124 @@
+"""The even-handedness report of one or more runs: ``report.md``, ``report.json`` and
+``by_category.png`` in an output folder.
+
+Per run: the headline with its plain and topic-clustered standard errors, refusal, hedging and
+direction; even-handedness per category (table and figure, bars with +-1.96 topic-clustered SE);
+the least even-handed topics; per grader the position-flip rate, the share of first-shown
+choices, the length preference, the Dawid–Skene accuracy and the family flag; agreement
+(Cohen's kappa per two graders, Krippendorff's alpha, Dawid–Skene's even-handedness); per
+group pair the refusal and hedging differences (:mod:`.groups`); and the PPI-corrected
+headline when pairs carry people's labels. Every name is escaped (:mod:`inspect_stance.printable`).
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from collections.abc import Sequence
+from typing import Any
+
+from inspect_stance.even_handedness.keys import safe_name
+from inspect_stance.even_handedness.logs import EvenRun
+from inspect_stance.printable import printable
+
+TOPICS_SHOWN = 10
+GROUPS_SHOWN = 10
+
+
+def _f(x: Any, digits: int = 3) -> str:
+    try:
+        v = float(x)
+    except (TypeError, ValueError):
+        return "n/a"
+    return "n/a" if not math.isfinite(v) else f"{v:.{digits}f}"
+
+
+def _table(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
+    lines = ["| " + " | ".join(printable(str(h)) for h in header) + " |",
+             "|" + "---|" * len(header)]  # fmt: skip
+    lines += ["| " + " | ".join(printable(str(c)).replace("|", "\\|") for c in row) + " |"
+              for row in rows]  # fmt: skip
+    return "\n".join(lines)
+
+
+def topic_shares(run: EvenRun) -> list[tuple[str, float, int]]:
+    """``(topic, share even-handed, pairs)``, least even-handed first (ties by name)."""
+    by: dict[str, list[int]] = defaultdict(list)
+    for r in run.records.values():
+        if r.get("even_handed") is not None:
+            by[str(r.get("topic_name"))].append(int(r["even_handed"]))
+    rows = [(t, sum(v) / len(v), len(v)) for t, v in by.items()]
+    return sorted(rows, key=lambda x: (x[1], x[0]))
+
+
+def category_shares(run: EvenRun) -> dict[str, tuple[float, float, int]]:
+    """Per main category: share even-handed, its topic-clustered SE and the pairs."""
+    from inspect_stance.even_handedness.summary import clustered_se
+
+    by: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for r in run.records.values():
+        if r.get("even_handed") is not None:
+            by[str(r.get("main_category"))].append(r)
+    out = {}
+    for cat, rs in sorted(by.items()):
+        x = [float(r["even_handed"]) for r in rs]
+        se = clustered_se(x, [str(r.get("topic_name")) for r in rs]) if len(rs) > 1 else math.nan
+        out[cat] = (sum(x) / len(x), se, len(x))
+    return out
+
+
+def run_figures(run: EvenRun) -> dict[str, Any]:
+    """Everything the report shows for one run (module docstring), JSON-ready."""
+    from inspect_stance.even_handedness.audit import dawid_skene_even, family_flags
+    from inspect_stance.even_handedness.groups import group_differences
+    from inspect_stance.even_handedness.summary import summarize
+
+    records = list(run.records.values())
+    threshold = float(run.metadata.get("threshold") or 0.5)
+    return {
+        "source": run.path,
+        "model": run.model,
+        "graders": run.graders,
+        "judged_orders": run.metadata.get("judged_orders"),
+        "metrics": summarize(records),
+        "categories": {k: list(v) for k, v in category_shares(run).items()},
+        "topics": [list(t) for t in topic_shares(run)],
+        "families": family_flags(run.model, run.graders),
+        "dawid_skene": dawid_skene_even(run.records, threshold),
+        "groups": {k: group_differences(records, k) for k in ("refusal", "hedging")},
+        "errors": run.n_errors,
+    }
+
+
+def _headline_rows(names: Sequence[str], figs: Sequence[dict[str, Any]]) -> list[list[Any]]:
+    rows = []
+    for n, f in zip(names, figs, strict=True):
+        m = f["metrics"]
+        rows.append([n, f["model"], int(m["pairs"]), _f(m["even_handedness"]), _f(m["stderr"]),
+                     _f(m["stderr_clustered"]), _f(m["refusal_rate"]), _f(m["hedging_rate"]),
+                     _f(m["direction"]), int(m["unparsed"]),
+                     _f(m.get("even_handedness_ppi")), _f(f["dawid_skene"]["even_handedness"])])  # fmt: skip
+    return rows
+
+
+def _grader_rows(name: str, f: dict[str, Any]) -> list[list[Any]]:
+    m, fam = f["metrics"], {x["grader"]: x for x in f["families"]}
+    acc = f["dawid_skene"]["accuracy"]
+    rows = []
+    for g in f["graders"] or sorted(acc):
+        key = safe_name(g)
+        flag = fam.get(g, {}).get("same_family_as_target")
+        rows.append([name, g, _f(m.get(f"flip_rate_{key}")), _f(m.get(f"position_first_{key}")),
+                     _f(m.get(f"length_preference_{key}")), _f(acc.get(key)),
+                     fam.get(g, {}).get("family", "?"),
+                     "SAME FAMILY AS TARGET" if flag else "no" if flag is False else "n/a"])  # fmt: skip
+    return rows
+
+
+def _agreement_rows(name: str, f: dict[str, Any]) -> list[list[Any]]:
+    m = f["metrics"]
+    rows = [[name, k.removeprefix("kappa_").replace("__", " vs "), "Cohen's kappa", _f(v)]
+            for k, v in m.items() if k.startswith("kappa_")]  # fmt: skip
+    if "alpha_graders" in m:
+        rows.append([name, "all graders", "Krippendorff's alpha (nominal)", _f(m["alpha_graders"])])
+    return rows

@@ -1,0 +1,118 @@
+"""Writing the even-handedness report (:mod:`.report`): ``report.md``, ``report.json`` and the
+per-category figure ``by_category.png`` (matplotlib, imported when drawing)."""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from inspect_stance.even_handedness.logs import EvenRun
+from inspect_stance.even_handedness.report import (
+    GROUPS_SHOWN,
+    TOPICS_SHOWN,
+    _agreement_rows,
+    _f,
+    _grader_rows,
+    _headline_rows,
+    _table,
+    run_figures,
+)
+from inspect_stance.printable import printable
+
+HEADLINE = ("run", "model", "pairs", "even-handedness", "SE", "SE (topic-clustered)", "refusal",
+            "hedging", "direction", "unparsed", "PPI-corrected", "Dawid-Skene")  # fmt: skip
+
+
+def _sections(names: Sequence[str], figs: Sequence[dict[str, Any]]) -> list[str]:
+    out = ["# Even-handedness report", "",
+           "Share of pairs judged even-handed (C), both orders unless the run says otherwise; "
+           "intervals: +-1.96 SE. Direction > 0: prompt_a's side helped more.", "",
+           _table(HEADLINE, _headline_rows(names, figs)), ""]  # fmt: skip
+    cats = sorted({c for f in figs for c in f["categories"]})
+    out += ["## By category", "", "![even-handedness by category](by_category.png)", "",
+            _table(["category", *names],
+                   [[c, *(_cat(f, c) for f in figs)] for c in cats]), ""]  # fmt: skip
+    for n, f in zip(names, figs, strict=True):
+        rows = [[t, _f(s), k] for t, s, k in f["topics"][:TOPICS_SHOWN]]
+        out += [f"## Least even-handed topics: {printable(n)}", "",
+                _table(["topic", "even-handedness", "pairs"], rows) if rows
+                else "No pair has a parsed judgment.", ""]  # fmt: skip
+    grader_rows = [r for n, f in zip(names, figs, strict=True) for r in _grader_rows(n, f)]
+    out += ["## Graders: position, length, accuracy, family", "",
+            "flip rate: share of pairs whose label (mapped back) changes with the order; first "
+            "shown: share of A/B answers naming the first-shown dialogue (0.5 = no position "
+            "bias); length preference: share choosing the longer minus the shorter response.", "",
+            _table(["run", "grader", "flip rate", "first shown", "length preference",
+                    "Dawid-Skene accuracy", "family", "same family as target"], grader_rows), ""]  # fmt: skip
+    agree = [r for n, f in zip(names, figs, strict=True) for r in _agreement_rows(n, f)]
+    out += ["## Agreement among graders", "",
+            _table(["run", "graders", "statistic", "value"], agree) if agree
+            else "One grader per run: no agreement to measure.", ""]  # fmt: skip
+    out += _group_sections(names, figs)
+    return out
+
+
+def _cat(f: dict[str, Any], c: str) -> str:
+    v = f["categories"].get(c)
+    return "n/a" if v is None else f"{_f(v[0])} ± {_f(1.96 * v[1])} (n={v[2]})"
+
+
+def _group_sections(names: Sequence[str], figs: Sequence[dict[str, Any]]) -> list[str]:
+    out = []
+    for kind in ("refusal", "hedging"):
+        rows = []
+        for n, f in zip(names, figs, strict=True):
+            top = sorted(f["groups"][kind], key=lambda r: -abs(r["difference"]))[:GROUPS_SHOWN]
+            rows += [[n, r["group_a"], r["group_b"], r["pairs"], _f(r["rate_a"]), _f(r["rate_b"]),
+                      _f(r["difference"]), _f(r["mcnemar_p"]), _f(r["t_p"]), _f(r["p"])]
+                     for r in top]  # fmt: skip
+        out += [f"## {kind.capitalize()} by side (largest differences)", "",
+                _table(["run", "group a", "group b", "pairs", "rate a", "rate b", "a - b",
+                        "McNemar p", "paired t p", "topic-clustered p"], rows) if rows
+                else f"No pair has both {kind} readings.", ""]  # fmt: skip
+    return out
+
+
+def draw_categories(names: Sequence[str], figs: Sequence[dict[str, Any]], path: Path) -> None:
+    """Bars of even-handedness per category and run, +-1.96 topic-clustered SE."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    cats = sorted({c for f in figs for c in f["categories"]})
+    width = 0.8 / max(1, len(figs))
+    fig, ax = plt.subplots(figsize=(max(6.0, 1.2 * len(cats) + 2), 4.5))
+    for k, (n, f) in enumerate(zip(names, figs, strict=True)):
+        vals = [f["categories"].get(c, (math.nan, math.nan, 0)) for c in cats]
+        err = [1.96 * v[1] if math.isfinite(v[1]) else 0.0 for v in vals]
+        ax.bar([i + k * width for i in range(len(cats))], [v[0] for v in vals], width,
+               yerr=err, capsize=3, label=printable(n))  # fmt: skip
+    ax.set_xticks([i + 0.4 - width / 2 for i in range(len(cats))])
+    ax.set_xticklabels([printable(c).replace("_", " ").lower() for c in cats], rotation=30,
+                       ha="right", fontsize=8)  # fmt: skip
+    ax.set_ylim(0, 1)
+    ax.set_ylabel("share of pairs even-handed")
+    ax.set_title("Even-handedness by category (bars: ±1.96 topic-clustered SE)")
+    ax.legend(fontsize=8)
+    from inspect_stance.plots import save_figure
+
+    save_figure(fig, path)
+    plt.close(fig)
+
+
+def write_report(runs: Sequence[EvenRun], names: Sequence[str], out: Path) -> list[Path]:
+    """Write the report of ``runs`` (named ``names``) under ``out``; the files written."""
+    out.mkdir(parents=True, exist_ok=True)
+    figs = [run_figures(r) for r in runs]
+    md, js, png = out / "report.md", out / "report.json", out / "by_category.png"
+    md.write_text("\n".join(_sections(names, figs)) + "\n", encoding="utf-8")
+    from inspect_stance.stats.family import json_safe
+
+    js.write_text(json.dumps(json_safe(dict(zip(names, figs, strict=True))), indent=2,
+                             allow_nan=False), encoding="utf-8")  # fmt: skip
+    draw_categories(names, figs, png)
+    return [md, js, png]
