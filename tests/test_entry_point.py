@@ -22,18 +22,29 @@ def test_entry_point_loads_no_heavy_library() -> None:
     assert out.stdout.strip() == "", f"loaded by the entry point: {out.stdout.strip()}"
 
 
-# The simulated providers' modules (numpy, the simulators' tables): the entry point registers
-# each provider with a factory that imports its class only when Inspect creates the model.
-SIMULATORS = tuple(
+# Loaded on first use, not by the entry point: the simulated providers' modules (numpy, the
+# simulators' tables; each provider is registered by a factory that imports its class when Inspect
+# creates the model) and the tasks' solvers (each task function imports its solvers).
+DEFERRED = tuple(
     f"inspect_stance.providers.{name}"
     for name in ("annotator_sim", "construction_sim", "press_sim", "relay_sim", "stance_sim")
+) + tuple(
+    f"inspect_stance.solvers.{name}"
+    for name in (
+        "stance_drift",
+        "stance_chain",
+        "press",
+        "prompt_construction",
+        "prompt_validation",
+        "judge_validation",
+    )
 )
 
 
-def test_entry_point_defers_the_simulated_providers() -> None:
+def test_entry_point_defers_providers_and_solvers() -> None:
     out = _run(
         "import sys, inspect_stance._registry; "
-        f"print(','.join(m for m in {SIMULATORS!r} if m in sys.modules))"
+        f"print(','.join(m for m in {DEFERRED!r} if m in sys.modules))"
     )
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "", f"loaded by the entry point: {out.stdout.strip()}"
