@@ -31,6 +31,7 @@ from inspect_stance.press.options import (
     PressOptions,
 )
 from inspect_stance.press.statements import load_statements
+from inspect_stance.provenance import record_provenance
 from inspect_stance.roles import config_dump, require_roles, role_model, target_model
 from inspect_stance.viewer import headline, press_viewer
 
@@ -89,6 +90,7 @@ def press(
     )
     samples, inputs_metadata = _samples(opts)
     return Task(
+        cleanup=record_provenance,  # who answered each call (provenance.py)
         dataset=MemoryDataset(samples, name="press"),
         solver=press_generate(**opts.solver_args()),
         scorer=press_scorer(**opts.scorer_args()),

@@ -38,6 +38,7 @@ from inspect_stance.construction.samples import (
 )
 from inspect_stance.fingerprint import FINGERPRINT_KEY, task_fingerprint
 from inspect_stance.params import reject_unknown_args
+from inspect_stance.provenance import record_provenance
 from inspect_stance.roles import config_dump, require_roles
 from inspect_stance.viewer import construction_viewer, headline
 
@@ -166,6 +167,7 @@ def prompt_construction(
     _require_roles(plan.needs_prompter)
     samples = _samples(opts, plan)
     return Task(
+        cleanup=record_provenance,  # who answered each call (provenance.py)
         dataset=MemoryDataset(samples, name="prompt_construction"),
         solver=[construction_prompt(prompter_cache=opts.prompter_cache), generate()],
         scorer=stance_ensemble(

@@ -29,6 +29,7 @@ from inspect_stance.construction.keys import ANNOTATORS_ROLE, PROMPTER_ROLE
 from inspect_stance.errors import InputError
 from inspect_stance.fingerprint import FINGERPRINT_KEY, task_fingerprint
 from inspect_stance.params import reject_unknown_args
+from inspect_stance.provenance import record_provenance
 from inspect_stance.roles import config_dump, require_roles
 from inspect_stance.validation.options import ValidationOptions
 from inspect_stance.validation.samples import (
@@ -100,6 +101,7 @@ def prompt_validation(
     )
     samples = setting_samples(plan)
     return Task(
+        cleanup=record_provenance,  # who answered each call (provenance.py)
         dataset=MemoryDataset(samples, name="prompt_validation"),
         solver=validation_annotation(seed=opts.seed, prompter_cache=opts.prompter_cache),
         scorer=validation_record(),

@@ -26,6 +26,7 @@ from inspect_stance.drift.options import (
 from inspect_stance.drift.started import StartedSamples
 from inspect_stance.fingerprint import FINGERPRINT_KEY, task_fingerprint
 from inspect_stance.params import reject_unknown_args
+from inspect_stance.provenance import record_provenance
 from inspect_stance.roles import require_roles
 from inspect_stance.viewer import drift_viewer, headline
 
@@ -128,6 +129,7 @@ def stance_drift(
     inputs = {"propositions": propositions, "arguments_from": arguments_from}
     fingerprint = {FINGERPRINT_KEY: task_fingerprint("stance_drift", inputs, data.samples)}
     return Task(
+        cleanup=record_provenance,  # who answered each call (provenance.py)
         dataset=MemoryDataset(data.samples, name="stance_drift"),
         solver=drift_solver(opts, data, started),
         scorer=stance_drift_scorer(unparsed=opts.unparsed),

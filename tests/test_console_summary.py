@@ -30,9 +30,24 @@ def test_a_real_run_prints_the_line(tmp_path, capsys):
         stance_drift(limit_propositions=2, trials=5, cache=False),
         model=get_model("stance_sim/respondent", memoize=False),
         log_dir=str(tmp_path),
-        display="none",
+        display="plain",
     )
     err = capsys.readouterr().err
     spr = log.results.scores[0].metrics["spr"].value
     assert f"stance_drift: spr {spr:.3f} [" in err and "higher is better" in err
     assert "· trials 50 ·" in err
+
+
+def test_display_none_prints_no_line(tmp_path, capsys):
+    """``--display none`` asks for silence: no summary line (the headline stays in the log)."""
+    from inspect_ai import eval as inspect_eval
+    from inspect_ai.model import get_model
+    from inspect_stance.tasks.stance_drift import stance_drift
+
+    inspect_eval(
+        stance_drift(limit_propositions=2, trials=5, cache=False),
+        model=get_model("stance_sim/respondent", memoize=False),
+        log_dir=str(tmp_path),
+        display="none",
+    )
+    assert "stance_drift: spr" not in capsys.readouterr().err

@@ -95,9 +95,9 @@ class ReplayNotice(Hooks):
         line = replay_notice(data.log, self.since.pop(data.eval_id, None))
         if not line:
             return
-        from rich import get_console
+        from inspect_ai.util import display_type
 
-        if get_console().quiet:  # --display none: Inspect prints nothing, not even warnings
+        if display_type() == "none":  # Inspect prints nothing then, not even warnings
             print(f"WARNING {line}", file=sys.stderr, flush=True)
         else:
             logger.warning(line)
@@ -108,9 +108,14 @@ class CompactSummary(Hooks):
 
     async def on_task_end(self, data: TaskEnd) -> None:
         """Print :func:`~inspect_stance.console_summary.summary_line` to stderr (nothing for
-        other packages' tasks)."""
+        other packages' tasks, and nothing under ``--display none``, which asks for silence:
+        the headline is in the log for ``gate`` and ``evals_df``)."""
+        from inspect_ai.util import display_type
+
         from inspect_stance.console_summary import log_metrics, summary_line
 
+        if display_type() == "none":
+            return
         line = summary_line(*log_metrics(data.log))
         if line:
             print(line, file=sys.stderr, flush=True)

@@ -106,8 +106,9 @@ class FoundLogs:
 
 
 def find_task_logs(paths: Iterable[str | Path], tasks: Iterable[str], what: str) -> FoundLogs:
-    """Expand files and folders (folders: every ``*.eval`` / ``*.json`` below them, sorted) and
-    keep the logs of ``tasks``, reading only each log's header.
+    """Expand files and folders (folders: every ``*.eval`` / ``*.json`` below them, sorted,
+    with Inspect's shard layout read as Inspect does: :func:`inspect_stance.shards.layout.log_files`)
+    and keep the logs of ``tasks``, reading only each log's header.
 
     A file named explicitly that is not such a log is an error (:func:`read_task_log`'s
     wording); inside a folder, other tasks' logs and unreadable files are skipped and counted.
@@ -121,7 +122,9 @@ def find_task_logs(paths: Iterable[str | Path], tasks: Iterable[str], what: str)
     for raw in paths:
         p = Path(raw)
         if p.is_dir():
-            for f in sorted(x for x in p.rglob("*") if x.suffix in LOG_SUFFIXES and x.is_file()):
+            from inspect_stance.shards.layout import log_files
+
+            for f in log_files(p):  # Inspect's shard layout: one log per run
                 try:
                     header = read_eval_log(str(f), header_only=True)
                 except Exception:  # noqa: BLE001 - an unreadable file in a folder is skipped

@@ -98,3 +98,67 @@ def test_report_command_pools_the_shards(logs, capsys):
     assert "1 of 2 shards of study" in capsys.readouterr().err
     assert main(["report", logs[1], "--partial", "--json"]) == 0
     assert "1 of 2 shards" in capsys.readouterr().out
+
+
+def test_gate_and_plan_take_a_folder_of_one_studys_shards(logs, capsys, tmp_path):
+    import json
+    import shutil
+
+    from inspect_stance.cli import main
+
+    folder = tmp_path / "study"
+    folder.mkdir()
+    for log in logs[1:3]:
+        shutil.copy(log, folder)
+    whole = read_drift_log(logs[0])
+    spr = build_report(whole).main.spr
+    assert main(["gate", str(folder), "--min-spr", "0.0", "--json"]) == 0
+    gated = json.loads(capsys.readouterr().out)
+    assert gated["n_propositions"] == 20 and abs(gated["spr"] - spr) < 1e-9
+    assert main(["plan", str(folder), "--json"]) == 0
+    pooled = json.loads(capsys.readouterr().out)
+    assert main(["plan", logs[0], "--json"]) == 0
+    alone = json.loads(capsys.readouterr().out)
+    assert pooled["runs"][0]["propositions"] == alone["runs"][0]["propositions"] == 20
+    shutil.copy(logs[3], folder)  # a shard of another study: the folder is not one run
+    assert main(["gate", str(folder), "--min-spr", "0.0"]) != 0
+    assert "different studies" in capsys.readouterr().err
+
+
+def test_an_unfinished_attempt_superseded_by_a_finished_one_is_left_out(logs, tmp_path, capsys):
+    """A shard killed or failed and run again: its first attempt (not ``success``) gives way
+    to the finished one, and says so; two finished attempts of one shard are still refused."""
+    path = tmp_path / "props.txt"
+    path.write_text("\n".join(PROPS) + "\n")
+    [failed] = inspect_eval(
+        stance_drift(propositions=str(path), shard="1/2", trials=2, cache=False),
+        model="stance_sim/respondent", model_args={"fail_after": 3},
+        log_dir=str(tmp_path / "logs"), display="none",
+    )  # fmt: skip
+    assert failed.status != "success"
+    whole, one, two = (read_drift_log(p) for p in logs[:3])
+    [pooled] = pool_drift_runs([read_drift_log(failed.location), one, two])
+    assert "left out" in capsys.readouterr().err
+    assert abs(build_report(pooled).main.spr - build_report(whole).main.spr) < 1e-9
+    with pytest.raises(InputError, match="given twice"):
+        pool_drift_runs([one, one, two])
+
+
+def test_compare_command_pools_the_shards_and_partial_reaches_the_reader(logs, capsys):
+    """``compare`` reads runs through the stance-drift comparer (``drift.compare.read_runs``):
+    the two shards are one run of 20 propositions with the unsharded run's SPR; one shard alone
+    is refused, and with ``--partial`` (``CompareRequest.partial``) is a run of its 10."""
+    import json
+
+    from inspect_stance.cli import main
+
+    assert main(["compare", logs[0], logs[1], logs[2], "--metric", "spr", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert [r["n_items"] for r in out["runs"]] == [20, 20]
+    [row] = out["comparisons"]
+    assert abs(row["a"] - row["b"]) < 1e-9 and abs(row["delta"]) < 1e-9
+    assert main(["compare", logs[0], logs[1]]) != 0
+    assert "shard(s) 2/2 missing" in capsys.readouterr().err
+    assert main(["compare", logs[0], logs[1], "--partial", "--metric", "spr", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert [r["n_items"] for r in out["runs"]] == [20, 10]

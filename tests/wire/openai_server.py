@@ -378,6 +378,9 @@ class OpenAIServer:
             other models are 404 ``model_not_found``.
         latency: seconds each chat request waits before answering (an artificial API latency).
         batch_polls: ``GET /v1/batches/{id}`` calls answered ``in_progress`` before ``completed``.
+
+    :attr:`system_fingerprint` is what each completion reports as ``system_fingerprint``: a
+    string, or ``(index) -> str`` of the request's index (a backend changed mid-run).
     """
 
     def __init__(
@@ -394,6 +397,7 @@ class OpenAIServer:
         self.batch_polls = batch_polls
         self.record_bodies = record_bodies
         self.fault: Callable[[int, str, dict[str, Any]], Fault | None] | None = None
+        self.system_fingerprint: str | Callable[[int], str] = "fp_wire_test"
         self.requests: list[Recorded] = []
         self.files: dict[str, dict[str, Any]] = {}
         self.file_data: dict[str, bytes] = {}
@@ -585,7 +589,11 @@ class OpenAIServer:
                 "completion_tokens": completion_tokens,
                 "total_tokens": prompt_tokens + completion_tokens,
             },
-            "system_fingerprint": "fp_wire_test",
+            "system_fingerprint": (
+                self.system_fingerprint(index)
+                if callable(self.system_fingerprint)
+                else self.system_fingerprint
+            ),
             "service_tier": "default",
         }
 

@@ -34,6 +34,7 @@ SUBCOMMAND_MODULES: tuple[str, ...] = (
     "inspect_stance.cli.card",
     "inspect_stance.cli.even_handedness",
     "inspect_stance.cli.study",
+    "inspect_stance.cli.shard",
 )
 
 

@@ -149,6 +149,9 @@ def register(subparsers: Any) -> None:
                    help="prompt construction: also one lean row per setting x method")  # fmt: skip
     c.add_argument("--allow-different-settings", action="store_true",
                    help="compare runs whose settings differ (said in the output)")  # fmt: skip
+    from inspect_stance.shards import PARTIAL_HELP
+
+    c.add_argument("--partial", action="store_true", help=PARTIAL_HELP)
     c.add_argument("--json", action="store_true", help="print one JSON object")
     c.add_argument("--out", metavar="DIR", help="write comparisons.csv, comparison.md, forest.png")
     from inspect_stance.cli.html import add_html_argument, with_html

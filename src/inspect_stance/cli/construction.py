@@ -14,7 +14,7 @@ def _run(args: argparse.Namespace) -> int:
     from inspect_stance.paths import check_out_dir
 
     check_out_dir(args.out)
-    summary = build_report(args.logs, args.out, args.human_labels)
+    summary = build_report(args.logs, args.out, args.human_labels, args.partial)
     if summary.get("skipped"):
         print(f"inspect-stance construction-report: {summary['skipped']}", file=sys.stderr)
     print_summary(summary, args.json)
@@ -57,6 +57,9 @@ def register(subparsers: Any) -> None:
         ),
     )
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")
+    from inspect_stance.shards import PARTIAL_HELP
+
+    parser.add_argument("--partial", action="store_true", help=PARTIAL_HELP)
     from inspect_stance.cli.html import add_html_argument, with_html
 
     add_html_argument(parser)

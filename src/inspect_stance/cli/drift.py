@@ -99,6 +99,9 @@ def cmd_report(args: argparse.Namespace) -> int:
     # the shards of one study (-T shard=K/N) are one run
     runs = pool_shards([load_input(p, policy) for p in paths], args.partial)
     reports = [build_report(r, args.threshold, args.confidence, policy, args.hops) for r in runs]
+    from inspect_stance.provenance import run_provenance, warn_provenance
+
+    warn_provenance(runs, "inspect-stance report")  # a model changed mid-study?
     from inspect_stance.runs import parse_labels
 
     unique_names(reports, parse_labels(args.label))
@@ -110,11 +113,9 @@ def cmd_report(args: argparse.Namespace) -> int:
 
     chain_text, chains = report_chains(paths, policy, args.out)  # logs of -T hops=K runs
     if args.json:
-        print(
-            _dump(
-                {"runs": [run_json(r) for r in reports], **({"chains": chains} if chains else {})}
-            )
-        )
+        pairs = zip(reports, runs, strict=True)
+        out = [{**run_json(rep), **run_provenance(run)} for rep, run in pairs]
+        print(_dump({"runs": out, **({"chains": chains} if chains else {})}))
     else:
         print(terminal_summary(reports))
         if chain_text:

@@ -58,9 +58,12 @@ def _report(args: argparse.Namespace) -> int:
 
     check_out_dir(args.out)
     try:
-        runs, skipped = find_press_logs(args.logs)
+        runs, skipped = find_press_logs(args.logs, args.partial)
         if skipped:
             print(f"press-report: {skipped}", file=sys.stderr)
+        from inspect_stance.provenance import warn_provenance
+
+        warn_provenance(runs, "press-report")  # calls of one model from several backends?
         result = write_report(
             runs,
             args.out,
@@ -255,6 +258,9 @@ def _add_report_parser(subparsers: Any) -> None:
         help="a neither / unclassified factor draw: drop its observation (default) or keep as 0",
     )
     p.add_argument("--json", action="store_true", help="print the tables as JSON")
+    from inspect_stance.shards import PARTIAL_HELP
+
+    p.add_argument("--partial", action="store_true", help=PARTIAL_HELP)
     from inspect_stance.cli.html import add_html_argument, with_html
 
     add_html_argument(p)

@@ -238,6 +238,14 @@ def extra_comparisons(runs: Sequence[Sequence[Record]], items: Sequence[RunItems
     return out
 
 
+def _pooled_info(info: RunInfo, n_logs: int) -> RunInfo:
+    """A run's info; for shards pooled into one run (``n_logs`` > 1) without the ``shard``
+    task argument, so that the run is named and checked as one."""
+    if n_logs > 1:
+        info.task_args = {k: v for k, v in info.task_args.items() if k != "shard"}
+    return info
+
+
 @dataclass
 class ConstructionRun:
     """One prompt_construction log: its identity and settings, and its records."""
@@ -247,20 +255,28 @@ class ConstructionRun:
 
 
 def read_runs(paths: Sequence[str], request: CompareRequest) -> LoadedRuns:
-    """The prompt_construction runs among ``paths`` (files and folders), with their settings
-    (:data:`SETTING_ARGS` and the judges), and the line saying what was skipped."""
+    """The prompt_construction runs among ``paths`` (files and folders; the shards of one study
+    pooled into one run, an incomplete set with ``request.partial``), with their settings
+    (:data:`SETTING_ARGS` and the judges), and the lines saying what was skipped or counted
+    once."""
     from inspect_stance.construction.report import read_records
     from inspect_stance.logfile import find_task_logs
-    from inspect_stance.runs import log_info
+    from inspect_stance.runs import dedupe, log_info
+    from inspect_stance.shards.layout import group_logs
 
     found = find_task_logs(paths, ("prompt_construction",), "prompt_construction run")
+    keep, dropped = dedupe([log_info(p) for p in found.paths])  # a repeated log counted once
+    # the shards of one study (-T shard=K/N, Inspect's shard layout) are one run
+    groups, _suffix = group_logs([found.paths[k] for k in keep], request.partial)
     runs = []
-    for path in found.paths:
-        info, recs = log_info(path), read_records([str(path)])[0]
+    for group in groups:
+        info = _pooled_info(log_info(group[0]), len(group))
+        recs = read_records(group, request.partial)[0]
         info.settings = {k: info.task_args[k] for k in SETTING_ARGS if k in info.task_args}
         info.settings["judges"] = ", ".join(sorted({j for r in recs for j in r.judges}))
         runs.append(ConstructionRun(info, recs))
-    return LoadedRuns(runs, [r.info for r in runs], found.passed_over())
+    skipped = found.passed_over() + ([dropped] if dropped else [])
+    return LoadedRuns(runs, [r.info for r in runs], skipped)
 
 
 def compare_runs(

@@ -74,10 +74,14 @@ __all__ = [
 
 
 def build_report(
-    logs: Sequence[str | Path], out_dir: str | Path, human_labels: str | Path | None = None
+    logs: Sequence[str | Path],
+    out_dir: str | Path,
+    human_labels: str | Path | None = None,
+    partial: bool = False,
 ) -> dict[str, Any]:
-    """Write every report file into ``out_dir``; returns the JSON summary."""
-    records, info = read_records(logs)
+    """Write every report file into ``out_dir``; returns the JSON summary (``partial``: report
+    an incomplete set of shards, :func:`read_records`)."""
+    records, info = read_records(logs, partial)
     if human_labels:
         records, info["human_label_matching"] = attach_human_labels(records, human_labels)
     by_model = by_run_group(records)

@@ -38,7 +38,9 @@ def run_group(model: str, threshold: object, sees_prompt: object) -> str:
     return f"{model} [{', '.join(tags)}]" if tags else model
 
 
-def read_records(paths: Sequence[str | Path]) -> tuple[list[Record], dict[str, Any]]:
+def read_records(
+    paths: Sequence[str | Path], partial: bool = False
+) -> tuple[list[Record], dict[str, Any]]:
     """Records of every scored sample in the logs, and counts of what could not be used.
 
     Folders are searched for this task's logs; other tasks' logs and unreadable files in them
@@ -46,8 +48,13 @@ def read_records(paths: Sequence[str | Path]) -> tuple[list[Record], dict[str, A
     several epochs gives one record per epoch (id suffix ``@e<k>``). ``Record.model`` is the
     run group (:func:`run_group`), ``extra`` holds the model, task, threshold and prompt
     visibility. Raises :class:`ReportInputError` for unusable logs and the same sample id of
-    one run group appearing in two logs (pass only the retried log).
+    one run group appearing in two logs (pass only the retried log). The shards of one study
+    (``-T shard=K/N``, or Inspect's shard layout) are one run: their records join one run group;
+    shards that do not pool are refused in one line, an incomplete set unless ``partial``
+    (its group then named ``model (1 of 2 shards)``; :func:`inspect_stance.shards.layout.group_logs`).
     """
+    from inspect_stance.shards.layout import group_logs
+
     try:
         found = find_task_logs(paths, TASKS, WHAT)
     except InputError as ex:
@@ -62,25 +69,30 @@ def read_records(paths: Sequence[str | Path]) -> tuple[list[Record], dict[str, A
         "skipped_unreadable": len(found.skipped_unreadable),
     }
     seen: dict[tuple[str, str], str] = {}
-    for path in found.paths:
-        records.extend(_log_records(path, info, seen))
+    try:
+        groups, suffix = group_logs(found.paths, partial)
+    except InputError as ex:
+        raise ReportInputError(str(ex)) from ex
+    for path in (p for g in groups for p in g):  # a shard's superseded attempts left out
+        records.extend(_log_records(path, info, seen, suffix.get(path, "")))
     if not records:
         raise ReportInputError("the logs have no scored prompt-construction samples")
     return records, info
 
 
 def _log_records(
-    path: str | Path, info: dict[str, Any], seen: dict[tuple[str, str], str]
+    path: str | Path, info: dict[str, Any], seen: dict[tuple[str, str], str], suffix: str = ""
 ) -> list[Record]:
     """The records of one log; its entry and its unusable samples are counted in ``info``,
-    each (task:run group, sample id) in ``seen`` (a second log with one raises)."""
+    each (task:run group, sample id) in ``seen`` (a second log with one raises); ``suffix``
+    names a partial set of shards after the model."""
     try:
         log = read_task_log(path, TASKS, WHAT)
     except InputError as ex:
         raise ReportInputError(str(ex)) from ex
     task = task_name(str(log.eval.task))
     # judge validation calls no target; group its records under the task name
-    model = "judge_validation" if task == "judge_validation" else log.eval.model
+    model = "judge_validation" if task == "judge_validation" else log.eval.model + suffix
     info["logs"].append({"path": str(path), "task": task, "model": model, "status": log.status})
     records: list[Record] = []
     for sample in log.samples or []:

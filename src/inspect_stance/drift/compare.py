@@ -79,8 +79,25 @@ def run_settings(info: RunInfo, log_metadata: dict[str, Any] | None = None) -> d
     return out
 
 
-def load_drift(path: str | Path, unparsed: str = "failure") -> LoadedDrift:
-    """A log or ``.npz`` run with its identity and settings."""
+def load_drift(path: str | Path, unparsed: str = "failure", partial: bool = False) -> LoadedDrift:
+    """A log or ``.npz`` run with its identity and settings; a folder holding one run (the
+    shards of one study pooled: :func:`inspect_stance.shards.drift.load_folder_run`) too."""
+    if Path(path).is_dir():
+        import dataclasses
+
+        from inspect_stance.shards.drift import load_folder_run
+
+        pooled, first = load_folder_run(path, unparsed, partial)
+        loaded = load_drift(first, unparsed)
+        shard = loaded.run.shard
+        if shard is None:
+            return loaded  # a folder of one whole run
+        info = dataclasses.replace(
+            loaded.info,
+            run_id=f"shards:{shard.study}",
+            task_args={k: v for k, v in loaded.info.task_args.items() if k != "shard"},
+        )
+        return LoadedDrift(pooled, info)
     run = load_input(path, unparsed)
     if Path(path).suffix == ".npz":
         info = npz_info(path)
@@ -177,12 +194,15 @@ def compare_drift(
 
 
 def read_runs(paths: Sequence[str], request: CompareRequest) -> LoadedRuns:
-    """The stance-drift runs (logs and ``.npz``) named by ``paths``, with what was skipped
+    """The stance-drift runs (logs and ``.npz``) named by ``paths``, the shards of one study
+    pooled into one run (an incomplete set with ``request.partial``), with what was skipped
     (``compare``'s reader, :func:`inspect_stance.study.protocol.comparer_of`)."""
     from inspect_stance.drift.expand import expand_inputs
+    from inspect_stance.shards.drift import pool_loaded
 
     found, skipped = expand_inputs(list(paths))
-    loaded = [load_drift(p, _policy(request)) for p in found]
+    # the shards of one study (-T shard=K/N, Inspect's shard layout) are one run
+    loaded = pool_loaded([load_drift(p, _policy(request)) for p in found], request.partial)
     return LoadedRuns(loaded, [x.info for x in loaded], [skipped] if skipped else [])
 
 

@@ -27,7 +27,8 @@ from inspect_stance.drift.extraction import record_label_mismatches, trial_vecto
 from inspect_stance.drift.run import DriftRun
 from inspect_stance.drift.transition import check_policy
 from inspect_stance.errors import InputError
-from inspect_stance.shards import run_identity, shard_info
+from inspect_stance.provenance import samples_provenance
+from inspect_stance.shards.layout import log_shard
 from inspect_stance.stances import N_STANCES, STANCE_KEYS
 
 if TYPE_CHECKING:
@@ -196,7 +197,8 @@ def read_drift_log(
         adaptive_halfwidth=None if halfwidth is None else float(halfwidth),
         adaptive_rule=rule,
         adaptive_policy="failure" if rule is None else rule.unparsed,
-        shard=shard_info(log.eval.metadata, run_identity(log.eval)),
+        shard=log_shard(path, log.eval),
+        provenance=samples_provenance(log.samples or []),
         n_replayed=replay.count,
         replayed_since=replay.since,
     )

@@ -11,6 +11,7 @@ from __future__ import annotations
 import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -60,6 +61,8 @@ class DriftRun:
     label_mismatches: np.ndarray | None = None
     #: ``-T shard=K/N`` of the log (``None``: the whole study, or shards pooled into it)
     shard: ShardInfo | None = None
+    #: who answered the run's calls (:mod:`inspect_stance.provenance`; empty for an ``.npz``)
+    provenance: list[dict[str, Any]] = field(default_factory=list)
     #: trials replayed from the trial record (no model call) and the oldest one's record time
     #: (ISO 8601 UTC; ``None`` when unknown, e.g. a log written before record times)
     n_replayed: int = 0

@@ -141,12 +141,13 @@ def compare_press(
 
 
 def read_runs(paths: Sequence[str], request: CompareRequest) -> LoadedRuns:
-    """The PReSS runs among ``paths`` (files and folders), with what was skipped
+    """The PReSS runs among ``paths`` (files and folders; the shards of one study pooled into
+    one run, an incomplete set with ``request.partial``), with what was skipped
     (``compare``'s reader, :func:`inspect_stance.study.protocol.comparer_of`)."""
     from inspect_stance.press.logs import find_press_logs
 
     check_persona(request.persona)
-    runs, skipped = find_press_logs(paths)
+    runs, skipped = find_press_logs(paths, request.partial)
     return LoadedRuns(list(runs), [press_info(r) for r in runs], [skipped] if skipped else [])
 
 

@@ -6,12 +6,15 @@ wording for every error); a folder may hold other tasks' logs, which are skipped
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import dataclasses
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from inspect_stance.errors import InputError
+from inspect_stance.provenance import merge
+from inspect_stance.shards import ShardInfo, group_shards, superseded
 
 PRESS_TASKS: tuple[str, ...] = ("press",)
 WHAT = "PReSS run (inspect eval tasks/press.py)"
@@ -31,6 +34,13 @@ class PressRun:
     metadata: dict[str, Any] = field(default_factory=dict)  # the log's eval (task) metadata
     model_roles: dict[str, str] = field(default_factory=dict)  # role -> model name
     fingerprint: str | None = None  # of the arguments its samples faced, computed when read
+    #: ``-T shard=K/N`` of the log (``None``: a whole run, or shards pooled into it;
+    #: :func:`pool_press_runs`)
+    shard: ShardInfo | None = None
+    #: a shard's arguments (statement -> sets), kept to fingerprint the pooled study's arguments
+    argument_table: dict[str, Any] | None = None
+    #: who answered the run's calls (:mod:`inspect_stance.provenance`)
+    provenance: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def arguments_source(self) -> str | None:
@@ -68,7 +78,9 @@ def read_press_log(path: str | Path) -> PressRun:
     Inspect log, is another task's log, or holds no PReSS scores.
     """
     from inspect_stance.logfile import read_task_log
-    from inspect_stance.press.arguments import log_arguments_fingerprint
+    from inspect_stance.press.arguments import log_arguments_fingerprint, table_from_samples
+    from inspect_stance.provenance import samples_provenance
+    from inspect_stance.shards.layout import log_shard
 
     p = Path(path)
     log = read_task_log(p, PRESS_TASKS, WHAT)
@@ -86,6 +98,7 @@ def read_press_log(path: str | Path) -> PressRun:
             f"log {p}: no PReSS scores (status {log.status}); pass the .eval log of a finished {WHAT}"
         )
     records.sort(key=lambda r: (int(r.get("statement_id", 0)), r["statement"]))
+    shard = log_shard(p, log.eval)
     return PressRun(
         path=str(p),
         model=str(log.eval.model),
@@ -97,12 +110,19 @@ def read_press_log(path: str | Path) -> PressRun:
         metadata=dict(log.eval.metadata or {}),
         model_roles=_role_models(log.eval.model_roles),
         fingerprint=log_arguments_fingerprint(log),
+        shard=shard,
+        argument_table=dict(table_from_samples(log.samples or [])) if shard else None,
+        provenance=samples_provenance(log.samples or []),
     )
 
 
-def find_press_logs(paths: Iterable[str | Path]) -> tuple[list[PressRun], str]:
+def find_press_logs(
+    paths: Iterable[str | Path], partial: bool = False
+) -> tuple[list[PressRun], str]:
     """The PReSS runs among ``paths`` (files and folders) and the line saying what was skipped
-    (empty when nothing was); see :func:`inspect_stance.logfile.find_task_logs`.
+    (empty when nothing was); see :func:`inspect_stance.logfile.find_task_logs`. The shards of
+    one study are pooled into one run (:func:`pool_press_runs`;
+    ``partial``: an incomplete set too).
 
     Inside a folder, a PReSS log without PReSS scores (a cancelled or failed run) is skipped
     and counted too; named explicitly, it is an error.
@@ -130,4 +150,81 @@ def find_press_logs(paths: Iterable[str | Path]) -> tuple[list[PressRun], str]:
         raise InputError(
             f"no scored log of a {WHAT} found in {', '.join(map(str, given))} ({skipped})"
         )
+    runs = pool_press_runs(runs, partial)
     return runs, "; ".join(x for x in (skipped, found.repeated_line()) if x)
+
+
+def read_press_run(path: str | Path, partial: bool = False) -> PressRun:
+    """One PReSS run: a log (:func:`read_press_log`), or a folder holding one run (the shards
+    of one study, pooled); a folder of several runs is a one-line ``InputError``."""
+    if not Path(path).is_dir():
+        return read_press_log(path)
+    runs, _skipped = find_press_logs([path], partial)
+    if len(runs) != 1:
+        raise InputError(
+            f"{path}: holds {len(runs)} PReSS runs, not one study; name one run's log or folder"
+        )
+    return runs[0]
+
+
+def _shards_fingerprint(ordered: Sequence[PressRun]) -> str | None:
+    """The pooled run's arguments fingerprint: the one given to every shard (``-T arguments``:
+    the file's, in the task metadata), else that of the shards' argument tables together (the
+    fingerprint the unsharded run computes from its samples)."""
+    from inspect_stance.press.arguments import arguments_fingerprint
+
+    given = {r.metadata.get("arguments_fingerprint") for r in ordered}
+    if len(given) == 1 and None not in given:
+        return None  # PressRun.arguments_fingerprint reads the metadata's
+    table: dict[str, list[dict[str, str]]] = {}
+    for r in ordered:
+        table.update(r.argument_table or {})
+    return arguments_fingerprint(table) if table else None
+
+
+def merge_press_shards(runs: Sequence[PressRun]) -> PressRun:
+    """One run from the shards of one study (checked by
+    :func:`~inspect_stance.shards.group_shards`): records
+    together, sample and error counts summed; a complete set is the whole study (``shard``
+    ``None``), a partial one (``--partial``) keeps its first shard's ``ShardInfo`` and says
+    "k of N shards" in its model name."""
+    ordered = sorted(runs, key=lambda r: r.shard.k if r.shard else 0)
+    first = ordered[0]
+    n = first.shard.n if first.shard else 1
+    complete = len(ordered) == n
+    records = [rec for r in ordered for rec in r.records]
+    records.sort(key=lambda r: (int(r.get("statement_id", 0)), r["statement"]))
+    statuses = {r.status for r in ordered}
+    return dataclasses.replace(
+        first,
+        model=first.model if complete else f"{first.model} ({len(ordered)} of {n} shards)",
+        records=records,
+        n_samples=sum(r.n_samples for r in ordered),
+        n_errors=sum(r.n_errors for r in ordered),
+        status=first.status if len(statuses) == 1 else "partial",
+        fingerprint=_shards_fingerprint(ordered),
+        shard=None if complete else first.shard,
+        argument_table=None,
+        provenance=merge([e for r in ordered for e in r.provenance]),
+        task_args={k: v for k, v in first.task_args.items() if k != "shard"},
+    )
+
+
+def pool_press_runs(runs: Sequence[PressRun], partial: bool = False) -> list[PressRun]:
+    """The runs with the shards of each study pooled into one (at the first shard's place;
+    PReSS shards hold disjoint statements, :func:`inspect_stance.shards.select` by statement
+    text, and every figure of the PReSS report is a per-statement label or a share over
+    statements, so the pooled run, its statement records in the unsharded run's order, reports
+    what the unsharded run reports wherever the target answered the same);
+    unsharded runs unchanged. One-line ``InputError`` for shards that do not pool
+    (:func:`inspect_stance.shards.group_shards`; ``partial`` reports an incomplete set)."""
+    drop = superseded([r.shard for r in runs], [r.status for r in runs], [r.path for r in runs])
+    runs = [r for i, r in enumerate(runs) if i not in drop]
+    groups = group_shards([r.shard for r in runs], partial)
+    out: list[PressRun] = []
+    for members in groups:
+        if len(members) == 1 and runs[members[0]].shard is None:
+            out.append(runs[members[0]])
+        else:
+            out.append(merge_press_shards([runs[i] for i in members]))
+    return out

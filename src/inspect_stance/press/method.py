@@ -27,12 +27,13 @@ if TYPE_CHECKING:
 
 
 def read_gate_run(path: str, request: GateRequest) -> tuple[PressRun, RunInfo]:
-    """One PReSS log to gate and its identity and settings."""
+    """One PReSS run to gate (a log, or a folder of one study's shards pooled, an incomplete
+    set with ``request.partial``) and its identity and settings."""
     from inspect_stance.press.compare_runs import check_persona, press_info
-    from inspect_stance.press.logs import read_press_log
+    from inspect_stance.press.logs import read_press_run
 
     check_persona(request.persona)
-    run = read_press_log(path)
+    run = read_press_run(path, request.partial)
     return run, press_info(run)
 
 

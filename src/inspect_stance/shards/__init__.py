@@ -31,6 +31,11 @@ from inspect_stance.fingerprint import (
 )
 
 T = TypeVar("T")
+#: the help of every command's ``--partial``
+PARTIAL_HELP = (
+    "report an incomplete set of shards (-T shard=K/N, or Inspect's <name>.shards/ layout) as "
+    "the shards given, named '(k of N shards)'"
+)
 #: the task-metadata key of a shard's description
 SHARD_KEY = "shard"
 _SPEC = re.compile(r"^\s*(\d+)\s*/\s*(\d+)\s*$")
@@ -205,3 +210,29 @@ def _check_group(infos: list[ShardInfo], others: list[str], partial: bool) -> No
             f"{len(ks)} of {n} shards of study {study}: shard(s) {absent} missing{mixed}; pass "
             "every shard's log, or --partial to report the shards given"
         )
+
+
+def superseded(
+    shards: Sequence[ShardInfo | None], statuses: Sequence[str | None], sources: Sequence[str]
+) -> set[int]:
+    """Indices of the unfinished attempts of a shard that also has exactly one finished attempt
+    among the inputs (a worker killed and run again, an ``eval-retry``: the finished attempt
+    holds the shard; Inspect's recovered copy of the killed log is another unfinished one).
+    Each is said on stderr; :func:`group_shards` then sees one attempt per shard."""
+    import sys
+
+    by_shard: dict[tuple[str, int], list[int]] = {}
+    for i, info in enumerate(shards):
+        if info is not None:
+            by_shard.setdefault((info.study, info.k), []).append(i)
+    out: set[int] = set()
+    for (study, k), members in by_shard.items():
+        done = [i for i in members if statuses[i] == "success"]
+        if len(members) > 1 and len(done) == 1:
+            for i in members:
+                if i != done[0]:
+                    out.add(i)
+                    print(f"inspect-stance: shard {k} of study {study[:8]}: left out "
+                          f"{sources[i]} (status {statuses[i]}), superseded by the finished "
+                          f"attempt {sources[done[0]]}", file=sys.stderr)  # fmt: skip
+    return out

@@ -41,10 +41,10 @@ class SortedInputs:
 def _files(raw: str) -> tuple[list[Path], bool]:
     p = Path(raw)
     if p.is_dir():
-        found = sorted(
-            x for x in p.rglob("*") if x.is_file() and x.suffix in (*LOG_SUFFIXES, ".npz")
-        )
-        return found, True
+        from inspect_stance.shards.layout import log_files
+
+        npz = [x for x in p.rglob("*.npz") if x.is_file()]
+        return sorted([*log_files(p), *npz]), True  # Inspect's shard layout: one log per run
     if not p.is_file():
         raise InputError(f"{p}: no such file or folder; pass eval logs, .npz runs or folders")
     return [p], False

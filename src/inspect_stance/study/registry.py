@@ -49,7 +49,9 @@ def method_of_path(path: str | Path) -> Method | None:
     readable, or no method reads its task)."""
     p = Path(path)
     if p.is_dir():
-        logs = sorted(x for x in p.rglob("*") if x.suffix in (".eval", ".json") and x.is_file())
+        from inspect_stance.shards.layout import log_files
+
+        logs = log_files(p)
         return method_of_path(logs[0]) if logs else None
     if p.suffix == ".npz":
         return next((m for m in methods() if m.npz), None)

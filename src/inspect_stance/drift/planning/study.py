@@ -160,8 +160,13 @@ def adaptive_summary(run: DriftRun, calls_per_trial: float) -> dict[str, Any]:
 
 
 def _load(path: str, request: PlanRequest) -> tuple[DriftRun, VarianceComponents, RunCosts]:
+    first = Path(path)
     try:
-        if Path(path).suffix in (".eval", ".json"):
+        if first.is_dir():  # one study's shards, pooled; per-call costs from its first log
+            from inspect_stance.shards.drift import load_folder_run
+
+            run, first = load_folder_run(path, "failure", request.partial, adaptive_ok=True)
+        elif first.suffix in (".eval", ".json"):
             from inspect_stance.drift.logs import read_drift_log
 
             # the trials an adaptive run did not run are in ``missing``, which plan drops
@@ -175,7 +180,7 @@ def _load(path: str, request: PlanRequest) -> tuple[DriftRun, VarianceComponents
         "frequency"
     ):
         vc = as_frequency(precision_loss(run.probs, "failure", run.missing))
-    p = Path(path)
+    p = first
     costs = (
         log_costs(p)
         if p.suffix in (".eval", ".json")
