@@ -11,7 +11,6 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-import numpy as np
 from inspect_ai.scorer import Metric, SampleScore, metric
 
 from inspect_stance.construction.agreement import NOMINAL, ORDINAL, human_agreement, judge_alpha
@@ -53,6 +52,8 @@ def paired_stderr(summaries: dict[tuple[Setting, str], LeanSummary]) -> float:
         if lt is None or lg is None or math.isnan(lt.lean) or math.isnan(lg.lean):
             continue
         diffs.append(lt.distance - lg.distance)
+    import numpy as np  # not at module level: the entry point reaches this module
+
     return _finite(float(mean_se(np.asarray(diffs, dtype=np.float64))[1]) if diffs else None)
 
 

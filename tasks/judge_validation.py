@@ -22,7 +22,6 @@ from inspect_stance.scorers.prompt_construction import (
     stance_ensemble,
     validation_agreement,
 )
-from inspect_stance.solvers.judge_validation import collected_response
 
 import inspect_stance.construction.defaults as D
 from inspect_stance.construction.judge_annotations import load_annotations
@@ -54,6 +53,8 @@ def judge_validation(
     The parameters are declared once, in
     :class:`~inspect_stance.construction.judge_validation_options.JudgeValidationOptions`.
     """
+    from inspect_stance.solvers.judge_validation import collected_response
+
     reject_unknown_args("judge_validation", unknown, judge_validation)
     opts = JudgeValidationOptions.parse(
         annotations=annotations,

@@ -17,7 +17,6 @@ from typing import Any, Literal
 from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_stance.scorers.press import classifier_defaults, press_scorer
-from inspect_stance.solvers.press import arguer_defaults, press_generate
 
 import inspect_stance.press.defaults as D
 from inspect_stance.extras import require_nli_extra
@@ -67,6 +66,8 @@ def press(
 
     The parameters are declared once, in :class:`~inspect_stance.press.options.PressOptions`.
     """
+    from inspect_stance.solvers.press import press_generate
+
     reject_unknown_args("press", unknown, press)
     opts = PressOptions.parse(
         statements=statements,
@@ -156,6 +157,8 @@ def _arguments_source(
     """(``arguments_source``, role configs of the run): given arguments keep their source;
     generated ones name the arguer role (``arguer:<model>``) or the model under test
     (``target:<model>``); the LLM classifier's config when ``classifier=llm``."""
+    from inspect_stance.solvers.press import arguer_defaults
+
     roles: dict[str, Any] = {}
     if given is not None:
         source = given.source

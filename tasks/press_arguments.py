@@ -15,7 +15,6 @@ from typing import Any
 from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset
 from inspect_stance.scorers.press import press_arguments_check
-from inspect_stance.solvers.press import arguer_defaults, press_arguments_generate
 
 import inspect_stance.press.defaults as D
 from inspect_stance.fingerprint import FINGERPRINT_KEY, task_fingerprint
@@ -43,6 +42,8 @@ def press_arguments(
     Parameters: ``inspect-stance params press_arguments`` (or docs/press.md), declared once in
     :class:`~inspect_stance.press.options.PressArgumentsOptions`.
     """
+    from inspect_stance.solvers.press import arguer_defaults, press_arguments_generate
+
     reject_unknown_args("press_arguments", unknown, press_arguments)
     opts = PressArgumentsOptions.parse(
         statements=statements, argument_sets=argument_sets, arguer_max_tokens=arguer_max_tokens

@@ -25,11 +25,6 @@ from inspect_stance.scorers.prompt_construction import (
     judge_configs,
     stance_ensemble,
 )
-from inspect_stance.solvers.prompt_construction import (
-    PROMPTER_DEFAULTS,
-    PROMPTER_ROLE,
-    construction_prompt,
-)
 
 import inspect_stance.construction.defaults as D
 from inspect_stance.construction.options import ConstructionOptions
@@ -53,6 +48,8 @@ TASK_VERSION = 2  # 2: the paper's rubric (0.75) and topics by default, filler d
 def _require_roles(needs_prompter: bool) -> None:
     """The roles the run calls are bound: ``judges`` always, ``prompter`` when the run
     generates prompts; a one-line error naming the missing role otherwise."""
+    from inspect_stance.solvers.prompt_construction import PROMPTER_ROLE
+
     require_roles("prompt_construction", [JUDGES_ROLE], "the judge ensemble that rates responses")
     if needs_prompter:
         require_roles(
@@ -78,6 +75,8 @@ def _role_configs(needs_prompter: bool) -> dict[str, Any]:
     """The generation config each bound role model's calls will carry (for the log), and the
     defaults (:data:`JUDGE_DEFAULTS`, :data:`PROMPTER_DEFAULTS`) every field a role's own
     config leaves unset takes."""
+    from inspect_stance.solvers.prompt_construction import PROMPTER_DEFAULTS, PROMPTER_ROLE
+
     configs: dict[str, Any] = {"judges": judge_configs()}
     prompter = model_roles().get(PROMPTER_ROLE)
     if needs_prompter and prompter is not None and not isinstance(prompter, list):
@@ -135,6 +134,8 @@ def prompt_construction(
     The parameters are declared once, in
     :class:`~inspect_stance.construction.options.ConstructionOptions`.
     """
+    from inspect_stance.solvers.prompt_construction import construction_prompt
+
     reject_unknown_args("prompt_construction", unknown, prompt_construction)
     opts = ConstructionOptions.parse(
         topics=topics,

@@ -23,14 +23,6 @@ from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import Model
 from inspect_stance.scorers.prompt_validation import validation_record
-from inspect_stance.solvers.prompt_validation import (
-    LABEL_CONFIG,
-    PROMPTER_CONFIG,
-    RANKING_CONFIG,
-    annotator_models,
-    annotator_names,
-    validation_annotation,
-)
 
 import inspect_stance.validation.defaults as D
 from inspect_stance.construction.keys import ANNOTATORS_ROLE, PROMPTER_ROLE
@@ -83,6 +75,8 @@ def prompt_validation(
     The parameters are declared once, in
     :class:`~inspect_stance.validation.options.ValidationOptions`.
     """
+    from inspect_stance.solvers.prompt_validation import validation_annotation
+
     reject_unknown_args("prompt_validation", unknown, prompt_validation)
     opts, plan, models = checked_run(
         dict(
@@ -127,6 +121,8 @@ def checked_run(
     """The run's options, plan and annotator models, each input checked before any model call:
     the ``annotators`` role bound, every ``-T`` parsed (:meth:`ValidationOptions.parse`), the
     ``prompter`` role bound when the plan generates prompts; a one-line InputError otherwise."""
+    from inspect_stance.solvers.prompt_validation import annotator_models
+
     try:
         require_roles(
             "prompt_validation", [ANNOTATORS_ROLE], "the models that annotate the prompts"
@@ -161,6 +157,13 @@ def task_metadata(
     opts: ValidationOptions, plan: ValidationPlan, models: list[Model]
 ) -> dict[str, Any]:
     """The run's settings as the log records them (annotators and their configs, inputs)."""
+    from inspect_stance.solvers.prompt_validation import (
+        LABEL_CONFIG,
+        PROMPTER_CONFIG,
+        RANKING_CONFIG,
+        annotator_names,
+    )
+
     names = annotator_names(models)
     return {
         "annotators": names,

@@ -13,12 +13,6 @@ from inspect_ai import Epochs, Task, task
 from inspect_ai.dataset import MemoryDataset
 from inspect_ai.solver import Solver
 from inspect_stance.scorers.stance_drift import drift_metrics, drift_pool, stance_drift_scorer
-from inspect_stance.solvers.stance_chain import (
-    CHAIN_RECORD_FORMAT,
-    RELAY_ROLE,
-    stance_chain_trials,
-)
-from inspect_stance.solvers.stance_drift import RECORD_FORMAT, stance_drift_trials
 
 import inspect_stance.drift.defaults as D
 from inspect_stance.drift.chain.relay_prompts import DEFAULT_RELAY_LANGUAGE
@@ -44,6 +38,9 @@ TASK_VERSION = 2
 def drift_solver(opts: DriftOptions, data: DriftDataset, started: StartedSamples) -> Solver:
     """The trials solver: :func:`stance_chain_trials` for hops > 1, else
     :func:`stance_drift_trials` (with the reused arguments and the adaptive rule)."""
+    from inspect_stance.solvers.stance_chain import stance_chain_trials
+    from inspect_stance.solvers.stance_drift import stance_drift_trials
+
     if opts.hops > 1:
         return stance_chain_trials(
             trials=opts.trials,
@@ -101,6 +98,9 @@ def stance_drift(
     parameters are declared once, in :class:`~inspect_stance.drift.options.DriftOptions`
     (``inspect-stance params stance_drift``, docs/stance_drift.md).
     """
+    from inspect_stance.solvers.stance_chain import CHAIN_RECORD_FORMAT, RELAY_ROLE
+    from inspect_stance.solvers.stance_drift import RECORD_FORMAT
+
     reject_unknown_args("stance_drift", unknown, stance_drift)
     opts = DriftOptions.parse(
         variant=variant,

@@ -22,6 +22,45 @@ def test_entry_point_loads_no_heavy_library() -> None:
     assert out.stdout.strip() == "", f"loaded by the entry point: {out.stdout.strip()}"
 
 
+# Loaded on first use, not by the entry point: the simulated providers' modules (numpy, the
+# simulators' tables; each provider is registered by a factory that imports its class when Inspect
+# creates the model) and the tasks' solvers (each task function imports its solvers).
+DEFERRED = tuple(
+    f"inspect_stance.providers.{name}"
+    for name in ("annotator_sim", "construction_sim", "press_sim", "relay_sim", "stance_sim")
+) + tuple(
+    f"inspect_stance.solvers.{name}"
+    for name in (
+        "stance_drift",
+        "stance_chain",
+        "press",
+        "prompt_construction",
+        "prompt_validation",
+        "judge_validation",
+    )
+)
+
+
+def test_entry_point_defers_providers_and_solvers() -> None:
+    out = _run(
+        "import sys, inspect_stance._registry; "
+        f"print(','.join(m for m in {DEFERRED!r} if m in sys.modules))"
+    )
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "", f"loaded by the entry point: {out.stdout.strip()}"
+
+
+def test_deferred_providers_are_still_registered() -> None:
+    """Each simulator is found by name after the entry point alone, and its class loads then."""
+    out = _run(
+        "import sys, inspect_stance._registry; from inspect_ai.model import get_model; "
+        "m = get_model('stance_sim/respondent'); "
+        "print(type(m.api).__name__, 'inspect_stance.providers.stance_sim' in sys.modules)"
+    )
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "StanceSimAPI True"
+
+
 def test_entry_point_leaves_other_packages_eval_alone() -> None:
     """``inspect eval other.py --epochs 0`` with the package installed: loading the entry point
     neither exits nor replaces the process's excepthook."""

@@ -8,11 +8,13 @@ pandas, matplotlib, statsmodels) loads here (``tests/test_entry_point.py``).
 """
 
 # ruff: noqa: F401
-from inspect_stance.providers.annotator_sim import annotator_sim
-from inspect_stance.providers.construction_sim import construction_sim
-from inspect_stance.providers.press_sim import PressSimAPI
-from inspect_stance.providers.relay_sim import relay_sim_provider
-from inspect_stance.providers.stance_sim import stance_sim_provider
+from inspect_stance.providers.register import (
+    annotator_sim,
+    construction_sim,
+    press_sim,
+    relay_sim_provider,
+    stance_sim_provider,
+)
 from inspect_stance.tasks.even_handedness import even_handedness
 from inspect_stance.tasks.judge_validation import judge_validation
 from inspect_stance.tasks.press import press

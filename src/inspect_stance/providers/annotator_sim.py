@@ -35,10 +35,8 @@ from typing import Any
 from inspect_ai.model import (
     ChatMessage,
     GenerateConfig,
-    ModelAPI,
     ModelOutput,
     ModelUsage,
-    modelapi,
 )
 from inspect_ai.tool import ToolChoice, ToolInfo
 
@@ -182,9 +180,3 @@ class AnnotatorSim(SimulatedAPI):
         n_in, n_out = len(prompt.split()), len(content.split())
         out.usage = ModelUsage(input_tokens=n_in, output_tokens=n_out, total_tokens=n_in + n_out)
         return out
-
-
-@modelapi(name=PROVIDER)
-def annotator_sim() -> type[ModelAPI]:
-    """Register the ``annotator_sim`` provider."""
-    return AnnotatorSim

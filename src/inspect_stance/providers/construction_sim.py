@@ -61,10 +61,8 @@ from typing import Any
 from inspect_ai.model import (
     ChatMessage,
     GenerateConfig,
-    ModelAPI,
     ModelOutput,
     ModelUsage,
-    modelapi,
 )
 from inspect_ai.tool import ToolChoice, ToolInfo
 
@@ -78,7 +76,7 @@ from inspect_stance.providers.construction_labels import (
     heuristic_label,
 )
 
-__all__ = ["ConstructionSim", "biased_rating", "construction_sim", "heuristic_label"]
+__all__ = ["ConstructionSim", "biased_rating", "heuristic_label"]
 
 MARKER = re.compile(r"\[\[stance=(\d|refusal)\]\]")
 _RUBRIC_PRO = re.compile(
@@ -382,9 +380,3 @@ class ConstructionSim(SimulatedAPI):
         else:
             content = self._judge(self.model_name.removeprefix("judge_"), prompt)
         return _output(self.model_name, content, prompt)
-
-
-@modelapi(name="construction_sim")
-def construction_sim() -> type[ModelAPI]:
-    """Register the ``construction_sim`` provider."""
-    return ConstructionSim

@@ -59,7 +59,6 @@ from inspect_ai.model import (
     Logprobs,
     ModelOutput,
     ModelUsage,
-    modelapi,
 )
 from inspect_ai.tool import ToolChoice, ToolInfo
 
@@ -144,7 +143,6 @@ def _usage(prompt: str, text: str) -> ModelUsage:
     return ModelUsage(input_tokens=i, output_tokens=o, total_tokens=i + o)
 
 
-@modelapi(name="press_sim")
 class PressSimAPI(SimulatedAPI):
     """Scripted PReSS arguer / target / classifier (see module docstring)."""
 

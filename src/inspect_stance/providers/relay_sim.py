@@ -32,7 +32,7 @@ import random
 import re
 from typing import Any
 
-from inspect_ai.model import ChatMessage, GenerateConfig, ModelAPI, ModelOutput, modelapi
+from inspect_ai.model import ChatMessage, GenerateConfig, ModelOutput
 from inspect_ai.tool import ToolChoice, ToolInfo
 
 from inspect_stance.errors import InputError
@@ -48,12 +48,6 @@ _STANCE_TAG_RE = re.compile(r"\[\[stance:([a-z_]+)\]\]")
 _ORIGIN_TAG_RE = re.compile(r"\[\[origin:([a-z_]+)\]\]")
 _TRANSLATE_RE = re.compile(r"^Translate the following text into ([^.\n]+)\.")
 NO_STANCE_REPLY = "The text could not be relayed."
-
-
-@modelapi(name="relay_sim")
-def relay_sim_provider() -> type[ModelAPI]:
-    """Register the simulated relay provider."""
-    return RelaySimAPI
 
 
 class RelaySimAPI(SeededSimulatedAPI):
@@ -117,4 +111,4 @@ class RelaySimAPI(SeededSimulatedAPI):
         return ModelOutput.from_content(model=self.model_name, content=content)
 
 
-__all__ = ["BEHAVIOURS", "RelaySimAPI", "relay_sim_provider"]
+__all__ = ["BEHAVIOURS", "RelaySimAPI"]

@@ -61,11 +61,9 @@ from inspect_ai.model import (
     GenerateConfig,
     Logprob,
     Logprobs,
-    ModelAPI,
     ModelOutput,
     ModelUsage,
     TopLogprob,
-    modelapi,
 )
 from inspect_ai.tool import ToolChoice, ToolInfo
 
@@ -199,12 +197,6 @@ def _dirichlet(rng: np.random.Generator, alpha: np.ndarray) -> np.ndarray:
         return out
     out[positive] = rng.dirichlet(alpha[positive])
     return out
-
-
-@modelapi(name="stance_sim")
-def stance_sim_provider() -> type[ModelAPI]:
-    """Register the simulated respondent provider."""
-    return StanceSimAPI
 
 
 class StanceSimAPI(SeededSimulatedAPI):
@@ -351,5 +343,4 @@ __all__ = [
     "StanceSimAPI",
     "default_transition_path",
     "load_transition",
-    "stance_sim_provider",
 ]
