@@ -35,7 +35,7 @@ GATE_METRICS: tuple[str, ...] = tuple(s.name for s in GATE_SPECS)
 
 def gate_items(run: ConstructionRun) -> GateRun:
     """The run's ``distance`` per item and ``distance_neutral`` per neutral item."""
-    distance = construction_items(run.records, run.info.model).items["distance"]
+    distance = construction_items(run.records, run_name(run.info)).items["distance"]
     neutral = {k: v for k, v in distance.items() if "-neutral/" in k}
     return GateRun(run_name(run.info), run.info.source,
                    {"distance": distance, "distance_neutral": neutral})  # fmt: skip

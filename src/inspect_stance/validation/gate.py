@@ -33,7 +33,7 @@ GATE_METRICS: tuple[str, ...] = tuple(m.name for m in METRICS if m.rank)
 
 def gate_items(run: ValidationRun) -> GateRun:
     """The run's metrics per setting (:func:`~inspect_stance.validation.compare.validation_items`)."""
-    items = validation_items(run, run.info.model).items
+    items = validation_items(run, run_name(run.info)).items
     return GateRun(run_name(run.info), run.info.source, items)
 
 
