@@ -121,6 +121,16 @@ def evaluate_limit_gate(
         mine = {m: dict(run.items.get(m, {})) for m in asked}
         checks = drop_checks(base, mine, [by_name[m] for m in asked], max_drop, alpha, rule)
         lines += [CheckLine(f"{c.metric} vs baseline", c.passed, c.reason) for c in checks]
+    return _result(method, run, headline, values, limit, baseline, max_drop, alpha, rule,
+                   checks, lines)  # fmt: skip
+
+
+def _result(method: str, run: GateRun, headline: str, values: Sequence[float],
+            limit: tuple[str, float | None], baseline: GateRun | None, max_drop: float,
+            alpha: float, rule: Rule, checks: list[DropCheck],
+            lines: list[CheckLine]) -> LimitGateResult:  # fmt: skip
+    """The verdict: fail when any check fails; the reason lists the failures first."""
+    flag, value = limit
     failures = [x.message for x in lines if not x.passed]
     status = "fail" if failures else "pass"
     with_base = baseline is not None
