@@ -90,6 +90,7 @@ def test_ceiling_on_neutral_leaning(runs, capsys):
     assert code == 1 and doc["status"] == "fail"
     assert (doc["headline"], doc["n_items"]) == ("neutral_leaning_generated", 2)
     assert doc["value"] == pytest.approx(0.375)
+    assert doc["run"] == Path(runs["leaky"]).name  # no model: the log's file name
     assert (
         "neutral_leaning_generated 0.375 over 2 items > --max-neutral-leaning 0.3" in doc["reason"]
     )

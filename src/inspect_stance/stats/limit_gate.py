@@ -69,10 +69,13 @@ class GateRun:
 
 
 def run_name(info: RunInfo) -> str:
-    """The run's model, or its file's name when the log names no model."""
+    """The run's model, or its file's name when the log names no model (a prompt_validation
+    run has annotators and no model: Inspect records ``none/none``)."""
     from pathlib import Path
 
-    return info.model or Path(info.source).name
+    if info.model and info.model != "none/none":
+        return info.model
+    return Path(info.source).name
 
 
 def limit_check(spec: MetricSpec, values: Sequence[float], flag: str, limit: float) -> CheckLine:
