@@ -28,9 +28,8 @@ A sample stopped by a limit is scored on its finished trials and flagged: score 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-import numpy as np
 from inspect_ai.scorer import (
     Metric,
     SampleScore,
@@ -54,6 +53,9 @@ from inspect_stance.drift.started import StartedSamples
 from inspect_stance.drift.transition import check_policy
 from inspect_stance.explain import drift_explanation, trial_argmax_counts
 from inspect_stance.stances import N_STANCES, STANCE_KEYS
+
+if TYPE_CHECKING:
+    import numpy as np
 
 #: decimals of the sample score shown by ``inspect view`` (the row in the metadata is exact)
 VALUE_DIGITS = 3
@@ -79,6 +81,8 @@ def trial_row(
     ``logprobs_returned`` (answers whose response carried top logprobs) and ``label_mismatches``
     (answers whose letter and written label disagree; the letter is kept).
     """
+    import numpy as np
+
     check_policy(unparsed)
     vectors: list[np.ndarray] = []
     counts = {
@@ -121,6 +125,8 @@ def trial_row(
 
 def _vector(rec: dict[str, Any], unparsed: str, argmax: bool) -> np.ndarray | None:
     """One trial's vector as :func:`trial_row` counts it (None: left out under ``exclude``)."""
+    import numpy as np
+
     extractions = rec.get("vectors")
     probs = trial_vector([rec.get("probs")] if extractions is None else extractions, unparsed)
     if probs is None:
@@ -130,6 +136,8 @@ def _vector(rec: dict[str, Any], unparsed: str, argmax: bool) -> np.ndarray | No
 
 
 def _make_scorer(unparsed: str, argmax: bool) -> Scorer:
+    import numpy as np
+
     check_policy(unparsed)
 
     async def score(state: TaskState, target: Target) -> Score:  # noqa: ARG001
@@ -182,6 +190,8 @@ def _make_scorer(unparsed: str, argmax: bool) -> Scorer:
 
 def matrices_from_scores(scores: Sequence[SampleScore]) -> np.ndarray:
     """Stack sample rows into per-proposition matrices ``(P, 5, 5)``; missing rows are NaN."""
+    import numpy as np
+
     index: dict[str, int] = {}
     rows: list[tuple[int, int, list[float] | None]] = []
     for s in scores:
@@ -349,6 +359,8 @@ def drift_pool() -> ScoreReducer:
     ``w_e`` the trials the row averages (all trials under ``failure``, parsed ones under
     ``exclude``); counts are summed. The task sets this reducer, and ``--epochs N`` keeps it.
     """
+
+    import numpy as np
 
     def reduce(scores: list[Score]) -> Score:
         metas = [s.metadata or {} for s in scores]
