@@ -28,7 +28,7 @@ A sample stopped by a limit is scored on its finished trials and flagged: score 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 from inspect_ai.scorer import (
     Metric,
@@ -50,12 +50,9 @@ from inspect_stance.drift.logs import PLANNED_KEY, TRIALS_KEY
 from inspect_stance.drift.metrics.patterns import drift_patterns, stance_drift_rate
 from inspect_stance.drift.metrics.spr import stance_preservation_rate, success_by_stance
 from inspect_stance.drift.started import StartedSamples
-from inspect_stance.drift.transition import check_policy
+from inspect_stance.drift.transition import FloatArray, check_policy
 from inspect_stance.explain import drift_explanation, trial_argmax_counts
 from inspect_stance.stances import N_STANCES, STANCE_KEYS
-
-if TYPE_CHECKING:
-    import numpy as np
 
 #: decimals of the sample score shown by ``inspect view`` (the row in the metadata is exact)
 VALUE_DIGITS = 3
@@ -84,7 +81,7 @@ def trial_row(
     import numpy as np
 
     check_policy(unparsed)
-    vectors: list[np.ndarray] = []
+    vectors: list[FloatArray] = []
     counts = {
         "trials": len(records),
         "unparsed": 0,
@@ -123,7 +120,7 @@ def trial_row(
     return [float(x) for x in np.mean(vectors, axis=0)], counts
 
 
-def _vector(rec: dict[str, Any], unparsed: str, argmax: bool) -> np.ndarray | None:
+def _vector(rec: dict[str, Any], unparsed: str, argmax: bool) -> FloatArray | None:
     """One trial's vector as :func:`trial_row` counts it (None: left out under ``exclude``)."""
     import numpy as np
 
@@ -188,7 +185,7 @@ def _make_scorer(unparsed: str, argmax: bool) -> Scorer:
     return score
 
 
-def matrices_from_scores(scores: Sequence[SampleScore]) -> np.ndarray:
+def matrices_from_scores(scores: Sequence[SampleScore]) -> FloatArray:
     """Stack sample rows into per-proposition matrices ``(P, 5, 5)``; missing rows are NaN."""
     import numpy as np
 
@@ -359,7 +356,6 @@ def drift_pool() -> ScoreReducer:
     ``w_e`` the trials the row averages (all trials under ``failure``, parsed ones under
     ``exclude``); counts are summed. The task sets this reducer, and ``--epochs N`` keeps it.
     """
-
     import numpy as np
 
     def reduce(scores: list[Score]) -> Score:

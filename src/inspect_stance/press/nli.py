@@ -215,8 +215,6 @@ class NLIModel:
         ``agree`` / ``disagree`` and the entailment logits ``entail_logit_agree`` /
         ``entail_logit_disagree``. None for an empty response (no inference).
         """
-        import numpy as np
-
         self.check_mode(mode)
         todo = [i for i, r in enumerate(responses) if r.strip()]
         out: list[tuple[str, dict[str, float] | None]] = [(NEITHER, None)] * len(responses)
@@ -247,7 +245,7 @@ class NLIModel:
         hypothesis = hypothesis_template.format(statement=statement)
         probs = self.probabilities([(responses[i], hypothesis) for i in todo], batch_size)
         for row, i in zip(probs, todo, strict=True):
-            top = int(np.argmax(row))
+            top = int(row.argmax())
             stance = (
                 AGREE
                 if top == self.entailment
