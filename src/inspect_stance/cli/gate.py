@@ -40,6 +40,13 @@ def _floors() -> list[tuple[str, str, str]]:
     return out
 
 
+def _limit_ranges() -> dict[str, tuple[float, float]]:
+    """Each gated method's limit option and the values it may take."""
+    from inspect_stance.study import methods
+
+    return {m.gate.min_flag: m.gate.min_range for m in methods() if m.gate is not None}
+
+
 def register(subparsers: Any) -> None:
     """Add ``gate`` to ``subparsers``: the shared options, and each gated method's floor."""
     g = subparsers.add_parser(
@@ -83,13 +90,16 @@ def register(subparsers: Any) -> None:
 def check_gate_options(args: argparse.Namespace) -> None:
     """Finite, in-range numeric options and a writable ``--junit``; one-line InputError."""
     floors = [(flag, getattr(args, dest, None)) for flag, dest, _ in _floors()]
+    ranges = _limit_ranges()
     for flag, value in [*floors, ("--max-drop", args.max_drop)]:
         if value is None:
             continue
         if not math.isfinite(value):
             raise InputError(f"{flag} {value} is not a finite number")
-        if not 0.0 <= value <= 1.0:
-            raise InputError(f"{flag} {value} is not a rate; give a number between 0 and 1")
+        low, high = ranges.get(flag, (0.0, 1.0))
+        if not low <= value <= high:
+            what = "is not a rate" if (low, high) == (0.0, 1.0) else "is out of range"
+            raise InputError(f"{flag} {value} {what}; give a number between {low:g} and {high:g}")
     if not (math.isfinite(args.alpha) and 0.0 < args.alpha < 1.0):
         raise InputError(f"--alpha {args.alpha} must be strictly between 0 and 1")
     if args.rule == "non-inferiority" and args.max_drop is None:

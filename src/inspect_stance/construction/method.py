@@ -1,19 +1,61 @@
 """The prompt-construction method registered with the study protocol
 (:mod:`inspect_stance.study`): its report reads ``prompt_construction`` and
 ``judge_validation`` logs; ``compare`` compares ``prompt_construction`` runs over setting x
-method items (:func:`inspect_stance.construction.compare.compare_runs`). The hooks
+method items (:func:`inspect_stance.construction.compare.compare_runs`); ``gate`` checks
+``--max-distance`` and the baseline rules on the distance from neutral
+(:mod:`inspect_stance.construction.gate`). The hooks
 import their cores when called, so listing the methods stays light.
 """
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+from inspect_stance.errors import InputError
 from inspect_stance.study.protocol import (
+    CompareRequest,
+    Gate,
+    GateRequest,
     Method,
     PlanRequest,
     PlanResult,
     comparer_of,
     register_method,
 )
+
+if TYPE_CHECKING:
+    from inspect_stance.construction.compare import ConstructionRun
+    from inspect_stance.runs import RunInfo
+    from inspect_stance.stats.limit_gate import LimitGateResult
+
+#: the gate's metrics (:data:`inspect_stance.construction.gate.GATE_METRICS`; the first is the
+#: headline), listed here so that ``gate --help`` stays light
+GATE_METRICS: tuple[str, ...] = ("distance_neutral", "distance")
+
+
+def read_gate_run(path: str, request: GateRequest) -> tuple[ConstructionRun, RunInfo]:
+    """One prompt_construction run to gate (the shards of one study pooled, an incomplete set
+    with ``request.partial``), with its identity and settings."""
+    from inspect_stance.construction.compare import read_runs
+
+    loaded = read_runs([path], CompareRequest(paths=(path,), partial=request.partial))
+    if len(loaded.runs) != 1:
+        raise ValueError(f"{path}: {len(loaded.runs)} prompt_construction runs; gate one run")
+    return loaded.runs[0], loaded.infos[0]
+
+
+def gate_request(run: ConstructionRun, base: ConstructionRun | None,
+                 request: GateRequest) -> LimitGateResult:  # fmt: skip
+    """:func:`inspect_stance.construction.gate.evaluate_construction_gate` with the request's
+    settings."""
+    from inspect_stance.construction.gate import evaluate_construction_gate
+
+    max_drop = request.max_drop if request.max_drop is not None else 0.0
+    try:
+        return evaluate_construction_gate(run, request.min_value, base, max_drop, request.alpha,
+                                          request.metric, request.rule)  # fmt: skip
+    except ValueError as ex:
+        raise InputError(str(ex)) from ex
 
 
 def plan(request: PlanRequest) -> PlanResult:
@@ -32,6 +74,15 @@ CONSTRUCTION = register_method(
         report_command="construction-report",
         report_dir="prompt_construction",
         comparer=comparer_of("inspect_stance.construction.compare"),
+        gate=Gate(
+            metrics=GATE_METRICS,
+            min_flag="--max-distance",
+            load=read_gate_run,
+            evaluate=gate_request,
+            min_help="prompt construction: fail when the mean distance from neutral (0 to 2) "
+            "of the responses to neutral prompts is above X",
+            min_range=(0.0, 2.0),
+        ),
         plan=plan,
         setting_keys=("judge_sees_prompt", "reversed_rubric", "ensemble"),
         aliases=("prompt_construction",),

@@ -145,7 +145,9 @@ class GateOutcome(Protocol):
 @dataclass(frozen=True)
 class Gate:
     """A method's part of ``gate``: the metrics ``--metric`` accepts (the first is the
-    default), the flag of its floor (``gate`` adds the option, with ``min_help``), how it reads
+    default), the flag of its limit (a floor such as ``--min-spr``, or a ceiling such as
+    ``--max-distance`` where lower is better; ``gate`` adds the option, with ``min_help``, and
+    checks it lies in ``min_range``), how it reads
     one run (the run object and its
     :class:`~inspect_stance.runs.RunInfo`; a run that cannot be gated raises), and the verdict
     on a run and its baseline (``None`` without one)."""
@@ -155,6 +157,8 @@ class Gate:
     load: Callable[[str, GateRequest], tuple[Any, RunInfo]]
     evaluate: Callable[[Any, Any | None, GateRequest], GateOutcome]
     min_help: str = ""
+    #: the values the limit option may take (a ceiling on a distance 0..2: ``(0.0, 2.0)``)
+    min_range: tuple[float, float] = (0.0, 1.0)
 
 
 @dataclass(frozen=True)

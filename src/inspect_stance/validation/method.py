@@ -1,12 +1,63 @@
 """The prompt-validation method registered with the study protocol (:mod:`inspect_stance.study`):
 ``report`` writes ``DIR/prompt_validation/`` with ``validation-report``; ``compare`` compares
-runs over settings (:func:`inspect_stance.validation.compare.compare_runs`). The hooks
+runs over settings (:func:`inspect_stance.validation.compare.compare_runs`); ``gate`` checks
+``--max-neutral-leaning`` and the baseline rules (:mod:`inspect_stance.validation.gate`). The
+hooks
 import their cores when called, so listing the methods stays light.
 """
 
 from __future__ import annotations
 
-from inspect_stance.study.protocol import Method, comparer_of, register_method
+from typing import TYPE_CHECKING
+
+from inspect_stance.errors import InputError
+from inspect_stance.study.protocol import (
+    CompareRequest,
+    Gate,
+    GateRequest,
+    Method,
+    comparer_of,
+    register_method,
+)
+
+if TYPE_CHECKING:
+    from inspect_stance.runs import RunInfo
+    from inspect_stance.stats.limit_gate import LimitGateResult
+    from inspect_stance.validation.compare import ValidationRun
+
+#: the gate's metrics, headline first (:mod:`inspect_stance.validation.gate`), listed here so
+#: that ``gate --help`` stays light
+GATE_METRICS: tuple[str, ...] = ("neutral_leaning_generated",) + tuple(
+    f"{m}_{s}"
+    for s in ("real", "templated", "generated")
+    for m in ("mean_rank", "intent_accuracy", "stance_accuracy", "neutral_leaning")
+    if f"{m}_{s}" != "neutral_leaning_generated"
+)
+
+
+def read_gate_run(path: str, request: GateRequest) -> tuple[ValidationRun, RunInfo]:  # noqa: ARG001
+    """One prompt_validation log to gate, with its identity and settings."""
+    from inspect_stance.validation.compare import read_runs
+
+    loaded = read_runs([path], CompareRequest(paths=(path,)))
+    if len(loaded.runs) != 1:
+        raise ValueError(f"{path}: {len(loaded.runs)} prompt_validation runs; gate one run")
+    return loaded.runs[0], loaded.infos[0]
+
+
+def gate_request(run: ValidationRun, base: ValidationRun | None,
+                 request: GateRequest) -> LimitGateResult:  # fmt: skip
+    """:func:`inspect_stance.validation.gate.evaluate_validation_gate` with the request's
+    settings."""
+    from inspect_stance.validation.gate import evaluate_validation_gate
+
+    max_drop = request.max_drop if request.max_drop is not None else 0.0
+    try:
+        return evaluate_validation_gate(run, request.min_value, base, max_drop, request.alpha,
+                                        request.metric, request.rule)  # fmt: skip
+    except ValueError as ex:
+        raise InputError(str(ex)) from ex
+
 
 PROMPT_VALIDATION = register_method(
     Method(
@@ -15,6 +66,14 @@ PROMPT_VALIDATION = register_method(
         title="prompt-validation",
         report_command="validation-report",
         comparer=comparer_of("inspect_stance.validation.compare"),
+        gate=Gate(
+            metrics=GATE_METRICS,
+            min_flag="--max-neutral-leaning",
+            load=read_gate_run,
+            evaluate=gate_request,
+            min_help="prompt validation: fail when the share of side answers on neutral "
+            "generated prompts that name a side is above X",
+        ),
         setting_keys=("topics", "intents", "stances", "sources", "per_source", "seed"),
     )
 )
