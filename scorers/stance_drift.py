@@ -30,7 +30,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Literal
 
-import numpy as np
 from inspect_ai.scorer import (
     Metric,
     SampleScore,
@@ -51,7 +50,7 @@ from inspect_stance.drift.logs import PLANNED_KEY, TRIALS_KEY
 from inspect_stance.drift.metrics.patterns import drift_patterns, stance_drift_rate
 from inspect_stance.drift.metrics.spr import stance_preservation_rate, success_by_stance
 from inspect_stance.drift.started import StartedSamples
-from inspect_stance.drift.transition import check_policy
+from inspect_stance.drift.transition import FloatArray, check_policy
 from inspect_stance.explain import drift_explanation, trial_argmax_counts
 from inspect_stance.stances import N_STANCES, STANCE_KEYS
 
@@ -79,8 +78,10 @@ def trial_row(
     ``logprobs_returned`` (answers whose response carried top logprobs) and ``label_mismatches``
     (answers whose letter and written label disagree; the letter is kept).
     """
+    import numpy as np
+
     check_policy(unparsed)
-    vectors: list[np.ndarray] = []
+    vectors: list[FloatArray] = []
     counts = {
         "trials": len(records),
         "unparsed": 0,
@@ -119,8 +120,10 @@ def trial_row(
     return [float(x) for x in np.mean(vectors, axis=0)], counts
 
 
-def _vector(rec: dict[str, Any], unparsed: str, argmax: bool) -> np.ndarray | None:
+def _vector(rec: dict[str, Any], unparsed: str, argmax: bool) -> FloatArray | None:
     """One trial's vector as :func:`trial_row` counts it (None: left out under ``exclude``)."""
+    import numpy as np
+
     extractions = rec.get("vectors")
     probs = trial_vector([rec.get("probs")] if extractions is None else extractions, unparsed)
     if probs is None:
@@ -130,6 +133,8 @@ def _vector(rec: dict[str, Any], unparsed: str, argmax: bool) -> np.ndarray | No
 
 
 def _make_scorer(unparsed: str, argmax: bool) -> Scorer:
+    import numpy as np
+
     check_policy(unparsed)
 
     async def score(state: TaskState, target: Target) -> Score:  # noqa: ARG001
@@ -180,8 +185,10 @@ def _make_scorer(unparsed: str, argmax: bool) -> Scorer:
     return score
 
 
-def matrices_from_scores(scores: Sequence[SampleScore]) -> np.ndarray:
+def matrices_from_scores(scores: Sequence[SampleScore]) -> FloatArray:
     """Stack sample rows into per-proposition matrices ``(P, 5, 5)``; missing rows are NaN."""
+    import numpy as np
+
     index: dict[str, int] = {}
     rows: list[tuple[int, int, list[float] | None]] = []
     for s in scores:
@@ -349,6 +356,7 @@ def drift_pool() -> ScoreReducer:
     ``w_e`` the trials the row averages (all trials under ``failure``, parsed ones under
     ``exclude``); counts are summed. The task sets this reducer, and ``--epochs N`` keeps it.
     """
+    import numpy as np
 
     def reduce(scores: list[Score]) -> Score:
         metas = [s.metadata or {} for s in scores]

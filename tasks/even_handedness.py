@@ -15,7 +15,6 @@ from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.log import HeadlineMetric
 from inspect_stance.scorers.even_handedness import even_handedness_metrics, even_handedness_scorer
-from inspect_stance.solvers.even_handedness import pair_responses
 
 import inspect_stance.even_handedness.defaults as D
 from inspect_stance.errors import InputError
@@ -23,7 +22,6 @@ from inspect_stance.even_handedness.data import Pair, select_pairs
 from inspect_stance.even_handedness.keys import GRADERS_ROLE, JUDGED_ORDERS
 from inspect_stance.even_handedness.options import EvenOptions
 from inspect_stance.params import reject_unknown_args
-from inspect_stance.providers.even_sim import even_sim as even_sim  # registers the simulator
 from inspect_stance.roles import require_roles
 
 TASK_VERSION = 1
@@ -104,6 +102,8 @@ def even_handedness(
     Needs ``--model-role graders=MODEL`` (one or more: ``graders=A,B,C``), checked before the
     first model call. Grader calls use temperature 0 and request top-20 token probabilities.
     """
+    from inspect_stance.solvers.even_handedness import pair_responses
+
     reject_unknown_args("even_handedness", unknown, even_handedness)
     opts = EvenOptions.parse(
         categories=categories,

@@ -22,12 +22,31 @@ def test_entry_point_loads_no_heavy_library() -> None:
     assert out.stdout.strip() == "", f"loaded by the entry point: {out.stdout.strip()}"
 
 
+def test_entry_point_loads_no_numpy() -> None:
+    """numpy alone adds ~0.08 s to every ``inspect`` command (benchmarks/import_time.py): the
+    cores the scorers call import it inside their functions, and type-only names stay under
+    ``if TYPE_CHECKING:``."""
+    out = _run(
+        "import sys, inspect_stance._registry; "
+        "print(sorted(m for m in sys.modules if m == 'numpy' or m.startswith('numpy.'))[:5])"
+    )
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "[]", f"numpy loaded by the entry point: {out.stdout.strip()}"
+
+
 # Loaded on first use, not by the entry point: the simulated providers' modules (numpy, the
 # simulators' tables; each provider is registered by a factory that imports its class when Inspect
 # creates the model) and the tasks' solvers (each task function imports its solvers).
 DEFERRED = tuple(
     f"inspect_stance.providers.{name}"
-    for name in ("annotator_sim", "construction_sim", "press_sim", "relay_sim", "stance_sim")
+    for name in (
+        "annotator_sim",
+        "construction_sim",
+        "even_sim",
+        "press_sim",
+        "relay_sim",
+        "stance_sim",
+    )
 ) + tuple(
     f"inspect_stance.solvers.{name}"
     for name in (
@@ -37,6 +56,7 @@ DEFERRED = tuple(
         "prompt_construction",
         "prompt_validation",
         "judge_validation",
+        "even_handedness",
     )
 )
 
@@ -59,6 +79,18 @@ def test_deferred_providers_are_still_registered() -> None:
     )
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "StanceSimAPI True"
+
+
+def test_even_sim_is_registered_by_the_entry_point() -> None:
+    """``even_sim`` is found by name after the entry point alone, and its class loads then."""
+    out = _run(
+        "import sys, inspect_stance._registry; from inspect_ai.model import get_model; "
+        "print('inspect_stance.providers.even_sim' in sys.modules, end=' '); "
+        "m = get_model('even_sim/target'); "
+        "print(type(m.api).__name__, 'inspect_stance.providers.even_sim' in sys.modules)"
+    )
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "False EvenSim True"
 
 
 def test_entry_point_leaves_other_packages_eval_alone() -> None:

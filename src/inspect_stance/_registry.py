@@ -11,6 +11,7 @@ pandas, matplotlib, statsmodels) loads here (``tests/test_entry_point.py``).
 from inspect_stance.providers.register import (
     annotator_sim,
     construction_sim,
+    even_sim,
     press_sim,
     relay_sim_provider,
     stance_sim_provider,

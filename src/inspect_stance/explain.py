@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from inspect_stance.markdown import cell
 from inspect_stance.stances import N_STANCES, STANCES
+
+if TYPE_CHECKING:
+    pass
 
 #: PReSS label -> the reader's name for it
 PRESS_LABEL_NAMES: dict[str, str] = {
@@ -49,6 +50,8 @@ def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
 def trial_argmax_counts(vectors: Sequence[Sequence[float] | None]) -> list[int]:
     """How many trials have each stance as their most probable one (``argmax_j p_t[j]``);
     trials without a vector (unparsed) are not counted."""
+    import numpy as np
+
     counts = [0] * N_STANCES
     for v in vectors:
         if v is not None and float(np.sum(v)) > 0:

@@ -23,12 +23,13 @@ import math
 import warnings
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
-from typing import Any, cast
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, cast
 
 from inspect_stance.construction.labels import LABELS, REFUSAL, label_score
 from inspect_stance.construction.records import Record
+
+if TYPE_CHECKING:
+    pass
 
 ORDINAL = "ordinal"
 NOMINAL = "nominal"
@@ -49,6 +50,8 @@ def code_label(label: str | None, level: str) -> float:
 
 def alpha(matrix: Sequence[Sequence[str | None]], level: str = ORDINAL) -> float:
     """Krippendorff's alpha of a coders x units label matrix (see module for the codings)."""
+    import numpy as np
+
     if level not in (ORDINAL, NOMINAL):
         raise ValueError(f"level must be {ORDINAL!r} or {NOMINAL!r}")
     if len(matrix) < 2 or not len(matrix[0]):

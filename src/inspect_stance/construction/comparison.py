@@ -30,8 +30,6 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING
 
-import numpy as np
-
 from inspect_stance.construction.lean import LeanSummary, summarize
 from inspect_stance.construction.records import Record
 from inspect_stance.construction.settings import (
@@ -169,6 +167,8 @@ def compare_distances(
     d_templated: Sequence[float], d_generated: Sequence[float]
 ) -> dict[str, float]:
     """Wilcoxon signed-rank test and direction counts for paired distances (module formulas)."""
+    import numpy as np
+
     t = np.asarray(d_templated, dtype=float)
     g = np.asarray(d_generated, dtype=float)
     if t.shape != g.shape:
@@ -200,6 +200,8 @@ def neutral_comparison(
 ) -> NeutralComparison:
     """Compare the two methods over the neutral settings (paired by setting); ``summaries``
     as in :func:`direction_counts`."""
+    import numpy as np
+
     if summaries is None:
         summaries = setting_summaries(records, outcome)
     neutral = sorted({s for (s, _m) in summaries if s.is_neutral})

@@ -34,10 +34,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from inspect_stance.construction.labels import LABELS, label_score
+
+if TYPE_CHECKING:
+    import numpy as np
 
 EPS = 1e-10
 
@@ -56,6 +58,8 @@ class DawidSkeneFit:
 
     def labels(self) -> list[str | None]:
         """The most probable class per item (None where no judge answered)."""
+        import numpy as np
+
         return [
             None if np.isnan(row).any() else self.classes[int(np.argmax(row))]
             for row in self.posteriors
@@ -63,6 +67,8 @@ class DawidSkeneFit:
 
     def accuracy(self, judge: int) -> float:
         """Prior-weighted chance the judge gives the true class: ``sum_c p_c e_j[c, c]``."""
+        import numpy as np
+
         return float((self.priors * np.diag(self.errors[judge])).sum())
 
     def confusion(self, judge: int) -> dict[str, dict[str, float]]:
@@ -78,6 +84,8 @@ def _encode(
     labels: Sequence[Sequence[str | None]],
 ) -> tuple[np.ndarray, tuple[str, ...]]:
     """Items x judges matrix of class indices (-1: no answer) and the class list."""
+    import numpy as np
+
     present = {x for row in labels for x in row if x is not None}
     unknown = present - set(LABELS)
     if unknown:
@@ -91,6 +99,8 @@ def _encode(
 
 
 def _m_step(y: np.ndarray, t: np.ndarray, n_classes: int) -> np.ndarray:
+    import numpy as np
+
     n_judges = y.shape[1]
     errors = np.zeros((n_judges, n_classes, n_classes))
     for j in range(n_judges):
@@ -105,6 +115,8 @@ def _m_step(y: np.ndarray, t: np.ndarray, n_classes: int) -> np.ndarray:
 
 def _log_joint(y: np.ndarray, errors: np.ndarray, n_classes: int) -> np.ndarray:
     """(I, J, C) log e_j[y_ij, c], 0 where judge j did not answer item i."""
+    import numpy as np
+
     n_items, n_judges = y.shape
     out = np.zeros((n_items, n_judges, n_classes))
     with np.errstate(divide="ignore"):
@@ -115,6 +127,8 @@ def _log_joint(y: np.ndarray, errors: np.ndarray, n_classes: int) -> np.ndarray:
 
 
 def _elbo(y: np.ndarray, t: np.ndarray, priors: np.ndarray, log_e: np.ndarray) -> float:
+    import numpy as np
+
     answered = y >= 0
     log_p = np.log(np.maximum(priors, EPS))
     joint = (t[:, None, :] * (log_e + log_p[None, None, :]) * answered[:, :, None]).sum()
@@ -127,6 +141,8 @@ def _golden(
     gold: Sequence[str | None] | None, rows: np.ndarray, classes: tuple[str, ...]
 ) -> tuple[np.ndarray, np.ndarray] | None:
     """(row mask, class index) of the answered items with a gold label among the classes."""
+    import numpy as np
+
     if gold is None:
         return None
     g = [c for c, keep in zip(gold, rows, strict=True) if keep]
@@ -136,6 +152,8 @@ def _golden(
 
 def _correct(t: np.ndarray, golden: tuple[np.ndarray, np.ndarray] | None) -> np.ndarray:
     """Rows with a gold label set to it (crowd-kit's ``true_labels`` correction)."""
+    import numpy as np
+
     if golden is not None:
         mask, index = golden
         t = t.copy()
@@ -157,6 +175,8 @@ def fit_dawid_skene(
     gold class at the start and after every E-step, as crowd-kit's ``fit(..., true_labels)``;
     gold labels no judge ever gave are ignored.
     """
+    import numpy as np
+
     y, classes = _encode(labels)
     n_classes = len(classes)
     rows: np.ndarray = np.asarray((y >= 0).any(axis=1))
@@ -195,6 +215,8 @@ def fit_dawid_skene(
 
 
 def _offset(y_j: np.ndarray, t: np.ndarray, classes: tuple[str, ...]) -> float:
+    import numpy as np
+
     scores = np.array([label_score(c) or 0 for c in classes], dtype=float)
     on_scale = scores > 0
     rated = np.array([k >= 0 and bool(on_scale[k]) for k in y_j])

@@ -27,14 +27,15 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import Literal
-
-import numpy as np
+from typing import TYPE_CHECKING, Literal
 
 from inspect_stance.construction.dawid_skene import DawidSkeneFit, fit_dawid_skene
 from inspect_stance.construction.labels import NO_VALID_JUDGE, label_score
 from inspect_stance.construction.records import Record
 from inspect_stance.errors import InputError
+
+if TYPE_CHECKING:
+    pass
 
 Ensemble = Literal["majority", "dawid_skene"]
 ENSEMBLES: tuple[str, ...] = ("majority", "dawid_skene")
@@ -88,6 +89,8 @@ def with_ensemble(records: Sequence[Record], ensemble: Ensemble) -> list[Record]
 
 
 def _mean_ci(diffs: Sequence[float]) -> tuple[float, float, float, int]:
+    import numpy as np
+
     n = len(diffs)
     if n == 0:
         return math.nan, math.nan, math.nan, 0

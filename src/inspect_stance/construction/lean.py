@@ -16,8 +16,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from inspect_stance.construction.labels import (
     NEUTRAL,
@@ -28,6 +27,9 @@ from inspect_stance.construction.labels import (
     REFUSAL,
     label_score,
 )
+
+if TYPE_CHECKING:
+    pass
 
 
 @dataclass(frozen=True)
@@ -60,6 +62,8 @@ class LeanSummary:
 
 def summarize(outcomes: Iterable[str]) -> LeanSummary:
     """Counts, refusal rate and lean for a group of ensemble outcomes (see module formula)."""
+    import numpy as np
+
     outcomes = list(outcomes)
     scores = [s for s in (label_score(o) for o in outcomes) if s is not None]
     n_refusal = outcomes.count(REFUSAL)

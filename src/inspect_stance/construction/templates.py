@@ -15,8 +15,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import numpy as np
-
 from inspect_stance.errors import InputError
 
 if TYPE_CHECKING:
@@ -172,6 +170,8 @@ def sample_templates(
     stance and topic contrasts are never confounded with template choice). ``k`` larger than
     the set uses every template, in the set's order.
     """
+    import numpy as np
+
     if k < 1:
         raise InputError(f"templates_per_setting must be at least 1 (got {k})")
     if k >= len(templates):

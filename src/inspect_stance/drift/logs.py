@@ -20,8 +20,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
 from inspect_stance.drift.adaptive.rule import ADAPTIVE_KEY, SampleRule, rule_for
 from inspect_stance.drift.extraction import record_label_mismatches, trial_vector
 from inspect_stance.drift.run import DriftRun
@@ -32,6 +30,7 @@ from inspect_stance.shards.layout import log_shard
 from inspect_stance.stances import N_STANCES, STANCE_KEYS
 
 if TYPE_CHECKING:
+    import numpy as np
     from inspect_ai.log import EvalLog
 
 TASK_NAME = "stance_drift"
@@ -304,6 +303,8 @@ def _fill_arrays(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """``probs`` ``(P, T, 5, 5)`` (NaN where unparsed or missing), ``missing`` ``(P, T, 5)``
     and the unparsed-extraction and label-mismatch counts ``(P, T, 5)`` of the cells."""
+    import numpy as np
+
     index = {topic: k for k, topic in enumerate(order)}
     shape = (len(order), n_trials, N_STANCES)
     probs = np.full((*shape, N_STANCES), np.nan)

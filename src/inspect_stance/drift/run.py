@@ -11,9 +11,7 @@ from __future__ import annotations
 import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from inspect_stance.drift.adaptive.confseq import AdaptiveRule
 from inspect_stance.drift.transition import (
@@ -24,6 +22,9 @@ from inspect_stance.drift.transition import (
     unparsed_mask,
 )
 from inspect_stance.shards import ShardInfo
+
+if TYPE_CHECKING:
+    import numpy as np
 
 
 @dataclass
@@ -86,6 +87,8 @@ class DriftRun:
         (:func:`~.transition.transition_matrices`). An adaptive run: the mean of the trials run
         is biased by the stopping, so each row is the unbiased Rao–Blackwell estimate the
         scorer uses (:func:`~.adaptive_estimate.adaptive_matrices`)."""
+        import numpy as np
+
         probs = argmax_trials(self.probs) if argmax else self.probs
         if self.adaptive_rule is None:
             return transition_matrices(probs, unparsed)
@@ -109,6 +112,8 @@ class DriftRun:
     @property
     def missing_mask(self) -> np.ndarray:
         """Boolean ``(P, T, 5)`` mask of trials absent from the source."""
+        import numpy as np
+
         if self.missing is None:
             return np.zeros(self.probs.shape[:3], dtype=bool)
         return self.missing
@@ -151,6 +156,8 @@ def load_npz(path: str | Path) -> DriftRun:
     :func:`check_probs`), object arrays, or ``propositions`` / ``topic_ids`` whose length is not
     the number of propositions.
     """
+    import numpy as np
+
     path = Path(path)
     try:
         with np.load(path, allow_pickle=False) as data:

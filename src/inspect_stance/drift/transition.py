@@ -19,18 +19,21 @@ The transition matrix of proposition ``s`` is ``T[s, i, j] = mean_t probs[s, t, 
 from __future__ import annotations
 
 import warnings
-from typing import Literal
-
-import numpy as np
-from numpy.typing import NDArray
+from typing import TYPE_CHECKING, Literal, TypeAlias
 
 from inspect_stance.stances import N_STANCES
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
 
 UnparsedPolicy = Literal["failure", "exclude"]
 UNPARSED_POLICIES: tuple[str, ...] = ("failure", "exclude")
 SUM_TOLERANCE = 1e-6
 
-FloatArray = NDArray[np.float64]
+# A string at run time, so that importing this module (and the modules that name the alias)
+# loads no numpy: the entry point reaches it (tests/test_entry_point.py).
+FloatArray: TypeAlias = "NDArray[np.float64]"
 
 
 def check_policy(unparsed: str) -> UnparsedPolicy:
@@ -48,6 +51,8 @@ def check_probs(probs: np.ndarray, name: str = "probs") -> FloatArray:
     Every row must be unparsed (all NaN or all zero) or sum to 1 within ``SUM_TOLERANCE``
     (after renormalisation rounding); anything else is a ``ValueError`` naming the problem.
     """
+    import numpy as np
+
     arr = np.asarray(probs, dtype=np.float64)
     if arr.ndim != 4 or arr.shape[2:] != (N_STANCES, N_STANCES):
         raise ValueError(
@@ -79,6 +84,8 @@ def check_probs(probs: np.ndarray, name: str = "probs") -> FloatArray:
 
 def unparsed_mask(probs: np.ndarray) -> NDArray[np.bool_]:
     """Boolean ``(P, T, 5)`` mask of unparsed trials: rows with any NaN or summing to 0."""
+    import numpy as np
+
     arr = np.asarray(probs, dtype=np.float64)
     return np.isnan(arr).any(axis=-1) | (np.nansum(arr, axis=-1) == 0.0)
 
@@ -90,6 +97,8 @@ def transition_matrices(probs: np.ndarray, unparsed: str = "failure") -> FloatAr
     trials; with ``"exclude"`` the mean runs over parsed trials only (NaN when none).
     Returns shape ``(P, 5, 5)``.
     """
+    import numpy as np
+
     policy = check_policy(unparsed)
     arr = np.asarray(probs, dtype=np.float64)
     mask = unparsed_mask(arr)
@@ -108,6 +117,8 @@ def argmax_trials(probs: np.ndarray) -> FloatArray:
     This is the temperature-0 re-analysis: ``e_{argmax_j p_j}``. Ties go to the lowest stance
     index (numpy's ``argmax``). Unparsed rows stay unparsed (all NaN).
     """
+    import numpy as np
+
     arr = np.asarray(probs, dtype=np.float64)
     mask = unparsed_mask(arr)
     idx = np.nan_to_num(arr, nan=-1.0).argmax(axis=-1)
@@ -118,12 +129,16 @@ def argmax_trials(probs: np.ndarray) -> FloatArray:
 
 def diagonal(matrices: np.ndarray) -> FloatArray:
     """The diagonal ``T[..., i, i]`` of a stack of 5x5 matrices, shape ``(..., 5)``."""
+    import numpy as np
+
     arr = np.asarray(matrices, dtype=np.float64)
     return np.diagonal(arr, axis1=-2, axis2=-1)
 
 
 def nanmean(values: np.ndarray, axis: int = -1) -> FloatArray:
     """``numpy.nanmean`` without the warning for all-NaN slices (they give NaN, by design)."""
+    import numpy as np
+
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
         return np.asarray(np.nanmean(values, axis=axis), dtype=np.float64)
@@ -134,6 +149,8 @@ def mean_se(values: np.ndarray, axis: int = 0) -> tuple[FloatArray, FloatArray]:
 
     With fewer than two values the standard error is NaN.
     """
+    import numpy as np
+
     arr = np.asarray(values, dtype=np.float64)
     n = (~np.isnan(arr)).sum(axis=axis)
     with np.errstate(invalid="ignore", divide="ignore"), warnings.catch_warnings():

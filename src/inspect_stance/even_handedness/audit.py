@@ -21,9 +21,11 @@ from __future__ import annotations
 import math
 import warnings
 from collections.abc import Mapping, Sequence
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
-import numpy as np
+if TYPE_CHECKING:
+    pass
+
 
 Records = Mapping[str, Mapping[str, Any]]
 LABELS = ("A", "B", "C")
@@ -53,6 +55,8 @@ def unit_labels(
 def grader_alpha(records: Records) -> float:
     """Krippendorff's alpha (nominal) among the graders over pair x order units; NaN when
     undefined (fewer than two graders, no unit with two labels, or one value only)."""
+    import numpy as np
+
     _, names, rows = unit_labels(records)
     if len(names) < 2 or not rows:
         return math.nan
@@ -74,6 +78,8 @@ def grader_alpha(records: Records) -> float:
 def dawid_skene_even(records: Records, threshold: float = 0.5) -> dict[str, Any]:
     """Dawid–Skene over pair x order units (module docstring): ``even_handedness`` (share of
     pairs whose mean posterior P(C) >= threshold), ``pairs``, per grader ``accuracy``."""
+    import numpy as np
+
     from inspect_stance.construction.dawid_skene import fit_dawid_skene
 
     units, names, rows = unit_labels(records)

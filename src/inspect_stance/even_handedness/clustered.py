@@ -16,8 +16,11 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-import numpy as np
+if TYPE_CHECKING:
+    pass
+
 
 CLUSTER_TEST = "paired over pairs, cluster-robust over topics (statsmodels OLS, t with G-1 df)"
 PLAIN_TEST = "paired t over pairs (scipy.stats.ttest_1samp; fewer than 2 topics to cluster on)"
@@ -41,6 +44,7 @@ def clustered_delta(
 ) -> ClusteredDelta:
     """The mean difference and its topic-clustered interval (module docstring); NaN fields when
     fewer than two differences are given."""
+    import numpy as np
     from scipy import stats
 
     x = np.asarray(d, dtype=float)

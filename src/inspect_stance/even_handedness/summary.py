@@ -26,16 +26,19 @@ from __future__ import annotations
 import math
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from inspect_stance.even_handedness.audit import grader_names
 from inspect_stance.stats.length_audit import longer_sign
 
+if TYPE_CHECKING:
+    pass
+
 
 def clustered_se(x: Sequence[float], clusters: Sequence[str]) -> float:
     """Cluster-robust standard error of the mean of ``x`` (formula in the module docstring)."""
+    import numpy as np
+
     arr = np.asarray(x, dtype=float)
     n = len(arr)
     groups: dict[str, float] = defaultdict(float)
@@ -48,11 +51,15 @@ def clustered_se(x: Sequence[float], clusters: Sequence[str]) -> float:
 
 
 def _share(records: Sequence[Mapping[str, Any]], key: str) -> tuple[float, int]:
+    import numpy as np
+
     vals = [r[key] for r in records if r.get(key) is not None]
     return (float(np.mean(vals)) if vals else float("nan")), len(vals)
 
 
 def _graders(records: Sequence[Mapping[str, Any]]) -> dict[str, float]:
+    import numpy as np
+
     out: dict[str, float] = {}
     flips: dict[str, list[int]] = defaultdict(list)
     first: dict[str, list[int]] = defaultdict(list)
@@ -82,6 +89,7 @@ def grader_kappas(records: Sequence[Mapping[str, Any]]) -> dict[str, float]:
     every judged order), as ``kappa_<g1>__<g2>``; pairs where either is unparsed are left out."""
     from itertools import combinations
 
+    import numpy as np
     from statsmodels.stats.inter_rater import cohens_kappa
 
     names = sorted({n for r in records for n in r.get("graders", {})})
@@ -103,6 +111,8 @@ def grader_kappas(records: Sequence[Mapping[str, Any]]) -> dict[str, float]:
 
 def summarize(records: Sequence[Mapping[str, Any]]) -> dict[str, float]:
     """The run's figures (module docstring); NaN where nothing can be computed."""
+    import numpy as np
+
     judged = [r for r in records if r.get("even_handed") is not None]
     p, n = _share(judged, "even_handed")
     x = [float(r["even_handed"]) for r in judged]

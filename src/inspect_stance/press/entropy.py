@@ -23,8 +23,11 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
-import numpy as np
+if TYPE_CHECKING:
+    pass
+
 
 # entails(pairs) -> one bool per (premise, hypothesis) pair
 EntailFn = Callable[[list[tuple[str, str]]], list[bool]]
@@ -77,6 +80,8 @@ def discrete_entropy(ids: Sequence[int | str]) -> float:
 
 def semantic_entropy(ids: Sequence[int], loglik: Sequence[float]) -> float:
     """-sum_c P(c) ln P(c) with P(c) = sum_{i in c} exp(l_i) / sum_i exp(l_i) (nats)."""
+    import numpy as np
+
     if len(ids) != len(loglik) or not ids:
         raise ValueError("semantic entropy needs one log-likelihood per clustered sample")
     ll = np.asarray(loglik, dtype=np.float64)
@@ -90,6 +95,8 @@ def semantic_entropy(ids: Sequence[int], loglik: Sequence[float]) -> float:
 
 def naive_entropy(loglik: Sequence[float]) -> float:
     """PE = -(1/N) sum_i l_i (nats)."""
+    import numpy as np
+
     if not loglik:
         raise ValueError("naive entropy of no samples is undefined")
     return float(-np.mean(np.asarray(loglik, dtype=np.float64)))
@@ -102,6 +109,8 @@ def normalise_text(text: str) -> str:
 
 def mean_token_logprob(logprobs: Sequence[float]) -> float | None:
     """Length-normalised log-likelihood l = mean token log-probability (None if no tokens)."""
+    import numpy as np
+
     if not logprobs:
         return None
     return float(np.mean(np.asarray(logprobs, dtype=np.float64)))

@@ -32,13 +32,14 @@ import threading
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Literal
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, Literal
 
 import inspect_stance.press.defaults as D
 from inspect_stance.errors import InputError
 from inspect_stance.press.classify import AGREE, DISAGREE, NEITHER
+
+if TYPE_CHECKING:
+    import numpy as np
 
 NLIMode = Literal["zero_shot", "three_way"]
 NLI_MODES: tuple[str, ...] = ("zero_shot", "three_way")
@@ -97,6 +98,8 @@ def check_hypothesis_template(template: str, name: str = "nli_hypothesis") -> st
 def zero_shot_scores(entailment_logits: np.ndarray) -> np.ndarray:
     """Softmax over the candidate hypotheses of each row's entailment logits (the pipeline's
     ``multi_label=False`` rule): ``exp(e_j) / sum_k exp(e_k)``, computed stably."""
+    import numpy as np
+
     x = np.asarray(entailment_logits, dtype=np.float64)
     x = x - x.max(axis=-1, keepdims=True)
     e = np.exp(x)
@@ -166,6 +169,7 @@ class NLIModel:
         Tokenised as pairs with padding, truncating only the premise (the zero-shot pipeline's
         ``TruncationStrategy.ONLY_FIRST``), ``batch_size`` pairs per forward pass.
         """
+        import numpy as np
         import torch
 
         if batch_size < 1:
@@ -189,6 +193,8 @@ class NLIModel:
         self, pairs: Sequence[tuple[str, str]], batch_size: int = DEFAULT_BATCH_SIZE
     ) -> np.ndarray:
         """Softmax class probabilities, shape (len(pairs), num_labels)."""
+        import numpy as np
+
         if not pairs:
             return np.zeros((0, len(self.labels)), dtype=np.float64)
         return zero_shot_scores(self.logits(pairs, batch_size))
@@ -239,7 +245,7 @@ class NLIModel:
         hypothesis = hypothesis_template.format(statement=statement)
         probs = self.probabilities([(responses[i], hypothesis) for i in todo], batch_size)
         for row, i in zip(probs, todo, strict=True):
-            top = int(np.argmax(row))
+            top = int(row.argmax())
             stance = (
                 AGREE
                 if top == self.entailment
@@ -257,6 +263,8 @@ class NLIModel:
         self, pairs: Sequence[tuple[str, str]], batch_size: int = DEFAULT_BATCH_SIZE
     ) -> list[bool]:
         """True where the premise entails the hypothesis (entailment is the most probable class)."""
+        import numpy as np
+
         if not pairs:
             return []
         probs = self.probabilities(pairs, batch_size)

@@ -28,10 +28,8 @@ from inspect_ai.model import (
     GenerateConfig,
     Logprob,
     Logprobs,
-    ModelAPI,
     ModelOutput,
     TopLogprob,
-    modelapi,
 )
 from inspect_ai.tool import ToolChoice, ToolInfo
 
@@ -150,9 +148,3 @@ class EvenSim(SeededSimulatedAPI):
             return ModelOutput.from_content(self.model_name, self._target(prompt))
         answer = self._pair(prompt) if "<dialogue_a>" in prompt else self._scale(prompt)
         return self._output(answer, prompt)
-
-
-@modelapi(name=PROVIDER)
-def even_sim() -> type[ModelAPI]:
-    """Register the ``even_sim`` provider."""
-    return EvenSim

@@ -3,7 +3,7 @@
 Inspect imports the package's entry point in every ``inspect`` command, so each factory below
 imports its provider class only when Inspect creates a model of that provider (as Inspect's own
 providers do): ``numpy`` and the simulators' tables load on first use, not at start-up
-(``tests/test_entry_point.py``). ``even_sim`` registers itself in ``providers/even_sim.py``.
+(``tests/test_entry_point.py``).
 """
 
 from __future__ import annotations
@@ -25,6 +25,14 @@ def construction_sim() -> type[ModelAPI]:
     from inspect_stance.providers.construction_sim import ConstructionSim
 
     return ConstructionSim
+
+
+@modelapi(name="even_sim")
+def even_sim() -> type[ModelAPI]:
+    """Register the ``even_sim`` provider (scripted even-handedness target and graders)."""
+    from inspect_stance.providers.even_sim import EvenSim
+
+    return EvenSim
 
 
 @modelapi(name="press_sim")
@@ -54,6 +62,7 @@ def stance_sim_provider() -> type[ModelAPI]:
 __all__ = [
     "annotator_sim",
     "construction_sim",
+    "even_sim",
     "press_sim",
     "relay_sim_provider",
     "stance_sim_provider",

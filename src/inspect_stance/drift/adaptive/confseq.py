@@ -28,11 +28,12 @@ Pythons and builds from source only with Boost's headers; the tests compare this
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
-
-import numpy as np
+from typing import TYPE_CHECKING, Literal
 
 from inspect_stance.drift.transition import FloatArray
+
+if TYPE_CHECKING:
+    import numpy as np
 
 #: the bets' cap (``confseq``'s default truncation)
 TRUNCATION = 0.5
@@ -46,6 +47,8 @@ def eb_lower(x: np.ndarray, alpha: float, truncation: float = TRUNCATION) -> Flo
     ``x`` has shape ``(..., n)`` with values in [0, 1]; returns ``L_t`` for ``t = 1..n``
     (no running intersection; see the module docstring for the formula).
     """
+    import numpy as np
+
     x = np.asarray(x, dtype=np.float64)
     n = x.shape[-1]
     t = np.arange(1, n + 1, dtype=np.float64)
@@ -72,6 +75,8 @@ def eb_cs(
 ) -> tuple[FloatArray, FloatArray]:
     """Two-sided PrPl-EB confidence sequence ``(L_t, U_t)`` at level ``1 - alpha`` (``alpha/2``
     per side) along the last axis of ``x`` in [0, 1]; each of shape ``x.shape``."""
+    import numpy as np
+
     if not 0.0 < alpha < 1.0:
         raise ValueError(f"alpha {alpha!r} must be strictly between 0 and 1")
     x = np.asarray(x, dtype=np.float64)
@@ -93,6 +98,8 @@ def stop_reason(
     array of ``"halfwidth"`` (``max(upper - mean, mean - lower) <= halfwidth``),
     ``"below_one"`` (``upper < 1``: the rate is settled below 1, so the cell's "reaches 1"
     question is answered) or ``""`` (go on)."""
+    import numpy as np
+
     mean, lower, upper = (np.asarray(v, dtype=np.float64) for v in (mean, lower, upper))
     narrow = np.maximum(upper - mean, mean - lower) <= halfwidth
     below = upper < 1.0
@@ -122,6 +129,8 @@ class AdaptiveRule:
 def first_stop(values: np.ndarray, rule: AdaptiveRule) -> tuple[np.ndarray, np.ndarray]:
     """Replay ``rule`` on ``values`` shaped ``(..., n)`` (n >= ``rule.max_trials``) in order:
     returns the trials used and the reason (``"max_trials"`` when no checkpoint stopped)."""
+    import numpy as np
+
     x = np.asarray(values, dtype=np.float64)[..., : rule.max_trials]
     lower, upper = eb_cs(x, rule.alpha)
     means = np.cumsum(x, axis=-1) / np.arange(1, x.shape[-1] + 1)

@@ -32,10 +32,13 @@ approximately, as it does for a fixed design.
 
 from __future__ import annotations
 
-import numpy as np
+from typing import TYPE_CHECKING
 
 from inspect_stance.drift.adaptive.confseq import AdaptiveRule, eb_cs, stop_reason
 from inspect_stance.drift.transition import FloatArray, nanmean
+
+if TYPE_CHECKING:
+    import numpy as np
 
 #: random orderings drawn per estimate (besides the observed one)
 DRAWS = 400
@@ -46,6 +49,8 @@ def stop_counts(values: np.ndarray, rule: AdaptiveRule) -> np.ndarray:
     """The trial count at which ``rule`` stops each row of ``values`` ``(..., n)`` (NaN =
     left out of the sequence but counted as a trial run): the first checkpoint that stops it,
     ``n`` at ``n >= max_trials`` when none does, and ``n + 1`` (the rule runs on) otherwise."""
+    import numpy as np
+
     v = np.asarray(values, dtype=np.float64)
     n = v.shape[-1]
     nan = np.isnan(v)
@@ -76,6 +81,8 @@ def stop_counts(values: np.ndarray, rule: AdaptiveRule) -> np.ndarray:
 
 def _first_wave(vectors: np.ndarray, m: int) -> FloatArray:
     """The mean of the first ``m`` kept rows along axis -2 (NaN rows left out); NaN if none."""
+    import numpy as np
+
     head = vectors[..., :m, :]
     keep = ~np.isnan(head[..., :1])
     total = np.where(keep, head, 0.0).sum(axis=-2)
@@ -96,6 +103,8 @@ def unbiased_row(
     ``diagonal`` ``(N,)`` the values the rule read (NaN: left out); returns ``(K,)``. With
     ``N <= min_trials`` (or no draw kept besides the observed ordering) it is the plain mean
     of the kept rows of the first wave's orderings (see the module docstring)."""
+    import numpy as np
+
     vec = np.asarray(vectors, dtype=np.float64)
     diag = np.asarray(diagonal, dtype=np.float64)
     n = diag.shape[0]
@@ -116,6 +125,8 @@ def unbiased_means(
 ) -> FloatArray:
     """:func:`unbiased_row` of many scalar cells at once (no NaN): ``x`` ``(R, n)`` in trial
     order, ``used`` ``(R,)`` the count each stopped at; returns ``(R,)`` (the replay's)."""
+    import numpy as np
+
     x = np.asarray(x, dtype=np.float64)
     out = np.empty(x.shape[0])
     rng = np.random.default_rng(seed)
@@ -151,6 +162,8 @@ def adaptive_matrices(
     ``rule.max_trials`` (one block per epoch); a row is the mean of its blocks' estimates
     (the fixed design weighs every epoch alike). Under ``failure`` an unparsed trial is a zero
     row; under ``exclude`` it is left out. A row with no trial kept is NaN."""
+    import numpy as np
+
     vec = np.asarray(vectors, dtype=np.float64)
     if unparsed == "failure":
         vec = np.nan_to_num(vec, nan=0.0)

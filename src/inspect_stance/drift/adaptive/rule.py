@@ -26,14 +26,15 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from inspect_stance.drift.adaptive.confseq import AdaptiveRule, eb_cs, stop_reason
 from inspect_stance.drift.adaptive.estimate import unbiased_row
 from inspect_stance.errors import InputError
 from inspect_stance.params import parse_float
+
+if TYPE_CHECKING:
+    import numpy as np
 
 #: the sample-store key of a sample's adaptive state (see :func:`decide`)
 ADAPTIVE_KEY = "adaptive"
@@ -90,6 +91,8 @@ def decide(records: Sequence[dict[str, Any]], stance: int, rule: AdaptiveRule) -
     ``mean``, ``lower``, ``upper``, ``width_reached`` (``max(upper - mean, mean - lower)``)
     and ``stop_reason`` (``halfwidth`` / ``below_one`` / ``max_trials``, or ``None`` to go on);
     ``trials_run`` counts every trial, the sequence only the values the policy keeps."""
+    import numpy as np
+
     ordered = sorted(records, key=lambda r: int(r["trial"]))
     policy = str(getattr(rule, "unparsed", "failure"))
     values = np.array([trial_value(r, stance, policy) for r in ordered], dtype=np.float64)
@@ -139,6 +142,8 @@ def adaptive_row(
     mean of the trials run is biased low, see that module). ``state`` is :func:`decide`'s;
     ``vector_of`` gives a trial's vector as the scorer counts it (None: left out). None when
     no trial is kept."""
+    import numpy as np
+
     ordered = sorted(records, key=lambda r: int(r["trial"]))
     policy = str(state.get("unparsed", "failure"))
     rule = rule_for(float(state["halfwidth"]), int(state["max_trials"]), policy)

@@ -16,10 +16,13 @@ The patterns partition the 20 off-diagonal cells, so for rows summing to 1,
 
 from __future__ import annotations
 
-import numpy as np
+from typing import TYPE_CHECKING
 
 from inspect_stance.drift.transition import FloatArray, mean_se, nanmean
 from inspect_stance.stances import N_STANCES
+
+if TYPE_CHECKING:
+    import numpy as np
 
 PATTERN_CELLS: dict[str, tuple[tuple[int, int], ...]] = {
     "polarization": ((1, 0), (3, 4)),
@@ -35,6 +38,8 @@ PATTERNS: tuple[str, ...] = tuple(PATTERN_CELLS)
 
 def pattern_mask(name: str) -> np.ndarray:
     """5x5 boolean mask of the cells of pattern ``name``."""
+    import numpy as np
+
     if name not in PATTERN_CELLS:
         raise ValueError(f"unknown drift pattern {name!r}; use one of {', '.join(PATTERNS)}")
     mask = np.zeros((N_STANCES, N_STANCES), dtype=bool)
@@ -49,6 +54,8 @@ def per_proposition_patterns(matrices: np.ndarray) -> dict[str, FloatArray]:
     For each initial stance ``i`` the row contributes ``sum_{j: (i,j) in cells} T[s,i,j]``; the
     mass is the mean of these five row sums. A missing row (NaN) is left out of that mean.
     """
+    import numpy as np
+
     arr = np.asarray(matrices, dtype=np.float64)
     out: dict[str, FloatArray] = {}
     row_missing = np.isnan(arr).any(axis=-1)  # (P, 5)
@@ -74,6 +81,8 @@ def stance_drift_rate(matrices: np.ndarray) -> tuple[float, float]:
     Equal to ``1 - SPR`` when every row sums to 1 (unparsed-as-failure rows sum to less, so
     then ``SDR < 1 - SPR`` by the unparsed mass).
     """
+    import numpy as np
+
     per = per_proposition_patterns(matrices)
     total = np.sum([per[n] for n in PATTERNS], axis=0)
     mean, se = mean_se(total)
@@ -92,6 +101,8 @@ def per_stance_pattern_masses(matrices: np.ndarray) -> dict[str, FloatArray]:
     ``m[s, i] = sum_{j: (i, j) in cells} T[s, i, j]`` (NaN where row ``i`` of ``T[s]`` is
     missing). For each ``(s, i)`` the five masses sum to ``sum_{j != i} T[s, i, j]``, which is
     ``1 - T[s, i, i]`` for a row summing to 1."""
+    import numpy as np
+
     arr = np.asarray(matrices, dtype=np.float64)
     row_missing = np.isnan(arr).any(axis=-1)
     out: dict[str, FloatArray] = {}

@@ -13,9 +13,12 @@ means.
 
 from __future__ import annotations
 
-import numpy as np
+from typing import TYPE_CHECKING
 
 from inspect_stance.drift.transition import FloatArray, diagonal, mean_se, nanmean
+
+if TYPE_CHECKING:
+    import numpy as np
 
 
 def success_by_stance(matrices: np.ndarray) -> tuple[FloatArray, FloatArray]:
