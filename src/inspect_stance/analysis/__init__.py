@@ -7,7 +7,12 @@
   model's tokens in the run), ``model_calls`` (the model calls it made: its samples' model
   events; for stance drift, whose trials log none, trials run and not replayed x calls per
   trial), ``study`` and ``target`` (an ``inspect-stance study`` run's
-  study and target, from its eval metadata; ``target`` is the model for any other run).
+  study and target, from its eval metadata; ``target`` is the model for any other run),
+  ``provenance_notes`` (a model whose calls came from more than one system fingerprint).
+  The shards of one study (``-T shard=K/N``) are one row (:mod:`.pooled`): the pooled run's
+  headline, interval and ``n_items`` as ``report`` computes them (stance drift, PReSS),
+  ``shards`` (``"2 of 2"``; None for a whole run), ``partial`` (an incomplete set, pooled and
+  said), ``logs`` and ``eval_ids`` (every shard's).
 - :func:`items_df`: one row per run x item x metric value: ``eval_id``, ``task_name``,
   ``model``, ``sample_id`` (Inspect's sample uuid), ``id`` (the dataset's sample id), ``epoch``, ``item`` (proposition key / statement id / setting / topic id, the first present),
   ``score`` (the scorer, or the key of a dict-valued score), ``value``.
@@ -95,7 +100,9 @@ def runs_df(logs: LogPaths) -> pd.DataFrame:
     )
     df["total_tokens"] = df["eval_id"].map({log.eval.eval_id: _tokens(log) for log in logs_read})
     df["model_calls"] = df["eval_id"].map({log.eval.eval_id: _calls(p, log) for p, log in read})
-    return df
+    from inspect_stance.analysis.pooled import pool_rows
+
+    return pool_rows(df, read)
 
 
 def _tokens(log: EvalLog) -> int:

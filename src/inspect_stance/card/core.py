@@ -42,8 +42,9 @@ def rankings(cards: dict[str, dict[str, Any]]) -> dict[str, tuple[dict[str, Any]
             out[method] = (None, f"{method} has no single item-level headline value; "
                            "inspect-stance compare compares its runs")  # fmt: skip
             continue
-        items = items_df([e["log"] for e in entries.values()])
-        per = {t: item_values(items[items["eval_id"] == e["eval_id"]], method, e["settings"])
+        items = items_df([log for e in entries.values() for log in e.get("logs") or [e["log"]]])
+        ids = {t: e.get("eval_ids") or [e["eval_id"]] for t, e in entries.items()}
+        per = {t: item_values(items[items["eval_id"].isin(ids[t])], method, e["settings"])
                for t, e in entries.items()}  # fmt: skip
         ranked = rank_targets(per, better(method) == "higher")
         out[method] = (ranked, "" if ranked else "fewer than two items shared by every target")

@@ -121,6 +121,32 @@ def target_of(row: dict[str, Any]) -> str:
     return escape_name(str(row.get("model")))
 
 
+def _shard_fields(entry: dict[str, Any], row: dict[str, Any]) -> bool:
+    """Add ``shards`` (``"2 of 2"``, None for a whole run), ``partial``, ``logs`` and ``notes``
+    (an incomplete set of shards, a method without a pooled headline, the provenance notes:
+    :mod:`inspect_stance.analysis.pooled`) to ``entry``; whether it pools shards."""
+    shards = row.get("shards") if isinstance(row.get("shards"), str) else None
+    entry["shards"] = shards
+    entry["partial"] = bool(row.get("partial")) if shards else False
+    logs = row.get("logs")
+    entry["logs"] = [str(x) for x in logs] if isinstance(logs, list) else [entry["log"]]
+    notes = (
+        list(row.get("provenance_notes") or [])
+        if isinstance(row.get("provenance_notes"), list)
+        else []
+    )
+    if entry["partial"]:
+        notes.insert(0, f"{shards} shards of one study: the headline covers the shards given "
+                     "only; pass every shard's log")  # fmt: skip
+    if shards and isinstance(row.get("pool_note"), str):
+        notes.insert(0, row["pool_note"])
+    if shards:
+        notes.append("pooled shards: breakdowns per item are in inspect-stance report on every "
+                     "shard's log")  # fmt: skip
+    entry["notes"] = [escape_name(n) for n in notes]
+    return shards is not None
+
+
 def build_cards(runs: Any) -> dict[str, dict[str, Any]]:
     """Per target: its card dict (the latest run of each method). ``runs``: a ``runs_df``."""
     from inspect_stance.card.breakdowns import breakdown, log_metrics, main_pattern
@@ -132,7 +158,10 @@ def build_cards(runs: Any) -> dict[str, dict[str, Any]]:
                                        "methods": {}, "samples": 0, "tokens": 0, "calls": 0})  # fmt: skip
         method = str(row["method"]).rsplit("/", 1)[-1]
         entry = method_entry({**row, "method": method})
+        pooled = _shard_fields(entry, row)
         metrics, task_args = log_metrics(entry["log"]) if entry["log"] else ({}, {})
+        if pooled:  # one shard's breakdowns are not the study's
+            metrics = {}
         entry["settings"] = entry["settings"] or task_args
         entry["breakdown"] = breakdown(method, metrics)
         if method == "stance_drift":
@@ -142,7 +171,12 @@ def build_cards(runs: Any) -> dict[str, dict[str, Any]]:
         if method == "prompt_validation":
             entry["ranked"] = ranked_prompts(entry["settings"])
         entry["reading"] = reading(method, entry)
+        if entry["shards"]:
+            entry["reading"] += (
+                f" ({entry['shards']} shards{', partial' if entry['partial'] else ''})"
+            )
         entry["eval_id"] = row.get("eval_id")
+        entry["eval_ids"] = [str(x) for x in row.get("eval_ids") or [row.get("eval_id")]]
         card["methods"][method] = entry
         card["models"][method] = entry["model"]
         card["tokens"] += entry["tokens"]

@@ -53,6 +53,9 @@ def card_markdown(card: dict[str, Any]) -> str:
         lines.append(f"| {m} | {e['model']} | {e['metric']} | {_v(e)} | {_ci(e)} | "
                      f"{e['n_items']} |")  # fmt: skip
     lines += ["", *(f"- **{m}**: {e['reading']}" for m, e in card["methods"].items())]
+    lines += [
+        f"- **{m}**: note: {n}" for m, e in card["methods"].items() for n in e.get("notes", [])
+    ]
     for m, e in card["methods"].items():
         for group in e["breakdown"]:
             lines += ["", f"**{m}: {group['title']}**", ""]
@@ -91,14 +94,16 @@ def _moved_html(m: str, e: dict[str, Any]) -> str:
 def _method_html(m: str, e: dict[str, Any], out: Path) -> str:
     settings = json.dumps({k: v for k, v in e["settings"].items() if v is not None}, sort_keys=True)
     log = e["log"]
+    notes = "".join(f"<p><b>Note:</b> {esc(n)}</p>" for n in e.get("notes", []))
+    logs = " ".join(e.get("logs") or [log])
     return (
-        f"<h2>{esc(m)}</h2><p><b>{esc(e['reading'])}</b></p>"
+        f"<h2>{esc(m)}</h2><p><b>{esc(e['reading'])}</b></p>{notes}"
         f"<p class='muted'>model {esc(e['model'])}; headline {esc(str(e['metric']))} = {_v(e)} "
         f"{_ci(e)}, {e['n_items']:,} items; {e['calls']:,} model calls, {e['tokens']:,} tokens</p>{_breakdown_html(e)}"
         f"{_moved_html(m, e)}"
         f"<p class='muted'>settings: <code>{esc(settings)}</code><br>log: "
         f"<a href='{esc(_link(log, out))}'>{esc(Path(log).name)}</a>; full report: "
-        f"<code>inspect-stance report {esc(log)} --out report</code></p>"
+        f"<code>inspect-stance report {esc(logs)} --out report</code></p>"
     )
 
 
