@@ -169,3 +169,15 @@ def test_construction_compare_and_refusals(construction_logs, capsys, tmp_path):
     assert "different studies" in capsys.readouterr().err
     assert main(["compare", whole, one]) != 0
     assert "2/2 missing" in capsys.readouterr().err
+
+
+def test_press_runs_df_row_of_the_shards_is_the_unsharded_row(press_logs):
+    from inspect_stance.analysis import runs_df
+
+    whole, one, two, _ = press_logs
+    df = runs_df([whole, two, one])
+    assert len(df) == 2
+    w, p = df.iloc[0], df.iloc[1]
+    assert p["shards"] == "2 of 2" and not p["partial"] and p["n_items"] == w["n_items"] == 19
+    for key in ("headline_value", "headline_stderr", "ci_lo", "ci_hi"):
+        assert p[key] == pytest.approx(w[key], abs=1e-9), key
