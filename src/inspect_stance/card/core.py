@@ -3,7 +3,10 @@ its key breakdowns (:mod:`.breakdowns`), the settings, the calls and tokens spen
 the logs; with several targets, a leaderboard with rank probabilities and tied groups
 (:mod:`.ranks`) and one dot-and-interval figure per method (:mod:`.render`).
 
-Read from :func:`inspect_stance.analysis.runs_df` (one row per run). A run of a study
+Read from :func:`inspect_stance.analysis.runs_df` (one row per run; the shards of one study
+one row, :mod:`inspect_stance.analysis.pooled`, and on the card one entry with ``shards``,
+``partial``, ``logs`` and ``notes``, which also say when a model's calls came from more than one
+system fingerprint). A run of a study
 (``inspect-stance study``) belongs to the target its eval metadata names (``stance_target``);
 any other run to its model. Per target ``t``: ``<t>.json`` (``target``, ``model`` (= the target's
 name, kept for older readers), ``models`` (method -> model), ``methods``: method -> ``metric``,
