@@ -181,3 +181,15 @@ def test_press_runs_df_row_of_the_shards_is_the_unsharded_row(press_logs):
     assert p["shards"] == "2 of 2" and not p["partial"] and p["n_items"] == w["n_items"] == 19
     for key in ("headline_value", "headline_stderr", "ci_lo", "ci_hi"):
         assert p[key] == pytest.approx(w[key], abs=1e-9), key
+
+
+def test_construction_runs_df_row_of_the_shards_is_the_unsharded_row(construction_logs):
+    from inspect_stance.analysis import runs_df
+
+    whole, one, two, _ = construction_logs
+    df = runs_df([whole, one, two])
+    assert len(df) == 2
+    w, p = df.iloc[0], df.iloc[1]
+    assert p["shards"] == "2 of 2" and not p["partial"] and p["n_items"] == w["n_items"]
+    for key in ("headline_value", "headline_stderr", "ci_lo", "ci_hi"):
+        assert p[key] == pytest.approx(w[key], abs=1e-9), key

@@ -6,7 +6,8 @@ the headline, its standard error and interval, and ``n_items`` of the pooled run
 computes them (stance drift: the pooled run's SPR and its standard error,
 :func:`~inspect_stance.drift.report.analysis.build_report`; PReSS: ``mean_S_t`` and
 ``sd(S_t) / sqrt(n)`` over the pooled statements, :func:`~inspect_stance.press.summary.run_metrics`;
-any other method: no pooled headline (NaN) and a ``pool_note`` saying so), tokens, calls and
+prompt construction: ``mean_difference`` and its paired standard error over the pooled records,
+as the task's metric computes them; any other method: no pooled headline (NaN) and a ``pool_note`` saying so), tokens, calls and
 samples summed. An incomplete set is kept (its shards pooled) and said: ``shards`` ``"1 of 2"``,
 ``partial`` true. Every row gets ``provenance_notes`` (:func:`inspect_stance.provenance.provenance_notes`
 over its logs' calls): a model answering from more than one system fingerprint.
@@ -23,7 +24,7 @@ if TYPE_CHECKING:
     from inspect_ai.log import EvalLog
 
 #: methods whose pooled headline is computed here
-POOLED_METHODS: tuple[str, ...] = ("stance_drift", "press")
+POOLED_METHODS: tuple[str, ...] = ("stance_drift", "press", "prompt_construction")
 
 
 def pooled_headline(method: str, paths: Sequence[str]) -> tuple[float, float] | None:
@@ -47,7 +48,25 @@ def pooled_headline(method: str, paths: Sequence[str]) -> tuple[float, float] | 
         metrics = run_metrics(press.records)
         se = metrics.get("stderr")
         return float(metrics[HEADLINE] or math.nan), math.nan if se is None else float(se)
+    if method == "prompt_construction":
+        return _construction_headline(paths)
     return None
+
+
+def _construction_headline(paths: Sequence[str]) -> tuple[float, float]:
+    """``mean_difference`` and its paired standard error over the pooled records, as the
+    task's metric computes them (``gap_values``, with the run's ``-T ensemble``)."""
+    from inspect_ai.log import read_eval_log
+
+    from inspect_stance.construction.ensemble import check_ensemble, with_ensemble
+    from inspect_stance.construction.report_records import read_records
+    from inspect_stance.scorers.construction_metrics import gap_values
+
+    args = read_eval_log(paths[0], header_only=True).eval.task_args or {}
+    records = with_ensemble(read_records(paths, partial=True)[0],
+                            check_ensemble(args.get("ensemble") or "majority"))  # fmt: skip
+    values = gap_values(records)
+    return float(values["mean_difference"]), float(values["stderr"])
 
 
 def pool_rows(df: pd.DataFrame, read: list[tuple[str, EvalLog]]) -> pd.DataFrame:
