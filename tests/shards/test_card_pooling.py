@@ -93,3 +93,23 @@ def test_calls_from_two_system_fingerprints_are_noted_on_the_card(logs, tmp_path
     notes = json.loads(card.read_text())["methods"]["stance_drift"]["notes"]
     assert any("2 system fingerprints" in n and "fp_a 90 calls" in n for n in notes), notes
     assert "2 system fingerprints" in card.with_suffix(".html").read_text()
+
+
+def test_pooled_spr_is_the_item_weighted_mean_of_the_shards_under_realistic_noise(tmp_path):
+    """With ``-M noise=realistic`` each proposition answers differently, so the shards' SPRs
+    differ; the pooled SPR (a mean over propositions) is their mean weighted by items."""
+    path = tmp_path / "props.txt"
+    path.write_text("\n".join(PROPS) + "\n")
+    common = {"propositions": str(path), "trials": 2, "cache": False}
+    out = inspect_eval([stance_drift(shard=f"{k}/2", **common) for k in (1, 2)],
+                       model="stance_sim/respondent", model_args={"noise": "realistic"},
+                       log_dir=str(tmp_path / "logs"), display="none")  # fmt: skip
+    one, two = (x.location for x in out)
+    a, b = (runs_df([p]).iloc[0] for p in (one, two))
+    assert abs(a["headline_value"] - b["headline_value"]) > 1e-3  # a test that can fail
+    [pooled] = runs_df([one, two]).to_dict("records")
+    expected = (a["n_items"] * a["headline_value"] + b["n_items"] * b["headline_value"]) / (
+        a["n_items"] + b["n_items"]
+    )
+    assert abs(pooled["headline_value"] - expected) < 1e-9
+    assert pooled["n_items"] == a["n_items"] + b["n_items"] == 60
