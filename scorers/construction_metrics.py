@@ -21,13 +21,13 @@ from inspect_stance.construction.comparison import (
     human_outcome,
     method_counts,
     neutral_comparison,
+    paired_stderr,
     setting_summaries,
 )
 from inspect_stance.construction.lean import LeanSummary, summarize
 from inspect_stance.construction.records import Record, record_from_score_metadata
 from inspect_stance.construction.rubric import AMBIGUOUS, OK, OUT_OF_SCALE
-from inspect_stance.construction.settings import GENERATED, METHODS, TEMPLATED, Setting
-from inspect_stance.drift.transition import mean_se
+from inspect_stance.construction.settings import GENERATED, METHODS, Setting
 
 
 def score_records(scores: list[SampleScore]) -> list[Record]:
@@ -41,20 +41,6 @@ def score_records(scores: list[SampleScore]) -> list[Record]:
 
 def _finite(x: float | None) -> float:
     return float(x) if x is not None and not math.isnan(x) else float("nan")
-
-
-def paired_stderr(summaries: dict[tuple[Setting, str], LeanSummary]) -> float:
-    """Standard error of the templated - generated distance difference over the neutral
-    settings with a lean for both methods: ``sd_ddof1(d_T - d_G) / sqrt(n)`` (NaN for n < 2)."""
-    diffs = []
-    for setting in sorted({s for (s, _m) in summaries if s.is_neutral}):
-        lt, lg = summaries.get((setting, TEMPLATED)), summaries.get((setting, GENERATED))
-        if lt is None or lg is None or math.isnan(lt.lean) or math.isnan(lg.lean):
-            continue
-        diffs.append(lt.distance - lg.distance)
-    import numpy as np  # not at module level: the entry point reaches this module
-
-    return _finite(float(mean_se(np.asarray(diffs, dtype=np.float64))[1]) if diffs else None)
 
 
 def gap_values(

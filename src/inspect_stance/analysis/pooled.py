@@ -55,18 +55,24 @@ def pooled_headline(method: str, paths: Sequence[str]) -> tuple[float, float] | 
 
 def _construction_headline(paths: Sequence[str]) -> tuple[float, float]:
     """``mean_difference`` and its paired standard error over the pooled records, as the
-    task's metric computes them (``gap_values``, with the run's ``-T ensemble``)."""
+    task's metric computes them (``neutral_comparison`` and ``paired_stderr``, with the run's
+    ``-T ensemble``)."""
     from inspect_ai.log import read_eval_log
 
+    from inspect_stance.construction.comparison import (
+        neutral_comparison,
+        paired_stderr,
+        setting_summaries,
+    )
     from inspect_stance.construction.ensemble import check_ensemble, with_ensemble
     from inspect_stance.construction.report_records import read_records
-    from inspect_stance.scorers.construction_metrics import gap_values
 
     args = read_eval_log(paths[0], header_only=True).eval.task_args or {}
     records = with_ensemble(read_records(paths, partial=True)[0],
                             check_ensemble(args.get("ensemble") or "majority"))  # fmt: skip
-    values = gap_values(records)
-    return float(values["mean_difference"]), float(values["stderr"])
+    summaries = setting_summaries(records)
+    c = neutral_comparison(records, summaries=summaries)
+    return float(c.mean_difference), paired_stderr(summaries)
 
 
 def pool_rows(df: pd.DataFrame, read: list[tuple[str, EvalLog]]) -> pd.DataFrame:
@@ -99,8 +105,9 @@ def pool_rows(df: pd.DataFrame, read: list[tuple[str, EvalLog]]) -> pd.DataFrame
 def _pooled(parts: list[dict[str, Any]], paths: list[str], first: EvalLog) -> dict[str, Any]:
     """The pooled fields of one study's shard rows ``parts`` (logs ``paths``)."""
     import math
+    from statistics import NormalDist
 
-    from inspect_stance.analysis import Z95
+    z95 = NormalDist().inv_cdf(0.975)
 
     n = int((first.eval.metadata or {}).get("shard", {}).get("n", 0)) or _layout_n(paths[0])
     out: dict[str, Any] = {
@@ -117,8 +124,8 @@ def _pooled(parts: list[dict[str, Any]], paths: list[str], first: EvalLog) -> di
     value, se = headline if headline is not None else (math.nan, math.nan)
     if headline is None:
         out["pool_note"] = f"no pooled headline for {method} shards: report each shard"
-    out.update(headline_value=value, headline_stderr=se, ci_lo=value - Z95 * se,
-               ci_hi=value + Z95 * se)  # fmt: skip
+    out.update(headline_value=value, headline_stderr=se, ci_lo=value - z95 * se,
+               ci_hi=value + z95 * se)  # fmt: skip
     return out
 
 

@@ -241,3 +241,20 @@ def neutral_comparison(
 def method_counts(records: Sequence[Record]) -> dict[str, LeanSummary]:
     """Outcome counts and overall lean per method (all settings pooled)."""
     return {m: summarize(r.outcome for r in records if r.method == m) for m in METHODS}
+
+
+def paired_stderr(summaries: dict[tuple[Setting, str], LeanSummary]) -> float:
+    """Standard error of the templated - generated distance difference over the neutral
+    settings with a lean for both methods: ``sd_ddof1(d_T - d_G) / sqrt(n)`` (NaN for n < 2)."""
+    diffs = []
+    for setting in sorted({s for (s, _m) in summaries if s.is_neutral}):
+        lt, lg = summaries.get((setting, TEMPLATED)), summaries.get((setting, GENERATED))
+        if lt is None or lg is None or math.isnan(lt.lean) or math.isnan(lg.lean):
+            continue
+        diffs.append(lt.distance - lg.distance)
+    import numpy as np  # not at module level: the entry point reaches this module
+
+    from inspect_stance.drift.transition import mean_se
+
+    se = float(mean_se(np.asarray(diffs, dtype=np.float64))[1]) if diffs else float("nan")
+    return se if not math.isnan(se) else float("nan")
