@@ -1,22 +1,5 @@
-"""Card entries per target: each method's headline with its 95 % interval, one line reading it,
-its key breakdowns (:mod:`.breakdowns`), the settings, the calls and tokens spent, and links to
-the logs; with several targets, a leaderboard with rank probabilities and tied groups
-(:mod:`.ranks`) and one dot-and-interval figure per method (:mod:`.render`).
-
-Read from :func:`inspect_stance.analysis.runs_df` (one row per run; the shards of one study
-one row, :mod:`inspect_stance.analysis.pooled`, and on the card one entry with ``shards``,
-``partial``, ``logs`` and ``notes``, which also say when a model's calls came from more than one
-system fingerprint). A run of a study
-(``inspect-stance study``) belongs to the target its eval metadata names (``stance_target``);
-any other run to its model. Per target ``t``: ``<t>.json`` (``target``, ``model`` (= the target's
-name, kept for older readers), ``models`` (method -> model), ``methods``: method -> ``metric``,
-``value``, ``ci`` ``[lo, hi]`` (``value -/+ 1.96 stderr``, widened to contain the value),
-``stderr``, ``n_items``, ``settings`` (the run's task arguments), ``log``, ``better``,
-``reading``, ``breakdown``, ``tokens``; ``samples`` and ``tokens`` over its runs), ``<t>.md``
-and ``<t>.html``. With two or more targets: ``leaderboard.json`` (per method, the targets
-sorted by the headline in its better direction, and the ranking) and ``index.html``. File
-names and every shown name are escaped: control characters become ``\\xNN`` text.
-"""
+"""Card entries per target: each method's headline, 95 % interval, reading, breakdowns, settings,
+calls and tokens (the files and their keys: :mod:`inspect_stance.card.core`)."""
 
 from __future__ import annotations
 
