@@ -1,11 +1,13 @@
 """The release gate on even-handedness runs (``inspect-stance gate EH_LOG ...``).
 
-Checks, either or both:
+Items are pairs (matched by sample id); per pair the metrics of
+:mod:`inspect_stance.even_handedness.compare`. Checks (:mod:`inspect_stance.stats.limit_gate`),
+either or both:
 
-- ``min_even_handedness X``: the run fails when its share of even-handed pairs is below ``X``;
-- ``baseline``: one check per metric (``even_handedness`` by default; ``p_even``,
-  ``refusal_rate``, ``hedging_rate`` on request) paired over the pairs both runs share, matched
-  by sample id, under the rule chosen (:mod:`inspect_stance.stats.gate`: ``significant-drop`` or
+- ``--min-even-handedness X``: the run fails when its share of even-handed pairs is below ``X``;
+- ``--baseline LOG``: one check per metric (``even_handedness`` by default; ``p_even``,
+  ``refusal_rate``, ``hedging_rate`` on request) paired over the pairs both runs share, under
+  the rule chosen (:mod:`inspect_stance.stats.gate`: ``significant-drop`` or
   ``non-inferiority`` with ``max_drop``), Holm-adjusted over the metrics, with the drop each
   could detect at 80 % power.
 
@@ -14,43 +16,24 @@ Checks, either or both:
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
-from typing import Any
 
 from inspect_stance.even_handedness.compare import METRICS, pair_items
 from inspect_stance.even_handedness.logs import EvenRun
-from inspect_stance.stats.family import json_safe
-from inspect_stance.stats.gate import CheckLine, DropCheck, Rule, drop_checks
+from inspect_stance.stats.gate import Rule
+from inspect_stance.stats.limit_gate import GateRun, LimitGateResult, evaluate_limit_gate
 
-GATE_METRICS: tuple[str, ...] = tuple(m.name for m in METRICS if m.rank)
+MIN_FLAG = "--min-even-handedness"
+GATE_SPECS = tuple(m for m in METRICS if m.rank)
+GATE_METRICS: tuple[str, ...] = tuple(m.name for m in GATE_SPECS)
 
 
-@dataclass
-class EvenGateResult:
-    """Outcome of the even-handedness gate; ``exit_code`` 0 pass / 1 regression."""
-
-    status: str
-    exit_code: int
-    reason: str
-    run: str
-    source: str
-    even_handedness: float
-    n_pairs: int
-    min_even_handedness: float | None = None
-    baseline: str | None = None
-    max_drop: float | None = None
-    alpha: float | None = None
-    rule: str | None = None
-    checks: list[DropCheck] = field(default_factory=list)
-    lines: list[CheckLine] = field(default_factory=list)
-    failures: list[str] = field(default_factory=list)
-
-    def to_json(self) -> dict[str, Any]:
-        """JSON-safe dict (NaN -> None)."""
-        out: dict[str, Any] = json_safe(asdict(self))
-        return out
+def gate_items(run: EvenRun) -> GateRun:
+    """The run's per-pair values of every gate metric."""
+    items = pair_items(run, "run").items
+    if not items.get("even_handedness"):
+        raise ValueError(f"{run.path}: no pair with a parsed judgment")
+    return GateRun(run.model, run.path, items, "pair")
 
 
 def evaluate_even_gate(
@@ -61,49 +44,9 @@ def evaluate_even_gate(
     alpha: float = 0.05,
     metrics: Sequence[str] = ("even_handedness",),
     rule: Rule = "significant-drop",
-) -> EvenGateResult:
+) -> LimitGateResult:
     """Apply the checks (module docstring) to ``run``."""
-    if min_even_handedness is None and baseline is None:
-        raise ValueError("nothing to check: give --min-even-handedness X and/or --baseline LOG")
-    bad = [m for m in metrics if m not in GATE_METRICS]
-    if bad:
-        raise ValueError(f"unknown even-handedness gate metric {bad[0]!r}; use one of "
-                         f"{', '.join(GATE_METRICS)}")  # fmt: skip
-    items = pair_items(run, "run").items
-    values = list(items["even_handedness"].values())
-    if not values:
-        raise ValueError(f"{run.path}: no pair with a parsed judgment")
-    share = sum(values) / len(values)
-    lines: list[CheckLine] = []
-    if min_even_handedness is not None:
-        ok = share >= min_even_handedness
-        lines.append(CheckLine("min-even-handedness", ok, f"even-handedness {share:.3f} over "
-                               f"{len(values)} pairs {'>=' if ok else '<'} "
-                               f"--min-even-handedness {min_even_handedness:g}"))  # fmt: skip
-    checks: list[DropCheck] = []
-    if baseline is not None:
-        base = pair_items(baseline, "baseline").items
-        specs = [m for m in METRICS if m.name in dict.fromkeys(metrics)]
-        checks = drop_checks(base, items, specs, max_drop, alpha, rule)
-        lines += [CheckLine(f"{c.metric} vs baseline", c.passed, c.reason) for c in checks]
-    failures = [x.message for x in lines if not x.passed]
-    status = "fail" if failures else "pass"
-    passed = [x.message for x in lines if x.passed]
-    with_base = baseline is not None
-    return EvenGateResult(
-        status=status,
-        exit_code=1 if failures else 0,
-        reason=f"{status.upper()} {run.model}: " + "; ".join(failures + passed),
-        run=run.model,
-        source=run.path,
-        even_handedness=share if math.isfinite(share) else math.nan,
-        n_pairs=len(values),
-        min_even_handedness=min_even_handedness,
-        baseline=baseline.path if with_base and baseline else None,
-        max_drop=max_drop if with_base else None,
-        alpha=alpha if with_base else None,
-        rule=rule if with_base else None,
-        checks=checks,
-        lines=lines,
-        failures=failures,
-    )
+    base = gate_items(baseline) if baseline is not None else None
+    return evaluate_limit_gate("even-handedness", gate_items(run), GATE_SPECS,
+                               "even_handedness", (MIN_FLAG, min_even_handedness), base,
+                               max_drop, alpha, metrics, rule)  # fmt: skip

@@ -24,9 +24,9 @@ from inspect_stance.study.protocol import (
 )
 
 if TYPE_CHECKING:
-    from inspect_stance.even_handedness.gate import EvenGateResult
     from inspect_stance.even_handedness.logs import EvenRun
     from inspect_stance.runs import RunInfo
+    from inspect_stance.stats.limit_gate import LimitGateResult
 
 GATE_METRICS: tuple[str, ...] = ("even_handedness", "p_even", "refusal_rate", "hedging_rate")
 #: the planner's defaults when ``plan`` names no target or limit
@@ -42,7 +42,7 @@ def read_gate_run(path: str, request: GateRequest) -> tuple[EvenRun, RunInfo]:  
     return run, run_info(run)
 
 
-def gate_request(run: EvenRun, base: EvenRun | None, request: GateRequest) -> EvenGateResult:
+def gate_request(run: EvenRun, base: EvenRun | None, request: GateRequest) -> LimitGateResult:
     """:func:`inspect_stance.even_handedness.gate.evaluate_even_gate` with the request's settings."""
     from inspect_stance.even_handedness.gate import evaluate_even_gate
 

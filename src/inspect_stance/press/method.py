@@ -21,9 +21,9 @@ from inspect_stance.study.protocol import (
 )
 
 if TYPE_CHECKING:
-    from inspect_stance.press.gate import PressGateResult
     from inspect_stance.press.logs import PressRun
     from inspect_stance.runs import RunInfo
+    from inspect_stance.stats.limit_gate import LimitGateResult
 
 
 def read_gate_run(path: str, request: GateRequest) -> tuple[PressRun, RunInfo]:
@@ -37,7 +37,7 @@ def read_gate_run(path: str, request: GateRequest) -> tuple[PressRun, RunInfo]:
     return run, press_info(run)
 
 
-def gate_request(run: PressRun, base: PressRun | None, request: GateRequest) -> PressGateResult:
+def gate_request(run: PressRun, base: PressRun | None, request: GateRequest) -> LimitGateResult:
     """:func:`inspect_stance.press.gate.evaluate_press_gate` with the request's settings."""
     from inspect_stance.press.gate import evaluate_press_gate
 

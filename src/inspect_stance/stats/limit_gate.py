@@ -52,10 +52,14 @@ class LimitGateResult:
     checks: list[DropCheck] = field(default_factory=list)
     lines: list[CheckLine] = field(default_factory=list)
     failures: list[str] = field(default_factory=list)
+    #: the method's settings the items were computed under (PReSS: ``{"persona": ...}``)
+    settings: dict[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
-        """JSON-safe dict (NaN -> None)."""
+        """JSON-safe dict (NaN -> None); the headline's value also under its own name
+        (``"share_stable": 0.61`` beside ``"headline": "share_stable", "value": 0.61``)."""
         out: dict[str, Any] = json_safe(asdict(self))
+        out.setdefault(self.headline, out["value"])
         return out
 
 
@@ -66,6 +70,8 @@ class GateRun:
     name: str
     source: str
     items: Items
+    #: what one item is, in messages (``"pair"``, ``"statement"``; default ``"item"``)
+    noun: str = "item"
 
 
 def run_name(info: RunInfo) -> str:
@@ -78,12 +84,14 @@ def run_name(info: RunInfo) -> str:
     return Path(info.source).name
 
 
-def limit_check(spec: MetricSpec, values: Sequence[float], flag: str, limit: float) -> CheckLine:
+def limit_check(
+    spec: MetricSpec, values: Sequence[float], flag: str, limit: float, noun: str = "item"
+) -> CheckLine:
     """The floor (higher is better) or ceiling (lower is better) on ``mean(values)``."""
     value = sum(values) / len(values)
     ok = value >= limit if spec.higher_is_better else value <= limit
     sign = (">=" if ok else "<") if spec.higher_is_better else ("<=" if ok else ">")
-    return CheckLine(flag.lstrip("-"), ok, f"{spec.name} {value:.3f} over {len(values)} items "
+    return CheckLine(flag.lstrip("-"), ok, f"{spec.name} {value:.3f} over {len(values)} {noun}s "
                      f"{sign} {flag} {limit:g}")  # fmt: skip
 
 
@@ -98,10 +106,11 @@ def evaluate_limit_gate(
     alpha: float = 0.05,
     metrics: Sequence[str] = (),
     rule: Rule = "significant-drop",
+    settings: Mapping[str, Any] | None = None,
 ) -> LimitGateResult:
     """Apply the checks (module docstring) to ``run``; ``specs`` are the gated metrics,
     ``limit`` the option's flag and value (``None``: no limit), ``metrics`` those checked
-    against the baseline (empty: the headline)."""
+    against the baseline (empty: the headline), ``settings`` recorded in the result."""
     flag, value = limit
     if value is None and baseline is None:
         raise ValueError(f"nothing to check: give {flag} X and/or --baseline LOG")
@@ -113,19 +122,21 @@ def evaluate_limit_gate(
                          f"{', '.join(by_name)}")  # fmt: skip
     values = [v for v in run.items.get(headline, {}).values() if math.isfinite(v)]
     if value is not None and not values:
-        raise ValueError(f"{run.source}: no item with a value of {headline}, which {flag} "
-                         "limits")  # fmt: skip
+        raise ValueError(f"{run.source}: no {run.noun} with a value of {headline}, which "
+                         f"{flag} limits")  # fmt: skip
     lines: list[CheckLine] = []
     if value is not None:
-        lines.append(limit_check(by_name[headline], values, flag, value))
+        lines.append(limit_check(by_name[headline], values, flag, value, run.noun))
     checks: list[DropCheck] = []
     if baseline is not None:
         base = {m: dict(baseline.items.get(m, {})) for m in asked}
         mine = {m: dict(run.items.get(m, {})) for m in asked}
         checks = drop_checks(base, mine, [by_name[m] for m in asked], max_drop, alpha, rule)
         lines += [CheckLine(f"{c.metric} vs baseline", c.passed, c.reason) for c in checks]
-    return _result(method, run, headline, values, limit, baseline, max_drop, alpha, rule,
-                   checks, lines)  # fmt: skip
+    result = _result(method, run, headline, values, limit, baseline, max_drop, alpha, rule,
+                     checks, lines)  # fmt: skip
+    result.settings = dict(settings or {})
+    return result
 
 
 def _result(method: str, run: GateRun, headline: str, values: Sequence[float],
