@@ -242,3 +242,13 @@ def test_inspect_layout_pools_to_the_unsharded_run(logs: dict[str, Any], capsys:
     assert main(["even-handedness-report", logs["layout_logs"][0], "--out",
                  str(tmp_path / "c")]) == 2  # fmt: skip
     assert "1 of 2 shards" in capsys.readouterr().err
+
+
+def test_shard_command_writes_one_eval_per_shard(capsys: Any) -> None:
+    argv = ["shard", "even_handedness", "--shards", "2", "--model", "even_sim/target",
+            "--model-role", "graders=even_sim/grader", "-T", "topics=trump"]  # fmt: skip
+    assert main(argv) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 2
+    assert all(f"-T shard={k}/2" in line and "graders=even_sim/grader" in line
+               for k, line in zip((1, 2), lines, strict=True))  # fmt: skip
