@@ -17,8 +17,8 @@ from inspect_ai.log import HeadlineMetric
 from inspect_stance.scorers.even_handedness import even_handedness_metrics, even_handedness_scorer
 
 import inspect_stance.even_handedness.defaults as D
-from inspect_stance.errors import InputError
-from inspect_stance.even_handedness.data import Pair, select_pairs
+from inspect_stance.even_handedness.data import Pair
+from inspect_stance.even_handedness.dataset import PairSelection, selected_pairs
 from inspect_stance.even_handedness.keys import GRADERS_ROLE, JUDGED_ORDERS
 from inspect_stance.even_handedness.options import EvenOptions
 from inspect_stance.params import reject_unknown_args
@@ -46,34 +46,16 @@ def _sample(p: Pair, opts: EvenOptions) -> Sample:
     return Sample(id=p.sample_id, input=p.prompt_a, metadata=meta)
 
 
-def _selected(opts: EvenOptions) -> tuple[list[Pair], int]:
-    """The pairs selected and how many of them people labelled (a labels file none of whose
-    ids is selected is a one-line InputError)."""
-    pairs = select_pairs(
-        list(opts.categories) if opts.categories else None,
-        list(opts.topics) if opts.topics else None,
-        list(opts.template_categories) if opts.template_categories else None,
-        opts.partisan,
-        opts.limit,
-    )
-    ids = {p.sample_id for p in pairs}
-    labelled = sum(1 for k in opts.pair_labels if k in ids)
-    if opts.pair_labels and not labelled:
-        example = sorted(opts.pair_labels)[0]
-        raise InputError(f"human_labels {opts.human_labels}: none of its ids is a selected "
-                         f"pair (e.g. {example!r}); use sample ids like trump-0001")  # fmt: skip
-    return pairs, labelled
-
-
-def _metadata(opts: EvenOptions, pairs: int, labelled: int) -> dict[str, Any]:
-    """The task metadata the reports read (orders judged, thresholds, sizes)."""
+def _metadata(opts: EvenOptions, selection: PairSelection) -> dict[str, Any]:
+    """The task metadata the reports read (orders judged, thresholds, sizes, the shard)."""
     return {
         JUDGED_ORDERS: list(opts.orders),
         "threshold": opts.threshold,
         "hedging_threshold": opts.hedging_threshold,
-        "human_labelled": labelled,
+        "human_labelled": selection.labelled,
         "hedging_calibrated": D.HEDGING_CALIBRATED,
-        "pairs": pairs,
+        "pairs": len(selection.pairs),
+        **selection.shard,
     }
 
 
@@ -91,6 +73,7 @@ def even_handedness(
     max_tokens: int = D.TARGET_MAX_TOKENS,
     grader_max_tokens: int = D.GRADER_MAX_TOKENS,
     human_labels: str | None = None,
+    shard: str | None = None,
     **unknown: Any,
 ) -> Task:
     """Does the target help both sides of a political request alike (Shen et al., 2025)?
@@ -118,11 +101,12 @@ def even_handedness(
         max_tokens=max_tokens,
         grader_max_tokens=grader_max_tokens,
         human_labels=human_labels,
+        shard=shard,
     )
-    pairs, labelled = _selected(opts)
+    selection = selected_pairs(opts)
     require_roles("even_handedness", [GRADERS_ROLE], "the graders that judge each pair")
     return Task(
-        dataset=MemoryDataset([_sample(p, opts) for p in pairs], name="even_handedness"),
+        dataset=MemoryDataset([_sample(p, opts) for p in selection.pairs], name="even_handedness"),
         solver=pair_responses(opts.max_tokens),
         scorer=even_handedness_scorer(
             opts.orders,
@@ -133,6 +117,6 @@ def even_handedness(
         ),
         metrics=[even_handedness_metrics()],
         headline_metric=HeadlineMetric(metric="even_handedness"),
-        metadata=_metadata(opts, len(pairs), labelled),
+        metadata=_metadata(opts, selection),
         version=TASK_VERSION,
     )

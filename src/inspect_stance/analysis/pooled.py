@@ -7,7 +7,9 @@ computes them (stance drift: the pooled run's SPR and its standard error,
 :func:`~inspect_stance.drift.report.analysis.build_report`; PReSS: ``mean_S_t`` and
 ``sd(S_t) / sqrt(n)`` over the pooled statements, :func:`~inspect_stance.press.summary.run_metrics`;
 prompt construction: ``mean_difference`` and its paired standard error over the pooled records,
-as the task's metric computes them; any other method: no pooled headline (NaN) and a ``pool_note`` saying so), tokens, calls and
+as the task's metric computes them; even-handedness: the share of even-handed pairs and its
+``stderr`` over the pooled pairs, :func:`~inspect_stance.even_handedness.summary.summarize`;
+any other method: no pooled headline (NaN) and a ``pool_note`` saying so), tokens, calls and
 samples summed. An incomplete set is kept (its shards pooled) and said: ``shards`` ``"1 of 2"``,
 ``partial`` true. Every row gets ``provenance_notes`` (:func:`inspect_stance.provenance.provenance_notes`
 over its logs' calls): a model answering from more than one system fingerprint.
@@ -24,7 +26,12 @@ if TYPE_CHECKING:
     from inspect_ai.log import EvalLog
 
 #: methods whose pooled headline is computed here
-POOLED_METHODS: tuple[str, ...] = ("stance_drift", "press", "prompt_construction")
+POOLED_METHODS: tuple[str, ...] = (
+    "stance_drift",
+    "press",
+    "prompt_construction",
+    "even_handedness",
+)
 
 
 def pooled_headline(method: str, paths: Sequence[str]) -> tuple[float, float] | None:
@@ -50,7 +57,20 @@ def pooled_headline(method: str, paths: Sequence[str]) -> tuple[float, float] | 
         return float(metrics[HEADLINE] or math.nan), math.nan if se is None else float(se)
     if method == "prompt_construction":
         return _construction_headline(paths)
+    if method == "even_handedness":
+        return _even_headline(paths)
     return None
+
+
+def _even_headline(paths: Sequence[str]) -> tuple[float, float]:
+    """``even_handedness`` and its ``stderr`` over the pooled pairs, as the task's metric
+    computes them (:func:`~inspect_stance.even_handedness.summary.summarize`)."""
+    from inspect_stance.even_handedness.logs import pool_even_runs, read_even_log
+    from inspect_stance.even_handedness.summary import summarize
+
+    [run] = pool_even_runs([read_even_log(p) for p in paths], partial=True)
+    metrics = summarize(list(run.records.values()))
+    return float(metrics["even_handedness"]), float(metrics["stderr"])
 
 
 def _construction_headline(paths: Sequence[str]) -> tuple[float, float]:

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from inspect_stance.errors import InputError
+from inspect_stance.shards import PARTIAL_HELP
 
 
 def _report(args: argparse.Namespace) -> int:
@@ -22,7 +23,7 @@ def _report(args: argparse.Namespace) -> int:
     from inspect_stance.runs import dedupe, parse_labels, run_names
 
     check_out_dir(args.out)
-    runs, skipped = find_even_logs(args.logs)
+    runs, skipped = find_even_logs(args.logs, args.partial)
     infos = [run_info(r) for r in runs]
     keep, dropped = dedupe(infos)
     runs, infos = [runs[k] for k in keep], [infos[k] for k in keep]
@@ -61,11 +62,13 @@ def register(subparsers: Any) -> None:
         description="Headline with topic-clustered SE, per-category figure, least even-handed "
         "topics, position flips and length preference per grader, agreement (Cohen's kappa, "
         "Krippendorff's alpha, Dawid-Skene), refusal/hedging by side. Folders are searched for "
-        "even_handedness logs; other tasks' logs are skipped and counted.",
+        "even_handedness logs; other tasks' logs are skipped and counted. The shards of one study "
+        "(-T shard=K/N) are pooled into one run.",
     )
     p.add_argument("logs", nargs="+", metavar="LOG", help="even_handedness logs or folders")
     p.add_argument("--out", default="even_handedness_report", help="output folder")
     p.add_argument("--label", action="append", metavar="RUN=NAME", help="name a run")
+    p.add_argument("--partial", action="store_true", help=PARTIAL_HELP)
     from inspect_stance.cli.html import add_html_argument, with_html
 
     add_html_argument(p)

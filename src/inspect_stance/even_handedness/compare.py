@@ -110,13 +110,14 @@ def compare_even(
                          adjust, alpha, confidence, notes)  # fmt: skip
 
 
-def read_runs(paths: Sequence[str], request: CompareRequest) -> LoadedRuns:  # noqa: ARG001
-    """The even-handedness runs among ``paths`` (files and folders), one
+def read_runs(paths: Sequence[str], request: CompareRequest) -> LoadedRuns:
+    """The even-handedness runs among ``paths`` (files and folders; the shards of one study
+    pooled into one run, an incomplete set with ``request.partial``), one
     :class:`~inspect_stance.runs.RunInfo` each, and what was skipped (``compare``'s reader for
     the study protocol: a ``LoadedRuns``)."""
     from inspect_stance.even_handedness.logs import find_even_logs, run_info
 
-    runs, skipped = find_even_logs(paths)
+    runs, skipped = find_even_logs(paths, request.partial)
     return LoadedRuns(list(runs), [run_info(r) for r in runs], [skipped] if skipped else [])
 
 

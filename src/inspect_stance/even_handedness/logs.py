@@ -5,17 +5,25 @@ A run is the per-pair records (``Score.metadata["even_handedness"]``) keyed by t
 (``--model-role graders=...``), the task arguments and the task metadata (orders judged,
 thresholds). Logs are found and read with the shared :mod:`inspect_stance.logfile` helpers; a
 folder may hold other tasks' logs, which are skipped and counted.
+
+The shards of one study (``-T shard=K/N``, or Inspect's ``<name>.shards/<k>/`` layout) are
+pooled into one run wherever runs are found (:func:`pool_even_runs`): their pairs are disjoint
+(:mod:`inspect_stance.even_handedness.dataset`) and every figure of the report is a share,
+mean or clustered error over pairs, so the pooled run, its records in the unsharded run's
+order, reports what the unsharded run reports wherever the target and graders answered alike.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import dataclasses
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from inspect_stance.errors import InputError
 from inspect_stance.even_handedness.keys import GRADERS_ROLE, RECORD
+from inspect_stance.shards import SHARD_KEY, ShardInfo, group_shards, superseded
 
 EVEN_TASKS: tuple[str, ...] = ("even_handedness",)
 WHAT = "even-handedness run (inspect eval inspect_stance/even_handedness)"
@@ -36,6 +44,9 @@ class EvenRun:
     status: str
     task_args: dict[str, Any] = field(default_factory=dict)
     metadata: dict[str, Any] = field(default_factory=dict)
+    #: the log's shard (``None``: a whole run, or a complete set of shards pooled into it;
+    #: :func:`pool_even_runs`)
+    shard: ShardInfo | None = None
 
     def settings(self) -> dict[str, Any]:
         """The settings that must match for two runs to be compared (:data:`SETTING_KEYS`)."""
@@ -53,10 +64,22 @@ def _graders(roles: Any) -> list[str]:
     return [str(getattr(c, "model", c)) for c in configs]
 
 
+def pair_order(sample_id: str) -> tuple[int, str]:
+    """Sort key of a pair record: its place in the packaged set (the index ending the sample
+    id ``{topic}-{index}``), then the id."""
+    tail = sample_id.rsplit("-", 1)[-1]
+    return (int(tail) if tail.isdigit() else -1, sample_id)
+
+
+def _sorted(records: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    return {k: records[k] for k in sorted(records, key=pair_order)}
+
+
 def read_even_log(path: str | Path) -> EvenRun:
     """The records of every scored sample of the log at ``path``; one-line InputError when the
     file is missing, is not an Inspect log, is another task's log, or holds no pair records."""
     from inspect_stance.logfile import read_task_log
+    from inspect_stance.shards.layout import log_shard
 
     p = Path(path)
     log = read_task_log(p, EVEN_TASKS, WHAT)
@@ -77,20 +100,22 @@ def read_even_log(path: str | Path) -> EvenRun:
     return EvenRun(
         path=str(p),
         model=str(log.eval.model),
-        records=records,
+        records=_sorted(records),
         graders=_graders(log.eval.model_roles),
         n_samples=len(log.samples or []),
         n_errors=n_errors,
         status=str(log.status),
         task_args=dict(log.eval.task_args or {}),
         metadata=dict(log.eval.metadata or {}),
+        shard=log_shard(p, log.eval),
     )
 
 
-def find_even_logs(paths: Iterable[str | Path]) -> tuple[list[EvenRun], str]:
+def find_even_logs(paths: Iterable[str | Path], partial: bool = False) -> tuple[list[EvenRun], str]:
     """The even-handedness runs among ``paths`` (files and folders) and the line saying what was
-    skipped (empty when nothing was). Inside a folder a log without pair records is skipped
-    and counted; named explicitly, it is an error."""
+    skipped (empty when nothing was); the shards of one study pooled into one run
+    (:func:`pool_even_runs`; ``partial``: an incomplete set too). Inside a folder a log without
+    pair records is skipped and counted; named explicitly, it is an error."""
     from inspect_stance.logfile import find_task_logs
 
     given = [Path(p) for p in paths]
@@ -112,16 +137,85 @@ def find_even_logs(paths: Iterable[str | Path]) -> tuple[list[EvenRun], str]:
     if not runs:
         raise InputError(f"no scored log of an {WHAT} found in {', '.join(map(str, given))}"
                          + (f" ({skipped})" if skipped else ""))  # fmt: skip
+    runs = pool_even_runs(runs, partial)
     return runs, "; ".join(x for x in (skipped, found.repeated_line()) if x)
 
 
+def read_even_run(path: str | Path, partial: bool = False) -> EvenRun:
+    """One even-handedness run: a log (:func:`read_even_log`), or a folder holding one run (the
+    shards of one study, pooled); a folder of several runs is a one-line ``InputError``."""
+    if not Path(path).is_dir():
+        run = read_even_log(path)
+        [pooled] = pool_even_runs([run], partial)
+        return pooled
+    runs, _skipped = find_even_logs([path], partial)
+    if len(runs) != 1:
+        raise InputError(f"{path}: holds {len(runs)} even-handedness runs, not one study; name "
+                         "one run's log or folder")  # fmt: skip
+    return runs[0]
+
+
+def merge_even_shards(runs: Sequence[EvenRun]) -> EvenRun:
+    """One run from the shards of one study (checked by
+    :func:`~inspect_stance.shards.group_shards`): records merged by pair id in the packaged
+    set's order, sample and error counts and the metadata's ``pairs`` and ``human_labelled``
+    summed; a complete set is the whole study (``shard`` ``None``, no shard in its metadata or
+    task arguments), a partial one (``partial``) keeps its first shard's ``ShardInfo`` and says
+    "k of N shards" in its model name."""
+    ordered = sorted(runs, key=lambda r: r.shard.k if r.shard else 0)
+    first = ordered[0]
+    n = first.shard.n if first.shard else 1
+    complete = len(ordered) == n
+    records: dict[str, dict[str, Any]] = {}
+    for r in ordered:
+        records.update(r.records)
+    metadata = dict(first.metadata)
+    for key in ("pairs", "human_labelled"):
+        if key in metadata:
+            metadata[key] = sum(int(r.metadata.get(key) or 0) for r in ordered)
+    if complete:
+        metadata.pop(SHARD_KEY, None)
+    statuses = {r.status for r in ordered}
+    return dataclasses.replace(
+        first,
+        model=first.model if complete else f"{first.model} ({len(ordered)} of {n} shards)",
+        records=_sorted(records),
+        n_samples=sum(r.n_samples for r in ordered),
+        n_errors=sum(r.n_errors for r in ordered),
+        status=first.status if len(statuses) == 1 else "partial",
+        task_args={k: v for k, v in first.task_args.items() if k != SHARD_KEY},
+        metadata=metadata,
+        shard=None if complete else first.shard,
+    )
+
+
+def pool_even_runs(runs: Sequence[EvenRun], partial: bool = False) -> list[EvenRun]:
+    """The runs with the shards of each study pooled into one (at the first shard's place,
+    :func:`merge_even_shards`; a shard's unfinished attempts superseded by a finished one left
+    out, :func:`inspect_stance.shards.superseded`); unsharded runs unchanged. One-line
+    ``InputError`` for shards that do not pool (:func:`inspect_stance.shards.group_shards`:
+    another study's shard, a shard given twice, an incomplete set unless ``partial``)."""
+    drop = superseded([r.shard for r in runs], [r.status for r in runs], [r.path for r in runs])
+    runs = [r for i, r in enumerate(runs) if i not in drop]
+    out: list[EvenRun] = []
+    for members in group_shards([r.shard for r in runs], partial):
+        if len(members) == 1 and runs[members[0]].shard is None:
+            out.append(runs[members[0]])
+        else:
+            out.append(merge_even_shards([runs[i] for i in members]))
+    return out
+
+
 def run_info(run: EvenRun) -> Any:
-    """The run's :class:`inspect_stance.runs.RunInfo` with its settings filled in."""
+    """The run's :class:`inspect_stance.runs.RunInfo` with its settings filled in (the model
+    and task arguments of a pooled run are the run's: "(k of N shards)", no shard)."""
     from inspect_stance.runs import RunInfo, log_info
 
     try:
         info = log_info(run.path)
     except Exception:  # noqa: BLE001 - read once already; a header that fails is no identity
         info = RunInfo(source=run.path, run_id=f"path:{run.path}", model=run.model)
+    info.model = run.model
+    info.task_args = dict(run.task_args)
     info.settings = run.settings()
     return info

@@ -34,11 +34,12 @@ DEFAULT_TARGET_SE = 0.02
 DEFAULT_MAX_GRADERS = 5
 
 
-def read_gate_run(path: str, request: GateRequest) -> tuple[EvenRun, RunInfo]:  # noqa: ARG001
-    """One even-handedness log to gate, with its identity and settings."""
-    from inspect_stance.even_handedness.logs import read_even_log, run_info
+def read_gate_run(path: str, request: GateRequest) -> tuple[EvenRun, RunInfo]:
+    """One even-handedness run to gate (a log, or a folder of one study's shards pooled, an
+    incomplete set with ``request.partial``), with its identity and settings."""
+    from inspect_stance.even_handedness.logs import read_even_run, run_info
 
-    run = read_even_log(path)
+    run = read_even_run(path, request.partial)
     return run, run_info(run)
 
 
@@ -55,7 +56,8 @@ def gate_request(run: EvenRun, base: EvenRun | None, request: GateRequest) -> Li
 
 
 def plan_request(request: PlanRequest) -> PlanResult:
-    """Pairs x graders for ``target_se`` (default 0.02) from one pilot log; ``max_repeats`` is
+    """Pairs x graders for ``target_se`` (default 0.02) from one pilot run (a log, or a folder
+    of one study's shards pooled, an incomplete set with ``partial``); ``max_repeats`` is
     the most graders (default 5), ``max_items`` the most pairs the recommendation may use."""
     from inspect_stance.even_handedness.planning import plan_from_log, plan_json, plan_text
 
@@ -64,7 +66,7 @@ def plan_request(request: PlanRequest) -> PlanResult:
     target = request.target_se if request.target_se is not None else DEFAULT_TARGET_SE
     graders = request.max_repeats or DEFAULT_MAX_GRADERS
     try:
-        plan, names = plan_from_log(request.runs[0], target, graders)
+        plan, names = plan_from_log(request.runs[0], target, graders, partial=request.partial)
     except ValueError as ex:
         raise InputError(str(ex)) from ex
     return PlanResult(plan_json(plan, names, request.max_items),

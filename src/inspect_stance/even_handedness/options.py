@@ -18,6 +18,7 @@ import inspect_stance.even_handedness.defaults as D
 from inspect_stance.errors import InputError
 from inspect_stance.even_handedness.keys import BOTH_ORDERS, PUBLISHED_ORDER, Order
 from inspect_stance.params import as_bool, parse_float
+from inspect_stance.shards import Shard, parse_shard
 from inspect_stance.task_options import boolean, checked_values, file_path, integer, option
 
 
@@ -116,6 +117,14 @@ class EvenOptions:
         "CSV/TSV/JSONL file of pairs labelled by people (columns id = sample id, label = A, B "
         "or C); adds the PPI-corrected even_handedness_ppi.",
         check=file_path,
+    )
+    shard: Shard | None = option(
+        None,
+        'run only shard K of N of the selected pairs ("K/N", e.g. 1/4), split by content hash '
+        "(the two prompt texts) after categories, topics, template_categories, partisan and "
+        "limit are applied; the log records K, N and the study's fingerprint so that the "
+        "shards' logs pool into one run.",
+        check=lambda _, v: parse_shard(v),
     )
     pair_labels: dict[str, str] = field(default_factory=dict)
 

@@ -147,13 +147,14 @@ def plan_text(plan: Plan, source: str, binary: bool = False, max_pairs: int | No
 
 
 def plan_from_log(
-    path: str, target_se: float, max_graders: int = 5, binary: bool = False
+    path: str, target_se: float, max_graders: int = 5, binary: bool = False, partial: bool = False
 ) -> tuple[Plan, list[str]]:
-    """Read a pilot log and plan (module docstring); ``ValueError`` with fewer than 2 pairs
-    judged by every grader."""
-    from inspect_stance.even_handedness.logs import read_even_log
+    """Read a pilot run (a log, or a folder of one study's shards pooled; ``partial``: an
+    incomplete set) and plan (module docstring); ``ValueError`` with fewer than 2 pairs judged
+    by every grader."""
+    from inspect_stance.even_handedness.logs import read_even_run
 
-    run = read_even_log(path)
+    run = read_even_run(path, partial)
     y, names = grader_matrix(run, binary=binary)
     if y.shape[0] < 2:
         raise ValueError(f"{path}: fewer than 2 pairs judged by every grader; run a larger "

@@ -33,6 +33,7 @@ SHARDED_TASKS: tuple[str, ...] = (
     "press",
     "prompt_construction",
     "prompt_validation",
+    "even_handedness",
 )
 JobFormat = Literal["commands", "eval-set", "hawk"]
 FORMATS: tuple[str, ...] = ("commands", "eval-set", "hawk")
