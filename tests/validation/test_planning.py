@@ -97,7 +97,8 @@ def test_an_annotators_own_bias_is_not_spread() -> None:
     assert vc.se(10, (2, 2)) == 0.0 and not vc.sigma2.any()
     plan = plan_validation_leaning(_rows(table), {}, 2, target_se=0.01)
     assert plan.runs[0]["neutral_leaning_generated"] == 0.5
-    assert "no spread" in plan.runs[0]["note"]
+    assert plan.recommended is None and "no spread" in plan.reason
+    assert plan.reason == plan.runs[0]["note"]
 
 
 def test_calls_follow_the_solver() -> None:

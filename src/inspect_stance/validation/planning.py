@@ -262,10 +262,12 @@ def plan_validation_leaning(
         cand = None if b is None else make(b, p)
         if cand is not None and (best is None or cand.calls < best.calls):
             best = cand
-    target = _target(vc, goal, best, n_a, {"default_target": default, "max_settings": max_b,
-                                           "max_prompts": max_p})  # fmt: skip
     summary = run_summary(vc, calls, (n_p, n_a), leaning(pilot), (name, source))
     reason = "" if best is not None else _reason(goal, max_b, max_p, largest)
+    if summary["note"]:  # every design would be predicted SE 0: nothing to recommend
+        best, reason = None, summary["note"]
+    target = _target(vc, goal, best, n_a, {"default_target": default, "max_settings": max_b,
+                                           "max_prompts": max_p})  # fmt: skip
     return PlanResult([summary], designs, best, target, calls, reason)
 
 
@@ -315,8 +317,9 @@ def run_summary(vc: NestedComponents, calls: ValidationCalls, design: tuple[int,
             "not_separable": list(vc.folded),
         },
         "calls": asdict(calls),
-        "note": ("the pilot's answers do not vary beyond each annotator's own bias: no "
-                 "spread to plan from; run a larger or more varied pilot") if flat else "",
+        "note": ("the pilot's answers do not vary beyond each annotator's own bias, so every "
+                 "design is predicted SE 0: no spread to plan from; run a larger or more "
+                 "varied pilot") if flat else "",
     }  # fmt: skip
 
 
