@@ -280,7 +280,7 @@ def test_plan_command_on_a_real_log(tmp_path, capsys) -> None:
 def test_a_real_run_matches_subsampling(tmp_path) -> None:
     """The planner on a real run of 40 topics x 2 intents (80 neutral settings) x 6 generated
     prompts x 2 scripted annotators, against the SD of the headline over 4,000 subsamples."""
-    from inspect_stance.validation.planning import load_pilot
+    from inspect_stance.validation.plan_output import load_pilot
 
     log, y = real_run(tmp_path, 40, 6, seed=5)
     rows, _, names = load_pilot(log)

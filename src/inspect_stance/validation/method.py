@@ -62,8 +62,8 @@ def gate_request(run: ValidationRun, base: ValidationRun | None,
 
 def plan(request: PlanRequest) -> PlanResult:
     """Neutral settings x prompts per source of the neutral leaning
-    (:func:`inspect_stance.validation.planning.plan_from_request`)."""
-    from inspect_stance.validation.planning import plan_from_request
+    (:func:`inspect_stance.validation.plan_output.plan_from_request`)."""
+    from inspect_stance.validation.plan_output import plan_from_request
 
     return plan_from_request(request)
 

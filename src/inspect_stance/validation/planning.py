@@ -51,7 +51,7 @@ import math
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
@@ -60,10 +60,6 @@ from inspect_stance.errors import InputError
 from inspect_stance.stats.design import NestedComponents, Part, least_n, meets_power
 from inspect_stance.stats.design import nested_components as _nested
 from inspect_stance.validation.annotation import GENERATED, NO_SIDE, SOURCES, Annotation
-
-if TYPE_CHECKING:
-    from inspect_stance.study.protocol import PlanRequest
-    from inspect_stance.study.protocol import PlanResult as StudyPlan
 
 DEFAULT_MAX_PROMPTS = 10  #: generated prompts per setting searched unless the pilot has more
 DEFAULT_SE_SLACK = 1.10
@@ -321,47 +317,3 @@ def run_summary(vc: NestedComponents, calls: ValidationCalls, design: tuple[int,
                  "design is predicted SE 0: no spread to plan from; run a larger or more "
                  "varied pilot") if flat else "",
     }  # fmt: skip
-
-
-def load_pilot(path: str) -> tuple[list[Annotation], dict[str, Any], list[str]]:
-    """The annotation rows of the prompt_validation log at ``path``, its task arguments and its
-    annotators (one-line InputError for another task's log)."""
-    from inspect_stance.logfile import read_task_log
-    from inspect_stance.validation.analysis import annotator_order, rows_from_records
-    from inspect_stance.validation.report import TASKS, WHAT, score_records
-
-    log = read_task_log(path, TASKS, WHAT)
-    records = score_records(log)
-    names = list((log.eval.metadata or {}).get("annotators") or annotator_order(records))
-    return rows_from_records(records), dict(log.eval.task_args or {}), names
-
-
-def plan_validation_log(paths: Sequence[str], **options: Any) -> PlanResult:
-    """:func:`plan_validation_leaning` of the one prompt_validation log in ``paths`` (a file or
-    a folder holding one); ``options`` are its keywords. One-line InputError otherwise."""
-    from inspect_stance.logfile import find_task_logs
-    from inspect_stance.validation.report import TASKS, WHAT
-
-    found = find_task_logs(paths, TASKS, WHAT)
-    if len(found.paths) != 1:
-        raise InputError(f"plan takes one prompt_validation run; {len(found.paths)} given (a "
-                         "paired plan of two runs is not offered: give one run with --detect "
-                         "and --correlation)")  # fmt: skip
-    path = str(found.paths[0])
-    rows, args, names = load_pilot(path)
-    return plan_validation_leaning(rows, args, len(names) or None, name=", ".join(names),
-                                   source=path, **options)  # fmt: skip
-
-
-def plan_from_request(request: PlanRequest) -> StudyPlan:
-    """The ``plan`` hook of the prompt-validation method: ``max_items`` neutral settings,
-    ``max_repeats`` prompts per source; JSON and text of :func:`plan_validation_log`."""
-    from inspect_stance.study.protocol import PlanResult as Result
-    from inspect_stance.validation.plan_output import plan_json, render
-
-    res = plan_validation_log(list(request.runs), target_se=request.target_se,
-                              detect=request.detect, assurance=request.assurance,
-                              correlation=request.correlation, alpha=request.alpha,
-                              power=request.power, max_settings=request.max_items,
-                              max_prompts=request.max_repeats)  # fmt: skip
-    return Result(plan_json(res), render(res))
