@@ -195,8 +195,8 @@ def _add_target_args(p: argparse.ArgumentParser) -> None:
         dest="max_propositions",
         type=_propositions,
         metavar="P",
-        help="most propositions (PReSS: statements; prompt construction: neutral settings) "
-        "available (default: the run's)",
+        help="most propositions (PReSS: statements; prompt construction and prompt "
+        "validation: neutral settings) available (default: the run's)",
     )
     p.add_argument(
         "--max-trials",
@@ -206,7 +206,8 @@ def _add_target_args(p: argparse.ArgumentParser) -> None:
         type=_trials,
         metavar="T",
         help="most trials per cell (PReSS: argument sets per statement; prompt construction: "
-        "prompts per method per setting; default: the run's, at least 10 for those two)",
+        "prompts per method per setting; prompt validation: prompts per source; default: the "
+        "run's, at least 10 for those three)",
     )
 
 

@@ -23,6 +23,7 @@ from inspect_stance.study.protocol import (
 if TYPE_CHECKING:
     from inspect_stance.runs import RunInfo
     from inspect_stance.stats.limit_gate import LimitGateResult
+    from inspect_stance.study.protocol import PlanRequest, PlanResult
     from inspect_stance.validation.compare import ValidationRun
 
 #: the gate's metrics, headline first (:mod:`inspect_stance.validation.gate`), listed here so
@@ -59,6 +60,14 @@ def gate_request(run: ValidationRun, base: ValidationRun | None,
         raise InputError(str(ex)) from ex
 
 
+def plan(request: PlanRequest) -> PlanResult:
+    """Neutral settings x prompts per source of the neutral leaning
+    (:func:`inspect_stance.validation.plan_output.plan_from_request`)."""
+    from inspect_stance.validation.plan_output import plan_from_request
+
+    return plan_from_request(request)
+
+
 PROMPT_VALIDATION = register_method(
     Method(
         name="prompt_validation",
@@ -74,6 +83,7 @@ PROMPT_VALIDATION = register_method(
             min_help="prompt validation: fail when the share of side answers on neutral "
             "generated prompts that name a side is above X",
         ),
+        plan=plan,
         setting_keys=("topics", "intents", "stances", "sources", "per_source", "seed"),
     )
 )
