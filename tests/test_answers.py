@@ -33,10 +33,12 @@ HOSTILE = [
     ],
 )
 def test_long_option_runs_are_read_quickly(reader):
-    start = time.perf_counter()
+    # a guard against catastrophic regex backtracking (exponential in the run's length), not a
+    # speed target: CPU time of this process, which a loaded machine does not inflate
+    start = time.process_time()
     for text in HOSTILE:
         reader(text)
-    assert time.perf_counter() - start < 2.0
+    assert time.process_time() - start < 2.0
 
 
 def test_set_aside_marks_what_it_set_aside():
