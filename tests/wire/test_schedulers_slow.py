@@ -43,9 +43,17 @@ def script(model: str, body: dict) -> str:
 
 
 def _python(version: str) -> str | None:
-    found = shutil.which(f"python{version}")
-    pyenv = sorted(Path.home().glob(f".pyenv/versions/{version}*/bin/python"))
-    return found or (str(pyenv[-1]) if pyenv else None)
+    """A Python ``version`` interpreter that runs: pyenv's own build first (a pyenv shim on
+    PATH exists for every installed version but fails unless that version is selected), then
+    ``python<version>`` on PATH."""
+    pyenv = sorted(Path.home().glob(f".pyenv/versions/{version}*/bin/python{version}"))
+    for candidate in [*reversed([str(p) for p in pyenv]), shutil.which(f"python{version}")]:
+        if (
+            candidate
+            and subprocess.run([candidate, "-c", "pass"], capture_output=True).returncode == 0
+        ):
+            return candidate
+    return None
 
 
 def _source(tmp: Path) -> Path:
@@ -116,12 +124,8 @@ def _job(tmp: Path, form: str) -> list[str]:
 
 def test_hawk_local_two_shards_killed_and_rerun_pool(server, tmp_path, capsys):
     venv = _venv("hawk-py3.13", "3.13", ["hawk[cli,runner]", "uv"], tmp_path)
-    assert main([*_job(tmp_path, "hawk"), "--out", str(tmp_path / "job.yaml")]) == 0
+    argv = _hawk_job(tmp_path)
     capsys.readouterr()
-    job = yaml.safe_load((tmp_path / "job.yaml").read_text())
-    job["models"][0]["items"][0]["args"] = {"config": {"max_connections": CONNECTIONS}}
-    (tmp_path / "job.yaml").write_text(yaml.safe_dump(job))
-    argv = ["hawk", "local", "eval-set", "job.yaml", "--direct"]
     env = _env(venv, server, tmp_path)
     start = len(server.requests)
     first = subprocess.Popen(argv, cwd=tmp_path, env=env, start_new_session=True,
@@ -138,6 +142,43 @@ def test_hawk_local_two_shards_killed_and_rerun_pool(server, tmp_path, capsys):
     # replayed from the trial record under INSPECT_CACHE_DIR)
     assert paid - before <= CALLS - before + CONNECTIONS
     run = _pooled(capsys, tmp_path / "logs")
+    assert run["n_propositions"] == len(PROPS)
+
+
+def _hawk_job(tmp: Path) -> list[str]:
+    """``hawk local eval-set job.yaml --direct`` of the 2-shard job, its calls in flight capped."""
+    assert main([*_job(tmp, "hawk"), "--out", str(tmp / "job.yaml")]) == 0
+    job = yaml.safe_load((tmp / "job.yaml").read_text())
+    job["models"][0]["items"][0]["args"] = {"config": {"max_connections": CONNECTIONS}}
+    (tmp / "job.yaml").write_text(yaml.safe_dump(job))
+    return ["hawk", "local", "eval-set", "job.yaml", "--direct"]
+
+
+def test_hawk_local_killed_shards_resume_with_eval_retry(server, tmp_path, capsys):
+    """The killed Hawk run's own logs are resumed with ``inspect eval-retry`` (in Hawk's
+    environment): the finished samples are kept, each call is paid once, and the retried
+    logs pool with the killed attempts left out."""
+    from inspect_ai.log import read_eval_log
+
+    venv = _venv("hawk-py3.13", "3.13", ["hawk[cli,runner]", "uv"], tmp_path)
+    argv = _hawk_job(tmp_path)
+    capsys.readouterr()
+    env = _env(venv, server, tmp_path)
+    start = len(server.requests)
+    first = subprocess.Popen(argv, cwd=tmp_path, env=env, start_new_session=True,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
+    _kill_when(first, server, start + CALLS // 2)
+    killed = sorted((tmp_path / "logs").rglob("*.eval"))
+    assert len(killed) == 2, killed  # one log per shard, neither finished
+    done = subprocess.run(["inspect", "eval-retry", *map(str, killed)], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=300)  # fmt: skip
+    assert done.returncode == 0, done.stderr[-2000:]
+    paid = len(server.requests) - start
+    assert CALLS <= paid <= CALLS + CONNECTIONS  # every call once, but those in flight
+    logs = sorted((tmp_path / "logs").rglob("*.eval"))
+    statuses = [read_eval_log(str(p), header_only=True).status for p in logs]
+    assert statuses.count("success") == 2, statuses
+    run = _pooled(capsys, tmp_path / "logs")  # the killed attempts superseded, said on stderr
     assert run["n_propositions"] == len(PROPS)
 
 
