@@ -7,7 +7,8 @@ computes them (stance drift: the pooled run's SPR and its standard error,
 :func:`~inspect_stance.drift.report.analysis.build_report`; PReSS: ``mean_S_t`` and
 ``sd(S_t) / sqrt(n)`` over the pooled statements, :func:`~inspect_stance.press.summary.run_metrics`;
 prompt construction: ``mean_difference`` and its paired standard error over the pooled records,
-as the task's metric computes them; any other method: no pooled headline (NaN) and a ``pool_note`` saying so), tokens, calls and
+as the task's metric computes them; prompt validation: ``mean_rank_generated`` and its
+cluster-robust standard error over the pooled records; any other method: no pooled headline (NaN) and a ``pool_note`` saying so), tokens, calls and
 samples summed. An incomplete set is kept (its shards pooled) and said: ``shards`` ``"1 of 2"``,
 ``partial`` true. Every row gets ``provenance_notes`` (:func:`inspect_stance.provenance.provenance_notes`
 over its logs' calls): a model answering from more than one system fingerprint.
@@ -24,7 +25,9 @@ if TYPE_CHECKING:
     from inspect_ai.log import EvalLog
 
 #: methods whose pooled headline is computed here
-POOLED_METHODS: tuple[str, ...] = ("stance_drift", "press", "prompt_construction")
+POOLED_METHODS: tuple[str, ...] = (
+    "stance_drift", "press", "prompt_construction", "prompt_validation",
+)  # fmt: skip
 
 
 def pooled_headline(method: str, paths: Sequence[str]) -> tuple[float, float] | None:
@@ -50,7 +53,23 @@ def pooled_headline(method: str, paths: Sequence[str]) -> tuple[float, float] | 
         return float(metrics[HEADLINE] or math.nan), math.nan if se is None else float(se)
     if method == "prompt_construction":
         return _construction_headline(paths)
+    if method == "prompt_validation":
+        return _validation_headline(paths)
     return None
+
+
+def _validation_headline(paths: Sequence[str]) -> tuple[float, float]:
+    """``mean_rank_generated`` and its cluster-robust standard error (settings as clusters)
+    over the pooled records, as the task's ``realism`` metric computes them."""
+    import math
+
+    from inspect_stance.validation.analysis import realism_of, rows_from_records
+    from inspect_stance.validation.logs import read_validation_runs
+    from inspect_stance.validation.realism import generated_rank_stderr
+
+    [run], _found = read_validation_runs(paths, partial=True)
+    rows = rows_from_records(run.records)
+    return float(realism_of(rows).get("mean_rank_generated", math.nan)), generated_rank_stderr(rows)
 
 
 def _construction_headline(paths: Sequence[str]) -> tuple[float, float]:
