@@ -12,20 +12,21 @@ from inspect_stance.press.statements import Statement
 from inspect_stance.shards import select, shard_metadata, study_fingerprint
 
 if TYPE_CHECKING:
-    from inspect_stance.press.options import PressOptions
+    from inspect_stance.press.options import PressArgumentsOptions, PressOptions
 
 #: options that change how a run computes, not what it measures (left out of the study)
 _OPERATIONAL = ("statements", "nli_device", "nli_batch_size")
 
 
 def shard_statements(
-    items: list[Statement], opts: PressOptions
+    items: list[Statement], opts: PressOptions | PressArgumentsOptions, task: str = "press"
 ) -> tuple[list[Statement], dict[str, Any]]:
     """``-T shard``'s statements (by text, :func:`inspect_stance.shards.select`) and the task
-    metadata entry naming the shard and the study (every statement and the other settings)."""
+    metadata entry naming the shard and the study of ``task`` (every statement and the other
+    settings)."""
     mine = select(items, lambda st: st.text, opts.shard)
     settings = {k: v for k, v in asdict(opts).items() if k not in _OPERATIONAL}
-    study = study_fingerprint("press", [st.text for st in items], settings)
+    study = study_fingerprint(task, [st.text for st in items], settings)
     return mine, shard_metadata(opts.shard, study, len(items), len(mine))
 
 
