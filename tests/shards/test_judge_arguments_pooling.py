@@ -195,3 +195,24 @@ def test_press_arguments_runs_df_row_of_the_shards_is_the_unsharded_row(argument
     w, p = df.iloc[0], df.iloc[1]
     assert p["shards"] == "2 of 2" and p["n_items"] == w["n_items"] == 19
     assert p["headline_value"] == pytest.approx(w["headline_value"], abs=1e-9)
+
+
+def test_press_shards_given_copies_of_one_arguments_folder_are_one_study(argument_logs, tmp_path):
+    from inspect_stance.press.dataset import shard_statements
+    from inspect_stance.press.options import PressOptions
+    from inspect_stance.press.statements import load_statements
+
+    items = load_statements(None)
+    copy = tmp_path / "copy"  # another machine's copy: other file times
+    copy.mkdir()
+    for log in Path(argument_logs["folder"]).iterdir():
+        shutil.copy(log, copy / f"renamed-{log.name}")
+    one = shard_statements(items, PressOptions.parse(arguments=argument_logs["folder"],
+                                                     shard="1/2"))[1]  # fmt: skip
+    two = shard_statements(items, PressOptions.parse(arguments=str(copy), shard="2/2"))[1]
+    assert one["shard"]["study"] == two["shard"]["study"]
+    other = tmp_path / "other"
+    other.mkdir()
+    shutil.copy(argument_logs["whole"], other)  # the same arguments from the unsharded run
+    same = shard_statements(items, PressOptions.parse(arguments=str(other), shard="2/2"))[1]
+    assert same["shard"]["study"] == one["shard"]["study"]

@@ -227,6 +227,9 @@ def test_construction_gate_and_plan_on_one_shard_need_partial(construction_logs,
     folder.mkdir()
     for log in (one, two):
         shutil.copy(log, folder)
+    gated = _json(capsys, ["gate", str(folder), "--max-distance", "2.0", "--json"])
+    assert gated["n_items"] == full["n_items"]
+    assert gated["value"] == pytest.approx(full["value"], abs=1e-9)
     [pooled] = _json(capsys, ["plan", str(folder), "--json"])["runs"]
     [ref] = _json(capsys, ["plan", whole, "--json"])["runs"]
     assert pooled["settings"] == ref["settings"] and pooled["judges"] == ref["judges"] == 2

@@ -240,6 +240,17 @@ def load_argument_records(path: str | Path) -> tuple[list[dict[str, Any]], str, 
     return _records_from_file(p), f"file:{p}", None
 
 
+def folder_identity(folder: str | Path) -> str:
+    """The digest of the arguments a folder given as ``-T arguments`` holds (each record's
+    statement, set, supporting and counter texts, sorted), whatever its files' names or times,
+    so that press shards given copies of one folder on several machines are one study."""
+    from inspect_stance.fingerprint import digest
+
+    records, _source, _origin = load_argument_records(folder)
+    keys = ("statement", "argument_set", "support", "counter")
+    return digest(sorted([str(r.get(k)) for k in keys] for r in records))
+
+
 def _check_bias(
     rec: Mapping[str, Any], statement: str, biases: Mapping[str, str], where: str
 ) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import asdict
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from inspect_ai.dataset import Sample
@@ -26,6 +27,11 @@ def shard_statements(
     settings)."""
     mine = select(items, lambda st: st.text, opts.shard)
     settings = {k: v for k, v in asdict(opts).items() if k not in _OPERATIONAL}
+    given = settings.get("arguments")
+    if opts.shard is not None and isinstance(given, str) and Path(given).is_dir():
+        from inspect_stance.press.arguments import folder_identity
+
+        settings["arguments"] = {"arguments": folder_identity(given)}  # by content, not mtime
     study = study_fingerprint(task, [st.text for st in items], settings)
     return mine, shard_metadata(opts.shard, study, len(items), len(mine))
 
