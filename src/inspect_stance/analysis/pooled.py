@@ -67,8 +67,9 @@ def pooled_headline(method: str, paths: Sequence[str]) -> tuple[float, float] | 
     if method == "press_arguments":  # the statements' mean share of usable sets; no stderr
         from inspect_stance.logfile import read_log
 
-        values = [float(x.value) for p in paths for sample in read_log(p).samples or []
+        scores = [x.value for p in paths for sample in read_log(p).samples or []
                   for x in (sample.scores or {}).values()]  # fmt: skip
+        values = [float(v) for v in scores if isinstance(v, int | float)]
         return sum(values) / len(values) if values else math.nan, math.nan
     return None
 
