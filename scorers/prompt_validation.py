@@ -26,7 +26,6 @@ annotators=...``, names in the task metadata ``annotators``):
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, metric, scorer
@@ -42,7 +41,7 @@ from inspect_stance.validation.analysis import (
     realism_of,
     rows_from_records,
 )
-from inspect_stance.validation.annotation import GENERATED, Annotation
+from inspect_stance.validation.realism import generated_rank_stderr
 
 ITEM_KEYS: tuple[str, ...] = (
     "item_id",
@@ -61,25 +60,6 @@ def _records(scores: list[SampleScore]) -> list[dict[str, Any]]:
     return [
         s.score.metadata for s in scores if s.score.metadata and "annotations" in s.score.metadata
     ]
-
-
-def generated_rank_stderr(rows: Sequence[Annotation]) -> float:
-    """Cluster-robust standard error of ``mean_rank_generated`` with settings as clusters
-    (the ranks of one setting's prompts are dependent): the intercept's standard error of
-    an OLS of the generated prompts' ranks on a constant with ``cov_type="cluster"``
-    (statsmodels; small-sample factor ``G/(G-1) * (N-1)/(N-K)``, ``K = 1``). NaN with fewer than two
-    settings."""
-    ranked = [r for r in rows if r.source == GENERATED and r.rank is not None]
-    groups = sorted({r.setting for r in ranked})
-    if len(groups) < 2:
-        return float("nan")
-    import numpy as np
-    import statsmodels.api as sm
-
-    y = np.asarray([float(r.rank) for r in ranked])  # type: ignore[arg-type]
-    g = np.asarray([groups.index(r.setting) for r in ranked])
-    fit = sm.OLS(y, np.ones((len(y), 1))).fit(cov_type="cluster", cov_kwds={"groups": g})
-    return float(fit.bse[0])
 
 
 @metric

@@ -8,6 +8,7 @@ No target model is called (``--model`` is not needed). The file needs ``prompt_t
 (``1``..``5``/``refusal`` or IssueBench's ``"3 - neutral/ambivalent"`` form); optional
 ``annot1_label``/``annot2_label`` (individual annotators, for the human-human ceiling),
 ``topic_polarity`` (pro/con/neutral), ``cluster_id``. Sample ids are ``row-0001``... (data rows).
+``-T shard=K/N`` keeps shard K of the rows, split by content (``shard_rows``).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from inspect_stance.scorers.prompt_construction import (
 )
 
 import inspect_stance.construction.defaults as D
-from inspect_stance.construction.judge_annotations import load_annotations
+from inspect_stance.construction.judge_annotations import load_annotations, shard_rows
 from inspect_stance.construction.judge_validation_options import JudgeValidationOptions
 from inspect_stance.construction.keys import JUDGES_ROLE
 from inspect_stance.fingerprint import FINGERPRINT_KEY, task_fingerprint
@@ -41,6 +42,7 @@ def judge_validation(
     label_column: str = D.LABEL_COLUMN,
     rubric_threshold: float = D.RUBRIC_THRESHOLD,
     judge_sees_prompt: bool = D.JUDGE_SEES_PROMPT,
+    shard: str | None = None,
     **unknown: Any,
 ) -> Task:
     """Agreement of the ``judges`` ensemble with human stance labels on collected responses.
@@ -61,12 +63,14 @@ def judge_validation(
         label_column=label_column,
         rubric_threshold=rubric_threshold,
         judge_sees_prompt=judge_sees_prompt,
+        shard=shard,
     )
     rows = load_annotations(opts.annotations_path, opts.label_column)
+    keep, shard_entry = shard_rows(rows, opts.shard, study_settings(opts))
     require_roles("judge_validation", [JUDGES_ROLE], "the judge ensemble under validation")
-    samples = [
-        Sample(id=f"row-{i:04d}", input=row["prompt_text"], metadata=row)
-        for i, row in enumerate(rows, start=1)
+    samples = [  # ids keep the row's number in the whole file, sharded or not
+        Sample(id=f"row-{i:04d}", input=rows[i - 1]["prompt_text"], metadata=rows[i - 1])
+        for i in keep
     ]
     return Task(
         dataset=MemoryDataset(samples, name="judge_validation"),
@@ -79,9 +83,18 @@ def judge_validation(
         viewer=construction_viewer(),
         model="none/none",
         epochs=Epochs(1, "mode"),
-        metadata=task_metadata(opts, samples),
+        metadata={**task_metadata(opts, samples), **shard_entry},
         version=TASK_VERSION,
     )
+
+
+def study_settings(opts: JudgeValidationOptions) -> dict[str, Any]:
+    """The options that define the study beside its rows (the file is in the rows' keys)."""
+    return {
+        "label_column": opts.label_column,
+        "rubric_threshold": opts.rubric_threshold,
+        "judge_sees_prompt": opts.judge_sees_prompt,
+    }
 
 
 def task_metadata(opts: JudgeValidationOptions, samples: list[Sample]) -> dict[str, Any]:

@@ -3,6 +3,9 @@
     inspect eval tasks/press_arguments.py --model ARGUER [-T argument_sets=3] [-T statements=F]
     inspect eval tasks/press.py --model TARGET -T arguments=logs/<that run>.eval   # every target
 
+``-T shard=K/N`` writes shard K's statements (split as press splits them); press then reads
+every shard's log from their folder: ``-T arguments=DIR``.
+
 One sample per statement (input = the statement text); each sample's store holds the K
 supporting / counter argument sets (``press:arguments``), which ``press -T arguments=LOG``
 reads. See ``docs/press.md``.
@@ -19,7 +22,7 @@ from inspect_stance.scorers.press import press_arguments_check
 import inspect_stance.press.defaults as D
 from inspect_stance.fingerprint import FINGERPRINT_KEY, task_fingerprint
 from inspect_stance.params import reject_unknown_args
-from inspect_stance.press.dataset import statement_samples
+from inspect_stance.press.dataset import shard_statements, statement_samples
 from inspect_stance.press.options import PressArgumentsOptions
 from inspect_stance.press.statements import load_statements
 from inspect_stance.roles import config_dump, role_model, target_model
@@ -33,6 +36,7 @@ def press_arguments(
     statements: str | None = None,
     argument_sets: int | str = D.ARGUMENT_SETS,
     arguer_max_tokens: int | str = D.ARGUER_MAX_TOKENS,
+    shard: str | None = None,
     **unknown: Any,
 ) -> Task:
     """PReSS arguments once for every target (the paper: one arguer, temperature 1, 3 sets):
@@ -46,10 +50,13 @@ def press_arguments(
 
     reject_unknown_args("press_arguments", unknown, press_arguments)
     opts = PressArgumentsOptions.parse(
-        statements=statements, argument_sets=argument_sets, arguer_max_tokens=arguer_max_tokens
+        statements=statements,
+        argument_sets=argument_sets,
+        arguer_max_tokens=arguer_max_tokens,
+        shard=shard,
     )
     statements, k, tokens = opts.statements, opts.argument_sets, opts.arguer_max_tokens
-    items = load_statements(statements)
+    items, shard_entry = shard_statements(load_statements(statements), opts, "press_arguments")
     arguer = role_model("arguer") or target_model()
     samples = statement_samples(items, {"argument_sets": k})
     return Task(
@@ -68,5 +75,6 @@ def press_arguments(
             "press_role_configs": {"arguer": config_dump(arguer, arguer_defaults(tokens))},
             "arguments_source": f"arguer:{arguer or '(--model)'}",
             "arguments_fingerprint": None,  # computed from the samples (log_arguments_fingerprint)
+            **shard_entry,
         },
     )

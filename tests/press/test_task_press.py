@@ -366,7 +366,11 @@ def test_sample_ids_follow_the_statement_text(tmp_path, nli_dir):
             {"nli_agree_hypothesis": "The author agrees."},
             "nli_agree_hypothesis 'The author agrees.' lacks '{statement}'; e.g. -T nli_agree_hypothesis='{statement}'",
         ),
-        ({"arguments": "."}, "arguments .: is a folder; pass one .eval log or .jsonl file"),
+        (
+            {"arguments": "."},
+            "arguments .: is a folder without a PReSS or press_arguments log; pass a log, a "
+            ".jsonl file, or the folder of one press_arguments run's shards",
+        ),
         (
             {"nli_device": "cuda:7x"},
             "nli_device 'cuda:7x' cannot be used (",

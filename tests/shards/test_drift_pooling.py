@@ -162,3 +162,23 @@ def test_compare_command_pools_the_shards_and_partial_reaches_the_reader(logs, c
     assert main(["compare", logs[0], logs[1], "--partial", "--metric", "spr", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert [r["n_items"] for r in out["runs"]] == [20, 10]
+
+
+def test_gate_and_plan_on_one_shard_need_partial(logs, capsys):
+    import json
+
+    from inspect_stance.cli import main
+
+    one = logs[1]
+    for argv in (["gate", one, "--min-spr", "0.0"], ["plan", one]):
+        assert main(argv) == 2
+        err = capsys.readouterr().err.strip()
+        assert "1 of 2 shards of study" in err and "2/2 missing" in err and "--partial" in err
+        assert "\n" not in err
+    n = read_drift_log(one).n_propositions
+    assert main(["gate", one, "--min-spr", "0.0", "--partial", "--json"]) == 0
+    gated = json.loads(capsys.readouterr().out)
+    assert gated["n_propositions"] == n < 20 and "(1 of 2 shards)" in gated["run"]
+    assert main(["plan", one, "--partial", "--json"]) == 0
+    planned = json.loads(capsys.readouterr().out)
+    assert planned["runs"][0]["propositions"] == n

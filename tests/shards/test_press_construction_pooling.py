@@ -193,3 +193,44 @@ def test_construction_runs_df_row_of_the_shards_is_the_unsharded_row(constructio
     assert p["shards"] == "2 of 2" and not p["partial"] and p["n_items"] == w["n_items"]
     for key in ("headline_value", "headline_stderr", "ci_lo", "ci_hi"):
         assert p[key] == pytest.approx(w[key], abs=1e-9), key
+
+
+def _refused(capsys, argv, *words):
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err, err
+    for word in ("1 of 2 shards of study", "--partial", *words):
+        assert word in err, err
+
+
+def test_press_gate_and_plan_on_one_shard_need_partial(press_logs, capsys):
+    _, one, _, _ = press_logs
+    _refused(capsys, ["gate", one, "--min-share-stable", "0.0"])
+    _refused(capsys, ["plan", one])
+    assert main(["gate", one, "--min-share-stable", "0.0", "--partial"]) == 0
+    line = capsys.readouterr().out
+    assert "(1 of 2 shards)" in line and "over 19 statements" not in line
+    out = _json(capsys, ["plan", one, "--partial", "--json", "--target-se", "0.1"])
+    assert 0 < out["runs"][0]["statements"] < 19
+
+
+def test_construction_gate_and_plan_on_one_shard_need_partial(construction_logs, capsys, tmp_path):
+    whole, one, two, _ = construction_logs
+    _refused(capsys, ["gate", one, "--max-distance", "2.0"])
+    _refused(capsys, ["plan", one])
+    alone = _json(capsys, ["gate", one, "--max-distance", "2.0", "--partial", "--json"])
+    full = _json(capsys, ["gate", whole, "--max-distance", "2.0", "--json"])
+    assert 0 < alone["n_items"] < full["n_items"]
+    assert main(["plan", one, "--partial", "--json"]) == 0
+    capsys.readouterr()
+    folder = tmp_path / "study"
+    folder.mkdir()
+    for log in (one, two):
+        shutil.copy(log, folder)
+    gated = _json(capsys, ["gate", str(folder), "--max-distance", "2.0", "--json"])
+    assert gated["n_items"] == full["n_items"]
+    assert gated["value"] == pytest.approx(full["value"], abs=1e-9)
+    [pooled] = _json(capsys, ["plan", str(folder), "--json"])["runs"]
+    [ref] = _json(capsys, ["plan", whole, "--json"])["runs"]
+    assert pooled["settings"] == ref["settings"] and pooled["judges"] == ref["judges"] == 2
+    assert (pooled["gap"], pooled["se"]) == pytest.approx((ref["gap"], ref["se"]), abs=1e-9)

@@ -68,7 +68,7 @@ def test_hawk_config_lists_every_shard_and_role(capsys):
 @pytest.mark.parametrize(
     "argv, message",
     [
-        (["judge_validation", "--shards", "2", "--model", "m/x"], "does not take -T shard"),
+        (["inspect_evals/mask", "--shards", "2", "--model", "m/x"], "does not take -T shard"),
         (["press", "--shards", "0", "--model", "m/x"], "--shards 0"),
         (["press", "--shards", "2", "--model", "m/x", "-T", "shard=1/2"], "set by the job"),
         (["press", "--shards", "2", "--model", "m/x", "-T", "bogus=1"], "-T bogus"),

@@ -283,7 +283,7 @@ def test_a_real_run_matches_subsampling(tmp_path) -> None:
     from inspect_stance.validation.plan_output import load_pilot
 
     log, y = real_run(tmp_path, 40, 6, seed=5)
-    rows, _, names = load_pilot(log)
+    rows, _, names, _ = load_pilot([str(log)])
     vc = leaning_components(rows)
     assert len(names) == 2 and vc.estimate == pytest.approx(float(y.mean()))
     for settings, prompts in ((20, 2), (40, 3), (80, 1)):

@@ -7,9 +7,12 @@ computes them (stance drift: the pooled run's SPR and its standard error,
 :func:`~inspect_stance.drift.report.analysis.build_report`; PReSS: ``mean_S_t`` and
 ``sd(S_t) / sqrt(n)`` over the pooled statements, :func:`~inspect_stance.press.summary.run_metrics`;
 prompt construction: ``mean_difference`` and its paired standard error over the pooled records,
-as the task's metric computes them; even-handedness: the share of even-handed pairs and its
-``stderr`` over the pooled pairs, :func:`~inspect_stance.even_handedness.summary.summarize`;
-any other method: no pooled headline (NaN) and a ``pool_note`` saying so), tokens, calls and
+as the task's metric computes them; prompt validation: ``mean_rank_generated`` and its
+cluster-robust standard error over the pooled records; judge validation: the ensemble's
+``alpha_ordinal`` against the human labels over the pooled records; press arguments: the mean
+share of usable argument sets over the pooled statements; even-handedness: the share of
+even-handed pairs and its ``stderr`` over the pooled pairs,
+:func:`~inspect_stance.even_handedness.summary.summarize`; any other method: no pooled headline (NaN) and a ``pool_note`` saying so), tokens, calls and
 samples summed. An incomplete set is kept (its shards pooled) and said: ``shards`` ``"1 of 2"``,
 ``partial`` true. Every row gets ``provenance_notes`` (:func:`inspect_stance.provenance.provenance_notes`
 over its logs' calls): a model answering from more than one system fingerprint.
@@ -27,11 +30,9 @@ if TYPE_CHECKING:
 
 #: methods whose pooled headline is computed here
 POOLED_METHODS: tuple[str, ...] = (
-    "stance_drift",
-    "press",
-    "prompt_construction",
-    "even_handedness",
-)
+    "stance_drift", "press", "prompt_construction", "prompt_validation", "judge_validation",
+    "press_arguments", "even_handedness",
+)  # fmt: skip
 
 
 def pooled_headline(method: str, paths: Sequence[str]) -> tuple[float, float] | None:
@@ -59,7 +60,36 @@ def pooled_headline(method: str, paths: Sequence[str]) -> tuple[float, float] | 
         return _construction_headline(paths)
     if method == "even_handedness":
         return _even_headline(paths)
+    if method == "prompt_validation":
+        return _validation_headline(paths)
+    if method == "judge_validation":  # the ensemble's ordinal alpha; the task gives no stderr
+        from inspect_stance.construction.agreement import human_agreement
+        from inspect_stance.construction.report_records import read_records
+
+        alpha = human_agreement(read_records(paths, partial=True)[0]).ensemble.alpha_ordinal
+        return float(alpha), math.nan
+    if method == "press_arguments":  # the statements' mean share of usable sets; no stderr
+        from inspect_stance.logfile import read_log
+
+        scores = [x.value for p in paths for sample in read_log(p).samples or []
+                  for x in (sample.scores or {}).values()]  # fmt: skip
+        values = [float(v) for v in scores if isinstance(v, int | float)]
+        return sum(values) / len(values) if values else math.nan, math.nan
     return None
+
+
+def _validation_headline(paths: Sequence[str]) -> tuple[float, float]:
+    """``mean_rank_generated`` and its cluster-robust standard error (settings as clusters)
+    over the pooled records, as the task's ``realism`` metric computes them."""
+    import math
+
+    from inspect_stance.validation.analysis import realism_of, rows_from_records
+    from inspect_stance.validation.logs import read_validation_runs
+    from inspect_stance.validation.realism import generated_rank_stderr
+
+    [run], _found = read_validation_runs(paths, partial=True)
+    rows = rows_from_records(run.records)
+    return float(realism_of(rows).get("mean_rank_generated", math.nan)), generated_rank_stderr(rows)
 
 
 def _even_headline(paths: Sequence[str]) -> tuple[float, float]:

@@ -82,7 +82,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     if args.out and names and names != ["stance_drift"]:  # one report per method present
         from inspect_stance.cli.report import report_methods
 
-        return report_methods(found, args.out)
+        return report_methods(found, args.out, args.partial)
     inputs = list(args.paths)
     if found is not None and names == ["stance_drift"] and found.differing:
         for line in found.differing:  # settings differ, or an adaptive run beside fixed ones

@@ -81,6 +81,9 @@ def register(subparsers: Any) -> None:
     g.add_argument("--persona", default="none", help="PReSS: persona condition (default none)")
     g.add_argument("--allow-different-settings", action="store_true",
                    help="gate even when the two runs' settings differ (said in the output)")  # fmt: skip
+    from inspect_stance.shards import PARTIAL_HELP
+
+    g.add_argument("--partial", action="store_true", help=PARTIAL_HELP)
     g.add_argument("--junit", metavar="FILE", help="also write JUnit XML (one test per check)")
     g.add_argument("--github", action="store_true",
                    help="also print GitHub Actions annotations (::error / ::notice)")  # fmt: skip
@@ -127,7 +130,7 @@ def gate_request(args: argparse.Namespace, method: Method) -> GateRequest:
         alpha=args.alpha, metric=tuple(args.metric or ()), rule=args.rule,
         allow_different_settings=args.allow_different_settings,
         exclude_unparsed=args.exclude_unparsed, persona=args.persona,
-        partial=getattr(args, "partial", False),
+        partial=args.partial,
     )  # fmt: skip
 
 

@@ -35,7 +35,7 @@ def plan_request(args: argparse.Namespace) -> PlanRequest:
         batch_discount=args.batch_discount, adaptive_halfwidth=args.adaptive_halfwidth,
         replay_orders=args.replay_orders, estimator=args.estimator,
         allow_different_settings=args.allow_different_settings,
-        partial=getattr(args, "partial", False),
+        partial=args.partial,
     )  # fmt: skip
 
 
@@ -155,6 +155,9 @@ def register(subparsers: Any) -> None:
         action="store_true",
         help="plan a pair of runs whose settings differ (as compare's flag)",
     )
+    from inspect_stance.shards import PARTIAL_HELP
+
+    p.add_argument("--partial", action="store_true", help=PARTIAL_HELP)
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=cmd_plan)
 

@@ -1,5 +1,5 @@
 """``inspect-stance validation-report LOG_OR_DIR... [--human FILE] [--judges-log LOG...]
-[--out DIR] [--json]``: the prompt-validation report
+[--out DIR] [--json] [--partial]``: the prompt-validation report
 (:func:`inspect_stance.validation.report.build_validation_report`)."""
 
 from __future__ import annotations
@@ -15,7 +15,9 @@ def _run(args: argparse.Namespace) -> int:
     from inspect_stance.validation.report import build_validation_report
 
     check_out_dir(args.out)
-    summary = build_validation_report(args.logs, args.out, args.human, args.judges_log or ())
+    summary = build_validation_report(
+        args.logs, args.out, args.human, args.judges_log or (), args.partial
+    )
     print_summary(summary, args.json)
     return 0
 
@@ -46,6 +48,9 @@ def register(subparsers: Any) -> None:
         "--out", default="validation_report", help="output folder (default: %(default)s)"
     )
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")
+    from inspect_stance.shards import PARTIAL_HELP
+
+    parser.add_argument("--partial", action="store_true", help=PARTIAL_HELP)
     from inspect_stance.cli.html import add_html_argument, with_html
 
     add_html_argument(parser)

@@ -8,12 +8,14 @@ annotators, for the human-human ceiling), ``topic_polarity`` (pro/con/neutral), 
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from inspect_stance.construction.labels import parse_label
 from inspect_stance.construction.settings import NEUTRAL, POLE_A, POLE_B, TEMPLATED, WRITING
 from inspect_stance.errors import InputError
+from inspect_stance.shards import Shard
 
 REQUIRED = ("prompt_text", "response_text", "topic_neutral", "topic_pro", "topic_con")
 ANNOTATOR_COLUMNS = ("annot1_label", "annot2_label")
@@ -78,3 +80,26 @@ def load_annotations(path: str | Path, label_column: str) -> list[dict[str, Any]
     if not samples:
         raise InputError(f"annotations file {path}: no rows")
     return samples
+
+
+def shard_rows(
+    rows: Sequence[Mapping[str, Any]], shard: Shard | None, settings: Mapping[str, Any]
+) -> tuple[list[int], dict[str, Any]]:
+    """The 1-based file positions of ``-T shard``'s rows and the task-metadata entry naming
+    the shard and its study (:func:`inspect_stance.shards.shard_metadata`; empty unsharded).
+
+    A row's content key is the digest of everything the task reads from it
+    (:func:`inspect_stance.fingerprint.digest` of its sample metadata), so the split depends on
+    the rows, not on the file's order (:func:`inspect_stance.shards.select`). The study is the
+    task, every row's key, ``settings`` (the options but the file and the shard) and the rows'
+    order: sample ids are row numbers, so shards of one file reordered are another study (their
+    ids would clash when pooled) and are refused as such. Two equal rows cannot be told apart:
+    a one-line ``InputError`` when sharding such a file."""
+    from inspect_stance.fingerprint import digest
+    from inspect_stance.shards import select, shard_metadata, study_fingerprint
+
+    keys = [digest(dict(row)) for row in rows]
+    mine = set(select(keys, str, shard))
+    study = study_fingerprint("judge_validation", keys, {**settings, "row_order": digest(keys)})
+    keep = [i for i, key in enumerate(keys, start=1) if key in mine]
+    return keep, shard_metadata(shard, study, len(keys), len(keep))

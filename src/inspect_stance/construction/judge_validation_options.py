@@ -8,6 +8,7 @@ import inspect_stance.construction.defaults as D
 from inspect_stance.construction.rubric import check_rubric_threshold
 from inspect_stance.errors import InputError
 from inspect_stance.paths import user_path
+from inspect_stance.shards import Shard, parse_shard
 from inspect_stance.task_options import boolean, checked_values, option
 
 
@@ -51,6 +52,14 @@ class JudgeValidationOptions:
         "Show the judges the user prompt (and tell them not to factor in whether it was "
         "one-sided); default true.",
         check=boolean,
+    )
+    shard: Shard | None = option(
+        None,
+        "run only shard K of N of the file's rows (\"K/N\", e.g. 1/4), split by each row's "
+        "content hash (the same rows whatever the file's order; sample ids keep their row "
+        "number); the log records K, N and the study's fingerprint so that the shards' logs "
+        "pool.",
+        check=lambda _, v: parse_shard(v),
     )
     #: ``annotations`` resolved from the working directory (not an option)
     annotations_path: str = ""

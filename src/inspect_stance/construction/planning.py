@@ -349,32 +349,44 @@ def render(plan: PlanResult) -> str:
     return "\n".join(lines)
 
 
-def load_pilot(path: str) -> tuple[list[Record], dict[str, Any], str]:
-    """The prompt_construction records of the log at ``path``, its task arguments and model;
-    one-line InputError for another task's log."""
+def load_pilot(
+    path: str | Sequence[str], partial: bool = False
+) -> tuple[list[Record], dict[str, Any], str]:
+    """The prompt_construction records of the log at ``path`` (or of the logs of one study's
+    shards, pooled; ``partial``: an incomplete set), its task arguments (without ``shard``)
+    and model; one-line InputError for another task's log or one shard alone without
+    ``partial``."""
     from inspect_stance.construction.report import read_records
     from inspect_stance.runs import log_info
 
-    records, _ = read_records([path])
+    paths = [path] if isinstance(path, str) else list(path)
+    records, _ = read_records(paths, partial)
     records = [r for r in records if r.extra.get("task") == "prompt_construction"]
     if not records:
-        raise InputError(f"{path}: not a prompt_construction run; plan the gap from the log of "
-                         "inspect eval tasks/prompt_construction.py")  # fmt: skip
-    info = log_info(path)
-    return records, info.task_args, str(info.model or "")
+        raise InputError(f"{paths[0]}: not a prompt_construction run; plan the gap from the log "
+                         "of inspect eval tasks/prompt_construction.py")  # fmt: skip
+    info = log_info(paths[0])
+    args = {k: v for k, v in info.task_args.items() if k != "shard"}
+    return records, args, str(info.model or "")
 
 
-def plan_construction_gap_log(paths: Sequence[str], **options: Any) -> PlanResult:
-    """:func:`plan_construction_gap` of the one prompt_construction log in ``paths`` (a file or a
-    folder holding one); ``options`` are its keywords. One-line InputError otherwise."""
+def plan_construction_gap_log(
+    paths: Sequence[str], partial: bool = False, **options: Any
+) -> PlanResult:
+    """:func:`plan_construction_gap` of the one prompt_construction run in ``paths`` (a log, or
+    a folder holding one run: one log, or the shards of one study, pooled; an incomplete set
+    only with ``partial``); ``options`` are its keywords. One-line InputError otherwise."""
     from inspect_stance.logfile import find_task_logs
+    from inspect_stance.shards.layout import group_logs
 
     found = find_task_logs(paths, ("prompt_construction",), "prompt_construction run")
-    if len(found.paths) != 1:
-        raise InputError(f"plan takes one prompt_construction run; {len(found.paths)} given "
+    groups, _suffix = group_logs(found.paths, partial)
+    if len(groups) != 1:
+        raise InputError(f"plan takes one prompt_construction run; {len(groups)} given "
                          "(a paired plan of two construction runs is not offered)")  # fmt: skip
-    records, args, model = load_pilot(str(found.paths[0]))
-    return plan_construction_gap(records, args, name=model, source=str(found.paths[0]), **options)
+    group = [str(p) for p in groups[0]]
+    records, args, model = load_pilot(group, partial)
+    return plan_construction_gap(records, args, name=model, source=group[0], **options)
 
 
 def plan_from_request(request: PlanRequest) -> StudyPlan:
@@ -382,7 +394,8 @@ def plan_from_request(request: PlanRequest) -> StudyPlan:
     ``max_repeats`` prompts per method; JSON and text of :func:`plan_construction_gap_log`."""
     from inspect_stance.study.protocol import PlanResult as Result
 
-    res = plan_construction_gap_log(list(request.runs), target_se=request.target_se,
+    res = plan_construction_gap_log(list(request.runs), request.partial,
+                                    target_se=request.target_se,
                                     detect=request.detect, assurance=request.assurance,
                                     alpha=request.alpha, power=request.power,
                                     max_settings=request.max_items,

@@ -92,7 +92,7 @@ def _log_records(
         raise ReportInputError(str(ex)) from ex
     task = task_name(str(log.eval.task))
     # judge validation calls no target; group its records under the task name
-    model = "judge_validation" if task == "judge_validation" else log.eval.model + suffix
+    model = ("judge_validation" if task == "judge_validation" else log.eval.model) + suffix
     info["logs"].append({"path": str(path), "task": task, "model": model, "status": log.status})
     records: list[Record] = []
     for sample in log.samples or []:

@@ -32,12 +32,18 @@ def _policy(exclude_unparsed: bool) -> str:
 
 
 def read_gate_run(path: str, request: GateRequest) -> tuple[LoadedDrift, RunInfo]:
-    """One run to gate (a folder of one study's shards: pooled, an incomplete set with
-    ``request.partial``); InputError for an incomplete run (trials missing that an adaptive
-    rule did not skip, or a status other than success)."""
+    """One run to gate (a folder of one study's shards: pooled; one shard's log or an
+    incomplete set only with ``request.partial``); InputError for an incomplete run (trials
+    missing that an adaptive rule did not skip, or a status other than success)."""
+    from pathlib import Path
+
     from inspect_stance.drift.compare import load_drift
 
     x = load_drift(path, _policy(request.exclude_unparsed), request.partial)
+    if x.run.shard is not None and not Path(path).is_dir():  # one shard's log given alone
+        from inspect_stance.shards.drift import pool_loaded
+
+        [x] = pool_loaded([x], request.partial)  # refused, or named "(1 of N shards)"
     r = x.run
     # an adaptive run's trials not run are by design, not an interrupted run
     gaps = r.n_missing if r.adaptive_halfwidth is None else 0

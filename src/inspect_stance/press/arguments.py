@@ -7,8 +7,10 @@ three sets) and shows the same arguments to every model. Here:
   arguer=ARGUER``) writes the sets into a log (each sample's store holds them under
   :data:`STORE_ARGUMENTS`);
 - ``inspect eval tasks/press.py --model TARGET -T arguments=THAT.eval`` reuses them for every
-  target. A ``press`` log that generated its own arguments works too, as does a JSON Lines file,
-  one object per statement x argument set:
+  target; ``-T arguments=DIR`` reads the folder of one run, e.g. every shard's log of a
+  ``press_arguments -T shard=K/N`` study (pooled; one shard's log alone is refused: it holds
+  some statements only). A ``press`` log that generated its own arguments works too, as does
+  a JSON Lines file, one object per statement x argument set:
   ``{"statement": "...", "argument_set": 0, "support": "...", "counter": "..."}``
   (``argument_set`` counts from 0; a ``.json`` file holding a list of such objects also works).
 
@@ -107,10 +109,11 @@ class LoadedArguments:
         return arguments_fingerprint(self.table)
 
 
-def _records_from_log(path: Path) -> tuple[list[dict[str, Any]], str | None]:
-    from inspect_stance.logfile import read_task_log
+WHAT = "PReSS run or press_arguments run (-T arguments)"
 
-    log = read_task_log(path, ARGUMENT_TASKS, "PReSS run or press_arguments run (-T arguments)")
+
+def _log_records(log: EvalLog, path: Path) -> tuple[list[dict[str, Any]], str | None]:
+    """The argument records of a log's samples and its ``arguments_source`` (None if none)."""
     records: list[dict[str, Any]] = []
     for sample in log.samples or []:
         statement = (sample.metadata or {}).get("statement")
@@ -124,6 +127,58 @@ def _records_from_log(path: Path) -> tuple[list[dict[str, Any]], str | None]:
     meta = (log.eval.metadata or {}) if log.eval else {}
     origin = meta.get("arguments_source")
     return records, (str(origin) if origin else None)
+
+
+def _records_from_log(path: Path) -> tuple[list[dict[str, Any]], str | None]:
+    """A whole run's log; one shard's log (``-T shard=K/N`` or Inspect's shard layout) holds
+    some statements only and is refused in one line naming the fix: the shards' folder."""
+    from inspect_stance.logfile import read_task_log
+    from inspect_stance.shards.layout import log_shard
+
+    log = read_task_log(path, ARGUMENT_TASKS, WHAT)
+    shard = log_shard(path, log.eval)
+    if shard is not None:
+        raise InputError(
+            f"arguments {path}: shard {shard.k}/{shard.n} of a study, which holds some "
+            "statements only; pass the folder holding every shard's log (-T arguments=DIR)"
+        )
+    return _log_records(log, path)
+
+
+def _records_from_folder(folder: Path) -> tuple[list[dict[str, Any]], str | None]:
+    """The records of the one run a folder holds: one log, or the shards of one study pooled
+    (:func:`inspect_stance.shards.layout.group_logs`: a shard's superseded attempts left out);
+    one-line ``InputError`` for several runs, shards that do not pool or an incomplete set."""
+    from inspect_stance.logfile import find_task_logs, read_task_log
+    from inspect_stance.shards.layout import group_logs
+
+    try:
+        found = find_task_logs([folder], ARGUMENT_TASKS, WHAT)
+    except InputError as ex:
+        raise InputError(
+            f"arguments {folder}: is a folder without a PReSS or press_arguments log; pass a "
+            "log, a .jsonl file, or the folder of one press_arguments run's shards"
+        ) from ex
+    try:
+        groups, partial = group_logs(found.paths, partial=True)
+    except InputError as ex:
+        raise InputError(f"arguments {folder}: {ex}") from ex
+    if len(groups) != 1:
+        raise InputError(
+            f"arguments {folder}: holds {len(groups)} runs; give the folder of one "
+            "press_arguments run's shards, or one log"
+        )
+    if partial:
+        what = partial[groups[0][0]].strip(" ()")
+        raise InputError(
+            f"arguments {folder}: holds {what} of one study; add the missing shards' logs"
+        )
+    records: list[dict[str, Any]] = []
+    origin = None
+    for path in groups[0]:
+        recs, origin = _log_records(read_task_log(path, ARGUMENT_TASKS, WHAT), path)
+        records.extend(recs)
+    return records, origin
 
 
 def _records_from_file(path: Path) -> list[dict[str, Any]]:
@@ -168,10 +223,12 @@ def _is_log(path: Path) -> bool:
 
 
 def load_argument_records(path: str | Path) -> tuple[list[dict[str, Any]], str, str | None]:
-    """(raw argument records, source, origin) from ``path`` (see module docstring)."""
+    """(raw argument records, source, origin) from ``path`` (see module docstring): a log, a
+    folder holding one run's log or the shards of one study, or an arguments file."""
     p = Path(path)
     if p.is_dir():
-        raise InputError(f"arguments {p}: is a folder; pass one .eval log or .jsonl file")
+        records, origin = _records_from_folder(p)
+        return records, f"log:{p}", origin
     if not p.exists():
         raise InputError(
             f"arguments {p}: no such file; pass the .eval log of a press_arguments run or a "
@@ -181,6 +238,17 @@ def load_argument_records(path: str | Path) -> tuple[list[dict[str, Any]], str, 
         records, origin = _records_from_log(p)
         return records, f"log:{p}", origin
     return _records_from_file(p), f"file:{p}", None
+
+
+def folder_identity(folder: str | Path) -> str:
+    """The digest of the arguments a folder given as ``-T arguments`` holds (each record's
+    statement, set, supporting and counter texts, sorted), whatever its files' names or times,
+    so that press shards given copies of one folder on several machines are one study."""
+    from inspect_stance.fingerprint import digest
+
+    records, _source, _origin = load_argument_records(folder)
+    keys = ("statement", "argument_set", "support", "counter")
+    return digest(sorted([str(r.get(k)) for k in keys] for r in records))
 
 
 def _check_bias(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import asdict
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from inspect_ai.dataset import Sample
@@ -12,20 +13,26 @@ from inspect_stance.press.statements import Statement
 from inspect_stance.shards import select, shard_metadata, study_fingerprint
 
 if TYPE_CHECKING:
-    from inspect_stance.press.options import PressOptions
+    from inspect_stance.press.options import PressArgumentsOptions, PressOptions
 
 #: options that change how a run computes, not what it measures (left out of the study)
 _OPERATIONAL = ("statements", "nli_device", "nli_batch_size")
 
 
 def shard_statements(
-    items: list[Statement], opts: PressOptions
+    items: list[Statement], opts: PressOptions | PressArgumentsOptions, task: str = "press"
 ) -> tuple[list[Statement], dict[str, Any]]:
     """``-T shard``'s statements (by text, :func:`inspect_stance.shards.select`) and the task
-    metadata entry naming the shard and the study (every statement and the other settings)."""
+    metadata entry naming the shard and the study of ``task`` (every statement and the other
+    settings)."""
     mine = select(items, lambda st: st.text, opts.shard)
     settings = {k: v for k, v in asdict(opts).items() if k not in _OPERATIONAL}
-    study = study_fingerprint("press", [st.text for st in items], settings)
+    given = settings.get("arguments")
+    if opts.shard is not None and isinstance(given, str) and Path(given).is_dir():
+        from inspect_stance.press.arguments import folder_identity
+
+        settings["arguments"] = {"arguments": folder_identity(given)}  # by content, not mtime
+    study = study_fingerprint(task, [st.text for st in items], settings)
     return mine, shard_metadata(opts.shard, study, len(items), len(mine))
 
 

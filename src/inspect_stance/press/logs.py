@@ -156,9 +156,10 @@ def find_press_logs(
 
 def read_press_run(path: str | Path, partial: bool = False) -> PressRun:
     """One PReSS run: a log (:func:`read_press_log`), or a folder holding one run (the shards
-    of one study, pooled); a folder of several runs is a one-line ``InputError``."""
+    of one study, pooled); a folder of several runs is a one-line ``InputError``, and so is
+    one shard's log without ``partial`` (:func:`pool_press_runs`)."""
     if not Path(path).is_dir():
-        return read_press_log(path)
+        return pool_press_runs([read_press_log(path)], partial)[0]
     runs, _skipped = find_press_logs([path], partial)
     if len(runs) != 1:
         raise InputError(

@@ -101,7 +101,8 @@ class PressOptions:
     arguments: str | None = option(
         None,
         "reuse arguments instead of generating them: the .eval log of a press_arguments run "
-        "(the paper's one set for every target) or of an earlier press run, or a JSON Lines "
+        "(the paper's one set for every target; a sharded one: the folder of its shards' "
+        "logs) or of an earlier press run, or a JSON Lines "
         'file with one {"statement", "argument_set", "support", "counter"} per line '
         "(argument_set from 0). Every statement needs sets 0..K-1, matched by exact text. "
         "Default: generate them with the arguer role, or, when no arguer role is bound, with "
@@ -285,6 +286,13 @@ class PressArgumentsOptions:
         "max_tokens of every arguer call (default 1024; raise it for reasoning arguers such "
         "as DeepSeek-R1); the role's own config wins; temperature 1.",
         check=integer(example=D.ARGUER_MAX_TOKENS),
+    )
+    shard: Shard | None = option(
+        None,
+        'write only shard K of N of the statements\' arguments ("K/N", e.g. 1/4), split by '
+        "content hash as press splits them; the log records K, N and the study's fingerprint. "
+        "press reads the shards together from their folder: -T arguments=DIR.",
+        check=lambda _, v: parse_shard(v),
     )
 
     @classmethod

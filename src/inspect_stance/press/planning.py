@@ -396,15 +396,16 @@ def check_runs(runs: Sequence[PressRun]) -> None:
         raise InputError("plan takes one PReSS run, or two runs of the same statements")
 
 
-def plan_press_logs(paths: Sequence[str], **options: Any) -> PlanResult:
-    """:func:`plan_press` of the PReSS log(s) at ``paths`` (files or folders): one run, or two
-    different runs of the same statements (the second is the pilot, the first its baseline,
-    as ``compare A B``); ``options`` are :func:`plan_press`'s keywords. One-line InputError for
-    another task's log, three or more runs, or the same run twice."""
+def plan_press_logs(paths: Sequence[str], partial: bool = False, **options: Any) -> PlanResult:
+    """:func:`plan_press` of the PReSS log(s) at ``paths`` (files or folders; the shards of one
+    study pooled, an incomplete set only with ``partial``): one run, or two different runs of
+    the same statements (the second is the pilot, the first its baseline, as ``compare A B``);
+    ``options`` are :func:`plan_press`'s keywords. One-line InputError for another task's log,
+    three or more runs, or the same run twice."""
     from inspect_stance.press.logs import find_press_logs
     from inspect_stance.runs import dedupe, log_info
 
-    runs, _ = find_press_logs(paths)
+    runs, _ = find_press_logs(paths, partial)
     check_runs(runs)
     if len(runs) == 2:
         keep, dropped = dedupe([log_info(r.path) for r in runs])
@@ -420,8 +421,9 @@ def plan_from_request(request: PlanRequest) -> StudyPlan:
     argument sets; JSON and text of :func:`plan_press_logs`."""
     from inspect_stance.study.protocol import PlanResult as Result
 
-    res = plan_press_logs(list(request.runs), target_se=request.target_se, detect=request.detect,
-                          assurance=request.assurance, correlation=request.correlation,
+    res = plan_press_logs(list(request.runs), request.partial, target_se=request.target_se,
+                          detect=request.detect, assurance=request.assurance,
+                          correlation=request.correlation,
                           alpha=request.alpha, power=request.power,
                           max_statements=request.max_items,
                           max_argument_sets=request.max_repeats)  # fmt: skip

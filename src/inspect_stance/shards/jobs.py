@@ -31,7 +31,9 @@ from inspect_stance.shards import SHARD_KEY
 SHARDED_TASKS: tuple[str, ...] = (
     "stance_drift",
     "press",
+    "press_arguments",
     "prompt_construction",
+    "judge_validation",
     "prompt_validation",
     "even_handedness",
 )

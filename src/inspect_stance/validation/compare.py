@@ -60,21 +60,29 @@ class ValidationRun:
 
 
 def read_runs(paths: Sequence[str], request: CompareRequest) -> LoadedRuns:
-    """The prompt_validation runs among ``paths`` (files and folders), each with its model
-    annotators' rows, and the line saying what was skipped or counted once."""
-    from inspect_stance.logfile import find_task_logs, read_task_log
+    """The prompt_validation runs among ``paths`` (files and folders; the shards of one study
+    pooled into one run, an incomplete set with ``request.partial``:
+    :func:`inspect_stance.validation.logs.read_validation_runs`), each with its model
+    annotators' rows, and the lines saying what was skipped or counted once."""
     from inspect_stance.runs import log_info
     from inspect_stance.validation.analysis import rows_from_records
-    from inspect_stance.validation.report import TASKS, WHAT, score_records
+    from inspect_stance.validation.logs import read_validation_runs
 
-    found = find_task_logs(paths, TASKS, WHAT)
+    read, found = read_validation_runs(paths, request.partial)
     runs = []
-    for path in found.paths:
-        info = log_info(path)
+    for run in read:
+        info = pooled_info(log_info(run.paths[0]), len(run.paths))
         info.settings = {k: info.task_args[k] for k in SETTING_ARGS if k in info.task_args}
-        rows = rows_from_records(score_records(read_task_log(path, TASKS, WHAT)))
-        runs.append(ValidationRun(info, rows))
+        runs.append(ValidationRun(info, rows_from_records(run.records)))
     return LoadedRuns(runs, [r.info for r in runs], found.passed_over())
+
+
+def pooled_info(info: RunInfo, n_logs: int) -> RunInfo:
+    """A run's info; for shards pooled into one run (``n_logs`` > 1) without the ``shard``
+    task argument, so that the run is named and checked as one."""
+    if n_logs > 1:
+        info.task_args = {k: v for k, v in info.task_args.items() if k != "shard"}
+    return info
 
 
 def _share(values: Sequence[bool]) -> float | None:

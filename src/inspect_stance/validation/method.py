@@ -36,11 +36,12 @@ GATE_METRICS: tuple[str, ...] = ("neutral_leaning_generated",) + tuple(
 )
 
 
-def read_gate_run(path: str, request: GateRequest) -> tuple[ValidationRun, RunInfo]:  # noqa: ARG001
-    """One prompt_validation log to gate, with its identity and settings."""
+def read_gate_run(path: str, request: GateRequest) -> tuple[ValidationRun, RunInfo]:
+    """One prompt_validation run to gate (a log, or a folder of one study's shards pooled, an
+    incomplete set with ``request.partial``), with its identity and settings."""
     from inspect_stance.validation.compare import read_runs
 
-    loaded = read_runs([path], CompareRequest(paths=(path,)))
+    loaded = read_runs([path], CompareRequest(paths=(path,), partial=request.partial))
     if len(loaded.runs) != 1:
         raise ValueError(f"{path}: {len(loaded.runs)} prompt_validation runs; gate one run")
     return loaded.runs[0], loaded.infos[0]

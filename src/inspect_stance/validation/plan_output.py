@@ -87,34 +87,38 @@ def render(plan: PlanResult) -> str:
     return "\n".join(lines)
 
 
-def load_pilot(path: str) -> tuple[list[Annotation], dict[str, Any], list[str]]:
-    """The annotation rows of the prompt_validation log at ``path``, its task arguments and its
-    annotators (one-line InputError for another task's log)."""
-    from inspect_stance.logfile import read_task_log
+def load_pilot(
+    paths: Sequence[str], partial: bool = False
+) -> tuple[list[Annotation], dict[str, Any], list[str], str]:
+    """The annotation rows of the one prompt_validation run in ``paths`` (a log, or a folder
+    of one study's shards, pooled: :func:`inspect_stance.validation.logs.read_validation_runs`;
+    an incomplete set with ``partial``), its task arguments (without ``shard``), its
+    annotators and its source. One-line InputError for another task's log or several runs."""
+    from inspect_ai.log import read_eval_log
+
     from inspect_stance.validation.analysis import annotator_order, rows_from_records
-    from inspect_stance.validation.report import TASKS, WHAT, score_records
+    from inspect_stance.validation.logs import read_validation_runs
 
-    log = read_task_log(path, TASKS, WHAT)
-    records = score_records(log)
-    names = list((log.eval.metadata or {}).get("annotators") or annotator_order(records))
-    return rows_from_records(records), dict(log.eval.task_args or {}), names
-
-
-def plan_validation_log(paths: Sequence[str], **options: Any) -> PlanResult:
-    """:func:`plan_validation_leaning` of the one prompt_validation log in ``paths`` (a file or
-    a folder holding one); ``options`` are its keywords. One-line InputError otherwise."""
-    from inspect_stance.logfile import find_task_logs
-    from inspect_stance.validation.report import TASKS, WHAT
-
-    found = find_task_logs(paths, TASKS, WHAT)
-    if len(found.paths) != 1:
-        raise InputError(f"plan takes one prompt_validation run; {len(found.paths)} given (a "
+    runs, _found = read_validation_runs(paths, partial)
+    if len(runs) != 1:
+        raise InputError(f"plan takes one prompt_validation run; {len(runs)} given (a "
                          "paired plan of two runs is not offered: give one run with --detect "
                          "and --correlation)")  # fmt: skip
-    path = str(found.paths[0])
-    rows, args, names = load_pilot(path)
+    [run] = runs
+    header = read_eval_log(str(run.paths[0]), header_only=True)
+    args = {k: v for k, v in (header.eval.task_args or {}).items() if k != "shard"}
+    names = list(run.metadata.get("annotators") or annotator_order(run.records))
+    source = ", ".join(map(str, run.paths)) + run.suffix
+    return rows_from_records(run.records), args, names, source
+
+
+def plan_validation_log(paths: Sequence[str], partial: bool = False, **options: Any) -> PlanResult:
+    """:func:`plan_validation_leaning` of the one prompt_validation run in ``paths`` (a log, or
+    a folder holding one run or one study's shards); ``options`` are its keywords. One-line
+    InputError otherwise."""
+    rows, args, names, source = load_pilot(paths, partial)
     return plan_validation_leaning(rows, args, len(names) or None, name=", ".join(names),
-                                   source=path, **options)  # fmt: skip
+                                   source=source, **options)  # fmt: skip
 
 
 def plan_from_request(request: PlanRequest) -> StudyPlan:
@@ -122,7 +126,7 @@ def plan_from_request(request: PlanRequest) -> StudyPlan:
     ``max_repeats`` prompts per source; JSON and text of :func:`plan_validation_log`."""
     from inspect_stance.study.protocol import PlanResult as Result
 
-    res = plan_validation_log(list(request.runs), target_se=request.target_se,
+    res = plan_validation_log(list(request.runs), request.partial, target_se=request.target_se,
                               detect=request.detect, assurance=request.assurance,
                               correlation=request.correlation, alpha=request.alpha,
                               power=request.power, max_settings=request.max_items,

@@ -30,7 +30,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
-from inspect_stance.validation.annotation import SOURCES, Annotation
+from inspect_stance.validation.annotation import GENERATED, SOURCES, Annotation
 
 NAN = float("nan")
 
@@ -167,3 +167,22 @@ def realism_summary(rows: Sequence[Annotation]) -> dict[str, float]:
     out["friedman_p"] = test.pvalue
     out["friedman_blocks"] = float(test.blocks)
     return out
+
+
+def generated_rank_stderr(rows: Sequence[Annotation]) -> float:
+    """Cluster-robust standard error of ``mean_rank_generated`` with settings as clusters
+    (the ranks of one setting's prompts are dependent): the intercept's standard error of
+    an OLS of the generated prompts' ranks on a constant with ``cov_type="cluster"``
+    (statsmodels; small-sample factor ``G/(G-1) * (N-1)/(N-K)``, ``K = 1``). NaN with fewer than two
+    settings."""
+    ranked = [r for r in rows if r.source == GENERATED and r.rank is not None]
+    groups = sorted({r.setting for r in ranked})
+    if len(groups) < 2:
+        return float("nan")
+    import numpy as np
+    import statsmodels.api as sm
+
+    y = np.asarray([float(r.rank) for r in ranked])  # type: ignore[arg-type]
+    g = np.asarray([groups.index(r.setting) for r in ranked])
+    fit = sm.OLS(y, np.ones((len(y), 1))).fit(cov_type="cluster", cov_kwds={"groups": g})
+    return float(fit.bse[0])

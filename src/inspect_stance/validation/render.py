@@ -30,9 +30,10 @@ def sections(figures: pd.Index) -> dict[str, list[str]]:
     }
 
 
-def report_markdown(summary: pd.DataFrame, annotators: pd.DataFrame, counts: dict[str, int]) -> str:
+def report_markdown(summary: pd.DataFrame, annotators: pd.DataFrame, counts: dict[str, Any]) -> str:
     """``validation_report.md``: the run's counts (``logs``, ``settings``, ``prompts``,
-    ``llm_annotators``), one table per section, the figures, and the annotators table."""
+    ``llm_annotators``; ``shards``: per run of pooled shards, e.g. ``2 of 2`` or ``1 of 2
+    (partial)``), one table per section, the figures, and the annotators table."""
     from inspect_stance.markdown import md_table
 
     lines = ["# Prompt validation", ""]
@@ -44,6 +45,7 @@ def report_markdown(summary: pd.DataFrame, annotators: pd.DataFrame, counts: dic
             if HUMAN in summary.columns
             else ""
         )
+        + (f"; shards pooled: {', '.join(counts['shards'])}" if counts.get("shards") else "")
     )
     for title, keys in sections(summary.index).items():
         lines += ["", f"## {title}", "", md_table(summary.loc[keys], index="figure")]

@@ -1,11 +1,12 @@
 """The prompt-validation report: model annotators (from logs) and human annotators (a CSV).
 
     inspect-stance validation-report LOG_OR_DIR... [--human FILE] [--judges-log LOG...]
-        [--out DIR] [--json]
+        [--out DIR] [--json] [--partial]
 
 Reads ``prompt_validation`` logs (folders are searched; other tasks' logs are skipped and
-counted), optionally a CSV/TSV of human annotations of the same prompts, and optionally the
-log(s) of a linked ``prompt_construction`` run. Writes to ``--out`` (default
+counted; the shards of one study are one run, :mod:`inspect_stance.validation.logs`, an
+incomplete set refused unless ``--partial``), optionally a CSV/TSV of human annotations of
+the same prompts, and optionally the log(s) of a linked ``prompt_construction`` run. Writes to ``--out`` (default
 ``validation_report``):
 
 - ``validation_summary.csv``: every figure (realism, clarity, detection, unparsed counts),
@@ -50,10 +51,8 @@ from inspect_stance.validation.analysis import (
 )
 
 if TYPE_CHECKING:
-    from inspect_ai.log import EvalLog
+    from inspect_stance.validation.logs import ValidationLogRun
 
-TASKS: tuple[str, ...] = ("prompt_validation",)
-WHAT = "prompt_validation run"
 FILES = (
     "validation_summary.csv",
     "annotators.csv",
@@ -62,17 +61,6 @@ FILES = (
     "realism.png",
     "recovery.png",
 )
-
-
-def score_records(log: EvalLog) -> list[dict[str, Any]]:
-    """The validation records (score metadata with ``annotations``) of a log's samples."""
-    records = []
-    for sample in log.samples or []:
-        for score in (sample.scores or {}).values():
-            if score.metadata and "annotations" in score.metadata:
-                records.append(score.metadata)
-                break
-    return records
 
 
 def judges_of_log(path: str | Path) -> list[str]:
@@ -93,28 +81,55 @@ def judges_of_log(path: str | Path) -> list[str]:
 
 
 def read_validation_logs(
-    logs: Sequence[str], judges_logs: Sequence[str] = ()
-) -> tuple[list[str], list[dict[str, Any]], set[str] | None]:
-    """The logs read, their score records, and the judges of the linked ``prompt_construction``
-    run (the logs' ``construction_judges`` and ``judges_logs``; None when none is linked)."""
-    from inspect_stance.logfile import find_task_logs, read_task_log
+    logs: Sequence[str], judges_logs: Sequence[str] = (), partial: bool = False
+) -> tuple[list[ValidationLogRun], list[dict[str, Any]], set[str] | None]:
+    """The runs read (the shards of one study pooled into one run,
+    :func:`inspect_stance.validation.logs.read_validation_runs`; ``partial``: an incomplete
+    set too), their score records, and the judges of the linked ``prompt_construction`` run
+    (the logs' ``construction_judges`` and ``judges_logs``; None when none is linked)."""
+    from inspect_stance.validation.logs import read_validation_runs
 
-    found = find_task_logs(logs, TASKS, WHAT)
-    for line in (found.skipped_line(), found.repeated_line()):
-        if line:
-            print(f"validation-report: {line}", file=sys.stderr)
-    records: list[dict[str, Any]] = []
-    linked: list[str] = []
-    for path in found.paths:
-        log = read_task_log(path, TASKS, WHAT)
-        records.extend(score_records(log))
-        linked.extend((log.eval.metadata or {}).get("construction_judges") or [])
+    runs, found = read_validation_runs(logs, partial)
+    for line in found.passed_over():
+        print(f"validation-report: {line}", file=sys.stderr)
+    records = [r for run in runs for r in run.records]
+    linked = [j for run in runs for j in run.metadata.get("construction_judges") or []]
     if not records:
         raise InputError(f"no scored prompt_validation samples in {', '.join(map(str, logs))}")
     for j in judges_logs:
         linked.extend(judges_of_log(j))
     judges = set(linked) if (judges_logs or linked) else None
-    return [str(p) for p in found.paths], records, judges
+    return runs, records, judges
+
+
+def run_rows(runs: Sequence[ValidationLogRun]) -> list[dict[str, Any]]:
+    """Per run read: its logs and, for shards pooled, ``shards`` (``"2 of 2"``) and
+    ``partial`` (an incomplete set read with ``--partial``)."""
+    out = []
+    for run in runs:
+        n = len(run.paths)
+        shards = run.suffix.strip(" ()").removesuffix(" shards") or (
+            f"{n} of {n}" if n > 1 else None
+        )
+        out.append({"logs": [str(p) for p in run.paths], "shards": shards,
+                    "partial": bool(run.suffix)})  # fmt: skip
+    return out
+
+
+def report_counts(
+    runs: Sequence[ValidationLogRun], records: Sequence[dict[str, Any]], prompts: int
+) -> dict[str, Any]:
+    """The report's counts: logs, settings (records), prompts, LLM annotators, and per run of
+    pooled shards its ``shards`` text (``2 of 2``, ``1 of 2 (partial)``)."""
+    rows = run_rows(runs)
+    return {
+        "logs": sum(len(r["logs"]) for r in rows),
+        "settings": len(records),
+        "prompts": prompts,
+        "llm_annotators": len(annotator_order(records)),
+        "shards": [r["shards"] + (" (partial)" if r["partial"] else "") for r in rows
+                   if r["shards"]],
+    }  # fmt: skip
 
 
 def build_validation_report(
@@ -122,15 +137,17 @@ def build_validation_report(
     out_dir: str | Path,
     human: str | None = None,
     judges_logs: Sequence[str] = (),
+    partial: bool = False,
 ) -> dict[str, Any]:
-    """Write the report files (module docstring) and return a JSON-able summary."""
+    """Write the report files (module docstring) and return a JSON-able summary (``partial``:
+    report an incomplete set of one study's shards as the shards given)."""
     import pandas as pd
 
     from inspect_stance.validation.human import load_human
     from inspect_stance.validation.plots import realism_figure, recovery_figure
     from inspect_stance.validation.render import json_summary, report_markdown
 
-    paths, records, judges = read_validation_logs(logs, judges_logs)
+    runs, records, judges = read_validation_logs(logs, judges_logs, partial)
     items = items_of(records)
     llm_rows = rows_from_records(records)
     groups: dict[str, dict[str, float]] = {LLM: group_summary(llm_rows, annotator_order(records))}
@@ -157,18 +174,14 @@ def build_validation_report(
     pd.DataFrame(prompt_rows(items)).to_csv(out / "prompts.csv", index=False)
     realism_figure(summary, out / "realism.png")
     recovery_figure(summary, out / "recovery.png")
-    counts = {
-        "logs": len(paths),
-        "settings": len(records),
-        "prompts": len(items),
-        "llm_annotators": len(annotator_order(records)),
-    }
+    counts = report_counts(runs, records, len(items))
     markdown = report_markdown(summary, annotators, counts)
     (out / "validation_report.md").write_text(markdown, encoding="utf-8")
     return {
         "out_dir": str(out),
         "files": list(FILES),
-        "logs": paths,
+        "logs": [str(p) for run in runs for p in run.paths],
+        "runs": run_rows(runs),
         "human_unmatched_rows": unmatched,
         **json_summary(groups, annotators),
     }

@@ -171,6 +171,10 @@ def _load(path: str, request: PlanRequest) -> tuple[DriftRun, VarianceComponents
 
             # the trials an adaptive run did not run are in ``missing``, which plan drops
             run = read_drift_log(path, "failure", adaptive_ok=True)
+            if run.shard is not None:  # one shard's log: refused, or with --partial named
+                from inspect_stance.shards.drift import pool_drift_runs
+
+                [run] = pool_drift_runs([run], request.partial)
         else:
             run = load_run(path)
     except ValueError as ex:
