@@ -1,8 +1,8 @@
 """``inspect-stance report PATH... --out DIR`` over logs of any method: the inputs are sorted by
 method (:func:`inspect_stance.study.inputs.sort_inputs`) and each method present writes its
-report to ``DIR/<task>/`` with its own report command (``report`` for stance drift,
-``press-report``, ``construction-report``, ``validation-report``, ``even-handedness-report``:
-they stay as commands), given the ``--label RUN=NAME`` of its own runs. A method whose report
+report to ``DIR/<task>/`` with its own report command
+(:attr:`~inspect_stance.study.protocol.Method.report_command`: they stay as commands), given
+the ``--label RUN=NAME`` of its own runs. A method whose report
 fails says so in one line; the others are still written.
 
 With ``--html FILE`` (:func:`report_html`): one method present gives that method's page (its
@@ -93,8 +93,8 @@ def _run_quietly(argv: list[str], tmp: str) -> int:
 
 
 def report_html(args: argparse.Namespace, found: SortedInputs) -> int:
-    """``report PATH... --html FILE`` over runs of any method but stance drift alone (whose
-    page the drift report writes itself): each method's report into ``--out DIR/<folder>`` (a
+    """``report PATH... --html FILE`` over runs of any method but the one ``report`` reports
+    itself (alone, it writes its own page): each method's report into ``--out DIR/<folder>`` (a
     temporary folder without ``--out``), then the page (module docstring). No page when every
     report failed; the reports that failed are named on the page."""
     from inspect_stance.runs import parse_labels

@@ -201,7 +201,7 @@ class Section:
     """One study on a page: its title, subtitle, run table, figures and report (as HTML).
 
     ``anchor`` prefixes the section's element ids (``""`` on a page of one study: ``logs``,
-    ``figures``, ``report``, ``fig-1``...; ``press`` gives ``press-logs``...); ``level`` is the
+    ``figures``, ``report``, ``fig-1``...; ``m`` gives ``m-logs``...); ``level`` is the
     HTML heading level of its parts ("Runs and logs", "Figures", "Report")."""
 
     title: str
