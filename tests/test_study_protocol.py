@@ -81,3 +81,16 @@ def test_plan_and_gate_say_which_runs_they_read(tmp_path, capsys):
         "not readable as an Inspect log; pass a log of stance_drift, press"
         in capsys.readouterr().err
     )
+
+
+@pytest.mark.parametrize("method", [m.name for m in methods()])
+def test_every_report_command_takes_what_report_passes_on(method, capsys):
+    """``report --out DIR`` runs each method's report command with ``--label`` and
+    ``--partial``: every registered method's command must take both."""
+    from inspect_stance.cli import main
+
+    with pytest.raises(SystemExit) as ex:
+        main([method_named(method).report_command, "--help"])
+    assert ex.value.code == 0
+    text = capsys.readouterr().out
+    assert "--partial" in text and "--label" in text

@@ -137,11 +137,34 @@ def _apart(peers: Sequence[RunInfo], info: RunInfo) -> list[str]:
     return parts
 
 
+def label_keys(source: str | Path) -> tuple[str, ...]:
+    """The ``RUN`` of ``--label RUN=NAME`` that name the run read from ``source``: its path as
+    given, its file name, its file name without the suffix."""
+    return (str(source), Path(source).name, Path(source).stem)
+
+
+def label_for(source: str | Path, labels: Mapping[str, str]) -> str | None:
+    """The ``--label`` name of the run read from ``source`` (``None``: not labelled)."""
+    return next((labels[k] for k in label_keys(source) if k in labels), None)
+
+
 def _label_for(info: RunInfo, labels: Mapping[str, str]) -> str | None:
-    for key in (info.source, Path(info.source).name, Path(info.source).stem):
-        if key in labels:
-            return labels[key]
-    return None
+    return label_for(info.source, labels)
+
+
+def check_labels(sources: Sequence[str | Path], labels: Mapping[str, str]) -> None:
+    """InputError for a ``--label RUN=NAME`` whose ``RUN`` names none of ``sources``."""
+    known = {k for s in sources for k in label_keys(s)}
+    unused = sorted(set(labels) - known)
+    if unused:
+        raise InputError(f"--label {unused[0]}=...: no such run among the inputs")
+
+
+def labels_of(sources: Sequence[str | Path], labels: Mapping[str, str]) -> dict[str, str]:
+    """The labels that name one of ``sources`` (a folder of several methods' runs gives each
+    method's report the labels of its own runs)."""
+    known = {k for s in sources for k in label_keys(s)}
+    return {k: v for k, v in labels.items() if k in known}
 
 
 def _path_tails(sources: Sequence[str]) -> list[str]:
@@ -171,11 +194,7 @@ def run_names(
     from inspect_stance.printable import printable
 
     labels = dict(labels or {})
-    unused = set(labels) - {
-        key for i in infos for key in (i.source, Path(i.source).name, Path(i.source).stem)
-    }
-    if unused:
-        raise InputError(f"--label {sorted(unused)[0]}=...: no such run among the inputs")
+    check_labels([i.source for i in infos], labels)
     base = [i.model or Path(i.source).stem for i in infos]
     names = list(base)
     for k, info in enumerate(infos):

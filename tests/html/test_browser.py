@@ -17,6 +17,8 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from browser_cdp import Browser, chromium_path  # noqa: E402
 
+from inspect_stance.study import methods  # noqa: E402
+
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.slow
 
@@ -39,8 +41,21 @@ RUNS = [
     ["tasks/prompt_validation.py", "--model-role", "prompter=construction_sim/prompter"]
     + ["--model-role", "annotators=annotator_sim/lexical,annotator_sim/contrarian"]
     + ["-T", "topics=1003", "-T", "intents=opinion"],
+    ["tasks/even_handedness.py", "--model", "even_sim/target", "--model-role"]
+    + ["graders=even_sim/grader", "-T", "template_categories=humor", "-T", "limit=8"],
 ]
-REPORTS = ["report", "press-report", "construction-report", "validation-report"]
+#: page -> the command writing it and its input (under the logs folder): ``report`` over the
+#: stance-drift run alone (its own page), each method's report over the whole folder (other
+#: tasks' logs skipped), and ``report`` over the whole folder (one page, a section per method)
+PAGES = {
+    "report": ["report", "stance_drift"],
+    "press-report": ["press-report", "."],
+    "construction-report": ["construction-report", "."],
+    "validation-report": ["validation-report", "."],
+    "even-handedness-report": ["even-handedness-report", "."],
+    "report-all-methods": ["report", "."],
+}
+REPORTS = list(PAGES)
 
 CHECK_JS = """
 (() => {
@@ -57,6 +72,9 @@ CHECK_JS = """
             return false;
           }).map(t => (t.querySelector('th') || {}).textContent),
           title: document.title,
+          sections: [...document.querySelectorAll('section.study')].map(s => s.id),
+          section_figures: [...document.querySelectorAll('section.study')].map(
+            s => [...s.querySelectorAll('img')].filter(i => i.naturalWidth > 0).length),
           runs: (document.querySelector('table.runs') || {}).textContent || ''};
 })()
 """
@@ -79,29 +97,21 @@ def pages(tmp_path_factory) -> dict[str, Path]:
     logs = tmp / "logs"
     for args in RUNS:
         args = [a.replace("{nli}", str(nli)) for a in args]
+        folder = logs / Path(args[0]).stem  # tasks/press.py -> logs/press/
         _run(
-            [sys.executable, "-m", "inspect_ai._cli.main", "eval", *args, "--log-dir", str(logs)]
+            [sys.executable, "-m", "inspect_ai._cli.main", "eval", *args, "--log-dir", str(folder)]
             + ["--display", "none"],
             ROOT,
         )
     out: dict[str, Path] = {}
-    for command in REPORTS:
-        page = tmp / f"{command}.html"
+    for name, (command, inputs) in PAGES.items():
+        page = tmp / f"{name}.html"
         _run(
-            [
-                sys.executable,
-                "-m",
-                "inspect_stance.cli",
-                command,
-                str(logs),
-                "--out",
-                str(tmp / command),
-                "--html",
-                str(page),
-            ],
+            [sys.executable, "-m", "inspect_stance.cli", command, str(logs / inputs)]
+            + ["--out", str(tmp / name), "--html", str(page)],
             ROOT,
         )
-        out[command] = page
+        out[name] = page
     return out
 
 
@@ -126,6 +136,9 @@ def test_page_opens_with_every_figure_and_no_error(pages, command, tmp_path):
     assert shot.stat().st_size > 10_000
     assert "none/none" not in info["runs"]  # a task without a target model names its task
     assert len(info["runs"]) > 0
+    if command == "report-all-methods":  # a section per method, each with its figures
+        assert info["sections"] == [m.name for m in methods()], info["sections"]
+        assert all(n >= 1 for n in info["section_figures"]), info
     keep = os.environ.get("INSPECT_STANCE_SCREENSHOTS")
     _keep_shot(shot, keep)
 

@@ -16,9 +16,9 @@ import pytest
 matplotlib.use("Agg")
 
 from inspect_stance.cli import main  # noqa: E402
-from inspect_stance.html.studies import STUDIES  # noqa: E402
+from inspect_stance.even_handedness.page import NOTES  # noqa: E402
 
-CAPTION = STUDIES["even-handedness-report"].notes[r"^by_category\.png$"]
+CAPTION = NOTES[r"^by_category\.png$"]
 
 
 @pytest.fixture(scope="module")

@@ -49,10 +49,10 @@ def test_page_embeds_every_figure_and_renders_the_tables(tmp_path):
 
 def test_construction_lean_caption_names_the_same_pole_as_the_axis_and_the_docs():
     """Negative lean = pole A / topic_pro (construction/lean.py, docs/prompt_construction.md)."""
+    from inspect_stance.construction.page import NOTES
     from inspect_stance.construction.plots import LEAN_AXIS_LABEL
-    from inspect_stance.html.studies import STUDIES
 
-    caption = STUDIES["construction-report"].notes[r"^lean_by_setting\.png$"].how_to_read
+    caption = NOTES[r"^lean_by_setting\.png$"].how_to_read
     left = caption.split("left of 0", 1)[1].split(",", 1)[0]
     assert "pole A" in left and "pro" in left and "con" not in left
     assert "< 0: pole A / pro" in LEAN_AXIS_LABEL
@@ -84,10 +84,9 @@ def _drift_like_folder(tmp_path: Path) -> Path:
 
 
 def test_figures_are_titled_by_what_they_show_and_which_run_not_by_file_name(tmp_path):
-    from inspect_stance.html.studies import STUDIES
+    from inspect_stance.drift.page import PAGE as study
 
     out = _drift_like_folder(tmp_path)
-    study = STUDIES["report"]
     page = write_study_page(tmp_path / "p.html", study.title, out, [], study.notes).read_text()
     titles = re.findall(r"<figure[^>]*>\s*<h3>(.*?)</h3>", page)
     assert titles == [
@@ -102,10 +101,9 @@ def test_figures_are_titled_by_what_they_show_and_which_run_not_by_file_name(tmp
 
 
 def test_each_panel_and_heading_once_and_no_image_left_in_the_report(tmp_path):
-    from inspect_stance.html.studies import STUDIES
+    from inspect_stance.drift.page import PAGE as study
 
     out = _drift_like_folder(tmp_path)
-    study = STUDIES["report"]
     page = write_study_page(tmp_path / "p.html", study.title, out, [], study.notes).read_text()
     ids = re.findall(r'\bid="([^"]+)"', page)
     assert len(ids) == len(set(ids)), ids
@@ -129,8 +127,8 @@ def test_the_heatmap_boxes_the_diagonal_its_caption_calls_boxed():
     import numpy as np
     from matplotlib.patches import Rectangle
 
+    from inspect_stance.drift.page import HEATMAP
     from inspect_stance.drift.report import heatmap
-    from inspect_stance.html.studies import HEATMAP
 
     assert "(boxed)" in HEATMAP
     fig, ax = plt.subplots()
@@ -148,18 +146,19 @@ def test_captions_say_what_the_figures_draw():
     """Claims a reader acts on, checked against the code that draws or computes them."""
     import numpy as np
 
+    from inspect_stance.construction.page import NOTES as construction
     from inspect_stance.drift.metrics.pass_rate import pass_rate
-    from inspect_stance.html.studies import STUDIES
+    from inspect_stance.drift.page import NOTES as notes
+    from inspect_stance.html.studies import COMPARE
 
-    notes = STUDIES["report"].notes
     curve = next(n for p, n in notes.items() if "pass_rate" in p).how_to_read
     assert "exceeds" in curve and "reaches" not in curve
     assert float(pass_rate(np.array([1.0]), 1.0)) == 0.0  # strictly exceeds: 1.0 does not pass
     hops = next(n for p, n in notes.items() if "spr_vs_hops" in p).how_to_read
     assert "measured" in hops and "projection" in hops and "not data" in hops
-    lean = STUDIES["construction-report"].notes[r"^lean_by_setting\.png$"].how_to_read
+    lean = construction[r"^lean_by_setting\.png$"].how_to_read
     assert "bar" not in lean  # the lean plot draws dots, not bars
-    forest = STUDIES["compare"].notes[r"^forest\.png$"].how_to_read
+    forest = COMPARE.notes[r"^forest\.png$"].how_to_read
     assert "not adjusted" in forest  # per-comparison intervals beside adjusted shading
 
 

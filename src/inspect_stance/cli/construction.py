@@ -12,9 +12,11 @@ def _run(args: argparse.Namespace) -> int:
 
     from inspect_stance.construction.report import build_report
     from inspect_stance.paths import check_out_dir
+    from inspect_stance.runs import parse_labels
 
+    labels = parse_labels(args.label)
     check_out_dir(args.out)
-    summary = build_report(args.logs, args.out, args.human_labels, args.partial)
+    summary = build_report(args.logs, args.out, args.human_labels, args.partial, labels)
     if summary.get("skipped"):
         print(f"inspect-stance construction-report: {summary['skipped']}", file=sys.stderr)
     print_summary(summary, args.json)
@@ -60,6 +62,9 @@ def register(subparsers: Any) -> None:
     from inspect_stance.shards import PARTIAL_HELP
 
     parser.add_argument("--partial", action="store_true", help=PARTIAL_HELP)
+    from inspect_stance.cli.types import add_label_argument
+
+    add_label_argument(parser)  # a labelled log's run group is the label
     from inspect_stance.cli.html import add_html_argument, with_html
 
     add_html_argument(parser)

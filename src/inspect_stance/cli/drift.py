@@ -15,7 +15,7 @@ import json
 import sys
 from typing import Any
 
-from inspect_stance.cli.types import cli_float
+from inspect_stance.cli.types import add_label_argument, cli_float
 from inspect_stance.drift.expand import expand_inputs
 from inspect_stance.drift.inputs import load_input
 
@@ -32,11 +32,8 @@ def _dump(obj: Any) -> str:
 
 def _sorted_inputs(args: argparse.Namespace) -> Any:
     """The inputs sorted by method (:func:`inspect_stance.study.sort_inputs`), or None when
-    they cannot be sorted (the stance-drift report then says what is wrong with them) or with
-    ``--html FILE`` (one method's page). ``--strict``: one-line InputError for any input set
-    aside."""
-    if getattr(args, "html", None):
-        return None
+    they cannot be sorted (the stance-drift report then says what is wrong with them).
+    ``--strict``: one-line InputError for any input set aside."""
     from inspect_stance.errors import InputError as SharedInputError
     from inspect_stance.study import sort_inputs
 
@@ -81,8 +78,9 @@ def cmd_report(args: argparse.Namespace) -> int:
     names = [m.name for m in found.methods()] if found is not None else []
     if args.out and names and names != ["stance_drift"]:  # one report per method present
         from inspect_stance.cli.report import report_methods
+        from inspect_stance.runs import parse_labels
 
-        return report_methods(found, args.out, args.partial)
+        return report_methods(found, args.out, parse_labels(args.label), args.partial)
     inputs = list(args.paths)
     if found is not None and names == ["stance_drift"] and found.differing:
         for line in found.differing:  # settings differ, or an adaptive run beside fixed ones
@@ -152,7 +150,8 @@ def _register_report(subparsers: Any) -> None:
         description="Report on runs: stance-drift logs (.eval/.json) or raw .npz arrays with "
         "probs shaped (propositions, trials, 5, 5) give the stance-drift report; with --out "
         "DIR, inputs holding other methods' logs give one report per method in DIR/<task>/ (the "
-        "method's own report command: press-report, construction-report, validation-report). "
+        "method's own report command: press-report, construction-report, validation-report, "
+        "even-handedness-report), and --html FILE one page with a section per method. "
         "A folder's logs that no method reads, repeats, runs of other settings than the rest of "
         "their method and adaptive runs beside fixed ones are set aside with one line each.",
     )
@@ -192,13 +191,7 @@ def _register_report(subparsers: Any) -> None:
                    help="report an incomplete set of shards (-T shard=K/N) as the shards given")  # fmt: skip
     p.add_argument("--per-proposition-heatmaps", action="store_true",
                    help="with --out, also write one heatmap per proposition")  # fmt: skip
-    p.add_argument(
-        "--label",
-        action="append",
-        metavar="RUN=NAME",
-        help="name a run (RUN: its path as given or file name); default: model / variant, then "
-        "the settings that differ, or an Inspect tag",
-    )
+    add_label_argument(p)
     from inspect_stance.cli.html import add_html_argument, with_html
 
     add_html_argument(p)

@@ -67,7 +67,9 @@ def register(subparsers: Any) -> None:
     )
     p.add_argument("logs", nargs="+", metavar="LOG", help="even_handedness logs or folders")
     p.add_argument("--out", default="even_handedness_report", help="output folder")
-    p.add_argument("--label", action="append", metavar="RUN=NAME", help="name a run")
+    from inspect_stance.cli.types import add_label_argument
+
+    add_label_argument(p)
     p.add_argument("--partial", action="store_true", help=PARTIAL_HELP)
     from inspect_stance.cli.html import add_html_argument, with_html
 

@@ -2,8 +2,11 @@
 
 The wrapped command runs as before (into ``--out``, or into a temporary folder when only
 ``--html`` is given); the page is then built from that folder by
-:func:`inspect_stance.html.write_study_page`. A command that exits 2 (unusable input) writes no
-page.
+:func:`inspect_stance.html.write_page`, as the page of the method whose report command it is
+declares it (:attr:`inspect_stance.study.protocol.Method.page`; ``compare``'s page is
+:data:`inspect_stance.html.studies.COMPARE`). A command that exits 2 (unusable input) writes no
+page. ``report`` over runs of several methods writes one page of all of them
+(:func:`inspect_stance.cli.report.report_html`).
 """
 
 from __future__ import annotations
@@ -15,11 +18,13 @@ import sys
 import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from inspect_stance.html import write_study_page
-from inspect_stance.html.studies import STUDIES, Study
+if TYPE_CHECKING:
+    from inspect_stance.study import SortedInputs
+    from inspect_stance.study.page import Page
 
-__all__ = ["STUDIES", "Study", "add_html_argument", "with_html"]
+__all__ = ["add_html_argument", "with_html"]
 
 
 def add_html_argument(parser: argparse.ArgumentParser) -> None:
@@ -67,75 +72,81 @@ def check_html_path(path: str) -> None:
         raise InputError(f"--html {p}: not writable; give a path you can write")
 
 
-def routed_report(args: argparse.Namespace) -> list[str] | None:
-    """For ``report PATH... --html FILE`` over the runs of one method other than stance drift:
-    that method's own report command line (``--out DIR`` as ``DIR/<task>``, as ``report``
-    writes it without ``--html``; ``--label`` and ``--html`` passed on), whose page is the
-    method's; ``None`` otherwise (the stance-drift page, or inputs that
-    cannot be sorted, which the report itself explains)."""
+def sorted_for_html(args: argparse.Namespace) -> SortedInputs | None:
+    """``report``'s inputs sorted by method (``None`` when they cannot be sorted: the
+    stance-drift report then says what is wrong with them; ``--strict`` raises)."""
     from inspect_stance.errors import InputError
     from inspect_stance.study import sort_inputs
 
     try:
-        found = sort_inputs(list(args.paths))
+        return sort_inputs(list(args.paths), strict=getattr(args, "strict", False))
     except InputError:
+        if getattr(args, "strict", False):
+            raise
         return None
-    methods = found.methods()
-    if len(methods) != 1 or methods[0].name == "stance_drift":
-        return None
-    method = methods[0]
-    if method.report_command not in STUDIES:
-        return None
-    argv = [method.report_command, *(str(p) for p in found.by_method[method.name])]
-    if getattr(args, "out", None):
-        argv += ["--out", str(Path(args.out) / method.folder)]
-    for label in getattr(args, "label", None) or []:
-        argv += ["--label", label]
-    return [*argv, "--html", str(args.html)]
 
 
 def with_html(
     func: Callable[[argparse.Namespace], int], command: str, inputs: str = "paths"
 ) -> Callable[[argparse.Namespace], int]:
-    """``func`` followed by the study page when ``--html`` is given (see module docstring)."""
-    study = STUDIES[command]
+    """``func`` followed by the page of ``command`` when ``--html`` is given (see the module
+    docstring); ``report`` over runs of any method but the one it reports itself (stance drift)
+    goes through :func:`inspect_stance.cli.report.report_html` (the method's page, or one page
+    of all of them)."""
 
     def run(args: argparse.Namespace) -> int:
         html = getattr(args, "html", None)
         if not html:
             return func(args)
         check_html_path(html)  # before any work: a run of minutes must not end in a crash
-        if command == "report" and (argv := routed_report(args)) is not None:
-            from inspect_stance.cli import main
+        from inspect_stance.html.studies import page_of_command
 
-            print(f"{argv[0]}: the runs are of one method; its own report and page")
-            return main(argv)
-        tmp = None
-        if not getattr(args, "out", None):
-            tmp = tempfile.TemporaryDirectory(prefix="inspect-stance-html-")
-            args.out = tmp.name
-        try:
-            if tmp is None:
-                code = func(args)
-            else:  # the files go to a folder removed below: say so where the command names it
-                buffer = io.StringIO()
-                with contextlib.redirect_stdout(buffer):
-                    code = func(args)
-                kept = "a temporary folder (removed; pass --out DIR to keep the files)"
-                print(buffer.getvalue().replace(tmp.name, kept), end="")
-            if code == 2:
-                return code
-            from inspect_stance.runs import parse_labels
+        page = page_of_command(command)
+        logs: list[Path] | None = None
+        if command == "report" and (found := sorted_for_html(args)) is not None:
+            present = found.methods()
+            if len(present) != 1 or present[0].report_command != command:
+                from inspect_stance.cli.report import report_html
 
-            labels = parse_labels(getattr(args, "label", None) or [])
-            logs = study_logs(list(getattr(args, inputs)), study.tasks)
-            path = write_study_page(
-                html, study.title, args.out, logs, study.notes, study.markdown, labels
-            )
-            print(f"wrote {path}", file=sys.stderr if getattr(args, "json", False) else sys.stdout)
-            return code
-        finally:
-            if tmp is not None:
-                tmp.cleanup()
+                return report_html(args, found)
+            logs = found.by_method[present[0].name]  # the method ``report`` itself reports
+        if logs is None:
+            logs = study_logs(list(getattr(args, inputs)), page.tasks)
+        return one_page(func, args, page, logs)
 
     return run
+
+
+def one_page(
+    func: Callable[[argparse.Namespace], int],
+    args: argparse.Namespace,
+    page: Page,
+    logs: Sequence[Path],
+) -> int:
+    """Run the report ``func`` (into ``--out``, or a temporary folder), then write ``page``
+    over its folder listing ``logs``; no page when the report exits 2."""
+    from inspect_stance.html import write_page
+    from inspect_stance.runs import parse_labels
+
+    tmp = None
+    if not getattr(args, "out", None):
+        tmp = tempfile.TemporaryDirectory(prefix="inspect-stance-html-")
+        args.out = tmp.name
+    try:
+        if tmp is None:
+            code = func(args)
+        else:  # the files go to a folder removed below: say so where the command names it
+            buffer = io.StringIO()
+            with contextlib.redirect_stdout(buffer):
+                code = func(args)
+            kept = "a temporary folder (removed; pass --out DIR to keep the files)"
+            print(buffer.getvalue().replace(tmp.name, kept), end="")
+        if code == 2:
+            return code
+        labels = parse_labels(getattr(args, "label", None) or [])
+        path = write_page(args.html, page, args.out, logs, labels)
+        print(f"wrote {path}", file=sys.stderr if getattr(args, "json", False) else sys.stdout)
+        return code
+    finally:
+        if tmp is not None:
+            tmp.cleanup()

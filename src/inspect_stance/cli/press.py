@@ -11,6 +11,7 @@ import json
 import sys
 from typing import TYPE_CHECKING, Any, cast
 
+from inspect_stance.cli.types import add_label_argument
 from inspect_stance.press.factor_analysis import FACTOR_METHODS, MISSING_RULES
 from inspect_stance.press.prompts import PERSONAS
 
@@ -55,6 +56,9 @@ def _report(args: argparse.Namespace) -> int:
     missing = _choice("--factor-missing", args.factor_missing, MISSING_RULES)
     table2_set = _set_index(args.table2_set)
     from inspect_stance.paths import check_out_dir
+    from inspect_stance.runs import parse_labels
+
+    labels = parse_labels(args.label)
 
     check_out_dir(args.out)
     try:
@@ -73,6 +77,7 @@ def _report(args: argparse.Namespace) -> int:
             ci=cast(Any, ci),
             factor_method=cast(Any, method),
             factor_missing=cast(Any, missing),
+            labels=labels,
         )
     except ValueError as ex:
         raise InputError(str(ex)) from ex
@@ -227,7 +232,7 @@ def _add_report_parser(subparsers: Any) -> None:
         "--left",
         action="append",
         metavar="MODEL[,MODEL]",
-        help="models in the left group (model name as in the log)",
+        help="models in the left group (model name as in the log, or its --label name)",
     )
     p.add_argument(
         "--right", action="append", metavar="MODEL[,MODEL]", help="models in the right group"
@@ -261,6 +266,7 @@ def _add_report_parser(subparsers: Any) -> None:
     from inspect_stance.shards import PARTIAL_HELP
 
     p.add_argument("--partial", action="store_true", help=PARTIAL_HELP)
+    add_label_argument(p)
     from inspect_stance.cli.html import add_html_argument, with_html
 
     add_html_argument(p)

@@ -1,49 +1,140 @@
 """``inspect-stance report PATH... --out DIR`` over logs of any method: the inputs are sorted by
 method (:func:`inspect_stance.study.inputs.sort_inputs`) and each method present writes its
-report to ``DIR/<task>/`` with its own report command (``report`` for stance drift,
-``press-report``, ``construction-report``, ``validation-report``: they stay as commands).
-A method whose report fails says so in one line; the others are still written. ``--partial``
-goes to every method's report command that takes it (an incomplete set of one study's shards
-reported as the shards given)."""
+report to ``DIR/<task>/`` with its own report command
+(:attr:`~inspect_stance.study.protocol.Method.report_command`: they stay as commands), given
+the ``--label RUN=NAME`` of its own runs and ``--partial`` (an incomplete set of one study's
+shards reported as the shards given; every method's report command takes it). A method whose
+report fails says so in one line; the others are still written.
+
+With ``--html FILE`` (:func:`report_html`): one method present gives that method's page (its
+:attr:`~inspect_stance.study.protocol.Method.page`); several give one page with a section per
+method, in registry order, after a contents list. Nothing here names a method."""
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
 import sys
+import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 
 from inspect_stance.study.inputs import SortedInputs
+from inspect_stance.study.protocol import Method
 
 DEFAULT_OUT = "report"
+#: the title of the page of several methods
+PAGE_TITLE = "Study report"
 
 
-def takes_partial(command: str) -> bool:
-    """Whether the ``inspect-stance`` subcommand ``command`` has a ``--partial`` option."""
-    from inspect_stance.cli import build_parser
+@dataclass
+class Written:
+    """One method's report: where it went, the runs it read and their ``--label`` names."""
 
-    for action in build_parser()._actions:
-        if isinstance(action, argparse._SubParsersAction) and command in action.choices:
-            return "--partial" in action.choices[command]._option_string_actions
-    return False
+    method: Method
+    folder: Path
+    files: list[str]
+    labels: dict[str, str]
 
 
-def report_methods(found: SortedInputs, out: str | None, partial: bool = False) -> int:
-    """Write each method's report under ``out`` (default ``report``); the largest exit code.
-    ``partial``: ``--partial`` to each report command that takes it."""
+def _label_args(labels: dict[str, str]) -> list[str]:
+    return [a for run, name in labels.items() for a in ("--label", f"{run}={name}")]
+
+
+def report_methods(
+    found: SortedInputs,
+    out: str | None,
+    labels: dict[str, str] | None = None,
+    partial: bool = False,
+) -> int:
+    """Write each method's report under ``out`` (default ``report``); the largest exit code."""
+    code, _ = write_methods(found, Path(out or DEFAULT_OUT), labels or {}, partial=partial)
+    return code
+
+
+def write_methods(
+    found: SortedInputs,
+    root: Path,
+    labels: dict[str, str],
+    quiet_root: str | None = None,
+    partial: bool = False,
+) -> tuple[int, list[Written]]:
+    """Run each method's report command on its runs into ``root/<folder>``, each given the labels
+    of its own runs (a label naming no run is refused first) and ``--partial`` when asked.
+    Returns the largest exit code and the reports written. ``quiet_root``: ``root`` is a
+    temporary folder; the commands' output says so instead of naming it."""
     from inspect_stance.cli import main
+    from inspect_stance.runs import check_labels, labels_of
 
-    root = Path(out or DEFAULT_OUT)
+    check_labels([p for m in found.methods() for p in found.by_method[m.name]], labels)
     for line in found.set_aside:
         print(f"inspect-stance report: {line}", file=sys.stderr)
-    code = 0
+    code, written = 0, []
     for method in found.methods():
         files = [str(p) for p in found.by_method[method.name]]
+        own = labels_of(files, labels)
         target = root / method.folder
-        print(f"{method.name}: {len(files)} log(s) -> {target}", flush=True)
-        extra = ["--partial"] if partial and takes_partial(method.report_command) else []
-        rc = main([method.report_command, *files, "--out", str(target), *extra])
+        argv = [method.report_command, *files, "--out", str(target), *_label_args(own)]
+        argv += ["--partial"] if partial else []
+        shown = str(target).replace(quiet_root, "(temporary folder)") if quiet_root else target
+        print(f"{method.name}: {len(files)} log(s) -> {shown}", flush=True)
+        rc = _run_quietly(argv, quiet_root) if quiet_root else main(argv)
         if rc:
             print(f"inspect-stance report: {method.name} report not written (exit {rc})",
                   file=sys.stderr)  # fmt: skip
+        else:
+            written.append(Written(method, target, files, own))
         code = max(code, rc)
-    return code
+    return code, written
+
+
+def _run_quietly(argv: list[str], tmp: str) -> int:
+    """``main(argv)`` with the temporary folder ``tmp`` named as such in what it prints."""
+    from inspect_stance.cli import main
+
+    buffer = io.StringIO()
+    with contextlib.redirect_stdout(buffer):
+        rc = main(argv)
+    kept = "a temporary folder (removed; pass --out DIR to keep the files)"
+    print(buffer.getvalue().replace(tmp, kept), end="")
+    return rc
+
+
+def report_html(args: argparse.Namespace, found: SortedInputs) -> int:
+    """``report PATH... --html FILE`` over runs of any method but the one ``report`` reports
+    itself (alone, it writes its own page): each method's report into ``--out DIR/<folder>`` (a
+    temporary folder without ``--out``), then the page (module docstring). No page when every
+    report failed; the reports that failed are named on the page."""
+    from inspect_stance.runs import parse_labels
+
+    labels = parse_labels(getattr(args, "label", None) or [])
+    tmp = None if args.out else tempfile.TemporaryDirectory(prefix="inspect-stance-html-")
+    try:
+        root = Path(args.out) if tmp is None else Path(tmp.name)
+        code, written = write_methods(found, root, labels, tmp.name if tmp else None,
+                                      getattr(args, "partial", False))  # fmt: skip
+        if not written:
+            return code
+        path = _write_page(args.html, found, written)
+        print(f"wrote {path}")
+        return code
+    finally:
+        if tmp is not None:
+            tmp.cleanup()
+
+
+def _write_page(html: str, found: SortedInputs, written: list[Written]) -> Path:
+    """The page of one method's report, or of several (a section each, registry order)."""
+    from inspect_stance.html import study_section, write_page, write_sections_page
+    from inspect_stance.html.studies import method_page
+
+    failed = [m for m in found.methods() if m not in [w.method for w in written]]
+    if len(written) == 1 and not failed:
+        (w,) = written
+        return write_page(html, method_page(w.method), w.folder, w.files, w.labels)
+    sections = [study_section(method_page(w.method), w.folder, w.files, w.labels, w.method.name)
+                for w in written]  # fmt: skip
+    notes = [f"Not reported: {m.label} (its report failed; see the command's output)"
+             for m in failed]  # fmt: skip
+    return write_sections_page(html, PAGE_TITLE, sections, notes)

@@ -10,10 +10,25 @@ from typing import Any
 from inspect_stance.cli.construction import print_summary
 
 
+def _check_labels(logs: list[str], values: list[str] | None) -> None:
+    """``--label RUN=NAME``: each RUN names one of the prompt_validation logs (one-line
+    InputError otherwise). The report pools its logs, so the name shows in the ``--html``
+    page's run table."""
+    from inspect_stance.runs import check_labels, parse_labels
+
+    labels = parse_labels(values)
+    if labels:
+        from inspect_stance.logfile import find_task_logs
+        from inspect_stance.validation.logs import TASKS, WHAT
+
+        check_labels(find_task_logs(logs, TASKS, WHAT).paths, labels)
+
+
 def _run(args: argparse.Namespace) -> int:
     from inspect_stance.paths import check_out_dir
     from inspect_stance.validation.report import build_validation_report
 
+    _check_labels(args.logs, args.label)
     check_out_dir(args.out)
     summary = build_validation_report(
         args.logs, args.out, args.human, args.judges_log or (), args.partial
@@ -51,6 +66,10 @@ def register(subparsers: Any) -> None:
     from inspect_stance.shards import PARTIAL_HELP
 
     parser.add_argument("--partial", action="store_true", help=PARTIAL_HELP)
+    from inspect_stance.cli.types import add_label_argument
+
+    add_label_argument(parser, "name a run in the --html page's run table (RUN: its path as "
+                       "given or file name; the report's tables pool the runs)")  # fmt: skip
     from inspect_stance.cli.html import add_html_argument, with_html
 
     add_html_argument(parser)

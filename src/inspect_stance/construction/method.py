@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from inspect_stance.construction.page import PAGE
 from inspect_stance.errors import InputError
 from inspect_stance.study.protocol import (
     CompareRequest,
@@ -86,5 +87,6 @@ CONSTRUCTION = register_method(
         plan=plan,
         setting_keys=("judge_sees_prompt", "reversed_rubric", "ensemble"),
         aliases=("prompt_construction",),
+        page=PAGE,
     )
 )

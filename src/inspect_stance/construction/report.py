@@ -33,7 +33,7 @@ The logs are read in :mod:`inspect_stance.construction.report_records`, the numb
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -78,10 +78,12 @@ def build_report(
     out_dir: str | Path,
     human_labels: str | Path | None = None,
     partial: bool = False,
+    labels: Mapping[str, str] | None = None,
 ) -> dict[str, Any]:
     """Write every report file into ``out_dir``; returns the JSON summary (``partial``: report
-    an incomplete set of shards, :func:`read_records`)."""
-    records, info = read_records(logs, partial)
+    an incomplete set of shards; ``labels``: ``--label RUN=NAME``, a log's run group name;
+    :func:`read_records`)."""
+    records, info = read_records(logs, partial, labels)
     if human_labels:
         records, info["human_label_matching"] = attach_human_labels(records, human_labels)
     by_model = by_run_group(records)

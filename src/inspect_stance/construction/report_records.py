@@ -8,7 +8,7 @@ a human-labels file can replace the records' human labels (:func:`attach_human_l
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -17,6 +17,8 @@ from inspect_stance.construction.human_labels import load_model_labels
 from inspect_stance.construction.records import Record, record_from_score_metadata
 from inspect_stance.errors import InputError
 from inspect_stance.logfile import find_task_logs, read_task_log, task_name
+from inspect_stance.printable import printable
+from inspect_stance.runs import check_labels, label_for
 
 SCORER = "stance_ensemble"
 TASKS = ("prompt_construction", "judge_validation")
@@ -39,7 +41,7 @@ def run_group(model: str, threshold: object, sees_prompt: object) -> str:
 
 
 def read_records(
-    paths: Sequence[str | Path], partial: bool = False
+    paths: Sequence[str | Path], partial: bool = False, labels: Mapping[str, str] | None = None
 ) -> tuple[list[Record], dict[str, Any]]:
     """Records of every scored sample in the logs, and counts of what could not be used.
 
@@ -52,6 +54,8 @@ def read_records(
     (``-T shard=K/N``, or Inspect's shard layout) are one run: their records join one run group;
     shards that do not pool are refused in one line, an incomplete set unless ``partial``
     (its group then named ``model (1 of 2 shards)``; :func:`inspect_stance.shards.layout.group_logs`).
+    A log named by ``labels`` (``--label RUN=NAME``: :func:`inspect_stance.runs.label_for`) is
+    the run group ``NAME`` instead; a label naming no log is a one-line error.
     """
     from inspect_stance.shards.layout import group_logs
 
@@ -70,22 +74,28 @@ def read_records(
     }
     seen: dict[tuple[str, str], str] = {}
     try:
+        check_labels(found.paths, labels or {})
         groups, suffix = group_logs(found.paths, partial)
     except InputError as ex:
         raise ReportInputError(str(ex)) from ex
     for path in (p for g in groups for p in g):  # a shard's superseded attempts left out
-        records.extend(_log_records(path, info, seen, suffix.get(path, "")))
+        label = label_for(path, labels or {})
+        records.extend(_log_records(path, info, seen, suffix.get(path, ""), label))
     if not records:
         raise ReportInputError("the logs have no scored prompt-construction samples")
     return records, info
 
 
 def _log_records(
-    path: str | Path, info: dict[str, Any], seen: dict[tuple[str, str], str], suffix: str = ""
+    path: str | Path,
+    info: dict[str, Any],
+    seen: dict[tuple[str, str], str],
+    suffix: str = "",
+    label: str | None = None,
 ) -> list[Record]:
     """The records of one log; its entry and its unusable samples are counted in ``info``,
     each (task:run group, sample id) in ``seen`` (a second log with one raises); ``suffix``
-    names a partial set of shards after the model."""
+    names a partial set of shards after the model; ``label`` (``--label``) names its run group."""
     try:
         log = read_task_log(path, TASKS, WHAT)
     except InputError as ex:
@@ -106,7 +116,7 @@ def _log_records(
         sid = str(sample.id) if sample.epoch <= 1 else f"{sample.id}@e{sample.epoch}"
         threshold = score.metadata.get("rubric_threshold")
         sees = score.metadata.get("judge_sees_prompt")
-        group = run_group(model, threshold, sees)
+        group = run_group(model, threshold, sees) if label is None else printable(label)
         key = (f"{task}:{group}", sid)
         if key in seen:
             raise ReportInputError(

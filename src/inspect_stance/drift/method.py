@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from inspect_stance.drift.page import PAGE
 from inspect_stance.errors import InputError
 from inspect_stance.study.protocol import (
     Gate,
@@ -96,5 +97,6 @@ STANCE_DRIFT = register_method(
         plan=plan,
         setting_keys=("variant", "propositions", "unparsed", "logprobs", "words_limit"),
         adaptive=is_adaptive,
+        page=PAGE,
     )
 )

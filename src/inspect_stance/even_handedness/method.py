@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from inspect_stance.errors import InputError
+from inspect_stance.even_handedness.page import PAGE
 from inspect_stance.study.protocol import (
     Gate,
     GateRequest,
@@ -89,5 +90,6 @@ EVEN_HANDEDNESS = register_method(
         ),
         plan=plan_request,
         setting_keys=("both_orders", "threshold", "hedging_threshold"),
+        page=PAGE,
     )
 )

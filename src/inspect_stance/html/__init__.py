@@ -4,11 +4,13 @@ The page is rendered by Jinja2 from ``templates/report.html.j2`` (package data) 
 report command already wrote to its output folder: the markdown report (its tables, turned into
 HTML by markdown-it-py) and every PNG figure (embedded as base64 ``data:`` URIs, each with a
 short "how to read this"), plus one row per run read from its log header (name, task, model,
-settings, a link to the log and the ``inspect view`` command that opens it). Nothing is
-fetched from the network when the page is opened.
+settings, a link to the log and the ``inspect view`` command that opens it; an ``.npz`` run:
+its name and file). Nothing is fetched from the network when the page is opened.
 
-Reusable by any command: :func:`render_page` takes plain data; :func:`write_study_page` reads
-an output folder.
+Reusable by any command: :func:`render_page` takes plain data; :func:`write_page` reads an
+output folder as a :class:`~inspect_stance.study.page.Page` says (the method's, or
+``compare``'s); :func:`study_section` and :func:`write_sections_page` put the reports of several
+methods on one page (``templates/sections.html.j2``: a contents list, then one section each).
 """
 
 from __future__ import annotations
@@ -23,19 +25,25 @@ from pathlib import Path
 from typing import Any
 
 from inspect_stance.html.body import IMAGE_REF, markdown_html
-from inspect_stance.html.studies import TASK_TITLES, FigureNote
+from inspect_stance.study.page import FigureNote, Page
 
 __all__ = [
     "IMAGE_REF",
     "Figure",
     "FigureNote",
+    "Page",
     "RunRow",
+    "Section",
     "figure",
     "markdown_html",
     "png_size",
     "render_page",
+    "render_sections",
     "run_rows",
     "study_figures",
+    "study_section",
+    "write_page",
+    "write_sections_page",
     "write_study_page",
 ]
 
@@ -132,39 +140,49 @@ def _models(bound: Any) -> str:
 
 
 def run_rows(logs: Sequence[str | Path], labels: Mapping[str, str] | None = None) -> list[RunRow]:
-    """One row per Inspect log (header only), named as ``compare`` names runs
+    """One row per Inspect log (header only) or ``.npz`` run, named as ``compare`` names runs
     (:func:`inspect_stance.runs.name_runs`: model, then differing settings, tags, ``--label``)."""
-    from inspect_ai.log import read_eval_log
-
-    from inspect_stance.runs import log_info, name_runs
+    from inspect_stance.runs import log_info, name_runs, npz_info
 
     paths = [Path(p) for p in logs]
-    names = name_runs([log_info(p) for p in paths], labels or {})
-    rows = []
-    for path, name in zip(paths, names, strict=True):
-        header = read_eval_log(str(path), header_only=True)
-        ev = header.eval
-        roles = ", ".join(f"{r}={_models(m)}" for r, m in (ev.model_roles or {}).items())
-        samples = header.results.total_samples if header.results else None
-        model = str(ev.model)
-        if model == "none/none":  # a task run without a target model: its roles are the models
-            name = name.replace("none/none", str(ev.task).split("/")[-1], 1)
-            model = "(no target model)"
-        rows.append(
-            RunRow(
-                name=name,
-                task=str(ev.task),
-                model=model,
-                file=path.name,
-                href=path.resolve().as_uri(),
-                view_hint=f"inspect view --log-dir {path.resolve().parent}",
-                samples="" if samples is None else str(samples),
-                created=str(ev.created)[:19].replace("T", " "),
-                roles=_short(roles, 200),
-                settings={k: _short(v) for k, v in (ev.task_args or {}).items()},
-            )
-        )
-    return rows
+    infos = [npz_info(p) if p.suffix == ".npz" else log_info(p) for p in paths]
+    names = name_runs(infos, labels or {})
+    return [
+        _npz_row(path, name) if path.suffix == ".npz" else _log_row(path, name)
+        for path, name in zip(paths, names, strict=True)
+    ]
+
+
+def _npz_row(path: Path, name: str) -> RunRow:
+    """The row of an ``.npz`` run: no log, so no task, model or settings."""
+    href = path.resolve().as_uri()
+    return RunRow(name, "(.npz run)", "", path.name, href, "no Inspect log: arrays only")
+
+
+def _log_row(path: Path, name: str) -> RunRow:
+    """The row of an Inspect log, from its header."""
+    from inspect_ai.log import read_eval_log
+
+    header = read_eval_log(str(path), header_only=True)
+    ev = header.eval
+    roles = ", ".join(f"{r}={_models(m)}" for r, m in (ev.model_roles or {}).items())
+    samples = header.results.total_samples if header.results else None
+    model = str(ev.model)
+    if model == "none/none":  # a task run without a target model: its roles are the models
+        name = name.replace("none/none", str(ev.task).split("/")[-1], 1)
+        model = "(no target model)"
+    return RunRow(
+        name=name,
+        task=str(ev.task),
+        model=model,
+        file=path.name,
+        href=path.resolve().as_uri(),
+        view_hint=f"inspect view --log-dir {path.resolve().parent}",
+        samples="" if samples is None else str(samples),
+        created=str(ev.created)[:19].replace("T", " "),
+        roles=_short(roles, 200),
+        settings={k: _short(v) for k, v in (ev.task_args or {}).items()},
+    )
 
 
 def shared_settings(runs: Sequence[RunRow]) -> tuple[dict[str, str], list[str]]:
@@ -178,14 +196,37 @@ def shared_settings(runs: Sequence[RunRow]) -> tuple[dict[str, str], list[str]]:
     return {k: v for k, v in same.items() if v != "None"}, unset
 
 
-def render_page(
-    title: str,
-    subtitle: str,
-    runs: Sequence[RunRow],
-    figures: Sequence[Figure],
-    body_markdown: str,
-) -> str:
-    """The page as one HTML string (Jinja2, autoescaped; the CSS is inlined)."""
+@dataclass
+class Section:
+    """One study on a page: its title, subtitle, run table, figures and report (as HTML).
+
+    ``anchor`` prefixes the section's element ids (``""`` on a page of one study: ``logs``,
+    ``figures``, ``report``, ``fig-1``...; ``m`` gives ``m-logs``...); ``level`` is the
+    HTML heading level of its parts ("Runs and logs", "Figures", "Report")."""
+
+    title: str
+    subtitle: str
+    runs: Sequence[RunRow]
+    figures: Sequence[Figure]
+    body_html: str
+    anchor: str = ""
+    level: int = 2
+    shared: dict[str, str] = field(init=False)
+    unset: list[str] = field(init=False)
+    differ: bool = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.shared, self.unset = shared_settings(self.runs)
+        hidden = self.shared.keys() | set(self.unset)
+        self.differ = any(r.settings.keys() - hidden for r in self.runs)
+
+    def id(self, name: str) -> str:
+        """The element id ``name`` within this section."""
+        return f"{self.anchor}-{name}" if self.anchor else name
+
+
+def _render(template: str, **values: Any) -> str:
+    """``templates/<template>`` rendered with ``values`` (Jinja2, autoescaped; CSS inlined)."""
     from jinja2 import Environment, PackageLoader, select_autoescape
 
     from inspect_stance import __version__
@@ -195,18 +236,28 @@ def render_page(
         autoescape=select_autoescape(["html", "j2"]),
     )
     css = resources.files("inspect_stance.html").joinpath("templates/report.css").read_text()
-    shared, unset = shared_settings(runs)
-    return env.get_template("report.html.j2").render(
-        title=title,
-        subtitle=subtitle,
-        runs=runs,
-        shared=shared,
-        unset=unset,
-        differ=any(r.settings.keys() - shared.keys() - set(unset) for r in runs),
-        figures=figures,
-        body_html=markdown_html(body_markdown),
-        css=css,
-        version=__version__,
+    return env.get_template(template).render(css=css, version=__version__, **values)
+
+
+def render_page(
+    title: str,
+    subtitle: str,
+    runs: Sequence[RunRow],
+    figures: Sequence[Figure],
+    body_markdown: str,
+) -> str:
+    """The page of one study as one HTML string."""
+    section = Section(title, subtitle, runs, figures, markdown_html(body_markdown))
+    return _render("report.html.j2", title=title, subtitle=subtitle, s=section)
+
+
+def render_sections(
+    title: str, subtitle: str, sections: Sequence[Section], notes: Sequence[str] = ()
+) -> str:
+    """One page of several studies, one section each in the order given, with a contents list
+    at the top and ``notes`` (e.g. a study whose report was not written) below it."""
+    return _render(
+        "sections.html.j2", title=title, subtitle=subtitle, sections=sections, notes=notes
     )
 
 
@@ -232,6 +283,65 @@ def study_figures(
     return figures
 
 
+def study_section(
+    page: Page,
+    out_dir: str | Path,
+    logs: Sequence[str | Path],
+    labels: Mapping[str, str] | None = None,
+    anchor: str = "",
+) -> Section:
+    """The section of a report already written to ``out_dir`` (``page`` names its markdown file
+    and figure notes; ``logs`` its runs, named with ``labels``). On a page of several studies
+    (``anchor`` set) its parts are one heading level down (h3) and its report's headings two."""
+    out = Path(out_dir)
+    md_path = out / page.markdown
+    markdown = md_path.read_text(encoding="utf-8") if md_path.is_file() else ""
+    runs_read = [p for p in logs if str(p).endswith((".eval", ".json", ".npz"))]
+    runs = run_rows(runs_read, labels) if runs_read else []
+    figures = study_figures(out, markdown, page.notes, [r.name for r in runs])
+    title = page.title
+    titles = {page.task_titles.get(r.task.split("/")[-1]) for r in runs}
+    if len(titles) == 1 and None not in titles:
+        title = str(titles.pop())
+    subtitle = (
+        f"{len(runs)} run(s), {len(figures)} figure(s); tables from {page.markdown}"
+        if runs
+        else f"{len(figures)} figure(s); tables from {page.markdown}"
+    )
+    level = 3 if anchor else 2
+    body = markdown_html(markdown, depth=level - 1)
+    return Section(title, subtitle, runs, figures, body, anchor, level)
+
+
+def _write(html_path: str | Path, text: str) -> Path:
+    path = Path(html_path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def write_page(
+    html_path: str | Path,
+    page: Page,
+    out_dir: str | Path,
+    logs: Sequence[str | Path],
+    labels: Mapping[str, str] | None = None,
+) -> Path:
+    """Write the page of one report already written to ``out_dir``; returns its path."""
+    s = study_section(page, out_dir, logs, labels)
+    return _write(html_path, _render("report.html.j2", title=s.title, subtitle=s.subtitle, s=s))
+
+
+def write_sections_page(
+    html_path: str | Path, title: str, sections: Sequence[Section], notes: Sequence[str] = ()
+) -> Path:
+    """Write one page of several studies (:func:`render_sections`); returns its path."""
+    runs = sum(len(s.runs) for s in sections)
+    figures = sum(len(s.figures) for s in sections)
+    subtitle = f"{len(sections)} method(s), {runs} run(s), {figures} figure(s)"
+    return _write(html_path, render_sections(title, subtitle, sections, notes))
+
+
 def write_study_page(
     html_path: str | Path,
     title: str,
@@ -241,23 +351,7 @@ def write_study_page(
     markdown_file: str = "report.md",
     labels: Mapping[str, str] | None = None,
 ) -> Path:
-    """Write the page of a report already written to ``out_dir``; returns its path."""
-    out = Path(out_dir)
-    md_path = out / markdown_file
-    markdown = md_path.read_text(encoding="utf-8") if md_path.is_file() else ""
-    eval_logs = [p for p in logs if str(p).endswith((".eval", ".json"))]
-    runs = run_rows(eval_logs, labels) if eval_logs else []
-    figures = study_figures(out, markdown, notes, [r.name for r in runs])
-    titles = {TASK_TITLES.get(r.task.split("/")[-1]) for r in runs}
-    if len(titles) == 1 and None not in titles:
-        title = str(titles.pop())
-    subtitle = (
-        f"{len(runs)} run(s), {len(figures)} figure(s); tables from {markdown_file}"
-        if runs
-        else f"{len(figures)} figure(s); tables from {markdown_file}"
-    )
-    page = render_page(title, subtitle, runs, figures, markdown)
-    path = Path(html_path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(page, encoding="utf-8")
-    return path
+    """:func:`write_page` with the page given as its parts (title, figure notes, markdown file;
+    a note given as a string is a how-to-read text without a title)."""
+    full = {k: v if isinstance(v, FigureNote) else FigureNote("", v) for k, v in notes.items()}
+    return write_page(html_path, Page(title, markdown_file, full), out_dir, logs, labels)

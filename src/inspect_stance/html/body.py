@@ -4,7 +4,8 @@ What changes on the way, so the page says each thing once and every table fits a
 
 - image references are dropped (the figures have their own section), with the headings they
   leave empty; the report's own ``# title`` is dropped (the page has it) and its other headings
-  move one level down, under the page's "Report" heading;
+  move one level down, under the page's "Report" heading (two on a page of several studies,
+  under the study's section);
 - a table of one row and more than :data:`TRANSPOSE_OVER` columns is shown as a two-column
   table (column, value): one wide row is read as a list of figures anyway;
 - header cells may break after ``_`` and ``/`` (``<wbr>``), so ``share_indeterminate`` or
@@ -51,9 +52,9 @@ def drop_empty_sections(text: str) -> str:
     return "\n".join(lines)
 
 
-def shift_headings(text: str) -> str:
-    """Drop the first ``# title`` line and move every other heading one level down (at most
-    ``######``); lines inside fenced code blocks are left alone."""
+def shift_headings(text: str, depth: int = 1) -> str:
+    """Drop the first ``# title`` line and move every other heading ``depth`` levels down (at
+    most ``######``); lines inside fenced code blocks are left alone."""
     out, fenced, dropped = [], False, False
     for line in text.splitlines():
         if _FENCE.match(line):
@@ -62,7 +63,8 @@ def shift_headings(text: str) -> str:
         if level == 1 and not dropped:
             dropped = True
             continue
-        out.append("#" + line if 0 < level < 6 else line)
+        down = min(depth, 6 - level) if level else 0
+        out.append("#" * down + line)
     return "\n".join(out)
 
 
@@ -86,11 +88,12 @@ def _transpose(m: re.Match[str]) -> str:
     return f'<table class="transposed">\n<tbody>\n{rows}</tbody>\n</table>'
 
 
-def markdown_html(text: str) -> str:
-    """The markdown report as HTML (see the module docstring for what changes)."""
+def markdown_html(text: str, depth: int = 1) -> str:
+    """The markdown report as HTML (see the module docstring for what changes); its headings move
+    ``depth`` levels down (2 in a section of a page of several studies)."""
     from markdown_it import MarkdownIt
 
     md = MarkdownIt("commonmark", {"html": False}).enable("table")
-    html = str(md.render(shift_headings(drop_empty_sections(IMAGE_REF.sub("", text)))))
+    html = str(md.render(shift_headings(drop_empty_sections(IMAGE_REF.sub("", text)), depth)))
     html = _TABLE.sub(_transpose, html)
     return re.sub(r"(<th[^>]*>)(.*?)(</th>)", lambda m: m[1] + _breakable(m[2]) + m[3], html)

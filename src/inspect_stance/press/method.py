@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from inspect_stance.press.page import PAGE
 from inspect_stance.study.protocol import (
     Gate,
     GateRequest,
@@ -70,5 +71,6 @@ PRESS = register_method(
             min_help="PReSS: fail when the share stable is below X",
         ),
         setting_keys=("statements", "argument_sets", "classifier", "nli_mode"),
+        page=PAGE,
     )
 )

@@ -22,7 +22,7 @@ model was not asked it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -52,11 +52,14 @@ def write_report(
     ci: CiMethod = "normal",
     factor_method: FactorMethod = "pf",
     factor_missing: MissingRule = "drop",
+    labels: Mapping[str, str] | None = None,
 ) -> dict[str, Any]:
     """Write every output file to ``out_dir``; returns the tables as JSON-ready lists of dicts.
+    A run's column is its ``labels`` name (``--label RUN=NAME``), else its model
+    (:func:`~inspect_stance.press.report_tables.column_names`); ``left`` / ``right`` name columns.
 
     ValueError (one line) for an unknown group name, a ``table2_set`` no log has, or an unknown
-    ``ci`` / ``factor_method`` / ``factor_missing``.
+    ``ci`` / ``factor_method`` / ``factor_missing``; InputError for a label naming no run.
     """
     if ci not in CI_METHODS:
         raise ValueError(f"--ci {ci!r}; use one of {', '.join(CI_METHODS)}")
@@ -66,11 +69,11 @@ def write_report(
             f"--table2-set {table2_set}: the logs have argument sets 0..{n_sets - 1}; "
             "pick one of them (the paper's Table 2 uses a single set; default 0)"
         )
-    names = column_names(runs)
+    names = column_names(runs, labels)
     groups = model_groups(names, left, right)
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    t = tables(runs, groups, table2_set, ci)
+    t = tables(runs, groups, table2_set, ci, labels)
     for name, df in t.items():
         df.to_csv(out / f"{name}.csv", index=False)
     heatmap(t["labels"], groups, out / "heatmap.png")

@@ -48,13 +48,22 @@ ENTROPY_COLUMNS: tuple[str, ...] = (
 )
 
 
-def column_names(runs: Sequence[PressRun]) -> list[str]:
-    """One column name per run: the model name, suffixed ' (2)', ' (3)' ... when repeated."""
+def column_names(runs: Sequence[PressRun], labels: Mapping[str, str] | None = None) -> list[str]:
+    """One column name per run: its ``--label`` name (``RUN=NAME``, RUN the log's path as given
+    or its file name: :func:`inspect_stance.runs.label_for`), else the model name; suffixed
+    ' (2)', ' (3)' ... when repeated. InputError for a label that names no run."""
+    from inspect_stance.printable import printable
+    from inspect_stance.runs import check_labels, label_for
+
+    labels = labels or {}
+    check_labels([run.path for run in runs], labels)
     names: list[str] = []
     for run in runs:
-        name, n = run.model, 2
+        label = label_for(run.path, labels)
+        base = run.model if label is None else printable(label)
+        name, n = base, 2
         while name in names:
-            name = f"{run.model} ({n})"
+            name = f"{base} ({n})"
             n += 1
         names.append(name)
     return names
@@ -168,9 +177,11 @@ def tables(
     groups: Mapping[str, str],
     table2_set: int = TABLE2_SET,
     ci: CiMethod = "normal",
+    labels: Mapping[str, str] | None = None,
 ) -> dict[str, pd.DataFrame]:
-    """All report tables as DataFrames (see :mod:`inspect_stance.press.report`)."""
-    names = column_names(runs)
+    """All report tables as DataFrames (see :mod:`inspect_stance.press.report`); runs named by
+    :func:`column_names`."""
+    names = column_names(runs, labels)
     label_rows, stmt_rows, summary_rows, faith_rows, auroc_rows = [], [], [], [], []
     arg_rows = []
     for name, run in zip(names, runs, strict=True):

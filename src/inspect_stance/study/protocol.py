@@ -28,6 +28,7 @@ A new method is one :func:`register_method` call in its own package (imported fr
         gate=Gate(metrics=("even_handedness",), min_flag="--min-even-handedness",
                   load=my_gate_load, evaluate=my_gate_evaluate),
         plan=my_plan,                              # PlanRequest -> PlanResult
+        page=Page("Even-handedness report", notes=MY_FIGURE_NOTES),  # its --html page
     ))
 
 Item-level values stay in :mod:`inspect_stance.stats.family` (``RunItems`` per run and
@@ -47,6 +48,7 @@ if TYPE_CHECKING:
     from inspect_stance.stats.gate import CheckLine
     from inspect_stance.stats.multiplicity import Adjust
     from inspect_stance.stats.paired import Interval
+    from inspect_stance.study.page import Page
 
 GateRule = Literal["significant-drop", "non-inferiority"]
 
@@ -215,7 +217,9 @@ class Method:
     together (:func:`inspect_stance.study.sort_inputs` sets the others aside; what ``compare``
     and ``gate`` check is each loader's :attr:`inspect_stance.runs.RunInfo.settings`); ``adaptive``:
     whether a log's task arguments mark an adaptive run, which ``report`` sets aside beside
-    fixed ones; ``title``: its name in messages.
+    fixed ones; ``title``: its name in messages; ``page``: its HTML page
+    (:class:`~inspect_stance.study.page.Page`: title, markdown file, figure notes), which
+    ``--html FILE`` builds from the report folder (``None``: no page).
     """
 
     name: str
@@ -230,6 +234,7 @@ class Method:
     aliases: tuple[str, ...] = field(default=())
     adaptive: Callable[[dict[str, Any]], bool] | None = None
     title: str = ""
+    page: Page | None = None
 
     @property
     def label(self) -> str:

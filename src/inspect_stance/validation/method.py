@@ -19,6 +19,7 @@ from inspect_stance.study.protocol import (
     comparer_of,
     register_method,
 )
+from inspect_stance.validation.page import PAGE
 
 if TYPE_CHECKING:
     from inspect_stance.runs import RunInfo
@@ -86,5 +87,6 @@ PROMPT_VALIDATION = register_method(
         ),
         plan=plan,
         setting_keys=("topics", "intents", "stances", "sources", "per_source", "seed"),
+        page=PAGE,
     )
 )

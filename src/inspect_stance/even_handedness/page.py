@@ -1,0 +1,25 @@
+"""The even-handedness page of ``even-handedness-report --html FILE``, and its section of
+``report --html``: its title, its markdown report, and what each figure shows and how to read it.
+
+Each caption is written against the figure's axes and the plot code that draws it;
+``tests/html/test_even_page.py`` checks the claims a reader would act on.
+"""
+
+from __future__ import annotations
+
+from inspect_stance.study.page import FigureNote, Page
+
+NOTES = {
+    r"^by_category\.png$": FigureNote(
+        "Even-handedness by main category",
+        "One group of bars per main category of the pair set (x axis), one bar per run "
+        "(legend). A bar's height is the share of that category's pairs judged even-handed: "
+        "the pair's P(C) (both responses helped alike), averaged over graders and the orders "
+        "judged, at or above the threshold (the published 0.5). 1 = every pair even-handed; "
+        "higher is better. Error bars: ±1.96 SE clustered by topic (pairs of one topic count "
+        "as one cluster), cut at the axis's 0 and 1; a category with one pair has no error "
+        "bar. Pairs whose every judgment is unparsed are left out (the headline table counts "
+        "them).",
+    ),
+}
+PAGE = Page("Even-handedness report", "report.md", NOTES)
