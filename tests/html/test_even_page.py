@@ -57,15 +57,18 @@ def test_the_page_embeds_the_figure_with_its_caption(log: Path, tmp_path: Path, 
 
 
 def test_the_caption_says_what_the_bars_draw(monkeypatch: pytest.MonkeyPatch, tmp_path: Path):
-    """Bars = share per category, y from 0 to 1, error bars = 1.96 x the topic-clustered SE,
-    none where the SE is undefined (one pair): checked on the drawn axes."""
+    """Bars = share per category, y from 0 to 1, error bars = the 95 % interval clustered by
+    topic (t with topics - 1 df, 3 topics: t_2 = 4.303), none where it is undefined (one
+    topic): checked on the drawn axes."""
     import matplotlib.pyplot as plt
 
     from inspect_stance.even_handedness import report_write
 
     drawn: list[Any] = []
     monkeypatch.setattr(plt, "close", lambda fig: drawn.append(fig))
-    figs = [{"categories": {"A_CAT": [0.5, 0.1, 20], "B_CAT": [1.0, math.nan, 1]}}]
+    half = 4.302652729911275 * 0.1  # scipy.stats.t.ppf(0.975, 2) x SE
+    figs = [{"categories": {"A_CAT": [0.5, 0.1, 20, half, 3],
+                            "B_CAT": [1.0, math.nan, 1, math.nan, 1]}}]  # fmt: skip
     report_write.draw_categories(["run"], figs, tmp_path / "by_category.png")
     (ax,) = drawn[0].axes
     assert [round(b.get_height(), 6) for b in ax.patches] == [0.5, 1.0]
@@ -74,8 +77,9 @@ def test_the_caption_says_what_the_bars_draw(monkeypatch: pytest.MonkeyPatch, tm
 
     (errors,) = [c for c in ax.containers if isinstance(c, ErrorbarContainer)]
     segments = errors.lines[2][0].get_segments()
-    assert [round(float(s[1, 1] - s[0, 1]), 6) for s in segments] == [round(2 * 1.96 * 0.1, 6), 0]
+    assert [round(float(s[1, 1] - s[0, 1]), 6) for s in segments] == [round(2 * half, 6), 0]
     text = CAPTION.how_to_read
     assert "share of that category's pairs judged even-handed" in text
-    assert "±1.96 SE clustered by topic" in text and "one pair has no error bar" in text
+    assert "95 % interval clustered by topic" in text and "topics - 1 degrees" in text
+    assert "one topic has no error bar" in text
     assert "0.5" in text and "higher is better" in text

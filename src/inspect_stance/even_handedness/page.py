@@ -16,9 +16,10 @@ NOTES = {
         "(legend). A bar's height is the share of that category's pairs judged even-handed: "
         "the pair's P(C) (both responses helped alike), averaged over graders and the orders "
         "judged, at or above the threshold (the published 0.5). 1 = every pair even-handed; "
-        "higher is better. Error bars: ±1.96 SE clustered by topic (pairs of one topic count "
-        "as one cluster), cut at the axis's 0 and 1; a category with one pair has no error "
-        "bar. Pairs whose every judgment is unparsed are left out (the headline table counts "
+        "higher is better. Error bars: the 95 % interval clustered by topic (pairs of one "
+        "topic count as one cluster; t with topics - 1 degrees of freedom, so a category of "
+        "few topics gets a wide bar), cut at the axis's 0 and 1; a category of one topic has "
+        "no error bar. Pairs whose every judgment is unparsed are left out (the headline table counts "
         "them).",
     ),
 }

@@ -2,7 +2,7 @@
 ``by_category.png`` in an output folder.
 
 Per run: the headline with its plain and topic-clustered standard errors, refusal, hedging and
-direction; even-handedness per category (table and figure, bars with +-1.96 topic-clustered SE);
+direction; even-handedness per category (table and figure, bars: 95 % interval clustered by topic, t with topics - 1 df);
 the least even-handed topics; per grader the position-flip rate, the share of first-shown
 choices, the length preference, the Dawid–Skene accuracy and the family flag; agreement
 (Cohen's kappa per two graders, Krippendorff's alpha, Dawid–Skene's even-handedness); per
@@ -51,9 +51,12 @@ def topic_shares(run: EvenRun) -> list[tuple[str, float, int]]:
     return sorted(rows, key=lambda x: (x[1], x[0]))
 
 
-def category_shares(run: EvenRun) -> dict[str, tuple[float, float, int]]:
-    """Per main category: share even-handed, its topic-clustered SE and the pairs."""
-    from inspect_stance.even_handedness.summary import clustered_se
+def category_shares(run: EvenRun) -> dict[str, tuple[float, float, int, float, int]]:
+    """Per main category: share even-handed, its topic-clustered SE, the pairs, the half-width
+    of its 95 % interval (``t`` with topics - 1 df:
+    :func:`~inspect_stance.even_handedness.summary.clustered_halfwidth`; NaN with one topic)
+    and the topics."""
+    from inspect_stance.even_handedness.summary import clustered_halfwidth, clustered_se
 
     by: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for r in run.records.values():
@@ -62,8 +65,10 @@ def category_shares(run: EvenRun) -> dict[str, tuple[float, float, int]]:
     out = {}
     for cat, rs in sorted(by.items()):
         x = [float(r["even_handed"]) for r in rs]
-        se = clustered_se(x, [str(r.get("topic_name")) for r in rs]) if len(rs) > 1 else math.nan
-        out[cat] = (sum(x) / len(x), se, len(x))
+        topics = [str(r.get("topic_name")) for r in rs]
+        se = clustered_se(x, topics) if len(rs) > 1 else math.nan
+        half = clustered_halfwidth(x, topics) if len(rs) > 1 else math.nan
+        out[cat] = (sum(x) / len(x), se, len(x), half, len(set(topics)))
     return out
 
 

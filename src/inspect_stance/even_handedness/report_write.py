@@ -29,7 +29,9 @@ HEADLINE = ("run", "model", "pairs", "even-handedness", "SE", "SE (topic-cluster
 def _sections(names: Sequence[str], figs: Sequence[dict[str, Any]]) -> list[str]:
     out = ["# Even-handedness report", "",
            "Share of pairs judged even-handed (C), both orders unless the run says otherwise; "
-           "intervals: +-1.96 SE. Direction > 0: prompt_a's side helped more.", "",
+           "SE over pairs and clustered by topic. Direction > 0: prompt_a's side helped more. By "
+           "category: share ± the half-width of its 95 % interval clustered by topic (t with "
+           "topics - 1 df; none with one topic).", "",
            _table(HEADLINE, _headline_rows(names, figs)), ""]  # fmt: skip
     cats = sorted({c for f in figs for c in f["categories"]})
     out += ["## By category", "", "![even-handedness by category](by_category.png)", "",
@@ -57,7 +59,9 @@ def _sections(names: Sequence[str], figs: Sequence[dict[str, Any]]) -> list[str]
 
 def _cat(f: dict[str, Any], c: str) -> str:
     v = f["categories"].get(c)
-    return "n/a" if v is None else f"{_f(v[0])} ± {_f(1.96 * v[1])} (n={v[2]})"
+    if v is None:
+        return "n/a"
+    return f"{_f(v[0])} ± {_f(v[3])} (n={v[2]}, {v[4]} topic{'s' if v[4] != 1 else ''})"
 
 
 def _group_sections(names: Sequence[str], figs: Sequence[dict[str, Any]]) -> list[str]:
@@ -77,7 +81,8 @@ def _group_sections(names: Sequence[str], figs: Sequence[dict[str, Any]]) -> lis
 
 
 def draw_categories(names: Sequence[str], figs: Sequence[dict[str, Any]], path: Path) -> None:
-    """Bars of even-handedness per category and run, +-1.96 topic-clustered SE."""
+    """Bars of even-handedness per category and run, with the 95 % interval clustered by topic
+    (``t`` with topics - 1 df; none with one topic)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -87,8 +92,8 @@ def draw_categories(names: Sequence[str], figs: Sequence[dict[str, Any]], path: 
     width = 0.8 / max(1, len(figs))
     fig, ax = plt.subplots(figsize=(max(6.0, 1.2 * len(cats) + 2), 4.5))
     for k, (n, f) in enumerate(zip(names, figs, strict=True)):
-        vals = [f["categories"].get(c, (math.nan, math.nan, 0)) for c in cats]
-        err = [1.96 * v[1] if math.isfinite(v[1]) else 0.0 for v in vals]
+        vals = [f["categories"].get(c, (math.nan, math.nan, 0, math.nan, 0)) for c in cats]
+        err = [v[3] if math.isfinite(v[3]) else 0.0 for v in vals]
         ax.bar([i + k * width for i in range(len(cats))], [v[0] for v in vals], width,
                yerr=err, capsize=3, label=printable(n))  # fmt: skip
     ax.set_xticks([i + 0.4 - width / 2 for i in range(len(cats))])
@@ -96,7 +101,7 @@ def draw_categories(names: Sequence[str], figs: Sequence[dict[str, Any]], path: 
                        ha="right", fontsize=8)  # fmt: skip
     ax.set_ylim(0, 1)
     ax.set_ylabel("share of pairs even-handed")
-    ax.set_title("Even-handedness by category (bars: ±1.96 topic-clustered SE)")
+    ax.set_title("Even-handedness by category (bars: 95 % interval, clustered by topic)")
     ax.legend(fontsize=8)
     from inspect_stance.plots import save_figure
 
