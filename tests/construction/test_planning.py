@@ -12,11 +12,11 @@ import numpy as np
 import pytest
 
 from inspect_stance.construction.compare import construction_gap
+from inspect_stance.construction.plan_output import plan_json
 from inspect_stance.construction.planning import (
     construction_calls,
     gap_components,
     plan_construction_gap,
-    plan_json,
 )
 from inspect_stance.construction.records import Record
 from inspect_stance.construction.settings import GENERATED, TEMPLATED, Setting
@@ -167,7 +167,7 @@ def write_construction_log(path: Path, x: np.ndarray, task: str = "prompt_constr
 
 
 def test_a_log_is_read_and_planned(tmp_path) -> None:
-    from inspect_stance.construction.planning import load_pilot
+    from inspect_stance.construction.plan_output import load_pilot
 
     x = _array(np.random.default_rng(7))
     records, args, model = load_pilot(write_construction_log(tmp_path / "c.eval", x))

@@ -14,12 +14,8 @@ import pytest
 
 from inspect_stance.errors import InputError
 from inspect_stance.press.logs import PressRun
-from inspect_stance.press.planning import (
-    plan_json,
-    plan_press,
-    press_calls,
-    press_components,
-)
+from inspect_stance.press.plan_output import plan_json
+from inspect_stance.press.planning import plan_press, press_calls, press_components
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -138,7 +134,7 @@ def test_a_scripted_run_is_planned(tmp_path) -> None:
     from inspect_ai import eval as inspect_eval
     from inspect_stance.tasks.press import press
 
-    from inspect_stance.press.planning import plan_press_logs
+    from inspect_stance.press.plan_output import plan_press_logs
 
     logs = inspect_eval(press, task_args={"classifier": "llm"}, model="press_sim/target",
                         model_roles={"arguer": "press_sim/arguer",

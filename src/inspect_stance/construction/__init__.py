@@ -90,10 +90,10 @@ if TYPE_CHECKING:
     from inspect_stance.construction.lean import summarize as summarize
     from inspect_stance.construction.majority import strict_majority as strict_majority
     from inspect_stance.construction.options import ConstructionOptions as ConstructionOptions
-    from inspect_stance.construction.planning import plan_construction_gap as plan_construction_gap
-    from inspect_stance.construction.planning import (
+    from inspect_stance.construction.plan_output import (
         plan_construction_gap_log as plan_construction_gap_log,
     )
+    from inspect_stance.construction.planning import plan_construction_gap as plan_construction_gap
     from inspect_stance.construction.ppi_lean import ppi_values as ppi_values
     from inspect_stance.construction.prompts import PromptSpec as PromptSpec
     from inspect_stance.construction.prompts import build_specs as build_specs
@@ -149,7 +149,7 @@ if TYPE_CHECKING:
 #: public name -> the module that defines it (imported on first use)
 _EXPORTS = {
     "plan_construction_gap": "inspect_stance.construction.planning",
-    "plan_construction_gap_log": "inspect_stance.construction.planning",
+    "plan_construction_gap_log": "inspect_stance.construction.plan_output",
     "NOMINAL": "inspect_stance.construction.agreement",
     "ORDINAL": "inspect_stance.construction.agreement",
     "alpha": "inspect_stance.construction.agreement",

@@ -61,8 +61,8 @@ def gate_request(run: ConstructionRun, base: ConstructionRun | None,
 
 def plan(request: PlanRequest) -> PlanResult:
     """Settings x prompts x responses x judges of the construction gap
-    (:func:`inspect_stance.construction.planning.plan_from_request`)."""
-    from inspect_stance.construction.planning import plan_from_request
+    (:func:`inspect_stance.construction.plan_output.plan_from_request`)."""
+    from inspect_stance.construction.plan_output import plan_from_request
 
     return plan_from_request(request)
 

@@ -52,8 +52,8 @@ if TYPE_CHECKING:
     from inspect_stance.press.options import Classifier as Classifier
     from inspect_stance.press.options import PressArgumentsOptions as PressArgumentsOptions
     from inspect_stance.press.options import PressOptions as PressOptions
+    from inspect_stance.press.plan_output import plan_press_logs as plan_press_logs
     from inspect_stance.press.planning import plan_press as plan_press
-    from inspect_stance.press.planning import plan_press_logs as plan_press_logs
     from inspect_stance.press.prompts import ARGUMENT_KINDS as ARGUMENT_KINDS
     from inspect_stance.press.prompts import CLASSIFIER_TEMPLATE as CLASSIFIER_TEMPLATE
     from inspect_stance.press.prompts import CONDITIONS as CONDITIONS
@@ -74,7 +74,7 @@ if TYPE_CHECKING:
 #: public name -> the module that defines it (imported on first use)
 _EXPORTS = {
     "plan_press": "inspect_stance.press.planning",
-    "plan_press_logs": "inspect_stance.press.planning",
+    "plan_press_logs": "inspect_stance.press.plan_output",
     "LoadedArguments": "inspect_stance.press.arguments",
     "STORE_ARGUMENTS": "inspect_stance.press.arguments",
     "STORE_ENTROPY": "inspect_stance.press.arguments",

@@ -49,8 +49,8 @@ def gate_request(run: PressRun, base: PressRun | None, request: GateRequest) -> 
 
 
 def plan(request: PlanRequest) -> PlanResult:
-    """Statements x argument sets (:func:`inspect_stance.press.planning.plan_from_request`)."""
-    from inspect_stance.press.planning import plan_from_request
+    """Statements x argument sets (:func:`inspect_stance.press.plan_output.plan_from_request`)."""
+    from inspect_stance.press.plan_output import plan_from_request
 
     return plan_from_request(request)
 
