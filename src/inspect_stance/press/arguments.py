@@ -265,6 +265,33 @@ def _check_bias(
         )
 
 
+def _record_entry(
+    rec: dict[str, Any], n: int, source: str
+) -> tuple[tuple[str, int], dict[str, str]]:
+    """Record ``n``'s key ``(statement text, argument set)`` and its two arguments, checked: a
+    one-line :class:`InputError` for a missing field or an argument set that is not an integer
+    from 0."""
+    missing = [k for k in ("statement", "argument_set", "support", "counter") if k not in rec]
+    if missing:
+        raise InputError(
+            f"{source}: record {n} lacks {', '.join(missing)}; each record needs statement, "
+            "argument_set, support, counter"
+        )
+    k = rec["argument_set"]
+    if isinstance(k, str) and k.strip().isdigit():
+        k = int(k)
+    if not isinstance(k, int) or isinstance(k, bool) or k < 0:
+        raise InputError(
+            f"{source}: record {n} has argument_set {rec['argument_set']!r}; use an integer from 0"
+        )
+    where = f"{source}: record {n}"
+    texts = {
+        side: text_cell(rec[side], where, side, required=False, multiline=True)
+        for side in ("support", "counter")
+    }
+    return (text_cell(rec["statement"], where, "statement"), k), texts
+
+
 def match_arguments(
     records: Iterable[dict[str, Any]],
     statements: Sequence[Statement],
@@ -281,31 +308,13 @@ def match_arguments(
     table: dict[tuple[str, int], dict[str, str]] = {}
     biases = {st.text: st.bias for st in statements}
     for n, rec in enumerate(records, start=1):
-        missing = [k for k in ("statement", "argument_set", "support", "counter") if k not in rec]
-        if missing:
-            raise InputError(
-                f"{source}: record {n} lacks {', '.join(missing)}; each record needs statement, "
-                "argument_set, support, counter"
-            )
-        k = rec["argument_set"]
-        if isinstance(k, str) and k.strip().isdigit():
-            k = int(k)
-        if not isinstance(k, int) or isinstance(k, bool) or k < 0:
-            raise InputError(
-                f"{source}: record {n} has argument_set {rec['argument_set']!r}; use an integer "
-                "from 0"
-            )
+        key, texts = _record_entry(rec, n, source)
         where = f"{source}: record {n}"
-        key = (text_cell(rec["statement"], where, "statement"), k)
-        texts = {
-            side: text_cell(rec[side], where, side, required=False, multiline=True)
-            for side in ("support", "counter")
-        }
         first = table.setdefault(key, texts)
         if first != texts:
             raise InputError(
-                f"{where} gives statement {key[0][:50]!r} set {k} other arguments than an earlier "
-                "record; keep one record per statement and argument set"
+                f"{where} gives statement {key[0][:50]!r} set {key[1]} other arguments than an "
+                "earlier record; keep one record per statement and argument set"
             )
         _check_bias(rec, key[0], biases, where)
     out: ArgumentTable = {}

@@ -67,13 +67,7 @@ def build_tiny_nli(
     torch.manual_seed(seed)
     model = BertForSequenceClassification(cfg)
     if mode in ("entail", "contradict"):
-        target = [k for k, v in labels.items() if v.lower().startswith(mode)]
-        if not target:
-            raise ValueError(f"mode {mode!r} needs a matching label in id2label {labels}")
-        with torch.no_grad():
-            model.classifier.weight.zero_()
-            model.classifier.bias.zero_()
-            model.classifier.bias[target[0]] = 5.0
+        _set_fixed_head(model, labels, mode)
     elif mode == "keyed":
         _set_keyed_weights(model, vocab, labels)
     elif mode != "random":
@@ -83,6 +77,20 @@ def build_tiny_nli(
     model.save_pretrained(out)
     fast.save_pretrained(out)
     return out
+
+
+def _set_fixed_head(model: Any, labels: dict[int, str], mode: str) -> None:
+    """Zero the classifier head's weights and give the label starting with ``mode``
+    (``entail`` / ``contradict``) a bias of 5, so that it always wins."""
+    import torch
+
+    target = [k for k, v in labels.items() if v.lower().startswith(mode)]
+    if not target:
+        raise ValueError(f"mode {mode!r} needs a matching label in id2label {labels}")
+    with torch.no_grad():
+        model.classifier.weight.zero_()
+        model.classifier.bias.zero_()
+        model.classifier.bias[target[0]] = 5.0
 
 
 def _tokenizer() -> tuple[dict[str, int], Any]:

@@ -272,26 +272,28 @@ def build_plan(request: PlanRequest) -> Plan:
         target_se = DEFAULT_SE_SLACK * designs[-1].spr_se
     # the assurance applies to a target the user set (the default target is a point figure)
     assurance = request.assurance if request.target_se is not None else None
-    best = cheapest(
-        vc,
-        costs.calls_per_trial,
-        max_p,
-        max_t,
-        target_se,
-        request.detect,
-        pair,
-        request.alpha,
-        request.power,
-        pricing,
-        assurance,
-    )
-    target = {
+    best = cheapest(vc, costs.calls_per_trial, max_p, max_t, target_se, request.detect, pair,
+                    request.alpha, request.power, pricing, assurance)  # fmt: skip
+    target = _target(request, vc, best, target_se, assurance, (max_p, max_t))
+    rep = None
+    if request.adaptive_halfwidth is not None:
+        rep = _replay(run, costs, request.adaptive_halfwidth, request.replay_orders)
+    summaries = [_run_summary(r, v, c) for r, v, c in loaded]
+    return Plan(summaries, designs, best, target, rep)
+
+
+def _target(request: PlanRequest, vc: Any, best: Any, target_se: float | None,
+            assurance: float | None, limits: tuple[int, int]) -> dict[str, Any]:  # fmt: skip
+    """The plan's target block: what was asked, the design space searched (``limits``:
+    propositions, trials) and, for the recommended design, the probability its realised SE
+    meets the target and its 80 % predicted range."""
+    return {
         "target_se": target_se,
         "detect": request.detect,
         "alpha": request.alpha,
         "power": request.power,
-        "max_propositions": max_p,
-        "max_trials": max_t,
+        "max_propositions": limits[0],
+        "max_trials": limits[1],
         "default_target": request.target_se is None and request.detect is None,
         "estimator": request.estimator,
         "assurance": assurance,
@@ -302,11 +304,6 @@ def build_plan(request: PlanRequest) -> Plan:
         if best is None
         else list(se_prediction_range(vc, best.propositions, best.trials)),
     }
-    rep = None
-    if request.adaptive_halfwidth is not None:
-        rep = _replay(run, costs, request.adaptive_halfwidth, request.replay_orders)
-    summaries = [_run_summary(r, v, c) for r, v, c in loaded]
-    return Plan(summaries, designs, best, target, rep)
 
 
 def _replay(run: DriftRun, costs: RunCosts, halfwidth: float, orders: int) -> dict[str, Any]:
