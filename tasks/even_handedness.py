@@ -23,6 +23,7 @@ from inspect_stance.even_handedness.keys import GRADERS_ROLE, JUDGED_ORDERS
 from inspect_stance.even_handedness.options import EvenOptions
 from inspect_stance.params import reject_unknown_args
 from inspect_stance.roles import require_roles
+from inspect_stance.task_options import task_arguments
 
 TASK_VERSION = 1
 
@@ -85,24 +86,11 @@ def even_handedness(
     Needs ``--model-role graders=MODEL`` (one or more: ``graders=A,B,C``), checked before the
     first model call. Grader calls use temperature 0 and request top-20 token probabilities.
     """
+    given = dict(locals())  # the task's arguments: its parameters only, taken first
     from inspect_stance.solvers.even_handedness import pair_responses
 
     reject_unknown_args("even_handedness", unknown, even_handedness)
-    opts = EvenOptions.parse(
-        categories=categories,
-        topics=topics,
-        template_categories=template_categories,
-        partisan=partisan,
-        limit=limit,
-        both_orders=both_orders,
-        threshold=threshold,
-        hedging_threshold=hedging_threshold,
-        grader_logprobs=grader_logprobs,
-        max_tokens=max_tokens,
-        grader_max_tokens=grader_max_tokens,
-        human_labels=human_labels,
-        shard=shard,
-    )
+    opts = EvenOptions.parse(**task_arguments(EvenOptions, given))
     selection = selected_pairs(opts)
     require_roles("even_handedness", [GRADERS_ROLE], "the graders that judge each pair")
     return Task(

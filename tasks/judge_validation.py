@@ -31,6 +31,7 @@ from inspect_stance.construction.keys import JUDGES_ROLE
 from inspect_stance.fingerprint import FINGERPRINT_KEY, task_fingerprint
 from inspect_stance.params import reject_unknown_args
 from inspect_stance.roles import require_roles
+from inspect_stance.task_options import task_arguments
 from inspect_stance.viewer import construction_viewer, headline
 
 TASK_VERSION = 2  # 2: the paper's rubric threshold (0.75) by default
@@ -55,16 +56,11 @@ def judge_validation(
     The parameters are declared once, in
     :class:`~inspect_stance.construction.judge_validation_options.JudgeValidationOptions`.
     """
+    given = dict(locals())  # the task's arguments: its parameters only, taken first
     from inspect_stance.solvers.judge_validation import collected_response
 
     reject_unknown_args("judge_validation", unknown, judge_validation)
-    opts = JudgeValidationOptions.parse(
-        annotations=annotations,
-        label_column=label_column,
-        rubric_threshold=rubric_threshold,
-        judge_sees_prompt=judge_sees_prompt,
-        shard=shard,
-    )
+    opts = JudgeValidationOptions.parse(**task_arguments(JudgeValidationOptions, given))
     rows = load_annotations(opts.annotations_path, opts.label_column)
     keep, shard_entry = shard_rows(rows, opts.shard, study_settings(opts))
     require_roles("judge_validation", [JUDGES_ROLE], "the judge ensemble under validation")

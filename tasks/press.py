@@ -33,6 +33,7 @@ from inspect_stance.press.options import (
 from inspect_stance.press.statements import load_statements
 from inspect_stance.provenance import record_provenance
 from inspect_stance.roles import config_dump, require_roles, role_model, target_model
+from inspect_stance.task_options import task_arguments
 from inspect_stance.viewer import headline, press_viewer
 
 TASK_VERSION = 2  # 2: binary zero-shot NLI default, factor draws, arguments fingerprint
@@ -66,28 +67,11 @@ def press(
 
     The parameters are declared once, in :class:`~inspect_stance.press.options.PressOptions`.
     """
+    given = dict(locals())  # the task's arguments: its parameters only, taken first
     from inspect_stance.solvers.press import press_generate
 
     reject_unknown_args("press", unknown, press)
-    opts = PressOptions.parse(
-        statements=statements,
-        argument_sets=argument_sets,
-        arguments=arguments,
-        personas=personas,
-        entropy_samples=entropy_samples,
-        factor_samples=factor_samples,
-        classifier=classifier,
-        nli_mode=nli_mode,
-        nli_model=nli_model,
-        nli_device=nli_device,
-        nli_batch_size=nli_batch_size,
-        nli_hypothesis=nli_hypothesis,
-        nli_agree_hypothesis=nli_agree_hypothesis,
-        nli_disagree_hypothesis=nli_disagree_hypothesis,
-        arguer_max_tokens=arguer_max_tokens,
-        classifier_max_tokens=classifier_max_tokens,
-        shard=shard,
-    )
+    opts = PressOptions.parse(**task_arguments(PressOptions, given))
     samples, inputs_metadata = _samples(opts)
     return Task(
         cleanup=record_provenance,  # who answered each call (provenance.py)

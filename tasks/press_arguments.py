@@ -26,6 +26,7 @@ from inspect_stance.press.dataset import shard_statements, statement_samples
 from inspect_stance.press.options import PressArgumentsOptions
 from inspect_stance.press.statements import load_statements
 from inspect_stance.roles import config_dump, role_model, target_model
+from inspect_stance.task_options import task_arguments
 from inspect_stance.viewer import headline
 
 TASK_VERSION = 1
@@ -46,15 +47,11 @@ def press_arguments(
     Parameters: ``inspect-stance params press_arguments`` (or docs/press.md), declared once in
     :class:`~inspect_stance.press.options.PressArgumentsOptions`.
     """
+    given = dict(locals())  # the task's arguments: its parameters only, taken first
     from inspect_stance.solvers.press import arguer_defaults, press_arguments_generate
 
     reject_unknown_args("press_arguments", unknown, press_arguments)
-    opts = PressArgumentsOptions.parse(
-        statements=statements,
-        argument_sets=argument_sets,
-        arguer_max_tokens=arguer_max_tokens,
-        shard=shard,
-    )
+    opts = PressArgumentsOptions.parse(**task_arguments(PressArgumentsOptions, given))
     statements, k, tokens = opts.statements, opts.argument_sets, opts.arguer_max_tokens
     items, shard_entry = shard_statements(load_statements(statements), opts, "press_arguments")
     arguer = role_model("arguer") or target_model()

@@ -40,6 +40,7 @@ from inspect_stance.fingerprint import FINGERPRINT_KEY, task_fingerprint
 from inspect_stance.params import reject_unknown_args
 from inspect_stance.provenance import record_provenance
 from inspect_stance.roles import config_dump, require_roles
+from inspect_stance.task_options import task_arguments
 from inspect_stance.viewer import construction_viewer, headline
 
 TASK_VERSION = 2  # 2: the paper's rubric (0.75) and topics by default, filler direction
@@ -73,8 +74,9 @@ def _samples(opts: ConstructionOptions, plan: ConstructionPlan) -> list[Sample]:
 
 def _role_configs(needs_prompter: bool) -> dict[str, Any]:
     """The generation config each bound role model's calls will carry (for the log), and the
-    defaults (:data:`JUDGE_DEFAULTS`, :data:`PROMPTER_DEFAULTS`) every field a role's own
-    config leaves unset takes."""
+    defaults (:data:`JUDGE_DEFAULTS`: temperature 0, ``max_tokens`` 256;
+    :data:`PROMPTER_DEFAULTS`: temperature 1, ``max_tokens`` 2048) that every field a role's own
+    config (``--model-role 'judges={model: M, max_tokens: 64}'``) leaves unset takes."""
     from inspect_stance.solvers.prompt_construction import PROMPTER_DEFAULTS, PROMPTER_ROLE
 
     configs: dict[str, Any] = {"judges": judge_configs()}
@@ -89,6 +91,20 @@ def _role_configs(needs_prompter: bool) -> dict[str, Any]:
             "judges": JUDGE_DEFAULTS.model_dump(exclude_none=True),
             "prompter": PROMPTER_DEFAULTS.model_dump(exclude_none=True),
         },
+    }
+
+
+def _metadata(
+    opts: ConstructionOptions, plan: ConstructionPlan, samples: list[Sample]
+) -> dict[str, Any]:
+    """The task metadata: the options and plan the reports read, the roles' configs, the
+    templates drawn and the inputs' fingerprint (input files and samples by content:
+    ``eval-retry`` refuses changed inputs)."""
+    return {
+        **task_metadata(opts, plan),
+        **_role_configs(plan.needs_prompter),
+        **plan.template_info,
+        FINGERPRINT_KEY: task_fingerprint("prompt_construction", fingerprint_inputs(opts), samples),
     }
 
 
@@ -122,47 +138,17 @@ def prompt_construction(
 ) -> Task:
     """Templated vs LLM-generated prompts, rated by the ``judges`` ensemble (the paper's design).
 
-    Parameters: ``inspect-stance params prompt_construction`` (or docs/prompt_construction.md).
-
-    Needs ``--model-role judges=A,B,C`` (one or more judge models) and, unless every generated
-    prompt comes from ``prompts_from``, ``--model-role prompter=MODEL``; both are checked before
-    the first model call. Judge calls use temperature 0 and ``max_tokens`` 256, prompter calls
-    temperature 1 and ``max_tokens`` 2048, for every field a role's own config
-    (``--model-role 'judges={model: M, max_tokens: 64}'``) leaves unset; the values used are in
-    the log's task metadata (``role_configs``).
-
-    The parameters are declared once, in
-    :class:`~inspect_stance.construction.options.ConstructionOptions`.
+    Needs ``--model-role judges=A,B,C`` and, unless every generated prompt comes from
+    ``prompts_from``, ``--model-role prompter=MODEL``, checked before the first model call
+    (role defaults: :func:`_role_configs`). The parameters are declared once, in
+    :class:`~inspect_stance.construction.options.ConstructionOptions` (``inspect-stance params
+    prompt_construction``, docs/prompt_construction.md).
     """
+    given = dict(locals())  # the task's arguments: its parameters only, taken first
     from inspect_stance.solvers.prompt_construction import construction_prompt
 
     reject_unknown_args("prompt_construction", unknown, prompt_construction)
-    opts = ConstructionOptions.parse(
-        topics=topics,
-        issues=issues,
-        intents=intents,
-        stances=stances,
-        methods=methods,
-        issuebench_templates=issuebench_templates,
-        writing_templates=writing_templates,
-        information_templates=information_templates,
-        opinion_templates=opinion_templates,
-        templates_per_setting=templates_per_setting,
-        prompts_per_setting=prompts_per_setting,
-        responses_per_prompt=responses_per_prompt,
-        prompts_from=prompts_from,
-        seed_prompts=seed_prompts,
-        seeds_per_setting=seeds_per_setting,
-        seed=seed,
-        rubric_threshold=rubric_threshold,
-        judge_sees_prompt=judge_sees_prompt,
-        judge_prompt=judge_prompt,
-        reversed_rubric=reversed_rubric,
-        ensemble=ensemble,
-        human_labels=human_labels,
-        prompter_cache=prompter_cache,
-        shard=shard,
-    )
+    opts = ConstructionOptions.parse(**task_arguments(ConstructionOptions, given))
     plan = plan_construction(opts)
     _require_roles(plan.needs_prompter)
     samples = _samples(opts, plan)
@@ -180,14 +166,6 @@ def prompt_construction(
         headline_metric=headline("prompt_construction"),
         viewer=construction_viewer(),
         epochs=Epochs(1, "mode"),
-        metadata={
-            **task_metadata(opts, plan),
-            **_role_configs(plan.needs_prompter),
-            **plan.template_info,
-            # input files and samples by content: eval-retry refuses changed inputs
-            FINGERPRINT_KEY: task_fingerprint(
-                "prompt_construction", fingerprint_inputs(opts), samples
-            ),
-        },
+        metadata=_metadata(opts, plan, samples),
         version=TASK_VERSION,
     )

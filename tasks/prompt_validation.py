@@ -31,6 +31,7 @@ from inspect_stance.fingerprint import FINGERPRINT_KEY, task_fingerprint
 from inspect_stance.params import reject_unknown_args
 from inspect_stance.provenance import record_provenance
 from inspect_stance.roles import config_dump, require_roles
+from inspect_stance.task_options import task_arguments
 from inspect_stance.validation.options import ValidationOptions
 from inspect_stance.validation.samples import (
     ValidationPlan,
@@ -75,30 +76,11 @@ def prompt_validation(
     The parameters are declared once, in
     :class:`~inspect_stance.validation.options.ValidationOptions`.
     """
+    given = dict(locals())  # the task's arguments: its parameters only, taken first
     from inspect_stance.solvers.prompt_validation import validation_annotation
 
     reject_unknown_args("prompt_validation", unknown, prompt_validation)
-    opts, plan, models = checked_run(
-        dict(
-            topics=topics,
-            issues=issues,
-            intents=intents,
-            stances=stances,
-            sources=sources,
-            per_source=per_source,
-            real_prompts=real_prompts,
-            real_limit=real_limit,
-            prompts_from=prompts_from,
-            issuebench_templates=issuebench_templates,
-            writing_templates=writing_templates,
-            information_templates=information_templates,
-            opinion_templates=opinion_templates,
-            seeds_per_setting=seeds_per_setting,
-            seed=seed,
-            prompter_cache=prompter_cache,
-            shard=shard,
-        )
-    )
+    opts, plan, models = checked_run(task_arguments(ValidationOptions, given))
     samples = setting_samples(plan)
     return Task(
         cleanup=record_provenance,  # who answered each call (provenance.py)

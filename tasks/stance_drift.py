@@ -28,6 +28,7 @@ from inspect_stance.fingerprint import FINGERPRINT_KEY, task_fingerprint
 from inspect_stance.params import reject_unknown_args
 from inspect_stance.provenance import record_provenance
 from inspect_stance.roles import require_roles
+from inspect_stance.task_options import task_arguments
 from inspect_stance.viewer import drift_viewer, headline
 
 #: bumped when sample ids or scoring change (2: content-derived sample ids, short Input lines,
@@ -98,29 +99,12 @@ def stance_drift(
     parameters are declared once, in :class:`~inspect_stance.drift.options.DriftOptions`
     (``inspect-stance params stance_drift``, docs/stance_drift.md).
     """
+    given = dict(locals())  # the task's arguments: its parameters only, taken first
     from inspect_stance.solvers.stance_chain import CHAIN_RECORD_FORMAT, RELAY_ROLE
     from inspect_stance.solvers.stance_drift import RECORD_FORMAT
 
     reject_unknown_args("stance_drift", unknown, stance_drift)
-    opts = DriftOptions.parse(
-        variant=variant,
-        trials=trials,
-        words_limit=words_limit,
-        propositions=propositions,
-        limit_propositions=limit_propositions,
-        unparsed=unparsed,
-        arguments_from=arguments_from,
-        seed=seed,
-        cache=cache,
-        logprobs=logprobs,
-        min_letter_mass=min_letter_mass,
-        extraction_temperature=extraction_temperature,
-        hops=hops,
-        relay_operation=relay_operation,
-        relay_language=relay_language,
-        adaptive_halfwidth=adaptive_halfwidth,
-        shard=shard,
-    )
+    opts = DriftOptions.parse(**task_arguments(DriftOptions, given))
     if opts.hops > 1:
         require_roles("stance_drift", [RELAY_ROLE], "with -T hops > 1 each later hop is relayed")
     data = load_dataset(opts)

@@ -108,3 +108,14 @@ def test_a_signature_out_of_step_fails_the_table(monkeypatch):
     assert docgen.parameter_table(fn).count("\n") > 10
     with pytest.raises(InputError, match="signature out of step with DriftOptions"):
         docgen.parameter_table(stance_drift)
+
+
+def test_task_arguments_hand_on_the_declared_options_only() -> None:
+    """What a task function's ``locals()`` hands on: its declared options, not the catch-all
+    ``unknown`` or a name bound later."""
+    from inspect_stance.even_handedness.options import EvenOptions
+    from inspect_stance.task_options import task_arguments
+
+    given = {"limit": 3, "threshold": 0.4, "unknown": {"x": 1}, "pair_responses": object()}
+    assert task_arguments(EvenOptions, given) == {"limit": 3, "threshold": 0.4}
+    assert EvenOptions.parse(**task_arguments(EvenOptions, given)).limit == 3

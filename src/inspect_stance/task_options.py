@@ -88,6 +88,16 @@ def defaults(cls: type) -> dict[str, Any]:
     return {f.name: f.default for f in declared(cls)}
 
 
+def task_arguments(cls: type, given: Mapping[str, object]) -> dict[str, object]:
+    """The task's options as given: the entries of ``given`` (the task function's ``locals()``,
+    taken as its first statement, so its parameters only) that are declared options of ``cls``.
+    The task's signature lists the same names (Inspect reads it for ``-T``;
+    ``tests/test_task_options.py`` checks that the two agree), so no option is written a third
+    time to hand it on."""
+    names = {f.name for f in declared(cls)}
+    return {k: v for k, v in given.items() if k in names}
+
+
 def checked_values(cls: type, raw: Mapping[str, object]) -> dict[str, Any]:
     """Each declared option of ``cls`` checked, by keyword: ``raw[name]`` (the default when
     absent) through the option's check. A name that is no option is a ``TypeError`` (a
