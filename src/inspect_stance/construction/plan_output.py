@@ -16,6 +16,7 @@ from inspect_stance.construction.planning import (
 )
 from inspect_stance.errors import InputError
 from inspect_stance.printable import printable
+from inspect_stance.stats.plan_text import recommendation_lines
 
 if TYPE_CHECKING:
     from inspect_stance.construction.records import Record
@@ -67,21 +68,9 @@ def render(plan: PlanResult) -> str:
     lines.append("designs (all settings):")
     lines += [f"  {_line(d)}" for d in plan.designs]
     t, rec = plan.target, plan.recommended
-    what = f"SE(gap) <= {t['target_se']:.4f}" if t["target_se"] is not None else ""
-    if t["detect"] is not None:
-        what += (" and " if what else "") + f"detect a gap of {t['detect']:g} (power " \
-                f"{t['power']:g}, two-sided alpha {t['alpha']:g})"  # fmt: skip
-    what += " (within 10 % of the largest design)" if t["default_target"] else ""
-    if rec is None:
-        lines.append(f"recommended for {what}: none within {t['max_settings']} settings")
-        return "\n".join(lines)
-    lines.append(f"recommended for {what}: {_line(rec)}")
-    lo, hi = t["predicted_se_range"]
-    prob = t["prob_meets_target"]
-    lines.append(f"  80 % range of its SE from the pilot's sampling error {lo:.4f}-{hi:.4f}"
-                 + (f"; probability its realised SE is <= the target {prob:.2f}"
-                    if prob is not None else "")
-                 + (f" (assurance {t['assurance']:g})" if t["assurance"] else ""))  # fmt: skip
+    lines += recommendation_lines(t, _line(rec) if rec else None,
+                                  f"none within {t['max_settings']} settings", "SE(gap)",
+                                  "a gap")  # fmt: skip
     return "\n".join(lines)
 
 

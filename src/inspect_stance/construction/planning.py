@@ -53,8 +53,7 @@ from inspect_stance.errors import InputError
 from inspect_stance.stats.design import (
     NestedComponents,
     Part,
-    least_n,
-    meets_power,
+    least_units,
     nested_components,
 )
 
@@ -182,29 +181,6 @@ def _check(target_se: float | None, detect: float | None, assurance: float | Non
         raise InputError(f"--assurance {assurance} must be strictly between 0 and 1")
 
 
-def _least_settings(vc: NestedComponents, design: tuple[int, int, int], most: int,
-                    goal: dict[str, Any]) -> int | None:  # fmt: skip
-    need = [2]
-    target, assurance = goal["target_se"], goal["assurance"]
-    var = vc.unit_variance(design)
-    if target is not None:
-        if assurance is None:
-            n = max(2, math.ceil(var / target**2 - 1e-12))
-            found: int | None = n if n <= most else None
-        else:
-            found = least_n(lambda b: vc.prob_se_below(target, b, design) >= assurance, most)
-        if found is None:
-            return None
-        need.append(found)
-    if goal["detect"] is not None:
-        found = least_n(lambda b: meets_power(var, b, goal["detect"], goal["alpha"],
-                                              goal["power"]), most)  # fmt: skip
-        if found is None:
-            return None
-        need.append(found)
-    return max(need)
-
-
 def plan_construction_gap(
     pilot: Sequence[Record],
     task_args: dict[str, Any] | None = None,
@@ -243,7 +219,7 @@ def plan_construction_gap(
     best: ConstructionDesign | None = None
     for r in range(1, max_r + 1):
         for p in range(1, max_p + 1):
-            b = _least_settings(vc, (p, r, n_j), max_b, goal)
+            b = least_units(vc, (p, r, n_j), max_b, goal, vc.unit_variance((p, r, n_j)))
             cand = None if b is None else make(b, p, r)
             if cand is not None and (best is None or cand.calls <= best.calls):
                 best = cand

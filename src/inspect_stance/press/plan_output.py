@@ -12,6 +12,7 @@ from inspect_stance.errors import InputError
 from inspect_stance.press.logs import PressRun
 from inspect_stance.press.planning import PlanResult, PressCalls, PressDesign, plan_press
 from inspect_stance.printable import printable
+from inspect_stance.stats.plan_text import recommendation_lines
 
 if TYPE_CHECKING:
     from inspect_stance.study.protocol import PlanRequest
@@ -72,26 +73,9 @@ def _line(d: PressDesign) -> str:
 
 def _recommendation_lines(plan: PlanResult) -> list[str]:
     t, rec = plan.target, plan.recommended
-    what = f"SE <= {t['target_se']:.4f}" if t["target_se"] is not None else ""
-    if t["detect"] is not None:
-        what += (" and " if what else "") + f"detect a difference of {t['detect']:g} " \
-                f"(power {t['power']:g}, two-sided alpha {t['alpha']:g})"  # fmt: skip
-    if t["default_target"]:
-        what += " (within 10 % of the largest design)"
-    if rec is None:
-        return [f"recommended for {what}: none within {t['max_statements']} statements x "
-                f"{t['max_argument_sets']} argument sets"]  # fmt: skip
-    lines = [f"recommended for {what}: {_line(rec)}"]
-    lo, hi = t["predicted_se_range"]
-    prob = t["prob_meets_target"]
-    lines.append(
-        f"  predicted SE {rec.predicted_se:.4f}, 80 % range from the pilot's sampling error "
-        f"{lo:.4f}-{hi:.4f}"
-        + (f"; probability its realised SE is <= the target {prob:.2f}" if prob is not None
-           else "")
-        + (f" (assurance {t['assurance']:g})" if t["assurance"] else "")
-    )  # fmt: skip
-    return lines
+    none = f"none within {t['max_statements']} statements x {t['max_argument_sets']} argument sets"
+    return recommendation_lines(t, _line(rec) if rec else None, none,
+                                predicted_se=rec.predicted_se if rec else None)  # fmt: skip
 
 
 def check_runs(runs: Sequence[PressRun]) -> None:

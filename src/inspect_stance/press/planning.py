@@ -46,8 +46,7 @@ from inspect_stance.press.logs import PressRun
 from inspect_stance.stats.design import (
     NestedComponents,
     Part,
-    least_n,
-    meets_power,
+    least_units,
     nested_components,
 )
 
@@ -188,36 +187,6 @@ def _delta_var(vc: NestedComponents, pair: NestedComponents | tuple[float, float
     return pair[0] + pair[1] / sets
 
 
-def _least_statements(
-    vc: NestedComponents,
-    pair: NestedComponents | tuple[float, float] | None,
-    sets: int,
-    most: int,
-    goal: dict[str, Any],
-) -> int | None:
-    """The least statements meeting every goal at ``sets`` argument sets (None: none)."""
-    need = [2]
-    target, assurance = goal["target_se"], goal["assurance"]
-    if target is not None:
-        if assurance is None:
-            n = max(2, math.ceil(vc.unit_variance((sets,)) / target**2 - 1e-12))
-            found: int | None = n if n <= most else None
-        else:
-            found = least_n(lambda s: vc.prob_se_below(target, s, (sets,)) >= assurance, most)
-        if found is None:
-            return None
-        need.append(found)
-    if goal["detect"] is not None:
-        var = _delta_var(vc, pair, sets)
-        assert var is not None
-        found = least_n(lambda s: meets_power(var, s, goal["detect"], goal["alpha"],
-                                              goal["power"]), most)  # fmt: skip
-        if found is None:
-            return None
-        need.append(found)
-    return max(need)
-
-
 def _design(vc: NestedComponents, pair: Any, calls: PressCalls, s: int, k: int) -> PressDesign:
     dv = _delta_var(vc, pair, k)
     return PressDesign(s, k, calls.calls(s, k), vc.se(s, (k,)),
@@ -260,7 +229,9 @@ def plan_press(
             "detect": detect, "alpha": alpha, "power": power}  # fmt: skip
     best: PressDesign | None = None
     for k in range(1, max_k + 1):
-        s = _least_statements(vc, pair, k, max_s, goal)
+        s = least_units(
+            vc, (k,), max_s, goal, _delta_var(vc, pair, k) if goal["detect"] is not None else None
+        )
         if s is not None:
             cand = _design(vc, pair, calls, s, k)
             if best is None or cand.calls <= best.calls:

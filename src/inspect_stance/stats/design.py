@@ -308,3 +308,42 @@ def meets_power(unit_var: float, n: int, detect: float, alpha: float, power: flo
     if unit_var <= 0:
         return True
     return detect / math.sqrt(unit_var / n) >= power_multiplier(n, alpha, power)
+
+
+def least_units(
+    vc: NestedComponents,
+    design: tuple[int, ...],
+    most: int,
+    goal: dict[str, Any],
+    delta_var: float | None = None,
+) -> int | None:
+    """The least top-level units ``n >= 2`` (propositions, statements, settings) meeting every
+    goal at ``design`` (the counts below the top level); ``None`` when none within ``most``.
+
+    ``goal["target_se"]``: with ``goal["assurance"]`` the least ``n`` whose realised SE is at
+    most the target with that probability (:meth:`NestedComponents.prob_se_below`), without it
+    the point prediction ``n = ceil(unit_variance(design) / target^2)``. ``goal["detect"]``: the
+    least ``n`` at which the paired t-test on per-unit differences of variance ``delta_var``
+    detects ``detect`` at ``goal["alpha"]`` with ``goal["power"]`` (:func:`meets_power`).
+    """
+    need = [2]
+    target, assurance = goal["target_se"], goal["assurance"]
+    if target is not None:
+        if assurance is None:
+            n = max(2, math.ceil(vc.unit_variance(design) / target**2 - 1e-12))
+            found: int | None = n if n <= most else None
+        else:
+            found = least_n(lambda b: vc.prob_se_below(target, b, design) >= assurance, most)
+        if found is None:
+            return None
+        need.append(found)
+    if goal["detect"] is not None:
+        if delta_var is None:
+            raise ValueError("detect needs the variance of the per-unit difference")
+        var = delta_var
+        found = least_n(lambda b: meets_power(var, b, goal["detect"], goal["alpha"],
+                                              goal["power"]), most)  # fmt: skip
+        if found is None:
+            return None
+        need.append(found)
+    return max(need)

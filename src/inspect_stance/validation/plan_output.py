@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from inspect_stance.errors import InputError
 from inspect_stance.printable import printable
+from inspect_stance.stats.plan_text import recommendation_lines
 from inspect_stance.validation.annotation import Annotation
 from inspect_stance.validation.planning import PlanResult, ValidationDesign, plan_validation_leaning
 
@@ -69,21 +70,7 @@ def render(plan: PlanResult) -> str:
     lines.append("designs (all settings):")
     lines += [f"  {_line(d)}" for d in plan.designs]
     t, rec = plan.target, plan.recommended
-    what = f"SE <= {t['target_se']:.4f}" if t["target_se"] is not None else ""
-    if t["detect"] is not None:
-        what += (" and " if what else "") + f"detect a difference of {t['detect']:g} (power " \
-                f"{t['power']:g}, two-sided alpha {t['alpha']:g})"  # fmt: skip
-    what += " (within 10 % of the largest design)" if t["default_target"] else ""
-    if rec is None:
-        lines.append(f"recommended for {what}: none ({plan.reason})")
-        return "\n".join(lines)
-    lines.append(f"recommended for {what}: {_line(rec)}")
-    lo, hi = t["predicted_se_range"]
-    prob = t["prob_meets_target"]
-    lines.append(f"  80 % range of its SE from the pilot's sampling error {lo:.4f}-{hi:.4f}"
-                 + (f"; probability its realised SE is <= the target {prob:.2f}"
-                    if prob is not None else "")
-                 + (f" (assurance {t['assurance']:g})" if t["assurance"] else ""))  # fmt: skip
+    lines += recommendation_lines(t, _line(rec) if rec else None, f"none ({plan.reason})")
     return "\n".join(lines)
 
 

@@ -57,7 +57,7 @@ import numpy as np
 
 from inspect_stance.construction.settings import NEUTRAL, USER_STANCES, parse_choice
 from inspect_stance.errors import InputError
-from inspect_stance.stats.design import NestedComponents, Part, least_n, meets_power
+from inspect_stance.stats.design import NestedComponents, Part, least_units
 from inspect_stance.stats.design import nested_components as _nested
 from inspect_stance.validation.annotation import GENERATED, NO_SIDE, SOURCES, Annotation
 
@@ -188,31 +188,6 @@ def delta_variance(vc: NestedComponents, design: tuple[int, int], rho: float) ->
     return 2.0 * (1.0 - rho) * vc.between + 2.0 * within
 
 
-def _least_settings(vc: NestedComponents, design: tuple[int, int], most: int,
-                    goal: dict[str, Any]) -> int | None:  # fmt: skip
-    """The least settings meeting every goal at ``design`` (None: none within ``most``)."""
-    need = [2]
-    target, assurance = goal["target_se"], goal["assurance"]
-    if target is not None:
-        var = vc.unit_variance(design)
-        if assurance is None:
-            n = 2 if var <= 0 else max(2, math.ceil(var / target**2 - 1e-12))
-            found: int | None = n if n <= most else None
-        else:
-            found = least_n(lambda b: vc.prob_se_below(target, b, design) >= assurance, most)
-        if found is None:
-            return None
-        need.append(found)
-    if goal["detect"] is not None:
-        dv = delta_variance(vc, design, goal["correlation"])
-        found = least_n(lambda b: meets_power(dv, b, goal["detect"], goal["alpha"],
-                                              goal["power"]), most)  # fmt: skip
-        if found is None:
-            return None
-        need.append(found)
-    return max(need)
-
-
 def plan_validation_leaning(
     pilot: Sequence[Annotation],
     task_args: dict[str, Any] | None = None,
@@ -254,7 +229,7 @@ def plan_validation_leaning(
             "power": power}  # fmt: skip
     best: ValidationDesign | None = None
     for p in range(1, max_p + 1):
-        b = _least_settings(vc, (p, n_a), max_b, goal)
+        b = least_units(vc, (p, n_a), max_b, goal, delta_variance(vc, (p, n_a), correlation))
         cand = None if b is None else make(b, p)
         if cand is not None and (best is None or cand.calls < best.calls):
             best = cand
