@@ -234,3 +234,16 @@ def test_construction_gate_and_plan_on_one_shard_need_partial(construction_logs,
     [ref] = _json(capsys, ["plan", whole, "--json"])["runs"]
     assert pooled["settings"] == ref["settings"] and pooled["judges"] == ref["judges"] == 2
     assert (pooled["gap"], pooled["se"]) == pytest.approx((ref["gap"], ref["se"]), abs=1e-9)
+
+
+def test_label_sample_pools_shards_and_takes_partial(construction_logs, capsys, tmp_path):
+    """label-sample reads the shards of one study as one run (the unsharded run's sample for
+    one seed) and one shard alone only with --partial."""
+    whole, one, two, _ = construction_logs
+    ref, pooled, alone = tmp_path / "ref.csv", tmp_path / "pooled.csv", tmp_path / "alone.csv"
+    assert main(["label-sample", whole, "--n", "12", "--out", str(ref)]) == 0
+    assert main(["label-sample", one, two, "--n", "12", "--out", str(pooled)]) == 0
+    capsys.readouterr()
+    assert sorted(pooled.read_text().splitlines()) == sorted(ref.read_text().splitlines())
+    _refused(capsys, ["label-sample", one, "--n", "4", "--out", str(alone)])
+    assert main(["label-sample", one, "--n", "4", "--out", str(alone), "--partial"]) == 0

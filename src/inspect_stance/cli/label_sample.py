@@ -21,7 +21,7 @@ def _run(args: argparse.Namespace) -> int:
     out = check_out_file(args.out, "--out")  # before any work
     if args.n < 1:
         raise InputError(f"--n {args.n}: ask for at least 1 response to label")
-    records, info = read_records(args.logs)
+    records, info = read_records(args.logs, args.partial)
     if info.get("skipped"):
         print(f"inspect-stance label-sample: {info['skipped']}", file=sys.stderr)
     try:
@@ -57,4 +57,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--n", type=int, required=True, help="responses to draw")
     parser.add_argument("--seed", type=int, default=0, help="random seed (default: %(default)s)")
     parser.add_argument("--out", required=True, help="CSV file to write")
+    from inspect_stance.shards import PARTIAL_HELP
+
+    parser.add_argument("--partial", action="store_true", help=PARTIAL_HELP)
     parser.set_defaults(func=_run)
