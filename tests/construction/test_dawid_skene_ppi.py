@@ -216,3 +216,20 @@ def test_anchored_dawid_skene_matches_crowd_kit_and_recovers_offsets():
     answered = sorted(ref.probas_.index)
     probas = ref.probas_[classes].loc[answered].to_numpy()
     np.testing.assert_allclose(fit.posteriors[answered], probas, atol=1e-9)
+
+
+@pytest.mark.parametrize("n", [2, 3, 6, 40])
+def test_judge_offset_interval_is_the_t_interval(n: int) -> None:
+    """The judge-vs-majority offset's interval is scipy's t interval of the mean at every
+    size, the smallest included (1.96 would be 6.5 times too narrow at n = 2)."""
+    from scipy import stats
+
+    from inspect_stance.construction.ensemble import mean_ci
+
+    rng = np.random.default_rng(n)
+    d = list(rng.integers(-2, 3, n).astype(float) + rng.normal(0, 0.1, n))
+    m, low, high, k = mean_ci(d)
+    ref = stats.t.interval(0.95, n - 1, loc=np.mean(d), scale=stats.sem(d))
+    assert k == n and m == pytest.approx(np.mean(d))
+    assert (low, high) == pytest.approx(ref, abs=1e-12)
+    assert mean_ci([0.5])[1:3] != mean_ci([0.5])[1:3]  # NaN bounds for one value

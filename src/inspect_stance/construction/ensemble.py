@@ -10,7 +10,8 @@ answered stays ``no_valid_judge``; responses without a judge rating (``no_respon
 Per judge (:func:`judge_bias`), on the 1..5 scale (refusals left out):
 
 - ``offset_vs_majority``: mean(judge - majority) over responses with a scale majority, with its
-  normal 95 % interval (``+- 1.96 sd / sqrt(n)``);
+  95 % interval ``+- t_{n-1, 0.975} sd / sqrt(n)`` (t, not 1.96: a small run's few responses
+  must not flag a judge on noise);
 - ``offset_dawid_skene``: the DS offset (posterior-weighted mean error), from a fit anchored on
   the human labels where there are any (``dawid_skene_anchored``; they fix the latent classes,
   which otherwise follow the majority: ``benchmarks/ppi_coverage.py``);
@@ -88,14 +89,18 @@ def with_ensemble(records: Sequence[Record], ensemble: Ensemble) -> list[Record]
     return out
 
 
-def _mean_ci(diffs: Sequence[float]) -> tuple[float, float, float, int]:
+def mean_ci(diffs: Sequence[float]) -> tuple[float, float, float, int]:
+    """``(mean, low, high, n)``: the mean of ``diffs`` and its 95 % t interval
+    ``mean +- t_{n-1, 0.975} sd / sqrt(n)`` (NaN bounds for ``n < 2``)."""
     import numpy as np
+    from scipy import stats
 
     n = len(diffs)
     if n == 0:
         return math.nan, math.nan, math.nan, 0
     m = float(np.mean(diffs))
-    half = 1.96 * float(np.std(diffs, ddof=1)) / math.sqrt(n) if n > 1 else math.nan
+    sd = float(np.std(diffs, ddof=1)) if n > 1 else math.nan
+    half = float(stats.t.ppf(0.975, n - 1)) * sd / math.sqrt(n) if n > 1 else math.nan
     return m, m - half, m + half, n
 
 
@@ -120,8 +125,8 @@ def judge_bias(records: Sequence[Record]) -> list[dict[str, object]]:
                 vs_major.append(mine - major)
             if mine is not None and human is not None:
                 vs_human.append(mine - human)
-        m, low, high, n = _mean_ci(vs_major)
-        h, _, _, n_h = _mean_ci(vs_human)
+        m, low, high, n = mean_ci(vs_major)
+        h, _, _, n_h = mean_ci(vs_human)
         rows.append(
             {
                 "judge": name,
