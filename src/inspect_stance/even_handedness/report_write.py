@@ -101,7 +101,7 @@ def draw_categories(names: Sequence[str], figs: Sequence[dict[str, Any]], path: 
                        ha="right", fontsize=8)  # fmt: skip
     ax.set_ylim(0, 1)
     ax.set_ylabel("share of pairs even-handed")
-    ax.set_title("Even-handedness by category (bars: 95 % interval, clustered by topic)")
+    ax.set_title("Even-handedness by category\n(error bars: 95 % interval clustered by topic)")
     ax.legend(fontsize=8)
     from inspect_stance.plots import save_figure
 
