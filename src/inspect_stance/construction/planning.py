@@ -53,6 +53,7 @@ from inspect_stance.errors import InputError
 from inspect_stance.stats.design import (
     NestedComponents,
     Part,
+    check_plan_goal,
     least_units,
     nested_components,
 )
@@ -171,16 +172,6 @@ class PlanResult:
     calls: ConstructionCalls
 
 
-def _check(target_se: float | None, detect: float | None, assurance: float | None) -> None:
-    if target_se is not None and not (math.isfinite(target_se) and target_se > 0):
-        raise InputError(f"--target-se {target_se} must be a positive number")
-    if detect is not None and not 0.0 < detect < 2.0:
-        raise InputError(f"--detect {detect}: a gap in distance from neutral is strictly "
-                         "between 0 and 2")  # fmt: skip
-    if assurance is not None and not 0.0 < assurance < 1.0:
-        raise InputError(f"--assurance {assurance} must be strictly between 0 and 1")
-
-
 def plan_construction_gap(
     pilot: Sequence[Record],
     task_args: dict[str, Any] | None = None,
@@ -198,7 +189,7 @@ def plan_construction_gap(
     """Plan a prompt-construction study from the pilot's records (one run; ``task_args`` its
     task arguments, for the calls): components, designs and the cheapest design meeting
     ``target_se`` (with probability ``assurance``) and/or ``detect``."""
-    _check(target_se, detect, assurance)
+    check_plan_goal(target_se, detect, assurance, 2.0, "a gap in distance from neutral")
     vc = gap_components(pilot, source)
     n_p, n_r, n_j = pilot_design(pilot)
     calls = construction_calls(task_args or {}, n_j)

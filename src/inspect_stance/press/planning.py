@@ -46,6 +46,7 @@ from inspect_stance.press.logs import PressRun
 from inspect_stance.stats.design import (
     NestedComponents,
     Part,
+    check_plan_goal,
     least_units,
     nested_components,
 )
@@ -169,15 +170,6 @@ class PlanResult:
     calls: PressCalls
 
 
-def _check_target(target_se: float | None, detect: float | None, assurance: float | None) -> None:
-    if target_se is not None and not (math.isfinite(target_se) and target_se > 0):
-        raise InputError(f"--target-se {target_se} must be a positive number")
-    if detect is not None and not 0.0 < detect < 1.0:
-        raise InputError(f"--detect {detect}: a difference of shares is strictly between 0 and 1")
-    if assurance is not None and not 0.0 < assurance < 1.0:
-        raise InputError(f"--assurance {assurance} must be strictly between 0 and 1")
-
-
 def _delta_var(vc: NestedComponents, pair: NestedComponents | tuple[float, float] | None,
                sets: int) -> float | None:  # fmt: skip
     if pair is None:
@@ -209,7 +201,7 @@ def plan_press(
     """Plan a PReSS study from ``pilot`` (and ``baseline``, a second run of the same statements,
     for ``detect``): components, designs with all statements and 1..max sets, and the cheapest
     design meeting ``target_se`` (with probability ``assurance``) and/or ``detect``."""
-    _check_target(target_se, detect, assurance)
+    check_plan_goal(target_se, detect, assurance)
     sets = stable_sets(pilot, persona)
     vc = press_components(sets, pilot.path)
     pair: NestedComponents | tuple[float, float] | None = None

@@ -347,3 +347,27 @@ def least_units(
             return None
         need.append(found)
     return max(need)
+
+
+def check_plan_goal(
+    target_se: float | None,
+    detect: float | None,
+    assurance: float | None,
+    detect_max: float = 1.0,
+    detect_what: str = "a difference of shares",
+    correlation: float | None = None,
+) -> None:
+    """A planner's goal checked before any work, a one-line ``InputError`` for the first bad
+    value: ``target_se`` a positive number, ``detect`` in ``(0, detect_max)``, ``assurance`` in
+    ``(0, 1)``, ``correlation`` (when given) in ``[-1, 1]``."""
+    from inspect_stance.errors import InputError
+
+    if target_se is not None and not (math.isfinite(target_se) and target_se > 0):
+        raise InputError(f"--target-se {target_se} must be a positive number")
+    if detect is not None and not 0.0 < detect < detect_max:
+        raise InputError(f"--detect {detect}: {detect_what} is strictly between 0 and "
+                         f"{detect_max:g}")  # fmt: skip
+    if assurance is not None and not 0.0 < assurance < 1.0:
+        raise InputError(f"--assurance {assurance} must be strictly between 0 and 1")
+    if correlation is not None and not -1.0 <= correlation <= 1.0:
+        raise InputError(f"--correlation {correlation} must be between -1 and 1")

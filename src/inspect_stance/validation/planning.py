@@ -57,7 +57,7 @@ import numpy as np
 
 from inspect_stance.construction.settings import NEUTRAL, USER_STANCES, parse_choice
 from inspect_stance.errors import InputError
-from inspect_stance.stats.design import NestedComponents, Part, least_units
+from inspect_stance.stats.design import NestedComponents, Part, check_plan_goal, least_units
 from inspect_stance.stats.design import nested_components as _nested
 from inspect_stance.validation.annotation import GENERATED, NO_SIDE, SOURCES, Annotation
 
@@ -169,18 +169,6 @@ class PlanResult:
     reason: str = ""  #: why no design is recommended (empty when one is)
 
 
-def _check(target_se: float | None, detect: float | None, assurance: float | None,
-           correlation: float) -> None:  # fmt: skip
-    if target_se is not None and not (math.isfinite(target_se) and target_se > 0):
-        raise InputError(f"--target-se {target_se} must be a positive number")
-    if detect is not None and not 0.0 < detect < 1.0:
-        raise InputError(f"--detect {detect}: a difference of shares is strictly between 0 and 1")
-    if assurance is not None and not 0.0 < assurance < 1.0:
-        raise InputError(f"--assurance {assurance} must be strictly between 0 and 1")
-    if not -1.0 <= correlation <= 1.0:
-        raise InputError(f"--correlation {correlation} must be between -1 and 1")
-
-
 def delta_variance(vc: NestedComponents, design: tuple[int, int], rho: float) -> float:
     """Per-setting variance of the difference from a second run alike: ``2 (1 - rho)
     sigma_S^2 + 2 (sigma_P^2 / n_p + sigma_A^2 / (n_p n_a))``."""
@@ -207,7 +195,7 @@ def plan_validation_leaning(
     its task arguments and ``annotators`` its annotator count, for the calls; default the
     answers per prompt): components, designs and the cheapest design meeting ``target_se``
     (with probability ``assurance``) and/or ``detect``."""
-    _check(target_se, detect, assurance, correlation)
+    check_plan_goal(target_se, detect, assurance, correlation=correlation)
     vc = leaning_components(pilot, source)
     n_p, n_a = pilot_design(pilot)
     calls = validation_calls(task_args or {}, annotators or n_a)
