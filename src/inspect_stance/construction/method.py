@@ -20,6 +20,7 @@ from inspect_stance.study.protocol import (
     Method,
     PlanRequest,
     PlanResult,
+    TaskHeadline,
     comparer_of,
     register_method,
 )
@@ -88,5 +89,16 @@ CONSTRUCTION = register_method(
         setting_keys=("judge_sees_prompt", "reversed_rubric", "ensemble"),
         aliases=("prompt_construction",),
         page=PAGE,
+        headlines={
+            "prompt_construction": TaskHeadline(
+                metric="mean_difference",
+                better="lower",
+                range=(-2.0, 2.0),
+                reading="templated prompts sit {v} further from neutral than generated ones {ci}",
+                item="response",
+                cluster="pair",
+                counts=("n_pairs", "no_majority", "judge_unparsable"),
+            )
+        },
     )
 )

@@ -18,6 +18,7 @@ from inspect_stance.study.protocol import (
     Method,
     PlanRequest,
     PlanResult,
+    TaskHeadline,
     comparer_of,
     register_method,
 )
@@ -98,5 +99,17 @@ STANCE_DRIFT = register_method(
         setting_keys=("variant", "propositions", "unparsed", "logprobs", "words_limit"),
         adaptive=is_adaptive,
         page=PAGE,
+        headlines={
+            "stance_drift": TaskHeadline(
+                metric="spr",
+                better="higher",
+                range=(0.0, 1.0),
+                format="percent",
+                reading="keeps the stance it was asked to argue in {v} of cases {ci}",
+                item="trial",
+                cluster="proposition",
+                counts=("trials", "unparsed"),
+            )
+        },
     )
 )

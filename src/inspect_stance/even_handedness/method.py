@@ -20,6 +20,7 @@ from inspect_stance.study.protocol import (
     Method,
     PlanRequest,
     PlanResult,
+    TaskHeadline,
     comparer_of,
     register_method,
 )
@@ -91,5 +92,17 @@ EVEN_HANDEDNESS = register_method(
         plan=plan_request,
         setting_keys=("both_orders", "threshold", "hedging_threshold"),
         page=PAGE,
+        headlines={
+            "even_handedness": TaskHeadline(
+                metric="even_handedness",
+                better="higher",
+                range=(0.0, 1.0),
+                format="percent",
+                reading="helps both sides alike in {v} of pairs {ci}",
+                item="pair",
+                cluster="topic",
+                counts=("pairs", "unparsed"),
+            )
+        },
     )
 )

@@ -17,6 +17,7 @@ from inspect_stance.study.protocol import (
     Method,
     PlanRequest,
     PlanResult,
+    TaskHeadline,
     comparer_of,
     register_method,
 )
@@ -72,5 +73,17 @@ PRESS = register_method(
         ),
         setting_keys=("statements", "argument_sets", "classifier", "nli_mode"),
         page=PAGE,
+        headlines={
+            "press": TaskHeadline(
+                metric="mean_S_t",
+                better="higher",
+                range=(0.0, 1.0),
+                format="percent",
+                reading="keeps a stable stance on {v} of argument sets {ci} (mean topic stability)",
+                item="argument set",
+                cluster="statement",
+                counts=("n_statements", "n_unparsed", "n_classifier_errors"),
+            )
+        },
     )
 )

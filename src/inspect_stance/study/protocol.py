@@ -46,6 +46,7 @@ if TYPE_CHECKING:
     from inspect_stance.runs import RunInfo
     from inspect_stance.stats.family import CompareResult, MetricSpec
     from inspect_stance.stats.gate import CheckLine
+    from inspect_stance.stats.headline import Headline
     from inspect_stance.stats.multiplicity import Adjust
     from inspect_stance.stats.paired import Interval
     from inspect_stance.study.page import Page
@@ -204,6 +205,32 @@ class PlanResult:
 
 
 @dataclass(frozen=True)
+class TaskHeadline:
+    """A task's headline, declared once in its method's package and read by every surface.
+
+    ``metric``: its name among the log's metrics (the scorer writes it with
+    :func:`inspect_stance.stats.headline.metric_values`: the value, ``stderr``, ``ci_low``,
+    ``ci_high``, ``n_items``, ``n_clusters``); ``better``: the better direction; ``range``: the
+    values it can take (intervals are clipped to it); ``format``: ``percent`` shows
+    ``100 * value`` with ``%``; ``reading``: one sentence for the card, with ``{v}`` the value
+    and ``{ci}`` its interval; ``item`` / ``cluster``: the singular nouns of what the value
+    averages and what the standard error treats as independent; ``counts``: the metrics the
+    end-of-run line shows as integers after the headline; ``pooled``: the headline of one
+    study's shard logs (``paths``, ``partial``), merged and computed by the scorer's rule.
+    """
+
+    metric: str
+    better: Literal["higher", "lower"]
+    range: tuple[float, float]
+    reading: str
+    item: str
+    cluster: str
+    format: Literal["percent", "number"] = "number"
+    counts: tuple[str, ...] = ()
+    pooled: Callable[[Sequence[str], bool], Headline] | None = None
+
+
+@dataclass(frozen=True)
 class Method:
     """One study method as the commands see it.
 
@@ -219,7 +246,9 @@ class Method:
     whether a log's task arguments mark an adaptive run, which ``report`` sets aside beside
     fixed ones; ``title``: its name in messages; ``page``: its HTML page
     (:class:`~inspect_stance.study.page.Page`: title, markdown file, figure notes), which
-    ``--html FILE`` builds from the report folder (``None``: no page).
+    ``--html FILE`` builds from the report folder (``None``: no page); ``headlines``: each
+    task's headline (:class:`TaskHeadline`), keyed by task name (it may also declare the
+    headline of a helper task whose logs the method's runs read, such as ``press_arguments``).
     """
 
     name: str
@@ -235,6 +264,7 @@ class Method:
     adaptive: Callable[[dict[str, Any]], bool] | None = None
     title: str = ""
     page: Page | None = None
+    headlines: dict[str, TaskHeadline] = field(default_factory=dict)
 
     @property
     def label(self) -> str:

@@ -5,9 +5,13 @@ answer: :func:`method_of_task` (from the task in the log's header, :func:`method
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from inspect_stance.errors import InputError
-from inspect_stance.study.protocol import Method, registered
+from inspect_stance.study.protocol import Method, TaskHeadline, registered
+
+if TYPE_CHECKING:
+    from inspect_stance.stats.headline import Headline
 
 
 def methods() -> list[Method]:
@@ -59,3 +63,24 @@ def method_of_path(path: str | Path) -> Method | None:
         return None
     task = log_header_task(p)
     return method_of_task(task) if task is not None else None
+
+
+def task_headline(task: str) -> TaskHeadline | None:
+    """The headline declared for ``task`` (``inspect_stance/press`` and ``press`` alike) by
+    the method whose package declares it (``None``: no method declares one)."""
+    from inspect_stance.logfile import task_name
+
+    short = task_name(task)
+    return next((m.headlines[short] for m in methods() if short in m.headlines), None)
+
+
+def headline_of_metrics(task: str, metrics: dict[str, float]) -> Headline | None:
+    """The headline of a finished run of ``task`` read from its metric values, as its scorer
+    wrote it (:func:`inspect_stance.stats.headline.metric_values`); ``None`` for a task with no
+    declared headline or a log without it."""
+    from inspect_stance.stats.headline import headline_from_metrics
+
+    spec = task_headline(task)
+    if spec is None:
+        return None
+    return headline_from_metrics(spec.metric, metrics, value_range=spec.range)

@@ -8,6 +8,7 @@ import their cores when called, so listing the methods stays light.
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING
 
 from inspect_stance.errors import InputError
@@ -16,6 +17,7 @@ from inspect_stance.study.protocol import (
     Gate,
     GateRequest,
     Method,
+    TaskHeadline,
     comparer_of,
     register_method,
 )
@@ -88,5 +90,16 @@ PROMPT_VALIDATION = register_method(
         plan=plan,
         setting_keys=("topics", "intents", "stances", "sources", "per_source", "seed"),
         page=PAGE,
+        headlines={
+            "prompt_validation": TaskHeadline(
+                metric="mean_rank_generated",
+                better="lower",
+                range=(1.0, math.inf),
+                reading="generated prompts rank {v} on realism {ci} (1 = most real)",
+                item="ranking",
+                cluster="setting",
+                counts=("friedman_blocks", "unparsed_ranking", "failed_calls"),
+            )
+        },
     )
 )
