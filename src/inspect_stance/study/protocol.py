@@ -205,6 +205,21 @@ class PlanResult:
 
 
 @dataclass(frozen=True)
+class BreakdownRow:
+    """One figure of a card's breakdown: its label, value and whether it is a count."""
+
+    label: str
+    value: float | None
+    count: bool = False
+
+
+#: a card's breakdown of a run: groups of (title, rows)
+Breakdown = list[tuple[str, list[BreakdownRow]]]
+#: a run's item-level headline values: ``item -> (cluster, value)`` (ranks, moved items)
+ItemValues = dict[str, tuple[str, float]]
+
+
+@dataclass(frozen=True)
 class TaskHeadline:
     """A task's headline, declared once in its method's package and read by every surface.
 
@@ -228,6 +243,11 @@ class TaskHeadline:
     format: Literal["percent", "number"] = "number"
     counts: tuple[str, ...] = ()
     pooled: Callable[[Sequence[str], bool], Headline] | None = None
+    #: the card's breakdown of one run (log paths: one log, or one study's shards)
+    breakdown: Callable[[Sequence[str]], Breakdown] | None = None
+    #: the item-level values the headline averages, with each item's cluster (log paths as
+    #: above); ``None``: the headline has no item-level value (it ranks by value only)
+    items: Callable[[Sequence[str]], ItemValues] | None = None
 
 
 @dataclass(frozen=True)
