@@ -71,6 +71,7 @@ def plan(request: PlanRequest) -> PlanResult:
 CONSTRUCTION = register_method(
     Method(
         name="construction",
+        order=30,
         tasks=("prompt_construction", "judge_validation"),
         title="prompt-construction",
         report_command="construction-report",

@@ -83,6 +83,7 @@ def is_adaptive(task_args: dict[str, Any]) -> bool:
 STANCE_DRIFT = register_method(
     Method(
         name="stance_drift",
+        order=10,
         tasks=("stance_drift",),
         title="stance-drift",
         report_command="report",

@@ -78,6 +78,7 @@ def plan_request(request: PlanRequest) -> PlanResult:
 EVEN_HANDEDNESS = register_method(
     Method(
         name="even_handedness",
+        order=50,
         tasks=("even_handedness",),
         title="even-handedness",
         report_command="even-handedness-report",

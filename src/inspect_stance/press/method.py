@@ -59,6 +59,7 @@ def plan(request: PlanRequest) -> PlanResult:
 PRESS = register_method(
     Method(
         name="press",
+        order=20,
         tasks=("press",),
         title="PReSS",
         report_command="press-report",

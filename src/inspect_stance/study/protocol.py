@@ -15,8 +15,9 @@ steps once and ask the method for the rest:
 - ``plan``: :attr:`Method.plan` takes a :class:`PlanRequest` and returns a :class:`PlanResult`
   (its JSON with ``recommended``, and its terminal text).
 
-A new method is one :func:`register_method` call in its own package (imported from
-:mod:`inspect_stance.study.builtin`) and no edit to any command:
+A new method is one :class:`Method` in its own package, named by one line of the
+``inspect_stance.methods`` entry-point group (``pyproject.toml``; another distribution can
+add its own), and no edit to any command:
 
 .. code-block:: python
 
@@ -285,6 +286,8 @@ class Method:
     title: str = ""
     page: Page | None = None
     headlines: dict[str, TaskHeadline] = field(default_factory=dict)
+    #: its place among the methods (report's folders and sections, ``methods()``): lower first
+    order: int = 100
 
     @property
     def label(self) -> str:

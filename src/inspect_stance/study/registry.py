@@ -1,5 +1,5 @@
 """The registered methods, looked up by name, task or file (the package's own registered on
-first use by :mod:`inspect_stance.study.builtin`). "Which method reads this log?" has one
+first use from the ``inspect_stance.methods`` entry points). "Which method reads this log?" has one
 answer: :func:`method_of_task` (from the task in the log's header, :func:`method_of_path`)."""
 
 from __future__ import annotations
@@ -8,17 +8,43 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from inspect_stance.errors import InputError
-from inspect_stance.study.protocol import Method, TaskHeadline, registered
+from inspect_stance.study.protocol import Method, TaskHeadline, register_method, registered
 
 if TYPE_CHECKING:
     from inspect_stance.stats.headline import Headline
 
 
-def methods() -> list[Method]:
-    """Every registered method, in registration order."""
-    import inspect_stance.study.builtin  # noqa: F401 - registers the package's methods
+#: the entry-point group a distribution registers its methods in (``name = "module:METHOD"``)
+GROUP = "inspect_stance.methods"
+_loaded = False
 
-    return registered()
+
+def _load_entry_points() -> None:
+    """Import every method registered in the :data:`GROUP` entry points, once (the first
+    distribution on the path wins a name: an editable checkout before an installed copy)."""
+    global _loaded
+    if _loaded:
+        return
+    _loaded = True
+    from importlib.metadata import entry_points
+
+    seen: set[str] = set()
+    for point in entry_points(group=GROUP):
+        if point.name in seen:
+            continue
+        seen.add(point.name)
+        method = point.load()
+        if not isinstance(method, Method):
+            raise TypeError(f"entry point {point.name} = {point.value} is not a Method")
+        if all(m.name != method.name for m in registered()):
+            register_method(method)
+
+
+def methods() -> list[Method]:
+    """Every registered method (the :data:`GROUP` entry points' and any registered by
+    :func:`~inspect_stance.study.protocol.register_method` alone), by :attr:`Method.order`."""
+    _load_entry_points()
+    return sorted(registered(), key=lambda m: m.order)
 
 
 def method_named(name: str) -> Method:

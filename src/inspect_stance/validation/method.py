@@ -75,6 +75,7 @@ def plan(request: PlanRequest) -> PlanResult:
 PROMPT_VALIDATION = register_method(
     Method(
         name="prompt_validation",
+        order=40,
         tasks=("prompt_validation",),
         title="prompt-validation",
         report_command="validation-report",
