@@ -14,14 +14,14 @@ from inspect_stance.errors import InputError
 
 
 def _task(name: str):
-    for specs in docgen.DOCUMENTED_TASKS.values():
+    for specs in docgen.documented_tasks().values():
         for spec in specs:
             if spec.endswith(f":{name}"):
                 return docgen._load(spec)
     raise AssertionError(f"{name} is not documented")
 
 
-DECLARED = sorted(docgen.DECLARED_OPTIONS)
+DECLARED = sorted(docgen.declared_options())
 #: options without a usable default (the task refuses to run without them)
 REQUIRED = {"judge_validation": {"annotations": "labels.csv"}}
 

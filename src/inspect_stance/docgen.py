@@ -1,7 +1,7 @@
 """The parameter tables in ``docs/*.md``, generated from each task's options declaration.
 
 A task's options are declared once, as the fields of its options dataclass
-(:mod:`inspect_stance.task_options`; the classes are listed in :data:`DECLARED_OPTIONS`); a task
+(:mod:`inspect_stance.task_options`; the classes are declared by each method record's ``options``); a task
 not listed there is documented by its ``@task`` docstring's ``Args:``. Each method document
 holds one marked block per task::
 
@@ -29,33 +29,26 @@ from typing import Any
 
 from inspect_stance.errors import InputError
 
-#: document (relative to the project root) -> the tasks it documents, as "module:function"
-DOCUMENTED_TASKS: dict[str, tuple[str, ...]] = {
-    "docs/stance_drift.md": ("inspect_stance.tasks.stance_drift:stance_drift",),
-    "docs/press.md": (
-        "inspect_stance.tasks.press:press",
-        "inspect_stance.tasks.press_arguments:press_arguments",
-    ),
-    "docs/prompt_construction.md": (
-        "inspect_stance.tasks.prompt_construction:prompt_construction",
-        "inspect_stance.tasks.judge_validation:judge_validation",
-    ),
-    "docs/prompt_validation.md": ("inspect_stance.tasks.prompt_validation:prompt_validation",),
-    "docs/even_handedness.md": ("inspect_stance.tasks.even_handedness:even_handedness",),
-}
 
-#: task name -> its options dataclass, as "module:class" (the declaration of its -T options)
-DECLARED_OPTIONS: dict[str, str] = {
-    "stance_drift": "inspect_stance.drift.options:DriftOptions",
-    "press": "inspect_stance.press.options:PressOptions",
-    "press_arguments": "inspect_stance.press.options:PressArgumentsOptions",
-    "prompt_construction": "inspect_stance.construction.options:ConstructionOptions",
-    "judge_validation": (
-        "inspect_stance.construction.judge_validation_options:JudgeValidationOptions"
-    ),
-    "prompt_validation": "inspect_stance.validation.options:ValidationOptions",
-    "even_handedness": "inspect_stance.even_handedness.options:EvenOptions",
-}
+def documented_tasks() -> dict[str, tuple[str, ...]]:
+    """Document (relative to the project root) -> the tasks it documents, as
+    ``"module:function"``: each method's ``doc`` and the tasks of its ``options``."""
+    from inspect_stance.study.registry import methods
+
+    out: dict[str, tuple[str, ...]] = {}
+    for m in methods():
+        if m.doc:
+            tasks = tuple(f"inspect_stance.tasks.{t}:{t}" for t in m.options)
+            out[m.doc] = out.get(m.doc, ()) + tasks
+    return out
+
+
+def declared_options() -> dict[str, str]:
+    """Task name -> its options dataclass as ``"module:class"`` (every method's ``options``)."""
+    from inspect_stance.study.registry import methods
+
+    return {task: spec for m in methods() for task, spec in m.options.items()}
+
 
 _BLOCK = re.compile(r"(<!-- params: (?P<name>[a-z_]+) -->\n)(?P<body>.*?)(<!-- /params -->)", re.S)
 
@@ -79,7 +72,7 @@ def _default(value: Any) -> str:
 
 def options_class(task: str) -> type | None:
     """The options dataclass declaring ``task``'s options (``None``: not declared)."""
-    spec = DECLARED_OPTIONS.get(task)
+    spec = declared_options().get(task)
     if spec is None:
         return None
     module, name = spec.split(":")
@@ -145,7 +138,7 @@ def stale_documents(root: Path, write: bool) -> list[str]:
     ``write``); a listed document that is missing or holds no block for one of its tasks
     counts as stale."""
     stale = []
-    for rel, specs in DOCUMENTED_TASKS.items():
+    for rel, specs in documented_tasks().items():
         path = root / rel
         # a listed task that fails to import is an error, not a document to skip
         tasks = {spec.split(":")[1]: _load(spec) for spec in specs}

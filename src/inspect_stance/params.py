@@ -89,16 +89,12 @@ def as_int(name: str, value: object, minimum: int = 1, example: int = 3) -> int:
     return n
 
 
-#: the package's task modules (each defines a task function of the same name)
-TASK_NAMES: tuple[str, ...] = (
-    "stance_drift",
-    "press",
-    "press_arguments",
-    "prompt_construction",
-    "judge_validation",
-    "prompt_validation",
-    "even_handedness",
-)
+def task_names() -> tuple[str, ...]:
+    """Every task the registered methods ship (each a module of ``inspect_stance.tasks``
+    defining a task function of the same name), in method order."""
+    from inspect_stance.study.registry import methods
+
+    return tuple(task for m in methods() for task in m.options)
 
 
 def _parameters(fn: Callable[..., object]) -> list[str]:
@@ -117,7 +113,7 @@ def sibling_parameters(task: str) -> set[str]:
     import importlib
 
     names: set[str] = set()
-    for other in TASK_NAMES:
+    for other in task_names():
         if other != task:
             module = importlib.import_module(f"inspect_stance.tasks.{other}")
             names.update(_parameters(getattr(module, other)))

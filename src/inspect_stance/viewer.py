@@ -1,7 +1,7 @@
 """How ``inspect view`` shows each task: its headline metric and sample-list defaults.
 
 Each task passes ``headline_metric=`` and ``viewer=`` from here to Inspect's ``Task``. The
-headline is what the viewer's run list shows in its SCORE column, what the run header and the
+headline (declared once, in the task's method record) is what the viewer's run list shows in its SCORE column, what the run header and the
 live progress line show first (Inspect's :class:`~inspect_ai.log.HeadlineMetric`); the
 :class:`~inspect_ai.viewer.TaskSamplesView` labels and colours the sample list's score
 columns. Only display settings live here: the metrics themselves are in ``scorers/``.
@@ -12,26 +12,16 @@ from __future__ import annotations
 from inspect_ai.log import HeadlineMetric
 from inspect_ai.viewer import ScoreColorScale, TaskSamplesView, ViewerConfig
 
-#: the metric each task's run is summarised by
-HEADLINES: dict[str, HeadlineMetric] = {
-    # stance preservation rate, the stance-drift paper's headline
-    "stance_drift": HeadlineMetric(metric="spr"),
-    # mean topic stability S_t over statements (the PReSS paper's Fig. 3 quantity)
-    "press": HeadlineMetric(metric="mean_S_t"),
-    # share of argument sets usable by press -T arguments=LOG
-    "press_arguments": HeadlineMetric(metric="mean"),
-    # neutral-setting distance from neutral, templated minus generated (the review's 0.48 vs 0.07)
-    "prompt_construction": HeadlineMetric(metric="mean_difference"),
-    # ensemble vs human labels, ordinal Krippendorff's alpha
-    "judge_validation": HeadlineMetric(metric="alpha_ordinal"),
-    # mean realism rank of the generated prompts (1 = ranked most realistic)
-    "prompt_validation": HeadlineMetric(metric="mean_rank_generated"),
-}
-
 
 def headline(task: str) -> HeadlineMetric:
-    """The declared headline metric of ``task`` (a key of :data:`HEADLINES`)."""
-    return HEADLINES[task]
+    """The headline metric ``task`` declares in its method's record
+    (:class:`~inspect_stance.study.protocol.TaskHeadline`), as Inspect's ``HeadlineMetric``."""
+    from inspect_stance.study.registry import task_headline
+
+    spec = task_headline(task)
+    if spec is None:
+        raise KeyError(f"no method declares a headline for task {task!r}")
+    return HeadlineMetric(metric=spec.metric)
 
 
 def drift_viewer() -> ViewerConfig:

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import argparse
 
-from inspect_stance.docgen import DOCUMENTED_TASKS, _load, parameter_table
+from inspect_stance.docgen import _load, documented_tasks, parameter_table
 
 
 def task_documents() -> dict[str, tuple[str, str]]:
     """Task name -> (its ``module:function`` spec, the document holding its table)."""
     out: dict[str, tuple[str, str]] = {}
-    for doc, specs in DOCUMENTED_TASKS.items():
+    for doc, specs in documented_tasks().items():
         for spec in specs:
             out[spec.rsplit(":", 1)[1]] = (spec, doc)
     return out

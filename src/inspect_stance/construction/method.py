@@ -72,6 +72,12 @@ CONSTRUCTION = register_method(
     Method(
         name="construction",
         order=30,
+        options={
+            "prompt_construction": "inspect_stance.construction.options:ConstructionOptions",
+            "judge_validation": "inspect_stance.construction.judge_validation_options:"
+            "JudgeValidationOptions",
+        },
+        doc="docs/prompt_construction.md",
         tasks=("prompt_construction", "judge_validation"),
         title="prompt-construction",
         report_command="construction-report",
@@ -99,7 +105,15 @@ CONSTRUCTION = register_method(
                 item="response",
                 cluster="pair",
                 counts=("n_pairs", "no_majority", "judge_unparsable"),
-            )
+            ),
+            "judge_validation": TaskHeadline(
+                metric="alpha_ordinal",
+                better="higher",
+                range=(-1.0, 1.0),
+                reading="judges agree with human labels at alpha {v} {ci}",
+                item="row",
+                cluster="row",
+            ),
         },
     )
 )

@@ -84,6 +84,8 @@ STANCE_DRIFT = register_method(
     Method(
         name="stance_drift",
         order=10,
+        options={"stance_drift": "inspect_stance.drift.options:DriftOptions"},
+        doc="docs/stance_drift.md",
         tasks=("stance_drift",),
         title="stance-drift",
         report_command="report",

@@ -79,6 +79,8 @@ EVEN_HANDEDNESS = register_method(
     Method(
         name="even_handedness",
         order=50,
+        options={"even_handedness": "inspect_stance.even_handedness.options:EvenOptions"},
+        doc="docs/even_handedness.md",
         tasks=("even_handedness",),
         title="even-handedness",
         report_command="even-handedness-report",

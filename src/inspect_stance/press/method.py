@@ -60,6 +60,11 @@ PRESS = register_method(
     Method(
         name="press",
         order=20,
+        options={
+            "press": "inspect_stance.press.options:PressOptions",
+            "press_arguments": "inspect_stance.press.options:PressArgumentsOptions",
+        },
+        doc="docs/press.md",
         tasks=("press",),
         title="PReSS",
         report_command="press-report",
@@ -84,7 +89,16 @@ PRESS = register_method(
                 item="argument set",
                 cluster="statement",
                 counts=("n_statements", "n_unparsed", "n_classifier_errors"),
-            )
+            ),
+            "press_arguments": TaskHeadline(
+                metric="mean",
+                better="higher",
+                range=(0.0, 1.0),
+                format="percent",
+                reading="{v} of argument sets are usable {ci}",
+                item="statement",
+                cluster="statement",
+            ),
         },
     )
 )

@@ -286,6 +286,12 @@ class Method:
     title: str = ""
     page: Page | None = None
     headlines: dict[str, TaskHeadline] = field(default_factory=dict)
+    #: every task the method ships -> its ``-T`` options class as ``"module:Class"`` (the
+    #: declaration ``inspect-stance params`` and the docs' tables are generated from)
+    options: dict[str, str] = field(default_factory=dict)
+    #: its document (relative to the project root), whose ``<!-- params: TASK -->`` tables
+    #: document ``options``' tasks
+    doc: str = ""
     #: its place among the methods (report's folders and sections, ``methods()``): lower first
     order: int = 100
 

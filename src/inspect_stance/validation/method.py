@@ -76,6 +76,8 @@ PROMPT_VALIDATION = register_method(
     Method(
         name="prompt_validation",
         order=40,
+        options={"prompt_validation": "inspect_stance.validation.options:ValidationOptions"},
+        doc="docs/prompt_validation.md",
         tasks=("prompt_validation",),
         title="prompt-validation",
         report_command="validation-report",
