@@ -14,10 +14,9 @@ from inspect_stance.tasks.stance_drift import stance_drift
 from inspect_stance.drift.compare import LoadedDrift, compare_drift, select_metrics
 from inspect_stance.drift.logs import read_drift_log
 from inspect_stance.drift.report.analysis import build_report
+from inspect_stance.drift.shards import pool_drift_runs, pool_shards
 from inspect_stance.errors import InputError
 from inspect_stance.runs import log_info
-from inspect_stance.shards.drift import pool_drift_runs
-from inspect_stance.shards.pool import pool_shards
 
 PROPS = [f"We should adopt policy number {i}" for i in range(20)]
 

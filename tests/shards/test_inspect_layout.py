@@ -105,7 +105,7 @@ def test_merged_log_covers_its_shards_until_a_shard_is_retried(layout, capsys):
 
 
 def test_a_shard_run_with_another_model_is_refused(layout, tmp_path):
-    from inspect_stance.shards.drift import load_folder_run
+    from inspect_stance.drift.shards import load_folder_run
 
     study = tmp_path / "other.shards"
     ids = sorted(str(s.id) for s in stance_drift(

@@ -43,7 +43,7 @@ def pooled_headline(method: str, paths: Sequence[str]) -> tuple[float, float] | 
     if method == "stance_drift":
         from inspect_stance.drift.logs import read_drift_log
         from inspect_stance.drift.report.analysis import build_report
-        from inspect_stance.shards.drift import pool_drift_runs
+        from inspect_stance.drift.shards import pool_drift_runs
 
         [run] = pool_drift_runs([read_drift_log(p) for p in paths], partial=True)
         main = build_report(run).main

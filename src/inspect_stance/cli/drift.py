@@ -92,7 +92,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     paths, skipped = expand_inputs(inputs)
     if skipped:
         print(f"inspect-stance report: {skipped}", file=sys.stderr)
-    from inspect_stance.shards.pool import pool_shards
+    from inspect_stance.drift.shards import pool_shards
 
     # the shards of one study (-T shard=K/N) are one run
     runs = pool_shards([load_input(p, policy) for p in paths], args.partial)

@@ -81,11 +81,11 @@ def run_settings(info: RunInfo, log_metadata: dict[str, Any] | None = None) -> d
 
 def load_drift(path: str | Path, unparsed: str = "failure", partial: bool = False) -> LoadedDrift:
     """A log or ``.npz`` run with its identity and settings; a folder holding one run (the
-    shards of one study pooled: :func:`inspect_stance.shards.drift.load_folder_run`) too."""
+    shards of one study pooled: :func:`inspect_stance.drift.shards.load_folder_run`) too."""
     if Path(path).is_dir():
         import dataclasses
 
-        from inspect_stance.shards.drift import load_folder_run
+        from inspect_stance.drift.shards import load_folder_run
 
         pooled, first = load_folder_run(path, unparsed, partial)
         loaded = load_drift(first, unparsed)
@@ -198,7 +198,7 @@ def read_runs(paths: Sequence[str], request: CompareRequest) -> LoadedRuns:
     pooled into one run (an incomplete set with ``request.partial``), with what was skipped
     (``compare``'s reader, :func:`inspect_stance.study.protocol.comparer_of`)."""
     from inspect_stance.drift.expand import expand_inputs
-    from inspect_stance.shards.drift import pool_loaded
+    from inspect_stance.drift.shards import pool_loaded
 
     found, skipped = expand_inputs(list(paths))
     # the shards of one study (-T shard=K/N, Inspect's shard layout) are one run

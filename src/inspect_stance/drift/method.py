@@ -43,7 +43,7 @@ def read_gate_run(path: str, request: GateRequest) -> tuple[LoadedDrift, RunInfo
 
     x = load_drift(path, _policy(request.exclude_unparsed), request.partial)
     if x.run.shard is not None and not Path(path).is_dir():  # one shard's log given alone
-        from inspect_stance.shards.drift import pool_loaded
+        from inspect_stance.drift.shards import pool_loaded
 
         [x] = pool_loaded([x], request.partial)  # refused, or named "(1 of N shards)"
     r = x.run

@@ -10,8 +10,8 @@ Each shard's task metadata holds :func:`shard_metadata`: ``{"shard": {"k", "n", 
 the full item set and the settings other than the shard, so that shards of one study are
 recognised and shards of different studies are not pooled. :func:`group_shards` decides which
 runs pool (one line refusals for mixed studies, overlapping shards or differing models, and
-"1 of 2 shards" for an incomplete set unless ``partial``); :mod:`inspect_stance.shards.pool`
-pools the runs of each method.
+"1 of 2 shards" for an incomplete set unless ``partial``); each method pools its own runs
+(stance drift: :mod:`inspect_stance.drift.shards`).
 """
 
 from __future__ import annotations

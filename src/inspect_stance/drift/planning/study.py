@@ -163,7 +163,7 @@ def _load(path: str, request: PlanRequest) -> tuple[DriftRun, VarianceComponents
     first = Path(path)
     try:
         if first.is_dir():  # one study's shards, pooled; per-call costs from its first log
-            from inspect_stance.shards.drift import load_folder_run
+            from inspect_stance.drift.shards import load_folder_run
 
             run, first = load_folder_run(path, "failure", request.partial, adaptive_ok=True)
         elif first.suffix in (".eval", ".json"):
@@ -172,7 +172,7 @@ def _load(path: str, request: PlanRequest) -> tuple[DriftRun, VarianceComponents
             # the trials an adaptive run did not run are in ``missing``, which plan drops
             run = read_drift_log(path, "failure", adaptive_ok=True)
             if run.shard is not None:  # one shard's log: refused, or with --partial named
-                from inspect_stance.shards.drift import pool_drift_runs
+                from inspect_stance.drift.shards import pool_drift_runs
 
                 [run] = pool_drift_runs([run], request.partial)
         else:

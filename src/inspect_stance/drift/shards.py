@@ -182,3 +182,10 @@ def load_folder_run(
             "or a folder of one study's shards"
         )
     return runs[0], paths[0]
+
+
+def pool_shards(runs: Sequence[DriftRun], partial: bool = False) -> list[DriftRun]:
+    """The runs with the shards of each study pooled into one run (at its first shard's
+    place), unsharded runs unchanged; a one-line ``InputError`` for shards that do not pool
+    (:func:`inspect_stance.shards.group_shards`), ``partial`` to pool an incomplete set."""
+    return list(pool_drift_runs(runs, partial))
