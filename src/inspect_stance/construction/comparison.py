@@ -254,7 +254,7 @@ def paired_stderr(summaries: dict[tuple[Setting, str], LeanSummary]) -> float:
         diffs.append(lt.distance - lg.distance)
     import numpy as np  # not at module level: the entry point reaches this module
 
-    from inspect_stance.drift.transition import mean_se
+    from inspect_stance.stats.moments import mean_se
 
     se = float(mean_se(np.asarray(diffs, dtype=np.float64))[1]) if diffs else float("nan")
     return se if not math.isnan(se) else float("nan")

@@ -47,10 +47,10 @@ import krippendorff
 import numpy as np
 import pandas as pd
 
-from inspect_stance.drift.transition import mean_se
 from inspect_stance.jsonsafe import json_safe
 from inspect_stance.markdown import text_table
 from inspect_stance.stances import LETTERS, N_STANCES, STANCES
+from inspect_stance.stats.moments import mean_se
 
 SE_OVER_VOTES_TEXT = (
     "items fixed, resampling unit = one extraction vote (as the human SE is over annotators): "

@@ -142,21 +142,3 @@ def nanmean(values: np.ndarray, axis: int = -1) -> FloatArray:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
         return np.asarray(np.nanmean(values, axis=axis), dtype=np.float64)
-
-
-def mean_se(values: np.ndarray, axis: int = 0) -> tuple[FloatArray, FloatArray]:
-    """Mean and standard error over ``axis`` ignoring NaN: ``(mean, sd_ddof1 / sqrt(n))``.
-
-    With fewer than two values the standard error is NaN.
-    """
-    import numpy as np
-
-    arr = np.asarray(values, dtype=np.float64)
-    n = (~np.isnan(arr)).sum(axis=axis)
-    with np.errstate(invalid="ignore", divide="ignore"), warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)  # all-NaN slices give NaN, by design
-        mean = np.nanmean(arr, axis=axis) if arr.size else np.full(np.shape(n), np.nan)
-        sq = np.nansum((arr - np.expand_dims(mean, axis)) ** 2, axis=axis)
-        sd = np.sqrt(sq / (n - 1))
-        se = np.where(n > 1, sd / np.sqrt(n), np.nan)
-    return np.asarray(mean, dtype=np.float64), np.asarray(se, dtype=np.float64)

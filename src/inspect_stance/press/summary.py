@@ -224,7 +224,7 @@ def stability_stderr(records: Sequence[Mapping[str, Any]]) -> float | None:
     ``S_t`` is defined (None with fewer than two)."""
     import numpy as np
 
-    from inspect_stance.drift.transition import mean_se
+    from inspect_stance.stats.moments import mean_se
 
     values = [topic_stability(r["labels"]["none"]) for r in records]
     defined = np.asarray([v for v in values if v is not None], dtype=np.float64)

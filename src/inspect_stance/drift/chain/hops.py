@@ -39,8 +39,9 @@ import warnings
 import numpy as np
 from scipy.sparse.csgraph import connected_components
 
-from inspect_stance.drift.transition import FloatArray, diagonal, mean_se
+from inspect_stance.drift.transition import FloatArray, diagonal
 from inspect_stance.stances import N_STANCES
+from inspect_stance.stats.moments import mean_se
 
 
 def k_hop_matrices(matrices: np.ndarray, k: int) -> FloatArray:

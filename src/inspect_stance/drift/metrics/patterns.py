@@ -18,8 +18,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from inspect_stance.drift.transition import FloatArray, mean_se, nanmean
+from inspect_stance.drift.transition import FloatArray, nanmean
 from inspect_stance.stances import N_STANCES
+from inspect_stance.stats.moments import mean_se
 
 if TYPE_CHECKING:
     import numpy as np

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from inspect_stance.drift.transition import FloatArray, diagonal, mean_se, nanmean
+from inspect_stance.drift.transition import FloatArray, diagonal, nanmean
+from inspect_stance.stats.moments import mean_se
 
 if TYPE_CHECKING:
     import numpy as np

@@ -33,10 +33,10 @@ from inspect_stance.drift.transition import (
     argmax_trials,
     check_policy,
     diagonal,
-    mean_se,
     transition_matrices,
     unparsed_mask,
 )
+from inspect_stance.stats.moments import mean_se
 
 MIN_PLOT_HOPS = 10  # the SPR-vs-hops curve always spans at least this many hops
 

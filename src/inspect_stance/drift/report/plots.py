@@ -9,7 +9,7 @@ from pathlib import Path
 from inspect_stance.drift.chain.hops import k_hop_matrices
 from inspect_stance.drift.metrics.pass_rate import AUC_THRESHOLDS
 from inspect_stance.drift.report.analysis import RunReport, pooled_pass_curve, trial_mean_se
-from inspect_stance.drift.transition import mean_se
+from inspect_stance.stats.moments import mean_se
 
 
 def run_heatmaps(r: RunReport, out: Path, base: str) -> list[Path]:
