@@ -32,8 +32,11 @@ ALLOWED: dict[str, tuple[int, str]] = {
     "cli/press.py": (7, "PReSS's report/compare commands: alias commands of the method"),
     "params.py": (7, "per-task option modules by name (import_module): the record's options"),
     "shards/jobs.py": (7, "per-method shard split: the record's shard split (hostile)"),
-    "viewer.py": (7, "HEADLINES (Inspect HeadlineMetric per task): to read TaskHeadline.metric "
-                  "once press_arguments and judge_validation declare theirs"),
+    "viewer.py": (
+        7,
+        "HEADLINES (Inspect HeadlineMetric per task): to read TaskHeadline.metric "
+        "once press_arguments and judge_validation declare theirs",
+    ),
     "study_file/calls.py": (5, "calls per trial per method: the record's call cost (hostile)"),
     "study_file/design.py": (5, "size parameter per method: the record's size (hostile)"),
     "cli/even_handedness.py": (4, "even-handedness report and plan commands (aliases)"),
