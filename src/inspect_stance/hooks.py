@@ -134,10 +134,10 @@ class CompactSummary(Hooks):
 
 
 def _inspect_eval_command(argv: list[str]) -> bool:
-    """Whether this process is Inspect's ``eval``/``eval-set`` command."""
-    from inspect_stance.inspect_cli import EVAL_COMMANDS
-
-    return any(arg in EVAL_COMMANDS for arg in argv[1:3])
+    """Whether this process is Inspect's ``eval``/``eval-set`` command (the commands
+    :data:`inspect_stance.inspect_cli.EVAL_COMMANDS` names; not imported: ``inspect_cli``
+    imports this module)."""
+    return any(arg in ("eval", "eval-set") for arg in argv[1:3])
 
 
 _at_exit: list[str] = []
