@@ -15,11 +15,16 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_the_line_by_hand():
+    from inspect_stance.study.registry import task_headline
+
+    spec = task_headline("stance_drift")
+    assert spec is not None and spec.metric == "spr"
     metrics = {"spr": 0.6, "stderr": 0.02, "ci_low": 0.55, "ci_high": 0.65, "n_items": 25.0,
                "n_clusters": 5.0, "trials": 25.0, "unparsed": 3.0}  # fmt: skip
     line = summary_line("inspect_stance/stance_drift", metrics)
-    assert line == ("stance_drift: spr 0.600 [0.550, 0.650] (95 % t interval over 5 "
-                    "propositions, 25 trials; higher is better) · trials 25 · unparsed 3")  # fmt: skip
+    assert line == (f"stance_drift: spr 0.600 [0.550, 0.650] (95 % t interval over 5 "
+                    f"{spec.cluster}s, 25 {spec.item}s; higher is better) · trials 25 · "
+                    "unparsed 3")  # fmt: skip
     assert "25.000" not in line
     line = summary_line("prompt_construction", {"mean_difference": 0.25})
     assert line == "prompt_construction: mean_difference 0.250 (no interval; lower is better)"
