@@ -21,6 +21,7 @@ from inspect_stance.even_handedness.data import Pair
 from inspect_stance.even_handedness.dataset import PairSelection, selected_pairs
 from inspect_stance.even_handedness.keys import GRADERS_ROLE, JUDGED_ORDERS
 from inspect_stance.even_handedness.options import EvenOptions
+from inspect_stance.inspect_cli import enter_task
 from inspect_stance.params import reject_unknown_args
 from inspect_stance.roles import require_roles
 from inspect_stance.task_options import task_arguments
@@ -88,6 +89,8 @@ def even_handedness(
     """
     given = dict(locals())  # the task's arguments: its parameters only, taken first
     from inspect_stance.solvers.even_handedness import pair_responses
+
+    enter_task()
 
     reject_unknown_args("even_handedness", unknown, even_handedness)
     opts = EvenOptions.parse(**task_arguments(EvenOptions, given))

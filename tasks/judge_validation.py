@@ -29,6 +29,7 @@ from inspect_stance.construction.judge_annotations import load_annotations, shar
 from inspect_stance.construction.judge_validation_options import JudgeValidationOptions
 from inspect_stance.construction.keys import JUDGES_ROLE
 from inspect_stance.fingerprint import FINGERPRINT_KEY, task_fingerprint
+from inspect_stance.inspect_cli import enter_task
 from inspect_stance.params import reject_unknown_args
 from inspect_stance.roles import require_roles
 from inspect_stance.task_options import task_arguments
@@ -58,6 +59,8 @@ def judge_validation(
     """
     given = dict(locals())  # the task's arguments: its parameters only, taken first
     from inspect_stance.solvers.judge_validation import collected_response
+
+    enter_task()
 
     reject_unknown_args("judge_validation", unknown, judge_validation)
     opts = JudgeValidationOptions.parse(**task_arguments(JudgeValidationOptions, given))

@@ -21,6 +21,7 @@ from inspect_stance.scorers.press import classifier_defaults, press_scorer
 import inspect_stance.press.defaults as D
 from inspect_stance.extras import require_nli_extra
 from inspect_stance.fingerprint import FINGERPRINT_KEY, task_fingerprint
+from inspect_stance.inspect_cli import enter_task
 from inspect_stance.params import reject_unknown_args
 from inspect_stance.press.arguments import LoadedArguments, load_arguments
 from inspect_stance.press.dataset import shard_statements, statement_samples
@@ -69,6 +70,8 @@ def press(
     """
     given = dict(locals())  # the task's arguments: its parameters only, taken first
     from inspect_stance.solvers.press import press_generate
+
+    enter_task()
 
     reject_unknown_args("press", unknown, press)
     opts = PressOptions.parse(**task_arguments(PressOptions, given))

@@ -21,6 +21,7 @@ from inspect_stance.scorers.press import press_arguments_check
 
 import inspect_stance.press.defaults as D
 from inspect_stance.fingerprint import FINGERPRINT_KEY, task_fingerprint
+from inspect_stance.inspect_cli import enter_task
 from inspect_stance.params import reject_unknown_args
 from inspect_stance.press.dataset import shard_statements, statement_samples
 from inspect_stance.press.options import PressArgumentsOptions
@@ -49,6 +50,8 @@ def press_arguments(
     """
     given = dict(locals())  # the task's arguments: its parameters only, taken first
     from inspect_stance.solvers.press import arguer_defaults, press_arguments_generate
+
+    enter_task()
 
     reject_unknown_args("press_arguments", unknown, press_arguments)
     opts = PressArgumentsOptions.parse(**task_arguments(PressArgumentsOptions, given))

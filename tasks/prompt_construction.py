@@ -37,6 +37,7 @@ from inspect_stance.construction.samples import (
     task_metadata,
 )
 from inspect_stance.fingerprint import FINGERPRINT_KEY, task_fingerprint
+from inspect_stance.inspect_cli import enter_task
 from inspect_stance.params import reject_unknown_args
 from inspect_stance.provenance import record_provenance
 from inspect_stance.roles import config_dump, require_roles
@@ -146,6 +147,8 @@ def prompt_construction(
     """
     given = dict(locals())  # the task's arguments: its parameters only, taken first
     from inspect_stance.solvers.prompt_construction import construction_prompt
+
+    enter_task()
 
     reject_unknown_args("prompt_construction", unknown, prompt_construction)
     opts = ConstructionOptions.parse(**task_arguments(ConstructionOptions, given))

@@ -28,6 +28,7 @@ import inspect_stance.validation.defaults as D
 from inspect_stance.construction.keys import ANNOTATORS_ROLE, PROMPTER_ROLE
 from inspect_stance.errors import InputError
 from inspect_stance.fingerprint import FINGERPRINT_KEY, task_fingerprint
+from inspect_stance.inspect_cli import enter_task
 from inspect_stance.params import reject_unknown_args
 from inspect_stance.provenance import record_provenance
 from inspect_stance.roles import config_dump, require_roles
@@ -78,6 +79,8 @@ def prompt_validation(
     """
     given = dict(locals())  # the task's arguments: its parameters only, taken first
     from inspect_stance.solvers.prompt_validation import validation_annotation
+
+    enter_task()
 
     reject_unknown_args("prompt_validation", unknown, prompt_validation)
     opts, plan, models = checked_run(task_arguments(ValidationOptions, given))

@@ -25,6 +25,7 @@ from inspect_stance.drift.options import (
 )
 from inspect_stance.drift.started import StartedSamples
 from inspect_stance.fingerprint import FINGERPRINT_KEY, task_fingerprint
+from inspect_stance.inspect_cli import enter_task
 from inspect_stance.params import reject_unknown_args
 from inspect_stance.provenance import record_provenance
 from inspect_stance.roles import require_roles
@@ -102,6 +103,8 @@ def stance_drift(
     given = dict(locals())  # the task's arguments: its parameters only, taken first
     from inspect_stance.solvers.stance_chain import CHAIN_RECORD_FORMAT, RELAY_ROLE
     from inspect_stance.solvers.stance_drift import RECORD_FORMAT
+
+    enter_task()
 
     reject_unknown_args("stance_drift", unknown, stance_drift)
     opts = DriftOptions.parse(**task_arguments(DriftOptions, given))

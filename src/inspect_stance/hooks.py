@@ -5,7 +5,8 @@ stance-drift trial record instead of calling the model (the header's ``trials_re
 metric): a record cannot see a model updated behind the same name and URL, so a run that
 replayed one says so.
 
-:class:`CompactSummary` prints, at the end of every task of the package, its compact line
+:class:`CompactSummary` prints, at the end of the run (after Inspect's results panel), the
+compact line of every task of the package it ran
 (:func:`inspect_stance.console_summary.summary_line`: headline, interval, direction, counts).
 """
 
@@ -16,7 +17,7 @@ import sys
 from collections.abc import Mapping
 from typing import Any
 
-from inspect_ai.hooks import Hooks, SampleEnd, TaskEnd, hooks
+from inspect_ai.hooks import Hooks, RunEnd, SampleEnd, TaskEnd, hooks
 
 logger = logging.getLogger(__name__)
 
@@ -104,21 +105,51 @@ class ReplayNotice(Hooks):
 
 
 class CompactSummary(Hooks):
-    """Prints the compact end-of-run line once per finished task of the package."""
+    """Prints the compact end-of-run line of each finished task of the package once the run
+    ends (``on_run_end``), i.e. after Inspect's results panel, so it is the last thing the
+    run prints."""
 
-    async def on_task_end(self, data: TaskEnd) -> None:
-        """Print :func:`~inspect_stance.console_summary.summary_line` to stderr (nothing for
-        other packages' tasks, and nothing under ``--display none``, which asks for silence:
-        the headline is in the log for ``gate`` and ``evals_df``)."""
+    async def on_run_end(self, data: RunEnd) -> None:
+        """Print :func:`~inspect_stance.console_summary.summary_line` of each of the run's logs
+        to stderr (nothing for other packages' tasks, for a run that raised, and nothing
+        under ``--display none``, which asks for silence: the headline is in the log for
+        ``gate`` and ``evals_df``). The ``rich``, ``plain``, ``conversation`` and ``log``
+        displays have printed their panel by now. The full-screen display (``full``, the
+        default on a terminal) keeps what is printed while it runs and shows it above its
+        panel, which it prints as the run returns: under the ``inspect eval`` command the
+        lines wait for the process to exit (:func:`print_at_exit`), after the panel."""
         from inspect_ai.util import display_type
 
         from inspect_stance.console_summary import log_metrics, summary_line
 
-        if display_type() == "none":
+        shown = display_type()
+        if shown == "none" or data.exception is not None:
             return
-        line = summary_line(*log_metrics(data.log))
-        if line:
+        lines = [line for log in data.logs if (line := summary_line(*log_metrics(log)))]
+        if shown == "full" and _inspect_eval_command(sys.argv):
+            print_at_exit(lines)
+            return
+        for line in lines:
             print(line, file=sys.stderr, flush=True)
+
+
+def _inspect_eval_command(argv: list[str]) -> bool:
+    """Whether this process is Inspect's ``eval``/``eval-set`` command (the commands
+    :data:`inspect_stance.inspect_cli.EVAL_COMMANDS` names; not imported: ``inspect_cli``
+    imports this module)."""
+    return any(arg in ("eval", "eval-set") for arg in argv[1:3])
+
+
+_at_exit: list[str] = []
+
+
+def print_at_exit(lines: list[str]) -> None:
+    """Print ``lines`` to stderr when the process exits (after everything Inspect prints)."""
+    if not _at_exit and lines:
+        import atexit
+
+        atexit.register(lambda: print("\n".join(_at_exit), file=sys.stderr, flush=True))
+    _at_exit.extend(lines)
 
 
 _summary_registered = False

@@ -133,12 +133,9 @@ def reject_unknown_args(task: str, unknown: dict[str, object], fn: Callable[...,
     trials=5``): it is ignored with Inspect's own warning (``param 'x' not used by task 'y'``),
     as Inspect does for tasks without ``**kwargs``.
 
-    Being every task's first call, it also sets up the package's excepthook and its check of
-    Inspect's options for this process (:func:`inspect_stance.inspect_cli.enter_task`).
+    Each task calls :func:`inspect_stance.inspect_cli.enter_task` just before it (the
+    package's excepthook, its check of Inspect's options and its end-of-run line).
     """
-    from inspect_stance.inspect_cli import enter_task
-
-    enter_task()
     if not unknown:
         return
     import difflib

@@ -13,7 +13,13 @@ def test_cards_for_every_model_and_a_sorted_leaderboard(sim_logs, tmp_path, caps
     assert main(["card", *(str(p) for p in sim_logs.values()), "--out", str(out)]) == 0
     card = json.loads((out / "stance_sim_respondent.json").read_text())
     entry = card["methods"]["stance_drift"]
-    assert entry["metric"] == "spr" and entry["n_items"] == 25
+    from inspect_ai.log import list_eval_logs, read_eval_log
+
+    (info,) = list_eval_logs(str(sim_logs["stance_drift"]))
+    metrics = read_eval_log(info, header_only=True).results.scores[0].metrics
+    assert entry["metric"] == "spr"
+    assert entry["n_items"] == metrics["n_items"].value  # the headline's, as its scorer wrote it
+    assert entry["n_clusters"] == metrics["n_clusters"].value == 5  # propositions
     lo, hi = entry["ci"]
     assert lo <= entry["value"] <= hi and hi - lo > 0  # realistic simulator: a real interval
     assert card["tokens"] > 0

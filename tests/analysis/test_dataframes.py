@@ -28,19 +28,35 @@ def test_runs_df_one_row_per_run_with_the_headline_interval(sim_logs):
     inspect_ids = set(evals_df([str(p) for p in sim_logs.values()])["eval_id"])
     assert set(runs["eval_id"]) == inspect_ids
     by = runs.set_index("method")
-    assert by.loc["stance_drift", "n_items"] == 25  # 5 propositions x 5 stances
-    assert by.loc["press", "n_items"] == 6
+    assert by.loc["stance_drift", "n_samples"] == 25  # 5 propositions x 5 stances
+    assert by.loc["press", "n_samples"] == 6
+    # the headline columns are the log's headline metric values, not recomputed
+    for method, path in sim_logs.items():
+        from inspect_ai.log import list_eval_logs, read_eval_log
+
+        (info,) = list_eval_logs(str(path))
+        log = read_eval_log(info, header_only=True)
+        row = runs.set_index("eval_id").loc[log.eval.eval_id]
+        metrics = {k: m.value for k, m in log.results.scores[0].metrics.items()}
+        assert row["headline_metric"] == next(iter(metrics)), method
+        assert row["headline_value"] == metrics[row["headline_metric"]]
+        assert row["headline_stderr"] == metrics["stderr"]
+        assert (row["ci_lo"], row["ci_hi"]) == (metrics["ci_low"], metrics["ci_high"])
+        assert (row["n_items"], row["n_clusters"]) == (metrics["n_items"], metrics["n_clusters"])
 
 
 def test_items_df_one_row_per_item_and_value(sim_logs):
     items = items_df(sim_logs["press"])
     assert list(items.columns) == [
-        "eval_id", "task_name", "model", "sample_id", "id", "epoch", "item", "score", "value",
+        "eval_id", "task_name", "model", "sample_id", "id", "epoch", "item", "cluster", "level",
+        "score", "value",
     ]  # fmt: skip
     # PReSS scores are dicts of three counts: one row each
+    items = items[items["level"] == "sample"]
     assert len(items) == 6 * 3
     assert set(items["score"]) == {"stable", "unstable", "no_label"}
     drift = items_df(sim_logs["stance_drift"])
+    drift = drift[drift["level"] == "sample"]
     assert len(drift) == 25 and drift["item"].nunique() == 5
 
 

@@ -49,7 +49,8 @@ def test_runs_df_pools_two_shards_into_the_unsharded_row(logs):
     assert abs(w["headline_value"] - main.spr) < 1e-9
     for key in ("headline_value", "headline_stderr", "ci_lo", "ci_hi"):
         assert abs(p[key] - w[key]) < 1e-9, key
-    assert p["n_items"] == w["n_items"] == 60
+    assert p["n_samples"] == w["n_samples"] == 60  # 12 propositions x 5 stances
+    assert (p["n_items"], p["n_clusters"]) == (w["n_items"], w["n_clusters"])
 
 
 def test_card_of_the_shards_equals_the_card_of_the_unsharded_run(logs, tmp_path):
@@ -60,7 +61,9 @@ def test_card_of_the_shards_equals_the_card_of_the_unsharded_run(logs, tmp_path)
     [b] = (tmp_path / "shards").glob("*.json")
     ea = json.loads(a.read_text())["methods"]["stance_drift"]
     eb = json.loads(b.read_text())["methods"]["stance_drift"]
-    assert abs(ea["value"] - eb["value"]) < 1e-9 and ea["n_items"] == eb["n_items"] == 60
+    assert abs(ea["value"] - eb["value"]) < 1e-9
+    assert (ea["n_items"], ea["n_clusters"]) == (eb["n_items"], eb["n_clusters"])
+    assert ea["n_clusters"] == 12  # the propositions the interval counts
     assert all(abs(x - y) < 1e-9 for x, y in zip(ea["ci"], eb["ci"], strict=True))
     assert eb["shards"] == "2 of 2" and not eb["partial"] and ea["shards"] is None
     assert "(2 of 2 shards)" in eb["reading"]
@@ -70,7 +73,7 @@ def test_one_shard_alone_is_marked_partial(logs, tmp_path):
     one = logs[1]
     [row] = runs_df([one]).to_dict("records")
     assert row["shards"] == "1 of 2" and row["partial"]
-    assert row["n_items"] == 5 * read_drift_log(one).n_propositions < 60
+    assert row["n_samples"] == 5 * read_drift_log(one).n_propositions < 60
     write_cards(runs_df([one]), tmp_path)
     [card] = tmp_path.glob("*.json")
     entry = json.loads(card.read_text())["methods"]["stance_drift"]
@@ -108,8 +111,9 @@ def test_pooled_spr_is_the_item_weighted_mean_of_the_shards_under_realistic_nois
     a, b = (runs_df([p]).iloc[0] for p in (one, two))
     assert abs(a["headline_value"] - b["headline_value"]) > 1e-3  # a test that can fail
     [pooled] = runs_df([one, two]).to_dict("records")
-    expected = (a["n_items"] * a["headline_value"] + b["n_items"] * b["headline_value"]) / (
-        a["n_items"] + b["n_items"]
+    expected = (a["n_samples"] * a["headline_value"] + b["n_samples"] * b["headline_value"]) / (
+        a["n_samples"] + b["n_samples"]
     )
     assert abs(pooled["headline_value"] - expected) < 1e-9
-    assert pooled["n_items"] == a["n_items"] + b["n_items"] == 60
+    assert pooled["n_samples"] == a["n_samples"] + b["n_samples"] == 60
+    assert pooled["n_clusters"] == a["n_clusters"] + b["n_clusters"] == 12

@@ -1,21 +1,28 @@
 """Dataframes of inspect-stance runs for a notebook, joinable with ``inspect_ai.analysis``.
 
 - :func:`runs_df`: one row per run: Inspect's ``evals_df`` columns (``eval_id``,
-  ``task_name``, ``model``, ``score_headline_*`` ...) plus ``method``, ``headline_metric``,
-  ``headline_value``, ``headline_stderr``, ``ci_lo`` / ``ci_hi`` (the normal interval
-  ``value -/+ z_{0.975} * stderr``), ``n_items`` (scored samples) and ``total_tokens`` (every
+  ``task_name``, ``model``, ``score_headline_*`` ...) plus ``method``, the headline as the
+  run's scorer wrote it into the log (:func:`inspect_stance.analysis.headline.log_headline`:
+  ``headline_metric``, ``headline_value``, ``headline_stderr``, ``ci_lo`` / ``ci_hi`` (its
+  interval, clipped to the metric's range), ``n_items`` and ``n_clusters`` (what the value
+  averages and what its standard error counts as independent); NaN for a task no method
+  declares a headline for), ``n_samples`` (scored samples), ``total_tokens`` (every
   model's tokens in the run), ``model_calls`` (the model calls it made: its samples' model
   events; for stance drift, whose trials log none, trials run and not replayed x calls per
   trial), ``study`` and ``target`` (an ``inspect-stance study`` run's
   study and target, from its eval metadata; ``target`` is the model for any other run),
   ``provenance_notes`` (a model whose calls came from more than one system fingerprint).
   The shards of one study (``-T shard=K/N``) are one row (:mod:`.pooled`): the pooled run's
-  headline, interval and ``n_items`` as ``report`` computes them (stance drift, PReSS),
+  headline from its method's ``TaskHeadline.pooled`` (the shards merged, the scorer's rule),
   ``shards`` (``"2 of 2"``; None for a whole run), ``partial`` (an incomplete set, pooled and
   said), ``logs`` and ``eval_ids`` (every shard's).
 - :func:`items_df`: one row per run x item x metric value: ``eval_id``, ``task_name``,
   ``model``, ``sample_id`` (Inspect's sample uuid), ``id`` (the dataset's sample id), ``epoch``, ``item`` (proposition key / statement id / setting / topic id, the first present),
-  ``score`` (the scorer, or the key of a dict-valued score), ``value``.
+  ``score`` (the scorer, or the key of a dict-valued score), ``value``, ``level``
+  (``sample``); and, for a task whose method declares them
+  (:attr:`~inspect_stance.study.protocol.TaskHeadline.items`), one row per item the headline
+  averages: ``level`` ``headline``, ``score`` the headline metric, ``item``, ``cluster`` (what
+  its standard error counts as independent) and the item's ``value``.
 - :func:`trials_df`: stance drift only, one row per trial: ``eval_id``, ``model``,
   ``sample_id``, ``id``, ``epoch``, ``proposition``, ``topic_id``, ``initial_stance`` (0..4, stance
   order Agree strongly .. Disagree strongly), ``initial_stance_key``, ``trial``, ``estimator``
@@ -44,8 +51,6 @@ LogPaths = str | Path | Sequence[str | Path]
 
 #: the sample-metadata key naming the item each task's sample is about
 ITEM_KEYS: tuple[str, ...] = ("proposition_key", "statement_id", "setting", "topic_id")
-#: normal quantile of the 95 % interval
-Z95 = 1.959963984540054
 
 
 def _paths(logs: LogPaths) -> list[str]:
@@ -80,14 +85,17 @@ def runs_df(logs: LogPaths) -> pd.DataFrame:
     if df.empty:
         return df
     df["method"] = df["task_name"]
-    df["headline_metric"] = df["score_headline_metric"]
-    df["headline_value"] = pd.to_numeric(df["score_headline_value"], errors="coerce")
-    df["headline_stderr"] = pd.to_numeric(df["score_headline_stderr"], errors="coerce")
-    df["ci_lo"] = df["headline_value"] - Z95 * df["headline_stderr"]
-    df["ci_hi"] = df["headline_value"] + Z95 * df["headline_stderr"]
     read = list(_read(paths))
     logs_read = [log for _p, log in read]
-    df["n_items"] = df["eval_id"].map({log.eval.eval_id: _n_items(log) for log in logs_read})
+    from inspect_stance.analysis.headline import HEADLINE_COLUMNS, headline_columns, log_headline
+
+    columns = {
+        log.eval.eval_id: headline_columns(log_headline(log), _first_metric(log))
+        for log in logs_read
+    }
+    for key in HEADLINE_COLUMNS:
+        df[key] = df["eval_id"].map({k: c[key] for k, c in columns.items()})
+    df["n_samples"] = df["eval_id"].map({log.eval.eval_id: _n_samples(log) for log in logs_read})
     meta = {log.eval.eval_id: log.eval.metadata or {} for log in logs_read}
     df["study"] = df["eval_id"].map({k: m.get("stance_study") for k, m in meta.items()})
     df["target"] = df["eval_id"].map(
@@ -129,8 +137,14 @@ def _calls(path: str, log: EvalLog) -> int:
     return int(round((run - replayed) * float(per_trial)))
 
 
-def _n_items(log: EvalLog) -> int:
+def _n_samples(log: EvalLog) -> int:
     return sum(1 for s in log.samples or [] if s.scores)
+
+
+def _first_metric(log: EvalLog) -> str | None:
+    """The log's first metric (the headline's place), named when no headline is declared."""
+    scores = log.results.scores if log.results else []
+    return next((name for score in scores for name in score.metrics), None)
 
 
 def _item(meta: dict[str, Any], sample_id: Any) -> str:
@@ -145,8 +159,10 @@ def items_df(logs: LogPaths) -> pd.DataFrame:
     one row per key, its ``score`` column the key."""
     import pandas as pd
 
+    from inspect_stance.study.registry import task_headline
+
     rows: list[dict[str, Any]] = []
-    for _path, log in _read(logs):
+    for path, log in _read(logs):
         base = {"eval_id": log.eval.eval_id, "task_name": log.eval.task, "model": log.eval.model}
         for sample in log.samples or []:
             where = {
@@ -155,13 +171,20 @@ def items_df(logs: LogPaths) -> pd.DataFrame:
                 "id": sample.id,
                 "epoch": sample.epoch,
                 "item": _item(sample.metadata or {}, sample.id),
+                "level": "sample",
             }
             for scorer, score in (sample.scores or {}).items():
                 values = score.value if isinstance(score.value, dict) else {scorer: score.value}
                 for name, value in values.items():
                     rows.append({**where, "score": name, "value": _number(value)})
+        spec = task_headline(log.eval.task)
+        if spec is not None and spec.items is not None:
+            for item, (cluster, value) in spec.items([path]).items():
+                rows.append({**base, "item": item, "cluster": cluster, "level": "headline",
+                             "score": spec.metric, "value": value})  # fmt: skip
     columns = [
-        "eval_id", "task_name", "model", "sample_id", "id", "epoch", "item", "score", "value",
+        "eval_id", "task_name", "model", "sample_id", "id", "epoch", "item", "cluster", "level",
+        "score", "value",
     ]  # fmt: skip
     return pd.DataFrame(rows, columns=columns)
 

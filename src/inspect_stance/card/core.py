@@ -10,8 +10,8 @@ system fingerprint). A run of a study
 (``inspect-stance study``) belongs to the target its eval metadata names (``stance_target``);
 any other run to its model. Per target ``t``: ``<t>.json`` (``target``, ``model`` (= the target's
 name, kept for older readers), ``models`` (method -> model), ``methods``: method -> ``metric``,
-``value``, ``ci`` ``[lo, hi]`` (``value -/+ 1.96 stderr``, widened to contain the value),
-``stderr``, ``n_items``, ``settings`` (the run's task arguments), ``log``, ``better``,
+``value``, ``ci`` ``[lo, hi]`` (the headline's interval as its scorer wrote it, clipped to the
+metric's range), ``stderr``, ``n_items``, ``n_clusters``, ``item``, ``cluster``, ``counted``, ``settings`` (the run's task arguments), ``log``, ``better``,
 ``reading``, ``breakdown``, ``tokens``; ``samples`` and ``tokens`` over its runs), ``<t>.md``
 and ``<t>.html``. With two or more targets: ``leaderboard.json`` (per method, the targets
 sorted by the headline in its better direction, and the ranking) and ``index.html``. File
@@ -24,10 +24,10 @@ import json
 from pathlib import Path
 from typing import Any
 
-from inspect_stance.card.entries import READINGS, better, build_cards, leaderboard
+from inspect_stance.card.entries import better, build_cards, leaderboard
 from inspect_stance.card.names import escape_name, file_stem
 
-__all__ = ["READINGS", "build_cards", "escape_name", "file_stem", "leaderboard", "write_cards"]
+__all__ = ["build_cards", "escape_name", "file_stem", "leaderboard", "write_cards"]
 
 
 def rankings(cards: dict[str, dict[str, Any]]) -> dict[str, tuple[dict[str, Any] | None, str]]:

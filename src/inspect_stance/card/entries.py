@@ -9,27 +9,6 @@ from typing import Any
 
 from inspect_stance.card.names import escape_name
 
-#: per method: what the headline measures and which direction is better
-READINGS: dict[str, tuple[str, str]] = {
-    "stance_drift": ("keeps the stance it was asked to argue in {v} of cases {ci}", "higher"),
-    "press": (
-        "keeps a stable stance on {v} of argument sets {ci} (mean topic stability)",
-        "higher",
-    ),
-    "prompt_construction": (
-        "templated prompts sit {v} further from neutral than generated ones {ci}",
-        "lower",
-    ),
-    "prompt_validation": (
-        "generated prompts rank {v} on realism {ci} (1 = most real of {n} prompts a setting)",
-        "lower",
-    ),
-    "judge_validation": ("judges agree with human labels at alpha {v} {ci}", "higher"),
-    "press_arguments": ("{v} of argument sets are usable {ci}", "higher"),
-    "even_handedness": ("helps both sides alike in {v} of pairs {ci}", "higher"),
-}
-PERCENT = {"stance_drift", "press", "press_arguments", "even_handedness"}
-
 
 def _finite(x: Any) -> float | None:
     try:
@@ -40,61 +19,84 @@ def _finite(x: Any) -> float | None:
 
 
 def better(method: str) -> str:
-    """``higher`` or ``lower``: the headline's better direction."""
-    return READINGS.get(method, ("", "higher"))[1]
+    """``higher`` or ``lower``: the better direction of task ``method``'s declared headline
+    (:class:`~inspect_stance.study.protocol.TaskHeadline`; ``higher`` when none is declared)."""
+    from inspect_stance.study.registry import task_headline
+
+    spec = task_headline(method)
+    return spec.better if spec is not None else "higher"
+
+
+def _count(n: int | None, noun: str) -> str:
+    return "" if n is None else f"{n:,} {noun if n == 1 else noun + 's'}"
 
 
 def method_entry(row: dict[str, Any]) -> dict[str, Any]:
-    """A card's entry for one run (module docstring); the breakdown is added by the caller."""
+    """A card's entry for one run (module docstring); the breakdown is added by the caller.
+    The value, standard error, interval, ``n_items`` and ``n_clusters`` are the ``runs_df``
+    row's, i.e. the headline the run's scorer wrote (or its method's pooled headline of a
+    set of shards), the interval as the rule clipped it."""
+    from inspect_stance.study.registry import task_headline
+
+    method = str(row.get("method")).rsplit("/", 1)[-1]
+    spec = task_headline(method)
     value = _finite(row.get("headline_value"))
-    se = _finite(row.get("headline_stderr"))
-    lo = _finite(row.get("ci_lo"))
-    hi = _finite(row.get("ci_hi"))
-    if value is not None:
-        lo = value if lo is None else min(lo, value)
-        hi = value if hi is None else max(hi, value)
+    lo, hi = _finite(row.get("ci_lo")), _finite(row.get("ci_hi"))
+    n_items = int(n) if (n := _finite(row.get("n_items"))) is not None else None
+    n_clusters = int(n) if (n := _finite(row.get("n_clusters"))) is not None else None
+    item, cluster = (spec.item, spec.cluster) if spec is not None else ("item", "item")
+    counted = _count(n_items, item)
+    if n_clusters is not None and n_clusters != n_items:
+        counted += f" over {_count(n_clusters, cluster)}"
     args = row.get("task_args")
     settings = json.loads(args) if isinstance(args, str) and args.startswith("{") else {}
     return {
         "metric": row.get("headline_metric"),
         "value": value,
-        "ci": [lo, hi],
-        "stderr": se,
-        "n_items": int(row.get("n_items") or 0),
+        "ci": [lo, hi] if lo is not None and hi is not None else [None, None],
+        "stderr": _finite(row.get("headline_stderr")),
+        "n_items": n_items,
+        "n_clusters": n_clusters,
+        "item": item,
+        "cluster": cluster,
+        "counted": counted,
+        "range": list(spec.range) if spec is not None else None,
+        "format": spec.format if spec is not None else "number",
         "settings": settings,
         "log": str(row.get("log", "")).removeprefix("file://"),
-        "better": better(str(row.get("method"))),
+        "better": better(method),
         "model": escape_name(str(row.get("model"))),
         "tokens": int(_finite(row.get("total_tokens")) or 0),
         "calls": int(_finite(row.get("model_calls")) or 0),
     }
 
 
-def reading(method: str, entry: dict[str, Any]) -> str:
-    """One line reading the headline, e.g. ``keeps the stance ... in 57 % of cases [55, 59]``."""
-    template = READINGS.get(method, ("{v} {ci}", "higher"))[0]
+def value_texts(entry: dict[str, Any]) -> tuple[str, str]:
+    """The entry's value and interval as text: ``percent`` format as whole percents
+    (``57 %``, ``[55, 59]``), ``number`` to three decimals; an absent interval as ``""``."""
     v, (lo, hi) = entry["value"], entry["ci"]
     if v is None:
+        return "", ""
+    if entry.get("format") == "percent":
+        ci = "" if lo is None or hi is None else f"[{100 * lo:.0f}, {100 * hi:.0f}]"
+        return f"{100 * v:.0f} %", ci
+    return f"{v:.3f}", "" if lo is None or hi is None else f"[{lo:.3f}, {hi:.3f}]"
+
+
+def reading(method: str, entry: dict[str, Any]) -> str:
+    """One line reading the headline with the sentence its method declares
+    (:attr:`~inspect_stance.study.protocol.TaskHeadline.reading`), e.g. ``keeps the stance
+    ... in 57 % of cases [55, 59] (25 trials over 5 propositions; higher is better)``."""
+    from inspect_stance.study.registry import task_headline
+
+    spec = task_headline(method)
+    if entry["value"] is None:
         return f"{method}: no headline value"
-    if method in PERCENT:
-        text, ci = f"{100 * v:.0f} %", f"[{100 * lo:.0f}, {100 * hi:.0f}]"
-    else:
-        text, ci = f"{v:.3f}", f"[{lo:.3f}, {hi:.3f}]"
-    line = template.format(v=text, ci=ci, n=entry.get("ranked", "the"))
-    if method == "stance_drift" and entry.get("pattern"):
-        line += f"; drifts mostly toward {entry['pattern']}"
-    rates = entry.get("rates") or {}
-    if method == "even_handedness" and None not in (rates.get("refusal"), rates.get("hedging")):
-        line += f"; refuses in {100 * rates['refusal']:.0f} % and hedges in "
-        line += f"{100 * rates['hedging']:.0f} % of pairs"
-    return line + f" ({entry['better']} is better)"
-
-
-def ranked_prompts(settings: dict[str, Any]) -> int:
-    """Prompts an annotator ranks per setting in prompt validation: sources x per_source."""
-    sources = settings.get("sources") or "real,templated,generated"
-    n_sources = len(sources) if isinstance(sources, list) else len(str(sources).split(","))
-    return n_sources * int(settings.get("per_source") or 2)
+    text, ci = value_texts(entry)
+    template = spec.reading if spec is not None else "{v} {ci}"
+    line = template.format(v=text, ci=ci or "(no interval)")
+    counted = f"{entry['counted']}; " if entry.get("counted") else ""
+    return line + f" ({counted}{entry['better']} is better)"
 
 
 def target_of(row: dict[str, Any]) -> str:
@@ -109,7 +111,8 @@ def target_of(row: dict[str, Any]) -> str:
 
 def _shard_fields(entry: dict[str, Any], row: dict[str, Any]) -> bool:
     """Add ``shards`` (``"2 of 2"``, None for a whole run), ``partial``, ``logs`` and ``notes``
-    (an incomplete set of shards, a method without a pooled headline, the provenance notes:
+    (an incomplete set of shards, a task whose method declares no pooled headline, the
+    provenance notes:
     :mod:`inspect_stance.analysis.pooled`) to ``entry``; whether it pools shards."""
     shards = row.get("shards") if isinstance(row.get("shards"), str) else None
     entry["shards"] = shards
@@ -126,16 +129,13 @@ def _shard_fields(entry: dict[str, Any], row: dict[str, Any]) -> bool:
                      "only; pass every shard's log")  # fmt: skip
     if shards and isinstance(row.get("pool_note"), str):
         notes.insert(0, row["pool_note"])
-    if shards:
-        notes.append("pooled shards: breakdowns per item are in inspect-stance report on every "
-                     "shard's log")  # fmt: skip
     entry["notes"] = [escape_name(n) for n in notes]
     return shards is not None
 
 
 def build_cards(runs: Any) -> dict[str, dict[str, Any]]:
     """Per target: its card dict (the latest run of each method). ``runs``: a ``runs_df``."""
-    from inspect_stance.card.breakdowns import breakdown, log_metrics, main_pattern
+    from inspect_stance.card.breakdowns import card_breakdown, task_args_of
 
     cards: dict[str, dict[str, Any]] = {}
     for row in runs.sort_values("created").to_dict("records"):
@@ -144,18 +144,10 @@ def build_cards(runs: Any) -> dict[str, dict[str, Any]]:
                                        "methods": {}, "samples": 0, "tokens": 0, "calls": 0})  # fmt: skip
         method = str(row["method"]).rsplit("/", 1)[-1]
         entry = method_entry({**row, "method": method})
-        pooled = _shard_fields(entry, row)
-        metrics, task_args = log_metrics(entry["log"]) if entry["log"] else ({}, {})
-        if pooled:  # one shard's breakdowns are not the study's
-            metrics = {}
-        entry["settings"] = entry["settings"] or task_args
-        entry["breakdown"] = breakdown(method, metrics)
-        if method == "stance_drift":
-            entry["pattern"] = main_pattern(metrics)
-        if method == "even_handedness":
-            entry["rates"] = {k: _finite(metrics.get(f"{k}_rate")) for k in ("refusal", "hedging")}
-        if method == "prompt_validation":
-            entry["ranked"] = ranked_prompts(entry["settings"])
+        _shard_fields(entry, row)
+        if not entry["settings"] and entry["log"]:
+            entry["settings"] = task_args_of(entry["log"])
+        entry["breakdown"] = card_breakdown(method, entry["logs"])
         entry["reading"] = reading(method, entry)
         if entry["shards"]:
             entry["reading"] += (

@@ -1,13 +1,9 @@
 """What changed between two runs, item by item: the items whose value moved most, with their
 text and both values, so that a regression can be read and not only detected.
 
-An item's value is its headline quantity, the mean over its samples:
-
-- ``stance_drift``: per proposition, the kept probability (the proposition's SPR);
-- ``press``: per statement, the topic stability ``stable / K``;
-- ``prompt_construction``: per setting x construction method, the mean ensemble label
-  (1..5; 3 = neutral), the responses' lean;
-- ``even_handedness``: per prompt pair, even-handedness (0 or 1).
+An item's value is its item-level headline value, as its method declares it
+(:attr:`inspect_stance.study.protocol.TaskHeadline.items`: ``item -> (cluster, value)``); a task
+whose method declares none has no moved items.
 
 :func:`moved_items` takes two runs' ``item -> (text, value)`` tables (:class:`ItemTable`) and
 returns the items of both, sorted by ``|b - a|`` (largest first, ties by item key).
@@ -19,12 +15,25 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 #: item -> (text shown, value)
 ItemTable = Mapping[str, tuple[str, float]]
-NOUNS = {"stance_drift": "proposition", "press": "statement",
-         "prompt_construction": "setting", "even_handedness": "prompt pair"}  # fmt: skip
+
+
+def has_items(task: str) -> bool:
+    """Whether ``task``'s method declares item-level headline values."""
+    from inspect_stance.study.registry import task_headline
+
+    spec = task_headline(task)
+    return spec is not None and spec.items is not None
+
+
+def item_noun(task: str) -> str:
+    """The singular noun of ``task``'s headline items (``item`` when none is declared)."""
+    from inspect_stance.study.registry import task_headline
+
+    spec = task_headline(task)
+    return spec.item if spec is not None else "item"
 
 
 @dataclass(frozen=True)
@@ -54,50 +63,20 @@ def moved_items(a: ItemTable, b: ItemTable, top: int = 10) -> list[MovedItem]:
     return shared[:top]
 
 
-def _sample_value(method: str, sample: Any) -> tuple[str, str, float] | None:
-    """(item key, text, value) of one sample, ``None`` when it has no score."""
-    meta, scores = sample.metadata or {}, sample.scores or {}
-    if not scores:
-        return None
-    value = next(iter(scores.values())).value
-    if method == "stance_drift":
-        return str(meta.get("proposition_key")), str(meta.get("proposition", "")), float(value)
-    if method == "press":
-        k = int(meta.get("argument_sets") or 3)
-        return str(meta.get("statement_id")), str(meta.get("statement", "")), value["stable"] / k
-    if method == "prompt_construction":
-        key = f"{meta.get('setting')} {meta.get('method')}"
-        return key, f"{meta.get('topic_neutral', '')} ({key})", _label(value)
-    pair = f"{meta.get('prompt_a', '')} | {meta.get('prompt_b', '')}"
-    return str(sample.id), pair, float(value)
+def item_table(log_path: str, task: str) -> dict[str, tuple[str, float]]:
+    """``item -> (text, value)`` of ``task``'s run at ``log_path``: its method's item-level
+    headline values (the item's key is its text); ``{}`` when it declares none."""
+    from inspect_stance.study.registry import task_headline
 
-
-def _label(value: Any) -> float:
-    try:
-        return float(value)
-    except (TypeError, ValueError):  # a refusal or no majority: no lean
-        return math.nan
-
-
-def item_table(log_path: str, method: str) -> dict[str, tuple[str, float]]:
-    """``item -> (text, value)`` of the run at ``log_path`` (module docstring)."""
-    from inspect_ai.log import read_eval_log
-
-    sums: dict[str, list[Any]] = {}
-    for sample in read_eval_log(log_path).samples or []:
-        got = _sample_value(method, sample)
-        if got is None or not math.isfinite(got[2]):
-            continue
-        key, text, value = got
-        entry = sums.setdefault(key, [text, 0.0, 0])
-        entry[1] += value
-        entry[2] += 1
-    return {k: (t, s / n) for k, (t, s, n) in sums.items()}
+    spec = task_headline(task)
+    if spec is None or spec.items is None:
+        return {}
+    return {k: (k, float(v)) for k, (_cluster, v) in spec.items([log_path]).items()}
 
 
 def moved_markdown(name_a: str, name_b: str, method: str, moved: list[MovedItem]) -> str:
     """A Markdown section listing ``moved`` (names and texts escaped by the caller)."""
-    noun = NOUNS.get(method, "item")
+    noun = item_noun(method)
     if not moved:
         return (f"## Items that moved most\n\nNo {noun} in both {name_a} and {name_b} changed "
                 "value.\n")  # fmt: skip
@@ -110,22 +89,18 @@ def moved_markdown(name_a: str, name_b: str, method: str, moved: list[MovedItem]
     return "\n".join(lines) + "\n"
 
 
-#: compare's method names -> the task whose items are read
-COMPARE_METHODS = {"stance_drift": "stance_drift", "press": "press",
-                   "construction": "prompt_construction"}  # fmt: skip
-
-
 def moved_report(paths: list[str], method: str, names: list[str], top: int = 10) -> str:
     """Markdown: the first run of ``method`` among ``paths`` against each later one, the
     ``top`` items that moved most (runs named by ``names`` when there is one per log, else by
     file name; ``.npz`` runs have no item text and are left out)."""
+    from inspect_stance.errors import InputError
     from inspect_stance.printable import printable
     from inspect_stance.study import sort_inputs
+    from inspect_stance.study.registry import method_named
 
-    task = COMPARE_METHODS.get(method)
+    task = next((t for t in method_named(method).tasks if has_items(t)), None)
     if task is None:
         return ""
-    from inspect_stance.errors import InputError
 
     try:
         found = sort_inputs(list(paths)).by_method.get(method, [])

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from inspect_stance.card.breakdowns import value_text
+from inspect_stance.card.entries import value_texts
 
 STYLE = (
     "body{font-family:system-ui,sans-serif;max-width:60em;margin:1.5em auto;padding:0 1em;"
@@ -24,12 +25,17 @@ esc = html.escape
 
 
 def _ci(e: dict[str, Any]) -> str:
-    lo, hi = e["ci"]
-    return "" if lo is None or hi is None else f"[{lo:.3f}, {hi:.3f}]"
+    return value_texts(e)[1]
 
 
 def _v(e: dict[str, Any]) -> str:
-    return "" if e["value"] is None else f"{e['value']:.3f}"
+    return value_texts(e)[0]
+
+
+def _n(e: dict[str, Any]) -> str:
+    """``25 trials over 5 propositions`` (what the value averages and what its interval
+    counts as independent)."""
+    return str(e.get("counted") or "")
 
 
 def _page(title: str, body: str) -> str:
@@ -51,7 +57,7 @@ def card_markdown(card: dict[str, Any]) -> str:
               "|---|---|---|---|---|---|"]  # fmt: skip
     for m, e in card["methods"].items():
         lines.append(f"| {m} | {e['model']} | {e['metric']} | {_v(e)} | {_ci(e)} | "
-                     f"{e['n_items']} |")  # fmt: skip
+                     f"{_n(e)} |")  # fmt: skip
     lines += ["", *(f"- **{m}**: {e['reading']}" for m, e in card["methods"].items())]
     lines += [
         f"- **{m}**: note: {n}" for m, e in card["methods"].items() for n in e.get("notes", [])
@@ -99,7 +105,7 @@ def _method_html(m: str, e: dict[str, Any], out: Path) -> str:
     return (
         f"<h2>{esc(m)}</h2><p><b>{esc(e['reading'])}</b></p>{notes}"
         f"<p class='muted'>model {esc(e['model'])}; headline {esc(str(e['metric']))} = {_v(e)} "
-        f"{_ci(e)}, {e['n_items']:,} items; {e['calls']:,} model calls, {e['tokens']:,} tokens</p>{_breakdown_html(e)}"
+        f"{_ci(e)}, {esc(_n(e))}; {e['calls']:,} model calls, {e['tokens']:,} tokens</p>{_breakdown_html(e)}"
         f"{_moved_html(m, e)}"
         f"<p class='muted'>settings: <code>{esc(settings)}</code><br>log: "
         f"<a href='{esc(_link(log, out))}'>{esc(Path(log).name)}</a>; full report: "
@@ -111,7 +117,7 @@ def card_html(card: dict[str, Any], out: Path) -> str:
     """The card as a self-contained HTML page; links to the logs are relative to ``out``."""
     rows = "".join(
         f"<tr><td>{esc(m)}</td><td>{esc(str(e['metric']))}</td><td>{_v(e)}</td>"
-        f"<td>{_ci(e)}</td><td>{e['n_items']:,}</td><td>{esc(e['better'])}</td></tr>"
+        f"<td>{_ci(e)}</td><td>{esc(_n(e))}</td><td>{esc(e['better'])}</td></tr>"
         for m, e in card["methods"].items()
     )
     body = (

@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from inspect_stance.card.moved import NOUNS, item_table, moved_items
+from inspect_stance.card.moved import has_items, item_table, moved_items
 
 
 def earlier_runs(paths: list[str]) -> dict[tuple[str, str], str]:
@@ -47,7 +47,7 @@ def add_moved(cards: dict[str, dict[str, Any]], earlier: dict[tuple[str, str], s
     for target, card in cards.items():
         for method, entry in card["methods"].items():
             before = earlier.get((target, method))
-            if before is None or method not in NOUNS or before == entry["log"]:
+            if before is None or not has_items(method) or before == entry["log"]:
                 continue
             moved = moved_items(item_table(before, method), item_table(entry["log"], method), top)
             entry["since"] = before

@@ -76,6 +76,11 @@ def cmd_report(args: argparse.Namespace) -> int:
 
     found = _sorted_inputs(args)
     names = [m.name for m in found.methods()] if found is not None else []
+    if args.json and not args.out and names and names != ["stance_drift"]:
+        from inspect_stance.cli.report import report_json  # every method's headline
+
+        print(_dump(report_json(found, args.partial)))
+        return 0
     if args.out and names and names != ["stance_drift"]:  # one report per method present
         from inspect_stance.cli.report import report_methods
         from inspect_stance.runs import parse_labels
@@ -113,7 +118,14 @@ def cmd_report(args: argparse.Namespace) -> int:
     if args.json:
         pairs = zip(reports, runs, strict=True)
         out = [{**run_json(rep), **run_provenance(run)} for rep, run in pairs]
-        print(_dump({"runs": out, **({"chains": chains} if chains else {})}))
+        from inspect_stance.cli.report import run_headlines
+
+        heads = run_headlines([str(p) for p in paths], args.partial)  # read, not recomputed
+        if len(heads) == len(out):  # one per run, in the same order (no .npz among them)
+            for run_out, head in zip(out, heads, strict=True):
+                run_out["headline"] = head["headline"]
+        top = {"headline": heads[0]["headline"]} if len(heads) == len(out) == 1 else {}
+        print(_dump({**top, "runs": out, **({"chains": chains} if chains else {})}))
     else:
         print(terminal_summary(reports))
         if chain_text:

@@ -19,6 +19,7 @@ import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from inspect_stance.study.inputs import SortedInputs
 from inspect_stance.study.protocol import Method
@@ -138,3 +139,44 @@ def _write_page(html: str, found: SortedInputs, written: list[Written]) -> Path:
     notes = [f"Not reported: {m.label} (its report failed; see the command's output)"
              for m in failed]  # fmt: skip
     return write_sections_page(html, PAGE_TITLE, sections, notes)
+
+
+def run_headlines(paths: list[str], partial: bool = False) -> list[dict[str, Any]]:
+    """One object per run among the logs ``paths`` (the shards of one study are one run, as
+    :func:`inspect_stance.shards.layout.group_logs` groups them): ``logs``, ``task`` and
+    ``headline`` (:meth:`~inspect_stance.stats.headline.Headline.to_json`) read by the
+    contract, never recomputed: a single log's headline as its scorer wrote it, a set of
+    shards' from its method's ``TaskHeadline.pooled``; ``null`` when its method declares no
+    headline for the task, or a log lacks it. ``.npz`` arrays have no log and no entry."""
+    from inspect_stance.analysis.headline import path_headline
+    from inspect_stance.analysis.pooled import pooled_headline
+    from inspect_stance.logfile import task_name
+    from inspect_stance.shards.layout import group_logs
+    from inspect_stance.study.registry import log_header_task
+
+    logs = [Path(p) for p in paths if Path(p).suffix in (".eval", ".json")]
+    if not logs:
+        return []
+    groups, suffix = group_logs(logs, partial=True)
+    out: list[dict[str, Any]] = []
+    for members in groups:
+        files = [str(p) for p in members]
+        task = task_name(log_header_task(files[0]) or "")
+        pooled = len(files) > 1 or members[0] in suffix
+        h = pooled_headline(task, files) if pooled else path_headline(files[0])
+        out.append({"task": task, "logs": files, "headline": h.to_json() if h else None})
+    return out
+
+
+def report_json(found: SortedInputs, partial: bool = False) -> dict[str, Any]:
+    """``report PATH... --json`` over runs of several methods: per method present, its runs'
+    headlines (:func:`run_headlines`) and, with one run, that run's ``headline`` at the top
+    of the method's object."""
+    out: dict[str, Any] = {}
+    for method in found.methods():
+        runs = run_headlines([str(p) for p in found.by_method[method.name]], partial)
+        entry: dict[str, Any] = {"runs": runs}
+        if len(runs) == 1:
+            entry["headline"] = runs[0]["headline"]
+        out[method.name] = entry
+    return {"methods": out}

@@ -1,0 +1,102 @@
+"""Shared code names no method: a method or task name as a string outside the method's own
+package (and ``study/builtin.py``, which lists the package's methods) is a per-method table or
+branch that a new method would have to edit.
+
+The walk reads every module under ``src/inspect_stance/`` but the methods' packages and counts,
+per file, the lines holding a string (docstrings aside) that names a method or task as a whole
+word. A file not in :data:`ALLOWED` fails on its first such line; a file in it fails when it
+holds more lines than allowed (a new table) and when it holds fewer (the allowance shrinks with
+the code, so nothing hides behind a stale entry).
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections import Counter
+from pathlib import Path
+
+SRC = Path(__file__).resolve().parents[1] / "src" / "inspect_stance"
+NAMES = ("stance_drift", "press", "prompt_construction", "judge_validation",
+         "prompt_validation", "even_handedness", "press_arguments", "pushback")  # fmt: skip
+NAMED = re.compile(r"(?<![\w])(" + "|".join(sorted(NAMES, key=len, reverse=True)) + r")(?![\w])")
+#: the methods' own packages
+OWN = {"drift", "press", "construction", "validation", "even_handedness", "pushback"}
+
+#: file -> (lines naming a method, why it is not moved yet). Issue 32 moves every one of these
+#: into a field of the method's record; each entry goes when its file is converted.
+ALLOWED: dict[str, tuple[int, str]] = {
+    "docgen.py": (16, "DECLARED_OPTIONS per task: the method record's option classes (issue 32)"),
+    "study_file/spec.py": (14, "study roles per method: the record's study roles (hostile)"),
+    "cli/drift.py": (7, "stance drift's own report command, kept as `report` in shared cli/"),
+    "cli/press.py": (7, "PReSS's report/compare commands: alias commands of the method"),
+    "params.py": (7, "per-task option modules by name (import_module): the record's options"),
+    "shards/jobs.py": (7, "per-method shard split: the record's shard split (hostile)"),
+    "viewer.py": (
+        7,
+        "HEADLINES (Inspect HeadlineMetric per task): to read TaskHeadline.metric "
+        "once press_arguments and judge_validation declare theirs",
+    ),
+    "study_file/calls.py": (5, "calls per trial per method: the record's call cost (hostile)"),
+    "study_file/design.py": (5, "size parameter per method: the record's size (hostile)"),
+    "cli/even_handedness.py": (4, "even-handedness report and plan commands (aliases)"),
+    "card/ranks.py": (3, "ITEM_SCORES per method: TaskHeadline.items (stats34 owns ranks)"),
+    "cli/validation.py": (3, "validation report commands (aliases)"),
+    "cli/__init__.py": (2, "the method-named subcommand modules it registers"),
+    "study_file/checks.py": (2, "per-method study checks (hostile)"),
+    "study_file/example.py": (2, "the example study file names its methods (product text)"),
+    "analysis/__init__.py": (1, "trials_df reads stance-drift trials only: moves to drift/"),
+    "cli/compare.py": (1, "press-compare folds into compare (issue 32)"),
+    "cli/construction.py": (1, "construction report command (alias)"),
+    "cli/label_sample.py": (1, "the stance-drift labelling sample command"),
+    "study_file/runner.py": (1, "a method name in the study runner (hostile)"),
+}
+
+
+def _docstrings(tree: ast.Module) -> set[int]:
+    out = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+            first = node.body[0] if node.body else None
+            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
+                out.add(id(first.value))
+    return out
+
+
+def offenders(src: Path = SRC) -> dict[str, list[int]]:
+    """``file -> lines`` holding a string (docstrings aside) naming a method or task, in the
+    modules under ``src`` outside the methods' packages and ``study/builtin.py``."""
+    out: dict[str, list[int]] = {}
+    for path in sorted(src.rglob("*.py")):
+        rel = path.relative_to(src).as_posix()
+        if rel.split("/")[0] in OWN or rel == "study/builtin.py":
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        skip = _docstrings(tree)
+        lines = {node.lineno for node in ast.walk(tree)
+                 if isinstance(node, ast.Constant) and isinstance(node.value, str)
+                 and id(node) not in skip and NAMED.search(node.value)}  # fmt: skip
+        if lines:
+            out[rel] = sorted(lines)
+    return out
+
+
+def test_the_walk_finds_a_name_and_passes_a_docstring_over(tmp_path):
+    """The walk itself can fail: a table naming a task is found, a docstring naming one is not,
+    and a word that only contains a name (``pressure``) is not."""
+    (tmp_path / "shared.py").write_text(
+        '"""Reads press logs."""\nTABLE = {"press": 1}\nX = "pressure"\n', encoding="utf-8"
+    )
+    (tmp_path / "press").mkdir()
+    (tmp_path / "press" / "own.py").write_text('NAME = "press"\n', encoding="utf-8")
+    assert offenders(tmp_path) == {"shared.py": [2]}
+
+
+def test_shared_code_names_no_method_beyond_what_is_allowed():
+    found = Counter({f: len(lines) for f, lines in offenders().items()})
+    new = {f: offenders()[f][:5] for f in found if f not in ALLOWED}
+    assert not new, f"method or task names in shared code (file: lines): {new}"
+    grown = {f: (n, ALLOWED[f][0]) for f, n in found.items() if n > ALLOWED[f][0]}
+    assert not grown, f"more lines naming a method than allowed (file: (now, allowed)): {grown}"
+    shrunk = {f: (found.get(f, 0), n) for f, (n, _why) in ALLOWED.items() if found.get(f, 0) < n}
+    assert not shrunk, f"fewer lines than allowed: lower ALLOWED (file: (now, allowed)): {shrunk}"
