@@ -26,17 +26,11 @@ OWN = {"drift", "press", "construction", "validation", "even_handedness", "pushb
 #: file -> (lines naming a method, why it is not moved yet). Issue 32 moves every one of these
 #: into a field of the method's record; each entry goes when its file is converted.
 ALLOWED: dict[str, tuple[int, str]] = {
-    "docgen.py": (16, "DECLARED_OPTIONS per task: the method record's option classes (issue 32)"),
     "study_file/spec.py": (14, "study roles per method: the record's study roles (hostile)"),
     "cli/drift.py": (7, "stance drift's own report command, kept as `report` in shared cli/"),
     "cli/press.py": (7, "PReSS's report/compare commands: alias commands of the method"),
-    "params.py": (7, "per-task option modules by name (import_module): the record's options"),
     "shards/jobs.py": (7, "per-method shard split: the record's shard split (hostile)"),
-    "viewer.py": (
-        7,
-        "HEADLINES (Inspect HeadlineMetric per task): to read TaskHeadline.metric "
-        "once press_arguments and judge_validation declare theirs",
-    ),
+    "viewer.py": (1, "each method's sample-list view (Inspect's ViewerConfig): to its task file"),
     "study_file/calls.py": (5, "calls per trial per method: the record's call cost (hostile)"),
     "study_file/design.py": (5, "size parameter per method: the record's size (hostile)"),
     "cli/even_handedness.py": (4, "even-handedness report and plan commands (aliases)"),
