@@ -49,6 +49,9 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name in SUBCOMMAND_MODULES:
         importlib.import_module(name).register(sub)
+    from inspect_stance.cli.report import register_reports
+
+    register_reports(sub)  # the report command of each method that declares its report
     return parser
 
 

@@ -17,12 +17,13 @@ import contextlib
 import io
 import sys
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from inspect_stance.study.inputs import SortedInputs
-from inspect_stance.study.protocol import Method
+from inspect_stance.study.protocol import Method, ReportRequest
 
 DEFAULT_OUT = "report"
 #: the title of the page of several methods
@@ -80,7 +81,11 @@ def write_methods(
         argv += ["--partial"] if partial else []
         shown = str(target).replace(quiet_root, "(temporary folder)") if quiet_root else target
         print(f"{method.name}: {len(files)} log(s) -> {shown}", flush=True)
-        rc = _run_quietly(argv, quiet_root) if quiet_root else main(argv)
+        if method.report is not None:
+            request = ReportRequest(tuple(files), str(target), own, partial)
+            rc = _call_report(method, request, quiet_root)
+        else:
+            rc = _run_quietly(argv, quiet_root) if quiet_root else main(argv)
         if rc:
             print(f"inspect-stance report: {method.name} report not written (exit {rc})",
                   file=sys.stderr)  # fmt: skip
@@ -88,6 +93,64 @@ def write_methods(
             written.append(Written(method, target, files, own))
         code = max(code, rc)
     return code, written
+
+
+def _call_report(method: Method, request: ReportRequest, tmp: str | None) -> int:
+    """``method.report(request)`` with its lines printed (the temporary folder ``tmp`` named as
+    such); 2 with the one-line error of bad input."""
+    from inspect_stance.errors import InputError
+    from inspect_stance.printable import printable
+
+    try:
+        lines = method.report(request) if method.report else []
+    except InputError as ex:
+        print(printable(f"inspect-stance {method.report_command}: error: {ex}"), file=sys.stderr)
+        return 2
+    kept = "a temporary folder (removed; pass --out DIR to keep the files)"
+    for line in lines:
+        print(printable(line.replace(tmp, kept) if tmp else line))
+    return 0
+
+
+def register_reports(subparsers: Any) -> None:
+    """Add the report command of every method that declares its report as a function
+    (:attr:`~inspect_stance.study.protocol.Method.report`): ``COMMAND PATH... [--out DIR]
+    [--label RUN=NAME] [--partial] [--html FILE]``."""
+    from inspect_stance.cli.html import add_html_argument, with_html
+    from inspect_stance.cli.types import add_label_argument
+    from inspect_stance.shards import PARTIAL_HELP
+    from inspect_stance.study.registry import methods
+
+    for method in methods():
+        if method.report is None:
+            continue
+        p = subparsers.add_parser(method.report_command, help=f"{method.label}: its report",
+                                  description=f"The {method.label} report of one or more "
+                                  "logs or folders of one study's shards.")  # fmt: skip
+        p.add_argument("paths", nargs="+", metavar="LOG", help=f"{method.label} logs or folders")
+        p.add_argument("--out", default=f"{method.folder}_report", help="output folder")
+        add_label_argument(p)
+        p.add_argument("--partial", action="store_true", help=PARTIAL_HELP)
+        add_html_argument(p)
+        p.set_defaults(func=with_html(_method_report(method), method.report_command))
+
+
+def _method_report(method: Method) -> Callable[[argparse.Namespace], int]:
+    """The command function of ``method``'s declared report."""
+
+    def run(args: argparse.Namespace) -> int:
+        from inspect_stance.paths import check_out_dir
+        from inspect_stance.runs import parse_labels
+
+        check_out_dir(args.out)
+        request = ReportRequest(tuple(args.paths), args.out, parse_labels(args.label or []),
+                                args.partial)  # fmt: skip
+        assert method.report is not None
+        for line in method.report(request):
+            print(line)
+        return 0
+
+    return run
 
 
 def _run_quietly(argv: list[str], tmp: str) -> int:

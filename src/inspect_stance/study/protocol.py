@@ -206,6 +206,18 @@ class PlanResult:
 
 
 @dataclass(frozen=True)
+class ReportRequest:
+    """What a method's report was asked: its runs (logs or folders of one study's shards), the
+    output folder, ``RUN=NAME`` labels of its own runs and whether an incomplete set of one
+    study's shards is reported as the shards given."""
+
+    paths: tuple[str, ...]
+    out: str
+    labels: dict[str, str] = field(default_factory=dict)
+    partial: bool = False
+
+
+@dataclass(frozen=True)
 class BreakdownRow:
     """One figure of a card's breakdown: its label, value and whether it is a count."""
 
@@ -292,6 +304,11 @@ class Method:
     #: its document (relative to the project root), whose ``<!-- params: TASK -->`` tables
     #: document ``options``' tasks
     doc: str = ""
+    #: its report as a function (``ReportRequest -> lines to print``; one-line ``InputError``
+    #: on bad input): ``report`` calls it directly and the command ``report_command`` is
+    #: built from it (``PATH... --out --label --partial --html``) with no command module of
+    #: its own; ``None``: ``report_command`` is a command the method registers itself
+    report: Callable[[ReportRequest], list[str]] | None = None
     #: its place among the methods (report's folders and sections, ``methods()``): lower first
     order: int = 100
 
