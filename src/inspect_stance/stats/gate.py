@@ -137,7 +137,8 @@ def drop_checks(
             keys = [clusters.get(k, ("item", k)) for k in shared]
         raw.append(_one(spec, b, r, max_drop, alpha, keys, cluster))
     key = 5 if rule == "non-inferiority" else 3
-    adjusted = adjust_pvalues([x[key] for x in raw], "holm")
+    ps = [x[key] for x in raw]
+    adjusted = ps if len(ps) == 1 else adjust_pvalues(ps, "holm")  # one metric: Holm is p
     out = []
     for spec, x, p_adj in zip(metrics, raw, adjusted, strict=True):
         drop, se, t, p_drop, upper, p_ni, mde, bm, rm, n, g = x
