@@ -220,8 +220,9 @@ def rank_runs(
     items, ``clusters`` one label per row). ``p_adjusted`` (pair -> adjusted p, e.g. from
     ``compare``'s family); ``None``: :func:`pairwise_clustered_p` with Holm."""
     x = np.asarray(values, dtype=np.float64)
-    keep = ~np.isnan(x).any(axis=1)
-    x = x[keep]
+    mask: np.ndarray = np.asarray(~np.isnan(x).any(axis=1), dtype=bool)
+    keep = [bool(v) for v in mask]
+    x = x[mask]
     labels = None if clusters is None else [k for k, ok in zip(clusters, keep, strict=True) if ok]
     if x.shape[0] < 2:
         raise ValueError(f"only {x.shape[0]} items have a value in every run; cannot rank")
