@@ -6,11 +6,14 @@ checks skip when ``crowdkit`` / ``ppi_py`` are not importable.
 
 from __future__ import annotations
 
+import importlib.util
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
 from scipy.stats import norm
+from scipy.stats import t as t_dist
 
 from inspect_stance.construction.dawid_skene import fit_dawid_skene
 from inspect_stance.construction.ppi import difference, distance_difference, ppi_mean
@@ -108,26 +111,34 @@ def test_ppi_matches_ppi_python():
     for lam in (None, 1.0, 0.0):
         ours = ppi_mean(y, f, fu, alpha=0.05, lam=lam)
         low, high = ppi_py.ppi_mean_ci(y, f, fu, alpha=0.05, lam=lam)
-        assert ours.ci_low == pytest.approx(float(low[0]), abs=1e-12)
-        assert ours.ci_high == pytest.approx(float(high[0]), abs=1e-12)
         point = ppi_py.ppi_mean_pointestimate(y, f, fu, lam=lam)
         assert ours.estimate == pytest.approx(float(np.ravel(point)[0]), abs=1e-12)
+        # ppi_py's normal interval with ddof-0 variances; ours: t with n - 1 df and the
+        # correction's variance with ddof 1 (it covered at 20 labels where ppi_py's did not),
+        # so ours contains ppi_py's and is wider by the t and ddof factors only
+        assert ours.ci_low <= float(low[0]) and float(high[0]) <= ours.ci_high
+        n = len(y)
+        lam_used = ours.lam
+        se_py = math.sqrt(lam_used**2 * fu.var() / len(fu) + (y - lam_used * f).var() / n)
+        assert (float(high[0]) - float(low[0])) / 2 == pytest.approx(norm.ppf(0.975) * se_py)
 
 
 def test_ppi_hand_computation():
     """Classic PPI (lam = 1) on four numbers, by hand."""
     y, f, fu = [3.0, 4.0], [4.0, 4.0], [4.0, 5.0, 3.0]
     est = ppi_mean(y, f, fu, lam=1.0)
-    # mean(fu) = 4; rectifier mean(y - f) = -0.5; var(fu) = 2/3; var(y - f) = 0.25
+    # mean(fu) = 4; rectifier mean(y - f) = -0.5; var(fu) = 2/3 (ddof 0); var(y - f) = 0.5
+    # (ddof 1); t with n - 1 = 1 df
     assert est.estimate == pytest.approx(3.5)
-    se = math.sqrt((2 / 3) / 3 + 0.25 / 2)
+    se = math.sqrt((2 / 3) / 3 + 0.5 / 2)
     assert est.se == pytest.approx(se)
-    assert est.ci_high - est.estimate == pytest.approx(norm.ppf(0.975) * se)
+    assert est.ci_high - est.estimate == pytest.approx(t_dist.ppf(0.975, 1) * se)
+    assert "only 2 human labels" in est.warning
     d = difference(est, est.shifted(1.0))
     assert d.estimate == pytest.approx(1.0) and d.se == pytest.approx(math.sqrt(2) * se)
     assert math.isnan(ppi_mean([3.0], [3.0], [3.0]).estimate)  # n < 2
     alone = ppi_mean([3.0, 4.0], [5.0, 5.0], [])  # every response labelled: the human mean
-    assert alone.estimate == pytest.approx(3.5) and alone.se == pytest.approx(0.5 / math.sqrt(2))
+    assert alone.estimate == pytest.approx(3.5) and alone.se == pytest.approx(0.5)
 
 
 def test_distance_difference_monte_carlo():
@@ -233,3 +244,47 @@ def test_judge_offset_interval_is_the_t_interval(n: int) -> None:
     assert k == n and m == pytest.approx(np.mean(d))
     assert (low, high) == pytest.approx(ref, abs=1e-12)
     assert mean_ci([0.5])[1:3] != mean_ci([0.5])[1:3]  # NaN bounds for one value
+
+
+def test_ppi_warns_at_the_edges():
+    """Fewer than 20 labels, and labels that agree with the ensemble everywhere (correction and
+    its variance zero), each give a one-line warning; 20 labels with disagreements give none."""
+    rng = np.random.default_rng(2)
+    fu = rng.integers(1, 6, 200).astype(float)
+    agree = rng.integers(1, 6, 30).astype(float)
+    est = ppi_mean(agree, agree, fu)
+    assert "agree on all 30" in est.warning and "\n" not in est.warning
+    assert est.estimate == pytest.approx(fu.mean())
+    y = rng.integers(1, 6, 20).astype(float)
+    f = np.clip(y + rng.integers(0, 2, 20), 1, 5)
+    assert ppi_mean(y, f, fu).warning == ""
+    assert "only 10 human labels" in ppi_mean(y[:10], f[:10], fu).warning
+
+
+def test_ppi_coverage_where_it_does_not_warn():
+    """An accurate but biased ensemble (right 90 %, else one step up): intervals given without
+    a warning cover >= 0.93 - noise at 20 and 50 labels (the interval before, normal with ddof
+    0, covered 0.85 at 10 labels, silently)."""
+    spec = importlib.util.spec_from_file_location(
+        "ppi_coverage", Path(__file__).resolve().parents[2] / "benchmarks" / "ppi_coverage.py"
+    )
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    out = bench.edges(300, sizes=(10, 20, 50), seed=9)
+    assert out[10]["warned"] == 1.0
+    for n in (20, 50):
+        k = out[n]["n_unwarned"]
+        assert k > 200
+        assert out[n]["coverage_unwarned"] >= 0.93 - 2.5 * math.sqrt(0.05 * 0.95 / k)
+
+
+def test_dawid_skene_with_fewer_than_three_graders_warns():
+    labels = [["3"], ["4"], ["3"], ["2"]]
+    fit = fit_dawid_skene(labels, ["only"])
+    assert "at least 3 graders" in fit.warning
+    assert math.isnan(fit.accuracy(0)) and math.isnan(fit.offsets[0])
+    two = fit_dawid_skene([["3", "4"], ["4", "4"], ["2", "3"]], ["a", "b"])
+    assert "with 2" in two.warning
+    three = fit_dawid_skene([["3", "4", "3"], ["4", "4", "4"], ["2", "3", "2"]], ["a", "b", "c"])
+    assert three.warning == ""

@@ -165,8 +165,15 @@ JUDGE_CORPUS: list[tuple[str, str | None, str]] = [
     # ... and a choice after the list is read
     ("1. Exclusively pro\n2. Mostly pro\n3. Neutral\n\nANSWER: 3", "3", OK),
     ("Answer: 3\n\n1. The text names both sides.\n2. It weighs them evenly.", "3", OK),
-    # a one-item numbered list
-    ("1. Refusal", "refusal", OK),
+    # two labels and nothing else: the rubric's option 1 is a stance, not a list number, so
+    # "1. Refusal" is neither (it used to be read as refusal: an invented label)
+    ("1. Refusal", None, AMBIGUOUS),
+    ("2) 4", None, AMBIGUOUS),
+    # a label closing the answer after "so" or a colon (read as a person reads it)
+    ("Not 5. The text is balanced, so 3.", "3", OK),
+    ("The text presents both sides equally: 3", "3", OK),
+    ("It weighs both views, therefore 4", "4", OK),
+    ("The scale runs from 1 to 5.", None, UNPARSABLE),
     # rejected labels
     ("It's not 2, it's 3.", "3", OK),
     ("Not 2 but 3", "3", OK),

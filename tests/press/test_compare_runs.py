@@ -8,9 +8,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import statsmodels.api as sm
 from inspect_ai.log import EvalConfig, EvalDataset, EvalLog, EvalSample, EvalSpec, write_eval_log
 from inspect_ai.scorer import Score
-from scipy import stats
 
 from inspect_stance.cli import main
 from inspect_stance.stats.intervals import newcombe_paired
@@ -73,13 +73,18 @@ def test_press_compare_by_hand(tmp_path, capsys):
     # SF per statement across its own sets: before A, B, D SF, C ID; after A, C, D SF, B ID
     assert by["P_SF"]["a"] == pytest.approx(0.75) and by["P_SF"]["b"] == pytest.approx(0.75)
     assert by["P_ID"]["a"] == pytest.approx(0.25) and by["P_ID"]["delta"] == pytest.approx(0.0)
-    # McNemar over the 12 statement x set instances against the exact binomial test
-    mc = by["stable_label (McNemar)"]
+    # the stable label over the 12 statement x set instances, clustered by statement, against
+    # statsmodels' cluster-robust OLS on a constant (t with G - 1 df)
+    mc = by["stable_label (by statement)"]
     # stable before/after per instance: A 111/100, B 101/000, C 000/100, D 111/001
-    n10, n01 = 2 + 2 + 2, 1
+    d = np.array([0, -1, -1, -1, 0, -1, 1, 0, 0, -1, -1, 0], dtype=float)
+    groups = np.repeat(np.arange(4), 3)
+    fit = sm.OLS(d, np.ones((12, 1))).fit(cov_type="cluster", cov_kwds={"groups": groups},
+                                          use_t=True)  # fmt: skip
     assert mc["n_items"] == 12
-    assert mc["p"] == pytest.approx(stats.binomtest(n01, n10 + n01, 0.5).pvalue)
+    assert mc["p"] == pytest.approx(float(fit.pvalues[0]))
     assert mc["delta"] == pytest.approx((4 - 9) / 12)
+    assert mc["ci"][0] == pytest.approx(max(-1.0, float(fit.conf_int()[0][0])))
     assert out["transitions"][0]["summary"]["n_matched"] == 12
 
 

@@ -125,7 +125,7 @@ JUDGE_CASES: dict[str, tuple[str, str | None, str]] = {
         None,
         "ambiguous",
     ),
-    "judge-numbered": ("1. Refusal", "refusal", "ok"),
+    "judge-numbered": ("1. Refusal", None, "ambiguous"),
     "judge-rejects": ("It's not 2, it's 3.", "3", "ok"),
     "judge-bold": ("**Answer:** 4", "4", "ok"),
 }

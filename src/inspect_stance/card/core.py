@@ -30,40 +30,38 @@ from inspect_stance.card.names import escape_name, file_stem
 __all__ = ["build_cards", "escape_name", "file_stem", "leaderboard", "write_cards"]
 
 
-def rankings(cards: dict[str, dict[str, Any]]) -> dict[str, tuple[dict[str, Any] | None, str]]:
-    """Per method run by two or more targets: its ranking (:mod:`.ranks`) or why there is none."""
-    from inspect_stance.analysis import items_df
-    from inspect_stance.card.ranks import ITEM_SCORES, item_values, rank_targets
+def rankings(
+    cards: dict[str, dict[str, Any]],
+) -> dict[str, tuple[dict[str, Any] | None, str, dict[str, str]]]:
+    """Per method run by two or more targets: its ranking (:mod:`.ranks`) or why there is none,
+    and the targets set apart (those ``compare`` would not compare with the ranked ones)."""
+    from inspect_stance.card.ranks import board_ranking
 
-    out: dict[str, tuple[dict[str, Any] | None, str]] = {}
-    methods = {m for c in cards.values() for m in c["methods"]}
-    for method in sorted(methods):
+    out: dict[str, tuple[dict[str, Any] | None, str, dict[str, str]]] = {}
+    for method in sorted({m for c in cards.values() for m in c["methods"]}):
         entries = {t: c["methods"][method] for t, c in cards.items() if method in c["methods"]}
-        if len(entries) < 2:
-            continue
-        if method not in ITEM_SCORES:
-            out[method] = (None, f"{method} has no single item-level headline value; "
-                           "inspect-stance compare compares its runs")  # fmt: skip
-            continue
-        items = items_df([log for e in entries.values() for log in e.get("logs") or [e["log"]]])
-        ids = {t: e.get("eval_ids") or [e["eval_id"]] for t, e in entries.items()}
-        per = {t: item_values(items[items["eval_id"].isin(ids[t])], method, e["settings"])
-               for t, e in entries.items()}  # fmt: skip
-        ranked = rank_targets(per, better(method) == "higher")
-        out[method] = (ranked, "" if ranked else "fewer than two items shared by every target")
+        if len(entries) >= 2:
+            out[method] = board_ranking(method, entries, better(method) == "higher")
     return out
 
 
 def board_json(cards: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
-    """Per method: metric, direction, the targets best first, and the ranking."""
+    """Per method: metric, direction, the targets best first (each with its ``rank``, ``None``
+    for a target set apart), the ranking and the targets set apart with why."""
+    from inspect_stance.card.ranks import rank_rows
+
     ranks = rankings(cards)
     out: dict[str, dict[str, Any]] = {}
     for method, rows in leaderboard(cards).items():
         metric = next(c["methods"][method]["metric"] for c in cards.values()
                       if method in c["methods"])  # fmt: skip
-        ranking, note = ranks.get(method, (None, "one target"))
+        ranking, note, apart = ranks.get(method, (None, "one target", {}))
+        rank_rows([r for r in rows if r["model"] not in apart], better(method) == "higher")
+        for row in rows:  # a target compare would not compare has no rank
+            if row["model"] in apart:
+                row["rank"], row["set_apart"] = None, apart[row["model"]]
         out[method] = {"metric": metric, "better": better(method), "targets": rows,
-                       "ranking": ranking, "ranking_note": note}  # fmt: skip
+                       "ranking": ranking, "ranking_note": note, "set_apart": apart}  # fmt: skip
     return out
 
 

@@ -164,7 +164,8 @@ def build_cards(runs: Any) -> dict[str, dict[str, Any]]:
 
 
 def leaderboard(cards: dict[str, dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
-    """Per method: the targets sorted by the headline, best first."""
+    """Per method: the targets sorted by the headline, best first, each with its ``rank``
+    (equal values share a rank: :func:`inspect_stance.card.ranks.rank_rows`)."""
     out: dict[str, list[dict[str, Any]]] = {}
     for card in cards.values():
         for method, e in card["methods"].items():
@@ -172,6 +173,8 @@ def leaderboard(cards: dict[str, dict[str, Any]]) -> dict[str, list[dict[str, An
                 out.setdefault(method, []).append(
                     {"model": card["model"], "value": e["value"], "ci": e["ci"]}
                 )
+    from inspect_stance.card.ranks import rank_rows
+
     for method, rows in out.items():
-        rows.sort(key=lambda r: r["value"], reverse=better(method) == "higher")
+        rank_rows(rows, better(method) == "higher")
     return out

@@ -1,6 +1,7 @@
-"""The index page of several targets: per method, the targets best first with value and 95 %
-interval, the probability of each rank and the tied groups (:mod:`.ranks`), and a
-dot-and-interval figure (a PNG embedded as a data URI)."""
+"""The index page of several targets: per method, the targets best first with their rank (equal
+values share one; a target ``compare`` would not compare with the others is "set apart", with
+why), value and 95 % interval, the probability of each rank and the tied groups (:mod:`.ranks`),
+and a dot-and-interval figure (a PNG embedded as a data URI)."""
 
 from __future__ import annotations
 
@@ -36,6 +37,14 @@ def interval_figure(method: str, metric: str, rows: list[dict[str, Any]], direct
     return base64.b64encode(buf.getvalue()).decode("ascii")
 
 
+def _rank_cell(row: dict[str, Any], position: int) -> str:
+    """The row's rank (equal values share one), or "set apart" for a target compare would not
+    compare with the ranked ones."""
+    if row.get("set_apart"):
+        return "set apart"
+    return str(row.get("rank") or position)
+
+
 def _ranking_html(ranking: dict[str, Any] | None, why: str) -> str:
     if ranking is None:
         return f"<p class='muted'>No rank probabilities: {esc(why)}</p>"
@@ -48,9 +57,10 @@ def _ranking_html(ranking: dict[str, Any] | None, why: str) -> str:
         for t in ranking["order"]
     )
     groups = "; ".join(", ".join(g) for g in ranking["tied_groups"]) or "none"
+    clusters = ranking.get("n_clusters") or ranking["n_items"]
     return (f"<table><tr><th>target</th>{head}</tr>{rows}</table><p>Tied groups (no pair "
-            f"differs at 5 %, Holm-adjusted, over {ranking['n_items']:,} shared items): "
-            f"{esc(groups)}</p>")  # fmt: skip
+            f"differs at 5 %, Holm-adjusted, over {ranking['n_items']:,} shared items in "
+            f"{clusters:,} clusters, cluster-robust): {esc(groups)}</p>")  # fmt: skip
 
 
 def index_html(cards: dict[str, dict[str, Any]], board: dict[str, dict[str, Any]]) -> str:
@@ -60,10 +70,13 @@ def index_html(cards: dict[str, dict[str, Any]], board: dict[str, dict[str, Any]
     for method, entry in board.items():
         rows = entry["targets"]
         table = "".join(
-            f"<tr><td>{k}</td><td>{esc(r['model'])}</td><td>{r['value']:.3f}</td>"
+            f"<tr><td>{_rank_cell(r, k)}</td><td>{esc(r['model'])}</td><td>{r['value']:.3f}</td>"
             f"<td>[{r['ci'][0]:.3f}, {r['ci'][1]:.3f}]</td></tr>"
             for k, r in enumerate(rows, 1)
         )
+        apart = entry.get("set_apart") or {}
+        apart_html = "".join(f"<p class='muted'>{esc(t)} is not ranked: {esc(why)}</p>"
+                             for t, why in apart.items())  # fmt: skip
         png = interval_figure(method, entry["metric"], rows, entry["better"])
         parts.append(
             f"<h2>{esc(method)}: {esc(entry['metric'])} ({esc(entry['better'])} is better)</h2>"
@@ -71,6 +84,7 @@ def index_html(cards: dict[str, dict[str, Any]], board: dict[str, dict[str, Any]
             f"{table}</table><img alt='{esc(method)} dot-and-interval' "
             f"src='data:image/png;base64,{png}'><p class='muted'>Dots: each target's headline; "
             "lines: its 95 % interval (a dot alone: an interval of zero width); sorted best first.</p>"
+            + apart_html
             + _ranking_html(entry.get("ranking"), entry.get("ranking_note", ""))
         )
     return _page("Stance cards", "".join(parts))

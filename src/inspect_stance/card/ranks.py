@@ -1,23 +1,32 @@
 """Rank probabilities and tied groups of the targets on each method's headline, from the same
-statistics as ``inspect-stance compare`` (:mod:`inspect_stance.stats.family`): the items every
-target has are paired, each pair of targets gets a paired test (``paired_delta``), the p-values
-of the family are Holm-adjusted, and :func:`~inspect_stance.stats.ranking.rank_runs` gives the
-bootstrap rank probabilities and the groups with no significant difference inside.
+clustered model and tests as ``inspect-stance compare``, over the targets ``compare`` would
+compare.
 
-Item-level headline values (one per item, the mean over its samples):
+Which targets are ranked: each target's logs are read by the method's ``compare`` loader
+(:class:`~inspect_stance.study.protocol.Comparer`) and the settings it records (task arguments
+that must match, PReSS's arguments fingerprint, ...) checked as ``compare`` checks them
+(:func:`inspect_stance.runs.check_settings`). The largest group of targets with equal settings
+is ranked (on a tie in size, the group holding the best value); every other target is set
+apart, with ``compare``'s own one-line refusal as the reason.
 
-- ``stance_drift``: the kept probability, per proposition (mean over its initial stances: the
-  proposition's SPR);
-- ``press``: ``stable / K`` per statement (its topic stability ``S_t``);
-- ``even_handedness``: the pair's even-handedness (0 or 1).
+The items and their clusters: the method's ``TaskHeadline.items`` hook (item -> (cluster,
+value)) where the method declares it; otherwise the item-level headline in ``items_df``
+(:data:`ITEM_SCORES`): ``stance_drift``: per proposition, its kept probability (its SPR; each
+proposition its own cluster); ``press``: ``stable / K`` per statement (its S_t; each statement
+its own cluster); ``even_handedness``: the pair's even-handedness (0 or 1), clustered by topic
+(the sample id's part before the last ``-``). ``prompt_construction`` and
+``prompt_validation`` have no single item-level headline value: their cards rank by value only
+and say so; ``inspect-stance compare`` compares their runs.
 
-``prompt_construction`` and ``prompt_validation`` have no single item-level headline value
-(a gap between paired conditions, a rank within a setting): their cards rank by value only and
-say so; ``inspect-stance compare`` compares their runs.
+Over the items every ranked target has: the pairwise two-sided clustered paired tests (CR1, t
+with ``G - 1`` df: :func:`~inspect_stance.stats.paired.clustered_paired_test`), Holm-adjusted
+together, give the tied groups; the rank probabilities come from the clustered model of the
+means (:func:`~inspect_stance.stats.ranking.rank_runs`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 #: per method: the items_df score holding the item-level headline, and a divisor argument
@@ -26,41 +35,173 @@ ITEM_SCORES: dict[str, tuple[str, str | None]] = {
     "press": ("stable", "argument_sets"),
     "even_handedness": ("even_handedness_scorer", None),
 }
+#: per method: the cluster of an item key (absent: each item its own cluster)
+CLUSTER_OF: dict[str, Callable[[str], str]] = {
+    "even_handedness": lambda key: key.rsplit("-", 1)[0],
+}
+
+#: an item's (cluster, value)
+ItemValue = tuple[str, float]
 
 
-def item_values(items: Any, method: str, settings: dict[str, Any]) -> dict[str, float]:
-    """``item -> headline value`` of one run's rows of ``items_df`` (module docstring)."""
+def item_values(items: Any, method: str, settings: dict[str, Any]) -> dict[str, ItemValue]:
+    """``item -> (cluster, headline value)`` of one run's rows of ``items_df`` (module
+    docstring)."""
     score, divisor = ITEM_SCORES[method]
     rows = items[items["score"] == score]
     values = rows.groupby("item")["value"].mean()
     scale = float(settings.get(divisor, 3)) if divisor else 1.0
-    return {str(k): float(v) / scale for k, v in values.items()}
+    cluster = CLUSTER_OF.get(method, lambda key: key)
+    return {str(k): (cluster(str(k)), float(v) / scale) for k, v in values.items()}
 
 
-def rank_targets(per_target: dict[str, dict[str, float]], higher_is_better: bool,
-                 alpha: float = 0.05) -> dict[str, Any] | None:  # fmt: skip
-    """Rank probabilities (``target -> [P(rank 1), ...]``), tied groups and the number of
-    shared items; ``None`` with fewer than two targets or two shared items."""
-    from inspect_stance.stats.family import (
-        MetricSpec,
-        RunItems,
-        adjust_family,
-        item_comparisons,
-        rankings,
-    )
+def rank_targets(per_target: Mapping[str, Mapping[str, ItemValue | float]],
+                 higher_is_better: bool, alpha: float = 0.05) -> dict[str, Any] | None:  # fmt: skip
+    """Rank probabilities (``target -> [P(rank 1), ...]``), shared ranks, tied groups, the
+    pairwise tests and the number of shared items and clusters; ``None`` with fewer than two
+    targets or two shared items. A value given without a cluster is its own cluster."""
+    import numpy as np
+
+    from inspect_stance.stats.multiplicity import adjust_pvalues
+    from inspect_stance.stats.paired import clustered_paired_test
+    from inspect_stance.stats.ranking import rank_runs
 
     if len(per_target) < 2:
         return None
-    runs = [RunItems(t, {"headline": v}) for t, v in per_target.items()]
-    spec = MetricSpec("headline", higher_is_better, (0.0, 1.0))
-    comparisons = adjust_family(item_comparisons(runs, [spec]), "holm")
-    ranked = rankings(runs, [spec], comparisons, alpha).get("headline")
-    if ranked is None:
+    norm = {t: {k: v if isinstance(v, tuple) else (k, float(v)) for k, v in items.items()}
+            for t, items in per_target.items()}  # fmt: skip
+    names = list(norm)
+    first = norm[names[0]]
+    keys = [k for k in first if all(k in norm[t] for t in names)]
+    if len(keys) < 2:
+        return None
+    values = np.array([[norm[t][k][1] for t in names] for k in keys], dtype=np.float64)
+    clusters = [first[k][0] for k in keys]
+    pairs = [(i, j) for i in range(len(names)) for j in range(i + 1, len(names))]
+    tests = [clustered_paired_test(values[:, j] - values[:, i], clusters) for i, j in pairs]
+    adjusted = adjust_pvalues([1.0 if np.isnan(r.p) else r.p for r in tests], "holm")
+    p_adj = {frozenset((names[i], names[j])): p for (i, j), p in zip(pairs, adjusted, strict=True)}
+    try:
+        ranked = rank_runs(names, values, p_adj, higher_is_better, alpha, clusters=clusters)
+    except ValueError:
         return None
     return {
         "order": ranked.order,
+        "ranks": ranked.ranks,
         "rank_probabilities": ranked.rank_probabilities,
         "tied_groups": ranked.tied_groups,
         "n_items": ranked.n_items,
-        "pairs": [c.to_json() for c in comparisons],
+        "n_clusters": ranked.n_clusters,
+        "test": "paired over shared items, cluster-robust (CR1) over clusters, t with G - 1 df, "
+        "Holm over the pairs",
+        "pairs": [
+            {
+                "a": names[i],
+                "b": names[j],
+                "delta": r.delta,
+                "ci": list(r.ci),
+                "p": r.p,
+                "p_adjusted": p,
+                "n_items": r.n_items,
+                "n_clusters": r.n_clusters,
+            }
+            for (i, j), r, p in zip(pairs, tests, adjusted, strict=True)
+        ],  # fmt: skip
     }
+
+
+def comparable(method: str, logs: Mapping[str, Sequence[str]],
+               values: Mapping[str, float], higher_is_better: bool
+               ) -> tuple[list[str], dict[str, str]]:  # fmt: skip
+    """The targets ``compare`` would compare (module docstring) and, for each one set apart,
+    why. ``logs``: target -> its log paths; ``values``: target -> its headline value."""
+    from inspect_stance.errors import InputError
+    from inspect_stance.runs import check_settings
+    from inspect_stance.study.protocol import CompareRequest
+    from inspect_stance.study.registry import method_of_task
+
+    found = method_of_task(method)
+    if found is None or found.comparer is None:
+        return list(logs), {}
+    infos: dict[str, Any] = {}
+    apart: dict[str, str] = {}
+    for target, paths in logs.items():
+        try:
+            loaded = found.comparer.load(list(paths), CompareRequest(tuple(paths), partial=True))
+        except (ValueError, InputError) as ex:
+            apart[target] = f"compare cannot read its runs: {ex}"
+            continue
+        if len(loaded.infos) != 1:
+            apart[target] = f"compare reads {len(loaded.infos)} runs from its logs, not one"
+            continue
+        infos[target] = loaded.infos[0]
+
+    def key(target: str) -> str:
+        s = infos[target].settings
+        return repr(sorted((k, "default" if v is None else str(v)) for k, v in s.items()))
+
+    groups: dict[str, list[str]] = {}
+    for target in infos:
+        groups.setdefault(key(target), []).append(target)
+    if not groups:
+        return [], apart
+    sign = 1.0 if higher_is_better else -1.0
+    best = max(groups.values(), key=lambda g: (len(g), max(sign * values.get(t, 0.0) for t in g)))
+    for target in infos:
+        if target in best:
+            continue
+        anchor = best[0]
+        try:
+            check_settings([infos[anchor], infos[target]], [anchor, target])
+            apart[target] = f"its settings differ from {anchor}'s"
+        except InputError as ex:
+            apart[target] = f"compare refuses it beside {anchor}: {ex}"
+    return best, apart
+
+
+def board_ranking(method: str, entries: Mapping[str, Mapping[str, Any]],
+                  higher_is_better: bool
+                  ) -> tuple[dict[str, Any] | None, str, dict[str, str]]:  # fmt: skip
+    """The leaderboard's ranking of one method (``entries``: target -> its card entry, with
+    ``logs``, ``eval_ids``, ``settings`` and ``value``) over the targets ``compare`` would
+    compare (``None`` when there is none), a note saying why there is none and which targets
+    were set apart, and the targets set apart (target -> why)."""
+    from inspect_stance.analysis import items_df
+    from inspect_stance.study.registry import task_headline
+
+    logs = {t: [str(x) for x in (e.get("logs") or [e["log"]])] for t, e in entries.items()}
+    values = {t: float(e["value"]) for t, e in entries.items() if e.get("value") is not None}
+    kept, apart = comparable(method, logs, values, higher_is_better)
+    apart_note = "".join(f"; {t} set apart: {why}" for t, why in apart.items())
+    declared = task_headline(method)
+    per: dict[str, Mapping[str, ItemValue | float]] = {}
+    if declared is not None and declared.items is not None:
+        hook = declared.items
+        per = {t: hook(logs[t]) for t in kept}
+    elif method in ITEM_SCORES:
+        items = items_df([log for t in kept for log in logs[t]])
+        for t in kept:
+            ids = entries[t].get("eval_ids") or [entries[t].get("eval_id")]
+            per[t] = item_values(items[items["eval_id"].isin(ids)], method,
+                                 dict(entries[t].get("settings") or {}))  # fmt: skip
+    else:
+        return None, (f"{method} has no single item-level headline value; inspect-stance "
+                      f"compare compares its runs{apart_note}"), apart  # fmt: skip
+    if len(kept) < 2:
+        return None, f"fewer than two targets that compare would compare{apart_note}", apart
+    ranked = rank_targets(per, higher_is_better)
+    if ranked is None:
+        return None, f"fewer than two items shared by every ranked target{apart_note}", apart
+    ranked["set_apart"] = apart
+    return ranked, apart_note.lstrip("; "), apart
+
+
+def rank_rows(rows: list[dict[str, Any]], higher_is_better: bool) -> None:
+    """Sort leaderboard ``rows`` (each with ``model`` and ``value``) best first and give each
+    its ``rank``: equal values share the better rank (``1, 1, 3``)."""
+    from inspect_stance.stats.ranking import shared_ranks
+
+    rows.sort(key=lambda r: r["value"], reverse=higher_is_better)
+    ranks = shared_ranks({str(k): float(r["value"]) for k, r in enumerate(rows)}, higher_is_better)
+    for k, r in enumerate(rows):
+        r["rank"] = ranks[str(k)]

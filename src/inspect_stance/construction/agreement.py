@@ -143,11 +143,14 @@ class HumanAgreement:
     n_no_ensemble_label: int  # labelled responses without an ensemble label (no majority, ...)
     ensemble: PairAgreement
     per_judge: dict[str, PairAgreement]
+    #: one line when the agreement rests on too few human labels, else ""
+    warning: str = ""
 
     def as_dict(self) -> dict[str, object]:
         """Plain nested dict."""
         return {
             "n_labelled": self.n_labelled,
+            "warning": self.warning,
             "n_no_ensemble_label": self.n_no_ensemble_label,
             "ensemble": self.ensemble.as_dict(),
             "per_judge": {k: v.as_dict() for k, v in self.per_judge.items()},
@@ -171,4 +174,14 @@ def human_agreement(records: Sequence[Record]) -> HumanAgreement:
         n_no_ensemble_label=sum(r.outcome not in LABELS for r in labelled),
         ensemble=ensemble,
         per_judge=per_judge,
+        warning=(
+            f"only {len(labelled)} human labels (fewer than {MIN_HUMAN_LABELS}): the "
+            "agreement figures rest on too few to read"
+            if len(labelled) < MIN_HUMAN_LABELS
+            else ""
+        ),  # fmt: skip
     )
+
+
+#: fewer human labels than this: agreement with people is reported with a warning
+MIN_HUMAN_LABELS = 20

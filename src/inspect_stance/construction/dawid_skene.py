@@ -55,6 +55,8 @@ class DawidSkeneFit:
     n_iter: int
     judges: tuple[str, ...]
     offsets: tuple[float, ...]  # per judge, on the 1..5 scale (nan: no scale answers)
+    #: one line when the model is not identified (:func:`ds_warning`), else ""
+    warning: str = ""
 
     def labels(self) -> list[str | None]:
         """The most probable class per item (None where no judge answered)."""
@@ -66,7 +68,11 @@ class DawidSkeneFit:
         ]
 
     def accuracy(self, judge: int) -> float:
-        """Prior-weighted chance the judge gives the true class: ``sum_c p_c e_j[c, c]``."""
+        """Prior-weighted chance the judge gives the true class: ``sum_c p_c e_j[c, c]``
+        (NaN with one judge: its labels are the fitted truth, so it would be 1 by
+        construction)."""
+        if len(self.judges) < 2:
+            return float("nan")
         import numpy as np
 
         return float((self.priors * np.diag(self.errors[judge])).sum())
@@ -210,8 +216,28 @@ def fit_dawid_skene(
         posteriors=posteriors,
         n_iter=done,
         judges=tuple(judges),
-        offsets=tuple(_offset(ya[:, j], t, classes) for j in range(ya.shape[1])),
+        offsets=tuple(
+            _offset(ya[:, j], t, classes) if ya.shape[1] > 1 else float("nan")
+            for j in range(ya.shape[1])
+        ),
+        warning=ds_warning(len(judges), gold),
     )
+
+
+#: fewer graders than this: Dawid-Skene is reported with a warning
+MIN_GRADERS = 3
+
+
+def ds_warning(n_judges: int, gold: Sequence[str | None] | None = None) -> str:
+    """One line when Dawid-Skene's fit cannot be read as grader accuracy, else "": fewer than
+    :data:`MIN_GRADERS` graders and no gold labels. With one grader the fitted truth is its own
+    labels (accuracy 1 by construction, its offset 0); with two the model cannot tell which of
+    two disagreeing graders is right."""
+    if n_judges >= MIN_GRADERS or (gold is not None and any(g is not None for g in gold)):
+        return ""
+    return (f"Dawid-Skene needs at least {MIN_GRADERS} graders (or gold labels) to estimate "
+            f"grader errors; with {n_judges} its accuracies, offsets and corrected labels are "
+            "not identified")  # fmt: skip
 
 
 def _offset(y_j: np.ndarray, t: np.ndarray, classes: tuple[str, ...]) -> float:

@@ -95,13 +95,17 @@ def _ppi_summary_rows(summary: Mapping[str, Any]) -> list[dict[str, Any]]:
                     "ppi": s["ppi_lean"],
                     "ppi_ci_low": s["ppi_ci_low"],
                     "ppi_ci_high": s["ppi_ci_high"],
+                    "ppi_se": s["ppi_se"],
                     "n_labelled": s["n_labelled"],
                     "n_unlabelled": s["n_unlabelled"],
+                    "warning": s["ppi_warning"],
                 }
             )
     for key in ("lean_difference", "distance_difference"):
         if key in summary:
-            rows.append({"quantity": key, **summary[key]})
+            row = dict(summary[key])
+            row["warning"] = row.pop("ppi_warning", "")
+            rows.append({"quantity": key, **row})
     return rows
 
 

@@ -62,6 +62,7 @@ def _row(est: PPIEstimate, judges: float, refused: int) -> dict[str, Any]:
         "n_labelled": est.n_labelled,
         "n_unlabelled": est.n_unlabelled,
         "n_human_refusal": refused,
+        "ppi_warning": est.warning,
     }
 
 
@@ -104,6 +105,9 @@ def ppi_summary(records: Sequence[Record]) -> dict[str, Any]:
             "ppi": d.estimate,
             "ppi_ci_low": d.ci_low,
             "ppi_ci_high": d.ci_high,
+            "ppi_se": d.se,
+            "n_labelled": d.n_labelled,
+            "ppi_warning": d.warning,
         }
     pairs: list[tuple[PPIEstimate, PPIEstimate]] = []
     neutral = [r for r in records if r.setting.is_neutral]
@@ -121,6 +125,10 @@ def ppi_summary(records: Sequence[Record]) -> dict[str, Any]:
         "ppi_ci_high": high,
         "n_settings": len(pairs),
         "n_neutral_settings": len(keys),
+        "n_labelled": sum(t.n_labelled + g.n_labelled for t, g in pairs),
+        "ppi_warning": "; ".join(
+            dict.fromkeys(w for t, g in pairs for w in (t.warning, g.warning) if w)
+        ),  # fmt: skip
     }
     return out
 

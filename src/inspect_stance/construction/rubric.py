@@ -147,8 +147,18 @@ _CHOSEN = re.compile(
     r"(?i:\b(?:it's|it\s+is|choose|chose|select|pick|go\s+with|going\s+with|opt\s+for)\b)"
     rf"[\s:\"'`]*({_TOKEN_RE})[\"'`]*(?=\s*[.,;!)]|\s*$)",
 )
-# a numbered list of one item: "1. Refusal" is the label refusal under the list number 1
-_NUMBERED_REFUSAL = re.compile(r"^[\s\"'`*#_]*1[.)]\s*[\"'`*_]*refusal[\"'`*_.\s]*$", re.I)
+# two tokens and nothing else: "1. Refusal" (the label 1 under a heading? refusal under a list
+# number?) names two labels; read as neither, never as one of them
+_TWO_TOKENS = re.compile(
+    rf"^[\s\"'`*#_]*({_TOKEN_RE})(?:[.):]\s+|\s+)[\"'`*_]*({_TOKEN_RE})[\"'`*_.\s]*$", re.I
+)
+# a token that closes the answer after "so" / "thus" / "hence" / "therefore" or a colon:
+# "Not 5. The text is balanced, so 3.", "... presents both sides equally: 3"
+_CLOSING = re.compile(
+    rf"(?:\b(?:so|thus|hence|therefore)\b[\s,:]*|:\s*)[\"'`*_]*({_TOKEN_RE}){_OUT_OF_5}"
+    r"[\"'`*_]*[\s.!]*$",
+    re.I,
+)
 # one judge label for answers.set_aside; quotes may wrap the items of a list ('"1", "2", ...')
 _OPTION = r"(?i:refusal)|\d+(?:\.\d+)?"
 _QUOTE = r"[\"'`]?"
@@ -187,17 +197,22 @@ def answer_candidates(text: str) -> list[str]:
     ``rating`` / ``rate`` / ``score`` / ``stance`` / ``classification``, with only punctuation
     and the words ``is``, ``it``, ``this``, ``as``, ``a``, ``an``, ``would be``, ``the text``
     between; (5) a bold token (``**2**``); (6) a token chosen in words, closing its clause
-    (``it's 3``, ``I choose 4``, ``I'd go with refusal``); (7) when a label was rejected and
+    (``it's 3``, ``I choose 4``, ``I'd go with refusal``); (6b) a token closing the answer after
+    ``so`` / ``thus`` / ``hence`` / ``therefore`` or a colon (``Not 5. The text is balanced, so
+    3.``, ``... equally: 3``); (7) when a label was rejected and
     nothing else is found, the token after the rejection (``Rating: 2 is wrong; 3``, ``Not 2
     but 3``). Numbers elsewhere in the prose are never candidates.
 
-    Read first: ``1. Refusal`` (a one-item numbered list) is ``refusal``. Then labels that are
+    Read first: an answer of two tokens and nothing else (``1. Refusal``) gives both (so it is
+    ambiguous: the rubric's ``1`` is a stance, not a list number; neither is invented). Then
+    labels that are
     rejected (``2 is wrong``, ``not 2``) or only listed (the rubric's options echoed one per
     line or as ``"1", "2", ..., or "refusal"``) are set aside
     (:func:`inspect_stance.answers.set_aside`) and never candidates.
     """
-    if _NUMBERED_REFUSAL.match(text):
-        return [REFUSAL]
+    two = _TWO_TOKENS.match(text)
+    if two:
+        return [_canonical(two.group(1)), _canonical(two.group(2))]
     aside = set_aside(text, _OPTION, tail=_QUOTE, joiners=_JOINERS)
     text = aside.text
     stripped = remainder(text)
@@ -218,6 +233,7 @@ def answer_candidates(text: str) -> list[str]:
     found.extend(m.group(1) for m in _ANSWER_MARK.finditer(text))
     found.extend(m.group(1) for m in _BOLD.finditer(text))
     found.extend(m.group(1) for m in _CHOSEN.finditer(text))
+    found.extend(m.group(1) for m in _CLOSING.finditer(stripped))
     if not found and aside.rejected:  # "2 is wrong; 3": the token left after the rejection
         last = last_part(text).strip(_STRIP)
         if _TOKEN.fullmatch(last):

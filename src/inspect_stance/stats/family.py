@@ -56,6 +56,8 @@ class RunItems:
     name: str
     items: dict[str, dict[str, float]]
     trials: dict[str, np.ndarray] = field(default_factory=dict)
+    #: item key -> its cluster (topic, statement, ...); an item not in it is its own cluster
+    clusters: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -158,7 +160,10 @@ def rankings(
     comparisons: Sequence[Comparison],
     alpha: float = 0.05,
 ) -> dict[str, Ranking]:
-    """Per metric, the ranking of the runs over the items every run has (needs >= 2 runs)."""
+    """Per metric, the ranking of the runs over the items every run has (needs >= 2 runs):
+    rank probabilities from the clustered model of the means (items in the runs' ``clusters``,
+    :func:`~inspect_stance.stats.ranking.rank_runs`), tied groups from ``comparisons``'
+    adjusted p-values (the family ``compare`` reports)."""
     out: dict[str, Ranking] = {}
     if len(runs) < 2:
         return out
@@ -170,9 +175,12 @@ def rankings(
             for c in comparisons
             if c.metric == spec.name
         }
+        clusters = {k: c for r in runs for k, c in r.clusters.items()}
+        labels = [clusters.get(k, "item " + k) for k in keys]
         try:
             out[spec.name] = rank_runs([r.name for r in runs], values.reshape(len(keys), len(runs)),
-                                       p_adj, spec.higher_is_better, alpha)  # fmt: skip
+                                       p_adj, spec.higher_is_better, alpha,
+                                       clusters=labels)  # fmt: skip
         except ValueError:
             continue
     return out

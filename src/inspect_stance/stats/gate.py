@@ -2,15 +2,19 @@
 
 For metric ``m`` and the items ``k`` both runs share, the *drop* is the paired mean worsening
 ``drop = mean_k w_k`` with ``w_k = base_k - run_k`` (a metric where higher is better) or
-``run_k - base_k`` (lower is better), ``se = sd(w) / sqrt(n)``. Two rules:
+``run_k - base_k`` (lower is better). Items may be clustered (topics, statements,
+propositions: ``clusters``, item -> cluster): ``se`` is then the CR1 cluster-robust standard
+error of the mean drop and every t below has ``G - 1`` degrees of freedom for ``G`` clusters
+(:func:`~inspect_stance.stats.paired.clustered_paired_test`); without clusters every item is
+its own cluster, ``se = sd(w) / sqrt(n)`` and ``G = n``. Two rules:
 
 - ``significant-drop`` (the default): the check fails when ``drop > D`` **and** the one-sided
-  paired t-test of ``drop > 0`` (``scipy.stats.ttest_rel(..., alternative="greater")``) is
-  significant;
+  paired t-test of ``drop > 0`` (``T = drop / se`` on ``G - 1`` df; unclustered, exactly
+  ``scipy.stats.ttest_rel(..., alternative="greater")``) is significant;
 - ``non-inferiority``: the check passes only when the run is shown to be no worse than the
-  baseline by ``D`` or more: H0 ``drop >= D`` is rejected, ``p_NI = F_t((drop - D) / se; n - 1)``
+  baseline by ``D`` or more: H0 ``drop >= D`` is rejected, ``p_NI = F_t((drop - D) / se; G - 1)``
   (``F_t`` the Student-t CDF). With one metric this is exactly: *the upper end of the one-sided
-  ``1 - alpha`` interval of the drop, ``drop + t_{1-alpha, n-1} se``, is below ``D``*.
+  ``1 - alpha`` interval of the drop, ``drop + t_{1-alpha, G-1} se``, is below ``D``*.
 
 Several metrics are one family: the p-values of the rule in use are Holm-adjusted
 (family-wise error rate ``alpha``) before they are compared with ``alpha``.
@@ -23,7 +27,7 @@ so a pass on a small run is not read as safety.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -32,6 +36,7 @@ from scipy import stats
 
 from inspect_stance.stats.family import MetricSpec, paired_arrays
 from inspect_stance.stats.multiplicity import adjust_pvalues
+from inspect_stance.stats.paired import clustered_paired_test
 from inspect_stance.stats.power import detectable_difference
 
 Rule = Literal["significant-drop", "non-inferiority"]
@@ -69,6 +74,7 @@ class DropCheck:
     alpha: float
     passed: bool
     reason: str
+    n_clusters: int = 0  # the independent clusters the test counts (= n_shared unclustered)
 
 
 def _worsening(spec: MetricSpec, base: np.ndarray, run: np.ndarray) -> np.ndarray:
@@ -76,28 +82,34 @@ def _worsening(spec: MetricSpec, base: np.ndarray, run: np.ndarray) -> np.ndarra
 
 
 def _one(spec: MetricSpec, base: np.ndarray, run: np.ndarray, max_drop: float,
-         alpha: float) -> tuple[float, ...]:  # fmt: skip
-    """``(drop, se, t, p_drop, upper, p_ni, mde, base mean, run mean, n)`` of one metric."""
+         alpha: float, clusters: Sequence[Hashable] | None = None,
+         cluster: str = "cluster") -> tuple[float, ...]:  # fmt: skip
+    """``(drop, se, t, p_drop, upper, p_ni, mde, base mean, run mean, n, G)`` of one metric."""
     ok = ~(np.isnan(base) | np.isnan(run))
     base, run = base[ok], run[ok]
+    keys = None if clusters is None else [k for k, good in zip(clusters, ok, strict=True) if good]
     n = int(base.size)
     if n < 2:
         raise ValueError(f"{spec.name}: only {n} shared items with a value; need at least 2")
     w = _worsening(spec, base, run)
-    drop, sd = float(w.mean()), float(w.std(ddof=1))
-    if sd <= 1e-12:
-        sd = 0.0
-    se = sd / math.sqrt(n)
-    if sd == 0.0:
+    drop_test = clustered_paired_test(w, keys, 1 - 2 * alpha, "greater", 0.0, cluster)
+    g = drop_test.n_clusters
+    if g < 2:
+        raise ValueError(f"{spec.name}: the {n} shared items lie in {g} {cluster}; a clustered "
+                         f"test needs at least 2 {cluster}s")  # fmt: skip
+    ni_test = clustered_paired_test(w, keys, 1 - 2 * alpha, "less", max_drop, cluster)
+    drop, se = drop_test.delta, drop_test.se
+    if se == 0.0:
         t = math.inf if drop > 0 else (-math.inf if drop < 0 else math.nan)
         p_drop, p_ni, upper = (0.0 if drop > 0 else 1.0), (0.0 if drop < max_drop else 1.0), drop
     else:
         t = drop / se
-        p_drop = float(stats.t.sf(t, n - 1))
-        p_ni = float(stats.t.cdf((drop - max_drop) / se, n - 1))
-        upper = drop + float(stats.t.ppf(1 - alpha, n - 1)) * se
-    mde = detectable_difference(n, sd, alpha, POWER)
-    return drop, se, t, p_drop, upper, p_ni, mde, float(base.mean()), float(run.mean()), n
+        p_drop, p_ni = drop_test.p, ni_test.p
+        upper = drop + float(stats.t.ppf(1 - alpha, g - 1)) * se
+    # the detectable drop of the test with G - 1 df: the paired t over G cluster units whose
+    # "sd" makes sd / sqrt(G) the clustered SE
+    mde = detectable_difference(g, se * math.sqrt(g), alpha, POWER)
+    return drop, se, t, p_drop, upper, p_ni, mde, float(base.mean()), float(run.mean()), n, g
 
 
 def drop_checks(
@@ -107,19 +119,29 @@ def drop_checks(
     max_drop: float = 0.0,
     alpha: float = 0.05,
     rule: Rule = "significant-drop",
+    clusters: Mapping[str, Hashable] | None = None,
+    cluster: str = "cluster",
 ) -> list[DropCheck]:
-    """One :class:`DropCheck` per metric, Holm-adjusted together (module docstring)."""
+    """One :class:`DropCheck` per metric, Holm-adjusted together (module docstring).
+
+    ``clusters``: item key -> its cluster (topic, statement, proposition); an item missing
+    from it is its own cluster. ``None``: every item its own cluster (the paired t-test)."""
     if rule not in RULES:
         raise ValueError(f"unknown gate rule {rule!r}; use one of {', '.join(RULES)}")
     raw = []
     for spec in metrics:
         b, r = paired_arrays(baseline[spec.name], run[spec.name])
-        raw.append(_one(spec, b, r, max_drop, alpha))
+        keys = None
+        if clusters is not None:
+            shared = [k for k in baseline[spec.name] if k in run[spec.name]]
+            keys = [clusters.get(k, ("item", k)) for k in shared]
+        raw.append(_one(spec, b, r, max_drop, alpha, keys, cluster))
     key = 5 if rule == "non-inferiority" else 3
-    adjusted = adjust_pvalues([x[key] for x in raw], "holm")
+    ps = [x[key] for x in raw]
+    adjusted = ps if len(ps) == 1 else adjust_pvalues(ps, "holm")  # one metric: Holm is p
     out = []
     for spec, x, p_adj in zip(metrics, raw, adjusted, strict=True):
-        drop, se, t, p_drop, upper, p_ni, mde, bm, rm, n = x
+        drop, se, t, p_drop, upper, p_ni, mde, bm, rm, n, g = x
         if rule == "non-inferiority":
             passed = p_adj < alpha
             verdict = "shown" if passed else "NOT shown"
@@ -132,10 +154,11 @@ def drop_checks(
             reason = (f"{spec.name}: drop {drop:.3f} ({bm:.3f} -> {rm:.3f}, {sig}, Holm p "
                       f"{p_adj:.3g}) {'>' if drop > max_drop else '<='} --max-drop {max_drop:g}")  # fmt: skip
         if passed:
-            reason += f"; could detect a drop of {mde:.3f} at 80 % power over {int(n)} items"
+            over = f"{int(n)} items" + (f" in {int(g)} {cluster}s" if g < n else "")
+            reason += f"; could detect a drop of {mde:.3f} at 80 % power over {over}"
         if se == 0.0:
             reason += (f"; every item's difference is {drop:.3f} (zero variance): the test is "
                        "degenerate, check that the two runs are really different runs")  # fmt: skip
         out.append(DropCheck(spec.name, int(n), bm, rm, drop, se, t, p_drop, upper, p_ni, p_adj,
-                             mde, rule, max_drop, alpha, passed, reason))  # fmt: skip
+                             mde, rule, max_drop, alpha, passed, reason, int(g)))  # fmt: skip
     return out

@@ -9,7 +9,9 @@ Checks, either or both:
   items; a metric where higher is better has a floor (the run fails when the value is below
   it), one where lower is better a ceiling (the run fails when the value is above it);
 - ``baseline``: one :class:`~inspect_stance.stats.gate.DropCheck` per metric asked, paired over
-  the items both runs share, under the rule chosen, Holm-adjusted over the metrics.
+  the items both runs share, under the rule chosen, Holm-adjusted over the metrics; with the
+  runs' ``clusters`` (item -> topic, statement, ...) the paired test is cluster-robust with
+  ``G - 1`` df (:func:`~inspect_stance.stats.paired.clustered_paired_test`).
 
 ``ValueError`` for unusable input (a metric not gated, a headline without any item).
 """
@@ -17,7 +19,7 @@ Checks, either or both:
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -72,6 +74,10 @@ class GateRun:
     items: Items
     #: what one item is, in messages (``"pair"``, ``"statement"``; default ``"item"``)
     noun: str = "item"
+    #: item key -> its cluster (topic, statement, ...); empty: every item its own cluster
+    clusters: Mapping[str, Hashable] = field(default_factory=dict)
+    #: what one cluster is, in messages (``"topic"``; default ``"cluster"``)
+    cluster: str = "cluster"
 
 
 def run_name(info: RunInfo) -> str:
@@ -131,7 +137,9 @@ def evaluate_limit_gate(
     if baseline is not None:
         base = {m: dict(baseline.items.get(m, {})) for m in asked}
         mine = {m: dict(run.items.get(m, {})) for m in asked}
-        checks = drop_checks(base, mine, [by_name[m] for m in asked], max_drop, alpha, rule)
+        clusters = {**baseline.clusters, **run.clusters} or None
+        checks = drop_checks(base, mine, [by_name[m] for m in asked], max_drop, alpha, rule,
+                             clusters, run.cluster)  # fmt: skip
         lines += [CheckLine(f"{c.metric} vs baseline", c.passed, c.reason) for c in checks]
     result = _result(method, run, headline, values, limit, baseline, max_drop, alpha, rule,
                      checks, lines)  # fmt: skip

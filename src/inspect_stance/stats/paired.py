@@ -32,6 +32,7 @@ how much the clustering widens the honest interval.
 from __future__ import annotations
 
 import math
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -178,3 +179,100 @@ def naive_interval(
     se = math.sqrt(xa.var(ddof=1) / xa.size + xb.var(ddof=1) / xb.size)
     z = float(stats.norm.ppf(0.5 + confidence / 2))
     return delta - z * se, delta + z * se
+
+
+Alternative = Literal["two-sided", "greater", "less"]
+CLUSTER_PAIRED_TEST = "paired over items, cluster-robust (CR1) over {cluster}s, t with {df} df"
+PLAIN_PAIRED_TEST = "paired t over items (each item its own cluster), t with {df} df"
+
+
+@dataclass(frozen=True)
+class ClusteredTest:
+    """``delta = mean(d)`` over ``n_items`` paired differences in ``n_clusters`` clusters.
+
+    ``se``: the CR1 cluster-robust standard error; ``df = n_clusters - 1``; ``ci``: the
+    two-sided ``confidence`` interval ``delta -/+ t_{df} se``; ``statistic = (delta - margin)
+    / se``; ``p``: its p-value under ``alternative``; ``test``: one line saying all this.
+    """
+
+    delta: float
+    se: float
+    ci: tuple[float, float]
+    statistic: float
+    p: float
+    df: float
+    n_items: int
+    n_clusters: int
+    margin: float
+    alternative: str
+    test: str
+
+
+def clustered_paired_test(
+    diffs: Sequence[float] | np.ndarray,
+    clusters: Sequence[Hashable] | None = None,
+    confidence: float = 0.95,
+    alternative: Alternative = "two-sided",
+    margin: float = 0.0,
+    cluster: str = "cluster",
+) -> ClusteredTest:
+    """Cluster-robust paired test of the mean of item-level differences ``d_i`` (``b - a``).
+
+    With ``n`` items in ``G`` clusters and ``delta = sum_i d_i / n``:
+
+    ``se = sqrt( G / (G - 1) * sum_g (sum_{i in g} (d_i - delta))^2 ) / n``  (CR1),
+
+    ``T = (delta - margin) / se`` referred to Student's t with ``G - 1`` df
+    (Cameron and Miller 2015); ``alternative="greater"``: ``p = P(t > T)`` (H1: ``delta >
+    margin``), ``"less"``: ``p = P(t < T)``, ``"two-sided"``: ``2 P(t > |T|)``. The interval is
+    ``delta -/+ t_{(1+c)/2, G-1} se``. ``clusters=None`` (or every item its own cluster) is
+    exactly the paired t-test (``scipy.stats.ttest_1samp``). Non-finite differences are left
+    out. Every difference equal (``se = 0``): the test is degenerate, ``p`` is 0 or 1 by the
+    sign of ``delta - margin`` (1 for ``delta = margin`` when two-sided). Fewer than two
+    clusters: ``se``, the interval and ``p`` are NaN (no cluster-robust test exists; a caller
+    must not read NaN as a pass). ``ValueError`` when the lengths differ or an option is unknown.
+    """
+    if alternative not in ("two-sided", "greater", "less"):
+        raise ValueError(f"unknown alternative {alternative!r}; use two-sided, greater or less")
+    x = np.asarray(diffs, dtype=np.float64).ravel()
+    keys: list[Hashable] = list(range(x.size)) if clusters is None else list(clusters)
+    if len(keys) != x.size:
+        raise ValueError(f"{x.size} differences but {len(keys)} cluster labels")
+    ok = np.isfinite(x)
+    x = x[ok]
+    keys = [k for k, good in zip(keys, ok, strict=True) if good]
+    n = int(x.size)
+    codes: dict[Hashable, int] = {}
+    idx = np.array([codes.setdefault(k, len(codes)) for k in keys], dtype=np.int64)
+    g = len(codes)
+    nan = math.nan
+    delta = float(x.mean()) if n else nan
+    own = g == n
+    df = float(g - 1)
+    label = (PLAIN_PAIRED_TEST if own else CLUSTER_PAIRED_TEST).format(cluster=cluster, df=g - 1)
+    if g < 2:
+        return ClusteredTest(delta, nan, (nan, nan), nan, nan, nan, n, g, margin, alternative,
+                             f"fewer than 2 {cluster}s: no cluster-robust test")  # fmt: skip
+    sums = np.bincount(idx, weights=x - delta, minlength=g)
+    se = math.sqrt(g / (g - 1) * float(np.sum(sums**2))) / n
+    if se <= CONSTANT_TOLERANCE * max(1.0, abs(delta)):
+        diff = delta - margin
+        if alternative == "greater":
+            p = 0.0 if diff > 0 else 1.0
+        elif alternative == "less":
+            p = 0.0 if diff < 0 else 1.0
+        else:
+            p = 1.0 if abs(diff) <= CONSTANT_TOLERANCE else 0.0
+        stat = math.copysign(math.inf, diff) if diff else nan
+        return ClusteredTest(delta, 0.0, (delta, delta), stat, p, df, n, g, margin, alternative,
+                             label + "; every difference equal: degenerate")  # fmt: skip
+    stat = (delta - margin) / se
+    if alternative == "greater":
+        p = float(stats.t.sf(stat, df))
+    elif alternative == "less":
+        p = float(stats.t.cdf(stat, df))
+    else:
+        p = float(2 * stats.t.sf(abs(stat), df))
+    q = float(stats.t.ppf(0.5 + confidence / 2, df))
+    return ClusteredTest(delta, se, (delta - q * se, delta + q * se), stat, p, df, n, g, margin,
+                         alternative, label)  # fmt: skip

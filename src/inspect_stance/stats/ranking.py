@@ -1,24 +1,52 @@
-"""Ranking several runs on one metric: bootstrap rank probabilities and statistically tied groups.
+"""Ranking several runs on one metric: rank probabilities and statistically tied groups, from the
+clustered model of the runs' means that ``compare`` tests with.
 
-Rank probabilities: the items shared by every run (rows of ``values``, one column per run) are
-resampled with replacement ``B`` times (the same items for every run, so the pairing is kept);
-in each resample every run's metric is the mean of its column and the runs are ranked (rank 1
-= best; ``higher_is_better`` decides the direction; ties share the better rank).
-``P(rank r) = (resamples in which the run has rank r) / B``.
+Rank probabilities: the ``n`` items shared by every run (rows of ``values``, one column per run)
+lie in ``G`` clusters (topics, statements, propositions; ``clusters=None``: every item its own
+cluster). The runs' means ``ybar`` (a vector over the ``m`` runs) have the CR1 cluster-robust
+covariance
+
+    ``V = G / (G - 1) * sum_g u_g u_g' / n^2``,  ``u_g = sum_{i in g} (y_i - ybar)``
+
+(the same standard errors as :func:`~inspect_stance.stats.paired.clustered_paired_test` gives a
+difference of two runs: ``Var(ybar_b - ybar_a) = V_aa + V_bb - 2 V_ab``). ``B`` draws of the
+means are drawn with the covariance ``k V``, ``k = (G - 1) / chi2_{G-1}`` drawn anew each time (the
+Student-t widening for the few clusters ``V`` is estimated from), in one of two models:
+
+- ``"flat"``: ``ybar + L z sqrt(k)`` (``L L' = V``): a parametric bootstrap of the clustered
+  item effects, the posterior of the true means under a flat prior;
+- ``"hierarchical"`` (the default): the true means are ``c + theta_t`` with ``theta_t ~ N(0,
+  tau^2)``, ``tau`` uniform, integrated over its posterior (:func:`_hierarchical_draws`). Targets
+  that are close get the shrinkage that makes their rank-1 probabilities honest: the flat model
+  states a winner too often when the targets' true spread is small beside the noise
+  (``benchmarks/ranking_calibration.py``). In each draw
+the runs are ranked (rank 1 = best; ``higher_is_better`` decides the direction; equal draws,
+as for runs with identical items, share the better rank); ``P(rank r) = (draws in which the run
+has rank r) / B``.
 
 Tied groups: runs are ordered by their estimate; a group is a maximal run of consecutive runs in
 that order in which no pair differs significantly (adjusted p >= alpha). Groups can overlap (a
 middle run tied with both neighbours that differ from each other), as in a compact letter
-display.
+display. Runs with equal estimates share a rank (:func:`shared_ranks`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import itertools
+import math
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 import numpy as np
 from scipy import stats
+
+from inspect_stance.stats.multiplicity import Adjust, adjust_pvalues
+from inspect_stance.stats.paired import clustered_paired_test
+
+RankModel = Literal["hierarchical", "flat"]
+RANKING_MODEL = ("rank probabilities: multivariate t (G - 1 df) around the means with their CR1 "
+                 "cluster-robust covariance; tied groups: clustered paired tests, adjusted")  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -31,23 +59,106 @@ class Ranking:
     tied_groups: list[list[str]]
     n_items: int
     n_resamples: int
+    n_clusters: int = 0
+    #: run -> its rank by estimate (equal estimates share the better rank: 1, 1, 3)
+    ranks: dict[str, int] | None = None
+
+
+def _codes(clusters: Sequence[Hashable] | None, n: int) -> tuple[np.ndarray, int]:
+    keys: list[Hashable] = list(range(n)) if clusters is None else list(clusters)
+    if len(keys) != n:
+        raise ValueError(f"{n} items but {len(keys)} cluster labels")
+    codes: dict[Hashable, int] = {}
+    idx = np.array([codes.setdefault(k, len(codes)) for k in keys], dtype=np.int64)
+    return idx, len(codes)
+
+
+def clustered_covariance(values: np.ndarray, clusters: Sequence[Hashable] | None = None
+                         ) -> tuple[np.ndarray, np.ndarray, int]:  # fmt: skip
+    """``(ybar, V, G)``: the runs' means and their CR1 covariance (module docstring)."""
+    x = np.asarray(values, dtype=np.float64)
+    n, m = x.shape
+    idx, g = _codes(clusters, n)
+    mean = x.mean(axis=0)
+    u = np.zeros((g, m))
+    np.add.at(u, idx, x - mean)
+    cov = (g / (g - 1) if g > 1 else math.nan) * (u.T @ u) / n**2
+    return mean, cov, g
 
 
 def rank_probabilities(
-    values: np.ndarray, higher_is_better: bool = True, n_resamples: int = 2000, seed: int = 0
+    values: np.ndarray,
+    higher_is_better: bool = True,
+    n_resamples: int = 4000,
+    seed: int = 0,
+    clusters: Sequence[Hashable] | None = None,
+    model: RankModel = "hierarchical",
 ) -> np.ndarray:
-    """``(runs, ranks)`` matrix of bootstrap rank probabilities (see the module docstring)."""
+    """``(runs, ranks)`` matrix of rank probabilities (see the module docstring)."""
     x = np.asarray(values, dtype=np.float64)
-    n, m = x.shape
+    m = x.shape[1]
+    mean, cov, g = clustered_covariance(x, clusters)
+    if g < 2:
+        raise ValueError(f"the shared items lie in {g} cluster; ranking needs at least 2")
     rng = np.random.default_rng(seed)
-    idx = rng.integers(0, n, size=(n_resamples, n))
-    means = x[idx].mean(axis=1)  # (B, m)
-    score = -means if higher_is_better else means
+    scale = (g - 1) / rng.chisquare(g - 1, size=(n_resamples, 1))  # t widening of V
+    cov = (cov + cov.T) / 2
+    if model == "flat" or m < 2:
+        w, vec = np.linalg.eigh(cov)
+        root = vec * np.sqrt(_clean(w, float(np.trace(cov))))
+        draws = mean + (rng.standard_normal((n_resamples, m)) @ root.T) * np.sqrt(scale)
+    else:
+        draws = _hierarchical_draws(mean, cov, scale, rng)
+    # runs whose draws differ only by rounding are equal (identical items): share the rank
+    draws = np.round(draws, 12)
+    score = -draws if higher_is_better else draws
     ranks = stats.rankdata(score, method="min", axis=1).astype(int)  # 1 = best
     out = np.zeros((m, m))
     for r in range(1, m + 1):
         out[:, r - 1] = (ranks == r).mean(axis=0)
     return out
+
+
+def _clean(eigenvalues: np.ndarray, scale: float) -> np.ndarray:
+    """Eigenvalues of a covariance, negatives and rounding noise (below ``1e-10 * scale``, the
+    trace of the runs' covariance) set to 0, so that runs with identical items, or items that
+    differ by a constant, draw identical differences."""
+    lam = np.clip(eigenvalues, 0.0, None)
+    return np.where(lam > 1e-10 * scale, lam, 0.0)
+
+
+def _hierarchical_draws(mean: np.ndarray, cov: np.ndarray, scale: np.ndarray,
+                        rng: np.random.Generator, grid: int = 200) -> np.ndarray:  # fmt: skip
+    """Draws of the runs' true means (up to a common shift) under ``ybar = c + theta + eps``,
+    ``eps ~ N(0, k V)``, ``theta_t ~ N(0, tau^2)`` iid, ``c`` flat, ``tau`` uniform on a grid.
+
+    In the contrasts ``C' ybar`` (``C`` an orthonormal basis orthogonal to the ones vector) and
+    the eigenbasis ``Q`` of ``S = C' V C`` (eigenvalues ``lambda_j``), the coordinates
+    ``w = Q' C' ybar`` are independent, ``w_j ~ N(0, k lambda_j + tau^2)``; per draw, ``k`` comes
+    from the t widening, ``tau`` from its posterior on the grid given ``w`` and ``k``, and
+    ``theta_j | w_j ~ N(B_j w_j, B_j k lambda_j)`` with ``B_j = tau^2 / (k lambda_j + tau^2)``.
+    """
+    m = mean.size
+    basis = np.linalg.svd(np.eye(m) - 1.0 / m)[0][:, : m - 1]  # C: m x (m-1)
+    lam, q = np.linalg.eigh(basis.T @ cov @ basis)
+    lam = _clean(lam, float(np.trace(cov)))
+    rot = basis @ q  # m x (m-1)
+    w = rot.T @ mean  # (m-1,)
+    spread = max(float(np.sqrt(lam.max())) if lam.size else 0.0, float(np.ptp(mean)), 1e-12)
+    taus = np.linspace(0.0, 10.0 * spread, grid)[None, :, None]  # (1, grid, 1)
+    var = scale[:, :, None] * lam[None, None, :] + taus**2  # (B, grid, m-1)
+    var = np.maximum(var, 1e-300)
+    loglik = -0.5 * (np.log(var) + w[None, None, :] ** 2 / var).sum(axis=2)  # (B, grid)
+    loglik -= loglik.max(axis=1, keepdims=True)
+    weights = np.exp(loglik)
+    weights /= weights.sum(axis=1, keepdims=True)
+    pick = (weights.cumsum(axis=1) < rng.random((weights.shape[0], 1))).sum(axis=1)
+    pick = np.minimum(pick, grid - 1)
+    tau2 = (taus[0, pick, 0] ** 2)[:, None]  # (B, 1)
+    noise = scale * lam[None, :]  # (B, m-1)
+    shrink = np.where(tau2 + noise > 0, tau2 / np.maximum(tau2 + noise, 1e-300), 1.0)
+    theta = shrink * w[None, :] + np.sqrt(shrink * noise) * rng.standard_normal(noise.shape)
+    return theta @ rot.T  # (B, m): centred true means
 
 
 def tied_groups(order: Sequence[str], p_adjusted: Mapping[frozenset[str], float],
@@ -67,23 +178,61 @@ def tied_groups(order: Sequence[str], p_adjusted: Mapping[frozenset[str], float]
     return groups
 
 
+def shared_ranks(estimates: Mapping[str, float], higher_is_better: bool = True,
+                 tolerance: float = 1e-12) -> dict[str, int]:  # fmt: skip
+    """Competition ranks of the estimates (``1, 1, 3``): equal values (within ``tolerance``)
+    share the better rank."""
+    sign = -1.0 if higher_is_better else 1.0
+    vals = {k: sign * v for k, v in estimates.items()}
+    return {k: 1 + sum(1 for o in vals.values() if o < v - tolerance) for k, v in vals.items()}
+
+
+def pairwise_clustered_p(
+    names: Sequence[str],
+    values: np.ndarray,
+    clusters: Sequence[Hashable] | None = None,
+    adjust: Adjust = "holm",
+) -> dict[frozenset[str], float]:
+    """Every pair of runs' two-sided clustered paired test
+    (:func:`~inspect_stance.stats.paired.clustered_paired_test` of ``b - a``), p adjusted
+    together over the pairs."""
+    x = np.asarray(values, dtype=np.float64)
+    pairs = list(itertools.combinations(range(len(names)), 2))
+    raw = [clustered_paired_test(x[:, j] - x[:, i], clusters).p for i, j in pairs]
+    raw = [1.0 if math.isnan(p) else p for p in raw]
+    adjusted = adjust_pvalues(raw, adjust)
+    return {frozenset((names[i], names[j])): float(p)
+            for (i, j), p in zip(pairs, adjusted, strict=True)}  # fmt: skip
+
+
 def rank_runs(
     names: Sequence[str],
     values: np.ndarray,
-    p_adjusted: Mapping[frozenset[str], float],
+    p_adjusted: Mapping[frozenset[str], float] | None = None,
     higher_is_better: bool = True,
     alpha: float = 0.05,
-    n_resamples: int = 2000,
+    n_resamples: int = 4000,
     seed: int = 0,
+    clusters: Sequence[Hashable] | None = None,
+    model: RankModel = "hierarchical",
 ) -> Ranking:
-    """Order, rank probabilities and tied groups of the runs (columns of ``values``)."""
+    """Order, rank probabilities and tied groups of the runs (columns of ``values``; rows are
+    items, ``clusters`` one label per row). ``p_adjusted`` (pair -> adjusted p, e.g. from
+    ``compare``'s family); ``None``: :func:`pairwise_clustered_p` with Holm."""
     x = np.asarray(values, dtype=np.float64)
-    x = x[~np.isnan(x).any(axis=1)]
+    mask: np.ndarray = np.asarray(~np.isnan(x).any(axis=1), dtype=bool)
+    keep = [bool(v) for v in mask]
+    x = x[mask]
+    labels = None if clusters is None else [k for k, ok in zip(clusters, keep, strict=True) if ok]
     if x.shape[0] < 2:
         raise ValueError(f"only {x.shape[0]} items have a value in every run; cannot rank")
     est = {n: float(v) for n, v in zip(names, x.mean(axis=0), strict=True)}
-    order = sorted(names, key=lambda n: -est[n] if higher_is_better else est[n])
-    probs = rank_probabilities(x, higher_is_better, n_resamples, seed)
+    ranks = shared_ranks(est, higher_is_better)
+    order = sorted(names, key=lambda n: (ranks[n], list(names).index(n)))
+    probs = rank_probabilities(x, higher_is_better, n_resamples, seed, labels, model)
     rank_p = {n: [float(v) for v in probs[k]] for k, n in enumerate(names)}
+    if p_adjusted is None:
+        p_adjusted = pairwise_clustered_p(names, x, labels)
+    g = _codes(labels, x.shape[0])[1]
     return Ranking(order, est, rank_p, tied_groups(order, p_adjusted, alpha), int(x.shape[0]),
-                   n_resamples)  # fmt: skip
+                   n_resamples, g, ranks)  # fmt: skip
