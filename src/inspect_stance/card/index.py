@@ -23,7 +23,8 @@ def interval_figure(method: str, metric: str, rows: list[dict[str, Any]], direct
     fig, ax = plt.subplots(figsize=(7, 0.45 * len(rows) + 1.2))
     for y, r in enumerate(rows):
         lo, hi = r["ci"]
-        ax.plot([lo, hi], [y, y], color="#1f77b4", lw=2)
+        if lo is not None and hi is not None:  # no interval (one cluster): the dot alone
+            ax.plot([lo, hi], [y, y], color="#1f77b4", lw=2)
         ax.plot([r["value"]], [y], "o", color="#1f77b4")
     ax.set_yticks(range(len(rows)), [r["model"] for r in rows])
     ax.invert_yaxis()
@@ -63,6 +64,12 @@ def _ranking_html(ranking: dict[str, Any] | None, why: str) -> str:
             f"{clusters:,} clusters, cluster-robust): {esc(groups)}</p>")  # fmt: skip
 
 
+def _interval_cell(ci: list[float | None]) -> str:
+    """``[lo, hi]`` to three decimals, or ``no interval`` where the run has none."""
+    lo, hi = ci
+    return "no interval" if lo is None or hi is None else f"[{lo:.3f}, {hi:.3f}]"
+
+
 def index_html(cards: dict[str, dict[str, Any]], board: dict[str, dict[str, Any]]) -> str:
     """The index page (module docstring); ``board``: method -> leaderboard entry."""
     links = "".join(f"<li><a href='{esc(file_stem(t))}.html'>{esc(t)}</a></li>" for t in cards)
@@ -71,7 +78,7 @@ def index_html(cards: dict[str, dict[str, Any]], board: dict[str, dict[str, Any]
         rows = entry["targets"]
         table = "".join(
             f"<tr><td>{_rank_cell(r, k)}</td><td>{esc(r['model'])}</td><td>{r['value']:.3f}</td>"
-            f"<td>[{r['ci'][0]:.3f}, {r['ci'][1]:.3f}]</td></tr>"
+            f"<td>{_interval_cell(r['ci'])}</td></tr>"
             for k, r in enumerate(rows, 1)
         )
         apart = entry.get("set_apart") or {}
