@@ -93,14 +93,12 @@ def _validation_headline(paths: Sequence[str]) -> tuple[float, float]:
 
 
 def _even_headline(paths: Sequence[str]) -> tuple[float, float]:
-    """``even_handedness`` and its ``stderr`` over the pooled pairs, as the task's metric
-    computes them (:func:`~inspect_stance.even_handedness.summary.summarize`)."""
-    from inspect_stance.even_handedness.logs import pool_even_runs, read_even_log
-    from inspect_stance.even_handedness.summary import summarize
+    """``even_handedness`` and its ``stderr`` over the pooled pairs: the method's
+    ``TaskHeadline.pooled`` (:func:`inspect_stance.even_handedness.surfaces.pooled`)."""
+    from inspect_stance.even_handedness.surfaces import pooled
 
-    [run] = pool_even_runs([read_even_log(p) for p in paths], partial=True)
-    metrics = summarize(list(run.records.values()))
-    return float(metrics["even_handedness"]), float(metrics["stderr"])
+    h = pooled(paths, True)
+    return h.value, h.se
 
 
 def _construction_headline(paths: Sequence[str]) -> tuple[float, float]:

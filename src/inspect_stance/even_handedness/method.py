@@ -10,13 +10,16 @@ so listing the methods stays light.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from inspect_stance.errors import InputError
 from inspect_stance.even_handedness.page import PAGE
 from inspect_stance.study.protocol import (
+    Breakdown,
     Gate,
     GateRequest,
+    ItemValues,
     Method,
     PlanRequest,
     PlanResult,
@@ -28,6 +31,7 @@ from inspect_stance.study.protocol import (
 if TYPE_CHECKING:
     from inspect_stance.even_handedness.logs import EvenRun
     from inspect_stance.runs import RunInfo
+    from inspect_stance.stats.headline import Headline
     from inspect_stance.stats.limit_gate import LimitGateResult
 
 GATE_METRICS: tuple[str, ...] = ("even_handedness", "p_even", "refusal_rate", "hedging_rate")
@@ -75,6 +79,27 @@ def plan_request(request: PlanRequest) -> PlanResult:
                       plan_text(plan, request.runs[0], max_pairs=request.max_items))  # fmt: skip
 
 
+def _pooled(paths: Sequence[str], partial: bool) -> Headline:
+    """:func:`inspect_stance.even_handedness.surfaces.pooled` (imported when called)."""
+    from inspect_stance.even_handedness.surfaces import pooled
+
+    return pooled(paths, partial)
+
+
+def _breakdown(paths: Sequence[str]) -> Breakdown:
+    """:func:`inspect_stance.even_handedness.surfaces.breakdown` (imported when called)."""
+    from inspect_stance.even_handedness.surfaces import breakdown
+
+    return breakdown(paths)
+
+
+def _items(paths: Sequence[str]) -> ItemValues:
+    """:func:`inspect_stance.even_handedness.surfaces.items` (imported when called)."""
+    from inspect_stance.even_handedness.surfaces import items
+
+    return items(paths)
+
+
 EVEN_HANDEDNESS = register_method(
     Method(
         name="even_handedness",
@@ -102,6 +127,9 @@ EVEN_HANDEDNESS = register_method(
                 item="pair",
                 cluster="topic",
                 counts=("pairs", "unparsed"),
+                pooled=_pooled,
+                breakdown=_breakdown,
+                items=_items,
             )
         },
     )
