@@ -115,7 +115,7 @@ EVEN_HANDEDNESS = register_method(
             min_help="even-handedness: fail when the share of even-handed pairs is below X",
         ),
         plan=plan_request,
-        setting_keys=("both_orders", "threshold", "hedging_threshold"),
+        setting_keys=("both_orders", "readout", "threshold", "hedging_threshold"),
         page=PAGE,
         headlines={
             "even_handedness": TaskHeadline(
