@@ -62,21 +62,25 @@ def gate_request(run: EvenRun, base: EvenRun | None, request: GateRequest) -> Li
 
 
 def plan_request(request: PlanRequest) -> PlanResult:
-    """Pairs x graders for ``target_se`` (default 0.02) from one pilot run (a log, or a folder
-    of one study's shards pooled, an incomplete set with ``partial``); ``max_repeats`` is
-    the most graders (default 5), ``max_items`` the most pairs the recommendation may use."""
-    from inspect_stance.even_handedness.planning import plan_from_log, plan_json, plan_text
+    """Topics x pairs per topic x graders for the headline's ``target_se`` (default 0.02) with
+    ``assurance`` (default 0.8), from one pilot run (a log, or a folder of one study's shards
+    pooled, an incomplete set with ``partial``); ``max_repeats`` is the most graders (default
+    5), ``max_items`` the most pairs the recommendation may use
+    (:func:`~inspect_stance.even_handedness.planning.full_plan`)."""
+    from inspect_stance.even_handedness.planning import full_plan
+    from inspect_stance.stats.design import check_plan_goal
 
     if len(request.runs) != 1:
         raise InputError("even-handedness plan reads one pilot log; pass one run")
     target = request.target_se if request.target_se is not None else DEFAULT_TARGET_SE
+    check_plan_goal(target, None, request.assurance)
     graders = request.max_repeats or DEFAULT_MAX_GRADERS
     try:
-        plan, names = plan_from_log(request.runs[0], target, graders, partial=request.partial)
+        doc, text = full_plan(request.runs[0], target, graders, partial=request.partial,
+                              assurance=request.assurance, max_pairs=request.max_items)  # fmt: skip
     except ValueError as ex:
         raise InputError(str(ex)) from ex
-    return PlanResult(plan_json(plan, names, request.max_items),
-                      plan_text(plan, request.runs[0], max_pairs=request.max_items))  # fmt: skip
+    return PlanResult(doc, text)
 
 
 def _pooled(paths: Sequence[str], partial: bool) -> Headline:
