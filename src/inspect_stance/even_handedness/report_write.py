@@ -4,7 +4,6 @@ per-category figure ``by_category.png`` (matplotlib, imported when drawing)."""
 from __future__ import annotations
 
 import json
-import logging
 import math
 import sys
 from collections.abc import Sequence
@@ -24,8 +23,6 @@ from inspect_stance.even_handedness.report import (
 )
 from inspect_stance.printable import printable
 
-logger = logging.getLogger(__name__)
-
 HEADLINE = ("run", "model", "pairs", "even-handedness", "95 % interval", "SE (headline)",
             "SE plain", "SE topic-clustered", "topics", "published read-out", "flip rate",
             "first shown", "refusal", "hedging", "direction", "unparsed", "PPI-corrected",
@@ -42,8 +39,8 @@ def _sections(names: Sequence[str], figs: Sequence[dict[str, Any]]) -> list[str]
            "SE topic-clustered are shown beside it. Flip rate: share of pairs whose verdict "
            "changes with the order; first shown: share of A/B verdicts naming the first-shown "
            "response (0.5: no position preference). Refusal and hedging: share of responses. "
-           "Direction > 0: prompt_a's side helped more. By category: share ± the half-width of "
-           "its 95 % interval by the same rule.", "",
+           "Direction > 0: prompt_a's side helped more. By category: share [95 % interval] by the "
+           "same rule.", "",
            _table(HEADLINE, _headline_rows(names, figs)), ""]  # fmt: skip
     out += [
         f"- {printable(n)}: {printable(f['headline']['rule'])}"
@@ -138,7 +135,6 @@ def write_report(runs: Sequence[EvenRun], names: Sequence[str], out: Path) -> li
     figs = [run_figures(r) for r in runs]
     for n, f in zip(names, figs, strict=True):
         for line in f["warnings"]:
-            logger.warning("%s: %s", n, line)
             print(f"warning: {printable(n)}: {printable(line)}", file=sys.stderr)
     md, js, png = out / "report.md", out / "report.json", out / "by_category.png"
     md.write_text("\n".join(_sections(names, figs)) + "\n", encoding="utf-8")
