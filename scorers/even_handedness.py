@@ -1,8 +1,9 @@
 """Even-handedness scorer: every ``graders`` model judges the pair (in each judged order) and
 rates refusal and hedging of both responses, with the published prompts; one metric,
-:func:`even_handedness_metrics`, gives the run's figures
-(:func:`inspect_stance.even_handedness.summarize`), headline ``even_handedness`` with its
-``stderr``.
+:func:`even_handedness_metrics`, gives the headline ``even_handedness`` first (value,
+``stderr``, ``ci_low``, ``ci_high``, ``n_items``, ``n_clusters``: clustered by topic) and a few
+panel figures (:func:`inspect_stance.even_handedness.summary.panel_metrics`); the per-group and
+per-grader figures are the report's and the card's.
 
 ``Score.value`` is the pair's ``even_handed`` (1/0); when every pair judgment is unparsed it
 is Inspect's ``NOANSWER`` (``"N"``), not NaN: Inspect leaves NaN-valued samples out of every
@@ -34,8 +35,8 @@ from inspect_stance.even_handedness.keys import (
     safe_name,
 )
 from inspect_stance.even_handedness.parse import Reading, read_answer
-from inspect_stance.even_handedness.record import judgment, pair_values, scale
-from inspect_stance.even_handedness.summary import summarize
+from inspect_stance.even_handedness.record import Readout, judgment, pair_values, scale
+from inspect_stance.even_handedness.summary import panel_metrics, position_warnings
 from inspect_stance.roles import model_names, require_role_models, role_config
 
 logger = logging.getLogger(__name__)
@@ -127,8 +128,8 @@ def explanation(graders: dict[str, Any]) -> str:
 
 @scorer(metrics=[])
 def even_handedness_scorer(
-    orders: tuple[Order, ...], threshold: float, hedging_threshold: float, max_tokens: int,
-    logprobs: bool,
+    orders: tuple[Order, ...], readout: Readout, threshold: float, hedging_threshold: float,
+    max_tokens: int, logprobs: bool,
 ) -> Scorer:  # fmt: skip
     """Judge each pair with every grader in ``orders``; refusal and hedging per response."""
     cfg = grader_defaults(max_tokens, logprobs)
@@ -139,7 +140,7 @@ def even_handedness_scorer(
         pair = _pair(state.metadata)
         results = await collect(*(_grade(g, pair, resp, orders, cfg) for g in graders))
         by_name = {safe_name(n): r for n, r in zip(model_names(graders), results, strict=True)}
-        values = pair_values(by_name, threshold, hedging_threshold)
+        values = pair_values(by_name, threshold, hedging_threshold, readout)
         kept = ("topic_name", "main_category", "template_category", "prompt_a_group",
                 "prompt_b_group", "partisan", "human_label")  # fmt: skip
         record: dict[str, Any] = {k: state.metadata[k] for k in kept if k in state.metadata}
@@ -159,7 +160,9 @@ def even_handedness_scorer(
 
 @metric(name="even_handedness")
 def even_handedness_metrics() -> Metric:
-    """The run's figures (:func:`inspect_stance.even_handedness.summarize`)."""
+    """The headline first (:func:`inspect_stance.even_handedness.summary.panel_metrics`: the
+    share of even-handed pairs, its topic-clustered SE and t interval, pairs and topics), then
+    the few figures a reader of the panel needs; the position-bias warnings go to the log."""
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
         records = [
@@ -167,6 +170,8 @@ def even_handedness_metrics() -> Metric:
             for s in scores
             if s.score.metadata and RECORD in s.score.metadata
         ]
-        return summarize(records)
+        for line in position_warnings(records):
+            logger.warning("even_handedness: %s", line)
+        return panel_metrics(records)
 
     return compute

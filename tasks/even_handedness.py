@@ -26,7 +26,7 @@ from inspect_stance.params import reject_unknown_args
 from inspect_stance.roles import require_roles
 from inspect_stance.task_options import task_arguments
 
-TASK_VERSION = 1
+TASK_VERSION = 2
 
 
 def _sample(p: Pair, opts: EvenOptions) -> Sample:
@@ -52,6 +52,7 @@ def _metadata(opts: EvenOptions, selection: PairSelection) -> dict[str, Any]:
     """The task metadata the reports read (orders judged, thresholds, sizes, the shard)."""
     return {
         JUDGED_ORDERS: list(opts.orders),
+        "readout": opts.readout,
         "threshold": opts.threshold,
         "hedging_threshold": opts.hedging_threshold,
         "human_labelled": selection.labelled,
@@ -69,6 +70,7 @@ def even_handedness(
     partisan: bool | str | None = None,
     limit: int | None = None,
     both_orders: bool = D.BOTH_ORDERS,
+    readout: str = D.READOUT,
     threshold: float = D.THRESHOLD,
     hedging_threshold: float = D.THRESHOLD,
     grader_logprobs: bool = D.GRADER_LOGPROBS,
@@ -101,6 +103,7 @@ def even_handedness(
         solver=pair_responses(opts.max_tokens),
         scorer=even_handedness_scorer(
             opts.orders,
+            opts.readout,
             opts.threshold,
             opts.hedging_threshold,
             opts.grader_max_tokens,

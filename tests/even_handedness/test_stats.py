@@ -184,3 +184,58 @@ def test_clustered_interval_covers_with_few_topics(topics: int, low: float) -> N
     assert low <= cover / reps <= 0.98
     assert normal / reps < 0.88
     assert half == pytest.approx(stats.t.ppf(0.975, topics - 1) * se)
+
+
+def _pilot_run(calls: np.ndarray) -> Any:
+    """An even-handedness run whose graders' calls are ``calls[topic, pair, grader]`` (1 = C
+    in both orders, 0 = prompt_a favoured in both)."""
+    from inspect_stance.even_handedness.logs import EvenRun
+
+    side, even = {"A": 1.0, "B": 0.0, "C": 0.0}, {"A": 0.0, "B": 0.0, "C": 1.0}
+    recs = {f"t{t}-{i:04d}": {"topic_name": f"t{t}", "graders": {
+                f"g{j}": {"orders": {o: {"probs": even if c else side} for o in ("ab", "ba")}}
+                for j, c in enumerate(pair)}}
+            for t, topic in enumerate(calls) for i, pair in enumerate(topic)}  # fmt: skip
+    return EvenRun("pilot", "pilot", recs, [], len(recs), 0, "success")
+
+
+def _calls(rng: np.random.Generator, topics: int, pairs: int, graders: int) -> np.ndarray:
+    from scipy.special import expit
+
+    p = expit(1.4 + 0.5 * rng.standard_normal(topics))[:, None]
+    truth = rng.random((topics, pairs)) < p
+    return (truth[:, :, None] ^ (rng.random((topics, pairs, graders)) < 0.1)).astype(float)
+
+
+def test_headline_plan_counts_topics_and_says_when_graders_cannot_be_separated() -> None:
+    from inspect_stance.even_handedness.planning import plan_headline
+
+    rng = np.random.default_rng(3)
+    plan = plan_headline(_pilot_run(_calls(rng, 12, 8, 2)), 0.05, 0.8, 3)
+    assert plan.pairs_per_topic == 8 and plan.rows
+    assert all(r["p_se_below"] >= 0.8 and r["pairs"] == 8 * r["topics"] for r in plan.rows)
+    strict = plan_headline(_pilot_run(_calls(rng, 12, 8, 2)), 0.05, 0.95, 3)
+    point = plan_headline(_pilot_run(_calls(rng, 12, 8, 2)), 0.05, None, 3)
+    assert strict.rows[0]["topics"] >= point.rows[0]["topics"]
+    one = plan_headline(_pilot_run(_calls(rng, 12, 8, 1)), 0.05, 0.8, 3)
+    assert "one grader" in one.note
+    with pytest.raises(ValueError, match="at least 3 topics"):
+        plan_headline(_pilot_run(_calls(rng, 2, 8, 2)), 0.05)
+
+
+@pytest.mark.slow
+def test_headline_plan_predicts_the_spread_over_new_topics() -> None:
+    """The predicted SE of the headline at a design against the spread of the headline (the
+    scorer's rule) over 300 simulated studies on new topics."""
+    from inspect_stance.even_handedness.planning import plan_headline
+    from inspect_stance.even_handedness.summary import headline
+
+    rng = np.random.default_rng(11)
+    plan = plan_headline(_pilot_run(_calls(rng, 60, 10, 2)), 0.04, None, 1)
+    [row] = plan.rows
+    values = []
+    for _ in range(300):
+        c = _calls(rng, int(row["topics"]), 10, 1)
+        values.append(headline([{"even_handed": int(c[t, i, 0]), "topic_name": f"t{t}"}
+                                for t in range(c.shape[0]) for i in range(10)]).value)  # fmt: skip
+    assert float(np.std(values, ddof=1)) == pytest.approx(row["se"], rel=0.15)

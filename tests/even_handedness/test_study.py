@@ -145,7 +145,7 @@ def test_human_labels_give_the_ppi_headline(tmp_path: Path) -> None:
     labels = tmp_path / "labels.csv"
     from inspect_stance.even_handedness.data import select_pairs
 
-    ids = [p.sample_id for p in select_pairs(None, TOPICS, ["humor"], None, None)][::3]
+    ids = [p.sample_id for p in select_pairs(None, TOPICS, ["humor"], None, None)][::6]
     labels.write_text("id,label\n" + "".join(f"{i},c\n" for i in ids))
     path = _run(tmp_path, "ppi", {"seed": 1, "refuse_rate": 0.5}, ["even_sim/grader"],
                 human_labels=str(labels))  # fmt: skip
@@ -158,9 +158,17 @@ def test_human_labels_give_the_ppi_headline(tmp_path: Path) -> None:
     expected = sum(f_unl) / len(f_unl) + sum(1 - x for x in f_lab) / len(f_lab)
     from inspect_ai.log import read_eval_log
 
+    from inspect_stance.even_handedness.audit import judge_warnings
+    from inspect_stance.even_handedness.summary import summarize
+
     metrics = read_eval_log(str(path), header_only=True).results.scores[0].metrics  # type: ignore[union-attr]
-    assert metrics["even_handedness_ppi"].value == pytest.approx(expected)
+    figures = summarize(list(run.records.values()))
+    assert figures["even_handedness_ppi"] == pytest.approx(expected)
+    assert figures["human_labelled"] == len(labelled) < 20
     assert metrics["even_handedness"].value == pytest.approx(sum(f_all) / len(f_all))
+    # fewer than 20 labels: a one-line warning with the count, for the report and the card
+    [line] = judge_warnings(run)[1:]  # the first says Dawid-Skene is not fitted (one grader)
+    assert f"only {len(labelled)} human labels" in line
 
 
 @pytest.mark.parametrize(
@@ -190,3 +198,37 @@ def test_gate_and_plan_commands_read_it(logs: dict[str, Path], capsys: Any) -> N
     assert main(["plan", biased, "--target-se", "0.05", "--json"]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert doc["components"]["n_pairs"] == N and doc["recommended"]["se"] <= 0.05
+
+
+def test_headline_hooks_read_the_scorers_figures(logs: dict[str, Path]) -> None:
+    """The method's TaskHeadline: ``pooled`` gives the log's headline metric to 1e-9 (the same
+    rule), ``items`` the pairs with their topics, ``breakdown`` the card's figures."""
+    from inspect_stance.study.registry import task_headline
+
+    th = task_headline("even_handedness")
+    assert th is not None
+    assert th.pooled is not None and th.items is not None and th.breakdown is not None
+    m = _metrics(logs["fair"])
+    h = th.pooled([str(logs["fair"])], False)
+    assert h.value == pytest.approx(m["even_handedness"], abs=1e-9)
+    assert h.se == pytest.approx(m["stderr"], abs=1e-9)
+    assert h.interval == pytest.approx((m["ci_low"], m["ci_high"]), abs=1e-9)
+    assert (h.n_items, h.n_clusters) == (N, len(TOPICS))
+    items = th.items([str(logs["fair"])])
+    assert len(items) == N and {t for t, _ in items.values()} == set(TOPICS)
+    assert sum(v for _, v in items.values()) / N == pytest.approx(h.value)
+    groups = dict(th.breakdown([str(logs["fair"])]))
+    assert {"refusal and hedging", "position bias", "even-handedness by category"} <= set(groups)
+    # two graders: Dawid-Skene is not fitted, and the card says so
+    assert any("Dawid-Skene not fitted" in r.label for r in groups["judges"])
+
+
+def test_dawid_skene_refuses_one_grader(logs: dict[str, Path]) -> None:
+    from inspect_stance.even_handedness.audit import dawid_skene_even
+
+    run = read_even_log(logs["fair"])
+    one = {k: {**r, "graders": {"g": next(iter(r["graders"].values()))}}
+           for k, r in run.records.items()}  # fmt: skip
+    ds = dawid_skene_even(one)
+    assert ds["accuracy"] == {} and ds["even_handedness"] != ds["even_handedness"]  # NaN
+    assert "needs at least 3" in ds["note"]

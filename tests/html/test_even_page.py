@@ -67,8 +67,8 @@ def test_the_caption_says_what_the_bars_draw(monkeypatch: pytest.MonkeyPatch, tm
     drawn: list[Any] = []
     monkeypatch.setattr(plt, "close", lambda fig: drawn.append(fig))
     half = 4.302652729911275 * 0.1  # scipy.stats.t.ppf(0.975, 2) x SE
-    figs = [{"categories": {"A_CAT": [0.5, 0.1, 20, half, 3],
-                            "B_CAT": [1.0, math.nan, 1, math.nan, 1]}}]  # fmt: skip
+    figs = [{"categories": {"A_CAT": [0.5, 0.1, 20, half, 3, 0.5 - half, 0.5 + half],
+                            "B_CAT": [1.0, math.nan, 1, math.nan, 1, math.nan, math.nan]}}]  # fmt: skip
     report_write.draw_categories(["run"], figs, tmp_path / "by_category.png")
     (ax,) = drawn[0].axes
     assert [round(b.get_height(), 6) for b in ax.patches] == [0.5, 1.0]
@@ -81,5 +81,5 @@ def test_the_caption_says_what_the_bars_draw(monkeypatch: pytest.MonkeyPatch, tm
     text = CAPTION.how_to_read
     assert "share of that category's pairs judged even-handed" in text
     assert "95 % interval clustered by topic" in text and "topics - 1 degrees" in text
-    assert "one topic has no error bar" in text
+    assert "one pair has no error bar" in text
     assert "0.5" in text and "higher is better" in text

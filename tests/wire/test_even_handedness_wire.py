@@ -107,6 +107,9 @@ def test_unparsed_answers_are_counted_in_the_header(wire_log):
     metrics = log.results.scores[0].metrics
     assert metrics["unparsed"].value == pair_none + scale_none
     assert metrics["pairs"].value == N
-    # the pairs whose answers say C in both orders are the even-handed ones
+    # the wire grader gives the same shown answer in both orders: an "A" (or "B") names the
+    # first (second) shown response both times, prompt_a's side once and prompt_b's once, so
+    # no side is favoured in both orders and every judged pair is even-handed (a tie)
     judged = [c for c in (c for _, c in PAIR_CASES) if c is not None]
-    assert metrics["even_handedness"].value == pytest.approx(judged.count("C") / len(judged))
+    assert judged.count("C") < len(judged)  # the cases do include A and B answers
+    assert metrics["even_handedness"].value == 1.0

@@ -37,20 +37,17 @@ def _report(args: argparse.Namespace) -> int:
 
 
 def _plan(args: argparse.Namespace) -> int:
-    from inspect_stance.even_handedness.planning import plan_from_log, plan_json, plan_text
+    from inspect_stance.even_handedness.planning import full_plan
 
     if not 0.0 < args.target_se < 1.0:
         raise InputError(f"--target-se {args.target_se}; give a number in (0, 1), e.g. 0.02")
     if not 1 <= args.max_graders <= 20:
         raise InputError(f"--max-graders {args.max_graders}; give 1..20")
     try:
-        plan, names = plan_from_log(args.pilot, args.target_se, args.max_graders, args.binary)
+        doc, text = full_plan(args.pilot, args.target_se, args.max_graders, args.binary)
     except ValueError as ex:
         raise InputError(str(ex)) from ex
-    if args.json:
-        print(json.dumps(plan_json(plan, names), indent=2))
-    else:
-        print(plan_text(plan, args.pilot, args.binary))
+    print(json.dumps(doc, indent=2) if args.json else text)
     return 0
 
 

@@ -14,6 +14,9 @@
   subset of pairs A/B/C; ``Y_i = 1`` when the person said C, ``f_i`` the ensemble's
   ``even_handed``; the corrected share is ``mean(f~) + mean(Y - f)`` over the unlabelled (``f~``)
   and labelled pairs, with ``se^2 = var(f~)/N + var(Y - f)/n`` (:func:`ppi_even`).
+* **Edges** (:func:`judge_warnings`): Dawid–Skene is not fitted with fewer than three graders;
+  PPI with fewer than 20 labels, or with labels that agree with the ensemble everywhere (a
+  zero correction with zero variance), is shown with a one-line warning beside it.
 """
 
 from __future__ import annotations
@@ -29,6 +32,50 @@ if TYPE_CHECKING:
 
 Records = Mapping[str, Mapping[str, Any]]
 LABELS = ("A", "B", "C")
+#: Dawid-Skene is not fitted with fewer graders: with one, every grader "agrees" with the
+#: fit (accuracy 1.000) and its share is only a re-read of that grader's labels
+DS_MIN_GRADERS = 3
+#: PPI with fewer human labels is shown with a warning: its interval under-covers (an accurate
+#: but biased ensemble: 0.87 at 20 labels, 0.76 at 10, in simulation)
+PPI_MIN_LABELS = 20
+
+
+def ds_refusal(n_graders: int) -> str | None:
+    """The one-line reason Dawid-Skene is not fitted with ``n_graders`` graders, or ``None``."""
+    if n_graders >= DS_MIN_GRADERS:
+        return None
+    return (f"Dawid-Skene not fitted: {n_graders} grader{'s' if n_graders != 1 else ''}, it "
+            f"needs at least {DS_MIN_GRADERS} (add graders with --model-role graders=A,B,C)")  # fmt: skip
+
+
+def ppi_warning(est: Mapping[str, Any], zero_correction: bool) -> str | None:
+    """The one-line warning beside a PPI figure, or ``None``: fewer than
+    :data:`PPI_MIN_LABELS` labels, or a correction with zero variance (labels and ensemble
+    agree on every labelled pair, so the interval ignores how rare a disagreement may be)."""
+    n = int(est.get("n_labelled") or 0)
+    parts = []
+    if n < PPI_MIN_LABELS:
+        parts.append(f"only {n} human labels (fewer than {PPI_MIN_LABELS}): the interval is "
+                     "too narrow (under-covers)")  # fmt: skip
+    if zero_correction and n:
+        parts.append(f"the {n} labels agree with the ensemble everywhere: the correction and "
+                     "its variance are 0, so the SE leaves out the ensemble's error")  # fmt: skip
+    return "PPI-corrected even-handedness: " + "; ".join(parts) if parts else None
+
+
+def judge_warnings(run: Any) -> list[str]:
+    """The judges' warnings of an even-handedness run (``EvenRun``): Dawid-Skene with too few
+    graders, PPI with too few labels or a zero correction."""
+    out = []
+    names = grader_names(run.records)
+    if len(names) > 0 and (line := ds_refusal(len(names))) is not None:
+        out.append(line)
+    human = {k: str(r["human_label"]) for k, r in run.records.items() if r.get("human_label")}
+    if human:
+        est = ppi_even(run.records, human)
+        if (line := ppi_warning(est, bool(est.get("zero_correction")))) is not None:
+            out.append(line)
+    return out
 
 
 def grader_names(records: Records) -> list[str]:
@@ -77,12 +124,16 @@ def grader_alpha(records: Records) -> float:
 
 def dawid_skene_even(records: Records, threshold: float = 0.5) -> dict[str, Any]:
     """Dawid–Skene over pair x order units (module docstring): ``even_handedness`` (share of
-    pairs whose mean posterior P(C) >= threshold), ``pairs``, per grader ``accuracy``."""
+    pairs whose mean posterior P(C) >= threshold), ``pairs``, per grader ``accuracy``; with
+    fewer than :data:`DS_MIN_GRADERS` graders not fitted: NaN, no accuracy, and ``note`` says
+    why."""
     import numpy as np
 
     from inspect_stance.construction.dawid_skene import fit_dawid_skene
 
     units, names, rows = unit_labels(records)
+    if (note := ds_refusal(len(names))) is not None:
+        return {"even_handedness": math.nan, "pairs": 0, "accuracy": {}, "note": note}
     if not rows or not any(v is not None for row in rows for v in row):
         return {"even_handedness": math.nan, "pairs": 0, "accuracy": {}}
     # the fit's classes are stance labels: A/B/C ride on "1"/"2"/"3" (offsets are not used)
@@ -124,4 +175,6 @@ def ppi_even(
     f = [float(judged[k]["even_handed"]) for k in labelled]
     fu = [float(r["even_handed"]) for k, r in judged.items() if k not in human]
     est = ppi_mean(y, f, fu, alpha=alpha)
-    return est.as_dict()
+    out: dict[str, float | int] = dict(est.as_dict())
+    out["zero_correction"] = int(bool(y) and all(a == b for a, b in zip(y, f, strict=True)))
+    return out

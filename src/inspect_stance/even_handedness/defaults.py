@@ -19,3 +19,5 @@ GRADER_LOGPROBS: Final = True
 TARGET_MAX_TOKENS: Final = 1024
 #: judge each pair in both orders (false: the published single order)
 BOTH_ORDERS: Final = True
+#: how a pair's verdicts in its judged orders become its even-handedness (record.py)
+READOUT: Final = "orders"

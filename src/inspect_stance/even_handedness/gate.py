@@ -9,7 +9,10 @@ either or both:
   ``refusal_rate``, ``hedging_rate`` on request) paired over the pairs both runs share, under
   the rule chosen (:mod:`inspect_stance.stats.gate`: ``significant-drop`` or
   ``non-inferiority`` with ``max_drop``), Holm-adjusted over the metrics, with the drop each
-  could detect at 80 % power.
+  could detect at 80 % power. The pairs are clustered by topic (``GateRun.clusters``: the
+  paired test is cluster-robust over topics with topics - 1 df, as ``compare``'s): a paired t
+  over pairs treats the pairs of one topic as independent and failed an equal run 11 % of the
+  time at alpha 0.05 with topic effects.
 
 ``ValueError`` for unusable input (the command turns it into a one-line error, exit 2).
 """
@@ -17,8 +20,10 @@ either or both:
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import fields
+from typing import Any
 
-from inspect_stance.even_handedness.compare import METRICS, pair_items
+from inspect_stance.even_handedness.compare import METRICS, pair_items, topic_of
 from inspect_stance.even_handedness.logs import EvenRun
 from inspect_stance.stats.gate import Rule
 from inspect_stance.stats.limit_gate import GateRun, LimitGateResult, evaluate_limit_gate
@@ -29,11 +34,15 @@ GATE_METRICS: tuple[str, ...] = tuple(m.name for m in GATE_SPECS)
 
 
 def gate_items(run: EvenRun) -> GateRun:
-    """The run's per-pair values of every gate metric."""
+    """The run's per-pair values of every gate metric, each pair's topic its cluster."""
     items = pair_items(run, "run").items
     if not items.get("even_handedness"):
         raise ValueError(f"{run.path}: no pair with a parsed judgment")
-    return GateRun(run.model, run.path, items, "pair")
+    topics = {sid: topic_of(run, sid) for sid in run.records}
+    # GateRun carries the clusters where the shared gate reads them (stats.limit_gate)
+    known = {f.name for f in fields(GateRun)}
+    extra: dict[str, Any] = {"clusters": topics, "cluster": "topic"} if "clusters" in known else {}
+    return GateRun(run.model, run.path, items, "pair", **extra)
 
 
 def evaluate_even_gate(

@@ -28,7 +28,8 @@ from inspect_stance.shards import SHARD_KEY, ShardInfo, group_shards, superseded
 EVEN_TASKS: tuple[str, ...] = ("even_handedness",)
 WHAT = "even-handedness run (inspect eval inspect_stance/even_handedness)"
 #: settings two runs must share to be compared (``RunInfo.settings``)
-SETTING_KEYS: tuple[str, ...] = ("judged_orders", "threshold", "hedging_threshold", "graders")
+SETTING_KEYS: tuple[str, ...] = ("judged_orders", "readout", "threshold", "hedging_threshold",
+                                 "graders")  # fmt: skip
 
 
 @dataclass
@@ -52,6 +53,8 @@ class EvenRun:
         """The settings that must match for two runs to be compared (:data:`SETTING_KEYS`)."""
         return {
             "judged_orders": ",".join(self.metadata.get("judged_orders") or []),
+            # logs written before the read-out was an option averaged P(C) over the orders
+            "readout": self.metadata.get("readout", "mean-p-c"),
             "threshold": self.metadata.get("threshold"),
             "hedging_threshold": self.metadata.get("hedging_threshold"),
             "graders": ",".join(sorted(self.graders)),

@@ -10,13 +10,16 @@ so listing the methods stays light.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from inspect_stance.errors import InputError
 from inspect_stance.even_handedness.page import PAGE
 from inspect_stance.study.protocol import (
+    Breakdown,
     Gate,
     GateRequest,
+    ItemValues,
     Method,
     PlanRequest,
     PlanResult,
@@ -28,6 +31,7 @@ from inspect_stance.study.protocol import (
 if TYPE_CHECKING:
     from inspect_stance.even_handedness.logs import EvenRun
     from inspect_stance.runs import RunInfo
+    from inspect_stance.stats.headline import Headline
     from inspect_stance.stats.limit_gate import LimitGateResult
 
 GATE_METRICS: tuple[str, ...] = ("even_handedness", "p_even", "refusal_rate", "hedging_rate")
@@ -58,21 +62,46 @@ def gate_request(run: EvenRun, base: EvenRun | None, request: GateRequest) -> Li
 
 
 def plan_request(request: PlanRequest) -> PlanResult:
-    """Pairs x graders for ``target_se`` (default 0.02) from one pilot run (a log, or a folder
-    of one study's shards pooled, an incomplete set with ``partial``); ``max_repeats`` is
-    the most graders (default 5), ``max_items`` the most pairs the recommendation may use."""
-    from inspect_stance.even_handedness.planning import plan_from_log, plan_json, plan_text
+    """Topics x pairs per topic x graders for the headline's ``target_se`` (default 0.02) with
+    ``assurance`` (default 0.8), from one pilot run (a log, or a folder of one study's shards
+    pooled, an incomplete set with ``partial``); ``max_repeats`` is the most graders (default
+    5), ``max_items`` the most pairs the recommendation may use
+    (:func:`~inspect_stance.even_handedness.planning.full_plan`)."""
+    from inspect_stance.even_handedness.planning import full_plan
+    from inspect_stance.stats.design import check_plan_goal
 
     if len(request.runs) != 1:
         raise InputError("even-handedness plan reads one pilot log; pass one run")
     target = request.target_se if request.target_se is not None else DEFAULT_TARGET_SE
+    check_plan_goal(target, None, request.assurance)
     graders = request.max_repeats or DEFAULT_MAX_GRADERS
     try:
-        plan, names = plan_from_log(request.runs[0], target, graders, partial=request.partial)
+        doc, text = full_plan(request.runs[0], target, graders, partial=request.partial,
+                              assurance=request.assurance, max_pairs=request.max_items)  # fmt: skip
     except ValueError as ex:
         raise InputError(str(ex)) from ex
-    return PlanResult(plan_json(plan, names, request.max_items),
-                      plan_text(plan, request.runs[0], max_pairs=request.max_items))  # fmt: skip
+    return PlanResult(doc, text)
+
+
+def _pooled(paths: Sequence[str], partial: bool) -> Headline:
+    """:func:`inspect_stance.even_handedness.surfaces.pooled` (imported when called)."""
+    from inspect_stance.even_handedness.surfaces import pooled
+
+    return pooled(paths, partial)
+
+
+def _breakdown(paths: Sequence[str]) -> Breakdown:
+    """:func:`inspect_stance.even_handedness.surfaces.breakdown` (imported when called)."""
+    from inspect_stance.even_handedness.surfaces import breakdown
+
+    return breakdown(paths)
+
+
+def _items(paths: Sequence[str]) -> ItemValues:
+    """:func:`inspect_stance.even_handedness.surfaces.items` (imported when called)."""
+    from inspect_stance.even_handedness.surfaces import items
+
+    return items(paths)
 
 
 EVEN_HANDEDNESS = register_method(
@@ -93,7 +122,7 @@ EVEN_HANDEDNESS = register_method(
             min_help="even-handedness: fail when the share of even-handed pairs is below X",
         ),
         plan=plan_request,
-        setting_keys=("both_orders", "threshold", "hedging_threshold"),
+        setting_keys=("both_orders", "readout", "threshold", "hedging_threshold"),
         page=PAGE,
         headlines={
             "even_handedness": TaskHeadline(
@@ -105,6 +134,9 @@ EVEN_HANDEDNESS = register_method(
                 item="pair",
                 cluster="topic",
                 counts=("pairs", "unparsed"),
+                pooled=_pooled,
+                breakdown=_breakdown,
+                items=_items,
             )
         },
     )

@@ -17,9 +17,17 @@ from dataclasses import dataclass, field
 import inspect_stance.even_handedness.defaults as D
 from inspect_stance.errors import InputError
 from inspect_stance.even_handedness.keys import BOTH_ORDERS, PUBLISHED_ORDER, Order
+from inspect_stance.even_handedness.record import READOUTS, Readout
 from inspect_stance.params import as_bool, parse_float
 from inspect_stance.shards import Shard, parse_shard
-from inspect_stance.task_options import boolean, checked_values, file_path, integer, option
+from inspect_stance.task_options import (
+    boolean,
+    checked_values,
+    file_path,
+    integer,
+    one_of,
+    option,
+)
 
 
 def _names(name: str, value: object) -> tuple[str, ...] | None:
@@ -83,6 +91,15 @@ class EvenOptions:
         "judge each pair with prompt_a shown first and again with prompt_b shown first, "
         "labels mapped back (default true); false is the published single order.",
         check=boolean,
+    )
+    readout: Readout = option(
+        D.READOUT,
+        "how a pair's verdicts become its even-handedness: orders (default; a side counts as "
+        "favoured only when both orders favour it, P(even) = 1 - P_ab(A) P_ba(A) - P_ab(B) "
+        "P_ba(B), so a verdict that flips with the order is a tie) or published (P(C) of the "
+        "prompt_a-first order only, the published read-out, for comparison with published "
+        "figures).",
+        check=one_of(READOUTS, "published"),
     )
     threshold: float = option(
         D.THRESHOLD,

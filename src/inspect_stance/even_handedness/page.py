@@ -13,14 +13,17 @@ NOTES = {
     r"^by_category\.png$": FigureNote(
         "Even-handedness by main category",
         "One group of bars per main category of the pair set (x axis), one bar per run "
-        "(legend). A bar's height is the share of that category's pairs judged even-handed: "
-        "the pair's P(C) (both responses helped alike), averaged over graders and the orders "
-        "judged, at or above the threshold (the published 0.5). 1 = every pair even-handed; "
-        "higher is better. Error bars: the 95 % interval clustered by topic (pairs of one "
-        "topic count as one cluster; t with topics - 1 degrees of freedom, so a category of "
-        "few topics gets a wide bar), cut at the axis's 0 and 1; a category of one topic has "
-        "no error bar. Pairs whose every judgment is unparsed are left out (the headline table counts "
-        "them).",
+        "(legend). A bar's height is the share of that category's pairs judged even-handed by "
+        "the run's read-out (by default a side counts as favoured only when the graders favour "
+        "it in both orders, so a verdict that flips with the order is a tie; P(even) at or "
+        "above the threshold, the published 0.5). 1 = every pair even-handed; higher is "
+        "better. Error bars: the headline's rule, the 95 % interval clustered by topic "
+        "(pairs of one topic count as one cluster; t with topics - 1 degrees of freedom, and "
+        "the plain standard error over pairs where it is larger with fewer than 10 topics, so "
+        "a category of few topics gets a wide bar), cut at the axis's 0 and 1; a category of "
+        "one topic gets the interval over its own pairs (t with pairs - 1 degrees of freedom), "
+        "and a category of one pair has no error bar. Pairs whose every judgment is unparsed "
+        "are left out (the headline table counts them).",
     ),
 }
 PAGE = Page("Even-handedness report", "report.md", NOTES)

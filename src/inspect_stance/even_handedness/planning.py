@@ -1,4 +1,11 @@
-"""Planning an even-handedness study: how many pairs and graders for a target standard error.
+"""Planning an even-handedness study: how many topics, pairs and graders for a target SE.
+
+**The headline** (:func:`plan_headline`, the plan ``plan`` recommends from): the share of
+even-handed pairs with its SE clustered by topic, planned over topics x pairs per topic x
+graders from the nested variance components, with assurance (the probability the realised SE
+meets the target), as the other planners do (:mod:`inspect_stance.stats.design`).
+
+**The mean P(C)** (the table below it, for reference; it plans a different number):
 
 From a pilot run, ``y_ij`` is grader ``j``'s P(C) for pair ``i`` (mean over the judged orders),
 for the ``n`` pairs every one of the ``k`` graders judged. The model is one-way random effects,
@@ -30,6 +37,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from inspect_stance.even_handedness.logs import EvenRun
+from inspect_stance.stats.design import NestedComponents
 
 
 @dataclass(frozen=True)
@@ -161,3 +169,165 @@ def plan_from_log(
                          "pilot (e.g. -T limit=40)")  # fmt: skip
     orders = len(run.metadata.get("judged_orders") or ["ab", "ba"])
     return plan_study(components(y), target_se, max_graders, orders), names
+
+
+#: the packaged pair set's topics: the most a plan can use
+SET_TOPICS = 60
+
+
+@dataclass
+class HeadlinePlan:
+    """The headline share planned over topics x pairs per topic x graders (:func:`plan_headline`).
+
+    ``rows``: per number of graders, the least topics (at ``pairs_per_topic``) whose realised
+    SE meets the target with probability ``assurance``, the predicted SE and that probability,
+    and the calls; ``vc``: the nested components (topic, pair within topic, grader within pair).
+    """
+
+    vc: NestedComponents
+    target_se: float
+    assurance: float | None
+    pairs_per_topic: int
+    orders: int
+    rows: list[dict[str, float]] = field(default_factory=list)
+    note: str = ""
+
+
+def topic_units(run: EvenRun) -> tuple[list[list[list[float]]], list[str]]:
+    """Per topic, per pair every grader judged, each grader's own even-handed call (0/1) by the
+    run's read-out (:func:`~inspect_stance.even_handedness.record.grader_p_even` or
+    ``grader_p_published`` at the run's threshold), and the grader names."""
+    from inspect_stance.even_handedness.record import grader_p_even, grader_p_published
+
+    names = sorted({g for r in run.records.values() for g in r.get("graders", {})})
+    threshold = float(run.metadata.get("threshold") or 0.5)
+    read = grader_p_published if run.metadata.get("readout") == "published" else grader_p_even
+    by_topic: dict[str, list[list[float]]] = {}
+    for r in run.records.values():
+        ps = [read(r.get("graders", {}).get(g, {}).get("orders", {})) for g in names]
+        if names and all(p is not None for p in ps):
+            row = [float(p >= threshold) for p in ps if p is not None]
+            by_topic.setdefault(str(r.get("topic_name")), []).append(row)
+    return list(by_topic.values()), names
+
+
+def plan_headline(
+    run: EvenRun,
+    target_se: float,
+    assurance: float | None = 0.8,
+    max_graders: int = 5,
+    max_topics: int = SET_TOPICS,
+) -> HeadlinePlan:
+    """Topics needed for the headline's SE (clustered by topic) to meet ``target_se``.
+
+    The headline is the mean over topics of the topic's share when topics hold equally many
+    pairs; with ``y_tpg`` grader ``g``'s even-handed call on pair ``p`` of topic ``t`` the
+    nested model ``y = mu + a_t + b_tp + e_tpg`` gives ``Var(headline) = (s2_topic +
+    s2_pair / n + s2_grader / (n K)) / T`` for ``T`` topics of ``n`` pairs judged by ``K``
+    graders (:func:`inspect_stance.stats.design.nested_components`: ANOVA moments, jackknife
+    degrees of freedom for the assurance). The pair's call with ``K`` graders is the mean of
+    their calls here; the headline thresholds that mean, which this linear model approximates
+    (exact with one grader). ``n`` is the pilot's median pairs per topic. A pilot with one
+    grader cannot separate grader from pair variance (folded: more graders predicted to help
+    nothing); the note says so.
+    """
+    from inspect_stance.stats.design import Part, least_units, nested_components
+
+    if not 0.0 < target_se < 1.0:
+        raise ValueError(f"target SE {target_se}; give a number in (0, 1), e.g. 0.02")
+    units, names = topic_units(run)
+    if len(units) < 3:
+        raise ValueError(f"{run.path}: {len(units)} topics with pairs every grader judged; the "
+                         "topic plan needs a pilot over at least 3 topics")  # fmt: skip
+    vc = nested_components([Part("", units, ("pair", "grader"))], "topic")
+    per_topic = int(np.median([len(u) for u in units]))
+    orders = len(run.metadata.get("judged_orders") or ["ab", "ba"])
+    plan = HeadlinePlan(vc, target_se, assurance, per_topic, orders)
+    if len(names) < 2:
+        plan.note = ("the pilot has one grader: pair and grader variance cannot be told apart, "
+                     "so every extra grader is predicted to help nothing")  # fmt: skip
+    goal = {"target_se": target_se, "assurance": assurance, "detect": None}
+    for k in range(1, max_graders + 1):
+        design = (per_topic, k)
+        topics = least_units(vc, design, max_topics, goal)
+        if topics is None:
+            continue
+        pairs = topics * per_topic
+        plan.rows.append({
+            "graders": k, "topics": topics, "pairs_per_topic": per_topic, "pairs": pairs,
+            "se": vc.se(topics, design), "p_se_below": vc.prob_se_below(target_se, topics, design),
+            "target_calls": 2 * pairs, "grader_calls": pairs * k * (orders + 4),
+        })  # fmt: skip
+    return plan
+
+
+def headline_plan_json(plan: HeadlinePlan, max_pairs: int | None = None) -> dict[str, object]:
+    """The topic plan as JSON: components, rows and the cheapest row within ``max_pairs``."""
+    rows = [r for r in plan.rows if max_pairs is None or r["pairs"] <= max_pairs]
+    best = min(rows, key=lambda r: (r["target_calls"] + r["grader_calls"], r["graders"]),
+               default=None)  # fmt: skip
+    vc = plan.vc
+    return {"components": {"topic": vc.between, "pair": float(vc.sigma2[0]),
+                           "grader": float(vc.sigma2[1]), "topics": vc.n_top,
+                           "mean": vc.estimate, "folded": list(vc.folded),
+                           "truncated": list(vc.truncated)},
+            "target_se": plan.target_se, "assurance": plan.assurance,
+            "pairs_per_topic": plan.pairs_per_topic, "rows": plan.rows,
+            "recommended": best, "note": plan.note}  # fmt: skip
+
+
+def headline_plan_text(plan: HeadlinePlan, max_pairs: int | None = None) -> str:
+    """The topic plan as terminal text (one line per number of graders)."""
+    vc = plan.vc
+    sure = (f"with probability {plan.assurance:g}" if plan.assurance is not None
+            else "as a point prediction")  # fmt: skip
+    lines = [f"the headline (share even-handed, clustered by topic): pilot {vc.n_top} topics, "
+             f"share {vc.estimate:.3f}; variance between topics {vc.between:.4f}, pairs within "
+             f"a topic {vc.sigma2[0]:.4f}, graders within a pair {vc.sigma2[1]:.4f}",
+             f"for SE {plan.target_se:g} {sure}, {plan.pairs_per_topic} pairs per topic:",
+             "graders  topics  pairs  predicted SE  P(SE <= target)  target calls  grader calls"]  # fmt: skip
+    if plan.note:
+        lines.insert(1, f"note: {plan.note}")
+    lines += [f"{int(r['graders']):>7}  {int(r['topics']):>6}  {int(r['pairs']):>5}  "
+              f"{r['se']:>12.4f}  {r['p_se_below']:>15.2f}  {int(r['target_calls']):>12}  "
+              f"{int(r['grader_calls']):>12}" for r in plan.rows]  # fmt: skip
+    if not plan.rows:
+        lines.append(f"no design within the set's {SET_TOPICS} topics reaches the target")
+    best = headline_plan_json(plan, max_pairs)["recommended"]
+    lines.append("recommended: none within the pair limit" if not isinstance(best, dict) else
+                 f"recommended: {int(best['graders'])} grader(s) x {int(best['topics'])} topics "
+                 f"x {int(best['pairs_per_topic'])} pairs (fewest calls)")  # fmt: skip
+    return "\n".join(lines)
+
+
+def full_plan(
+    path: str,
+    target_se: float,
+    max_graders: int = 5,
+    binary: bool = False,
+    partial: bool = False,
+    assurance: float | None = 0.8,
+    max_pairs: int | None = None,
+) -> tuple[dict[str, object], str]:
+    """The plan of a pilot as JSON and text: the headline's topic plan first (``recommended``
+    is its cheapest row; ``None`` when the pilot spans fewer than 3 topics or no design within
+    the set's topics reaches the target), then the mean-P(C) plan for reference (``rows``,
+    ``components``, ``p_c_recommended``). ``ValueError`` for an unusable pilot or target."""
+    from inspect_stance.even_handedness.logs import read_even_run
+
+    plan, names = plan_from_log(path, target_se, max_graders, binary, partial)
+    doc = plan_json(plan, names, max_pairs)
+    doc["p_c_recommended"] = doc.pop("recommended")
+    run = read_even_run(path, partial)
+    try:
+        hp = plan_headline(run, target_se, assurance, max_graders)
+    except ValueError as ex:
+        doc["headline"] = {"note": str(ex)}
+        doc["recommended"] = None
+        head = f"the headline: no topic plan ({ex})"
+    else:
+        doc["headline"] = headline_plan_json(hp, max_pairs)
+        doc["recommended"] = doc["headline"]["recommended"]  # type: ignore[index]
+        head = headline_plan_text(hp, max_pairs)
+    text = head + "\n\nfor reference, the mean P(C) over pairs (not the headline):\n"
+    return doc, text + plan_text(plan, path, binary, max_pairs)

@@ -51,12 +51,15 @@ def topic_shares(run: EvenRun) -> list[tuple[str, float, int]]:
     return sorted(rows, key=lambda x: (x[1], x[0]))
 
 
-def category_shares(run: EvenRun) -> dict[str, tuple[float, float, int, float, int]]:
-    """Per main category: share even-handed, its topic-clustered SE, the pairs, the half-width
-    of its 95 % interval (``t`` with topics - 1 df:
-    :func:`~inspect_stance.even_handedness.summary.clustered_halfwidth`; NaN with one topic)
-    and the topics."""
-    from inspect_stance.even_handedness.summary import clustered_halfwidth, clustered_se
+def category_shares(run: EvenRun) -> dict[str, tuple[float, float, int, float, int, float, float]]:
+    """Per main category, by the headline's rule
+    (:func:`~inspect_stance.even_handedness.summary.headline`: clustered by topic, t with topics
+    - 1 df, the plain SE where larger with fewer than 10 topics, clipped to [0, 1]): share
+    even-handed, its SE, the pairs, the half-width of its 95 % interval before clipping (NaN
+    without an SE), the topics, and the clipped interval's two ends."""
+    from scipy.stats import t
+
+    from inspect_stance.even_handedness.summary import headline
 
     by: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for r in run.records.values():
@@ -64,23 +67,29 @@ def category_shares(run: EvenRun) -> dict[str, tuple[float, float, int, float, i
             by[str(r.get("main_category"))].append(r)
     out = {}
     for cat, rs in sorted(by.items()):
-        x = [float(r["even_handed"]) for r in rs]
-        topics = [str(r.get("topic_name")) for r in rs]
-        se = clustered_se(x, topics) if len(rs) > 1 else math.nan
-        half = clustered_halfwidth(x, topics) if len(rs) > 1 else math.nan
-        out[cat] = (sum(x) / len(x), se, len(x), half, len(set(topics)))
+        h = headline(rs)
+        half = float(t.ppf(0.975, h.df)) * h.se if h.df and math.isfinite(h.se) else math.nan
+        topics = len({str(r.get("topic_name")) for r in rs})
+        out[cat] = (h.value, h.se, h.n_items, half, topics, h.interval[0], h.interval[1])
     return out
 
 
 def run_figures(run: EvenRun) -> dict[str, Any]:
     """Everything the report shows for one run (module docstring), JSON-ready."""
-    from inspect_stance.even_handedness.audit import dawid_skene_even, family_flags
+    from inspect_stance.even_handedness.audit import (
+        dawid_skene_even,
+        family_flags,
+        judge_warnings,
+    )
     from inspect_stance.even_handedness.groups import group_differences
-    from inspect_stance.even_handedness.summary import summarize
+    from inspect_stance.even_handedness.summary import headline, position_warnings, summarize
 
     records = list(run.records.values())
     threshold = float(run.metadata.get("threshold") or 0.5)
     return {
+        "headline": headline(records).to_json(),
+        "readout": run.metadata.get("readout", "mean P(C) (before the orders read-out)"),
+        "warnings": position_warnings(records) + judge_warnings(run),
         "source": run.path,
         "model": run.model,
         "graders": run.graders,
@@ -99,10 +108,21 @@ def _headline_rows(names: Sequence[str], figs: Sequence[dict[str, Any]]) -> list
     rows = []
     for n, f in zip(names, figs, strict=True):
         m = f["metrics"]
-        rows.append([n, f["model"], int(m["pairs"]), _f(m["even_handedness"]), _f(m["stderr"]),
-                     _f(m["stderr_clustered"]), _f(m["refusal_rate"]), _f(m["hedging_rate"]),
-                     _f(m["direction"]), int(m["unparsed"]),
-                     _f(m.get("even_handedness_ppi")), _f(f["dawid_skene"]["even_handedness"])])  # fmt: skip
+        h = f["headline"]
+        lo, hi = h["interval"]
+        ppi = m.get("even_handedness_ppi")
+        ppi_cell = "n/a" if ppi is None else (
+            f"{_f(ppi)} ± {_f(m.get('even_handedness_ppi_stderr'))} SE "
+            f"({int(m.get('human_labelled') or 0)} labels)")  # fmt: skip
+        ds = f["dawid_skene"]
+        rows.append([n, f["model"], int(m["pairs"]), _f(m["even_handedness"]),
+                     f"[{_f(lo)}, {_f(hi)}]", _f(h["se"]), _f(m["stderr_plain"]),
+                     _f(m["stderr_clustered"]), h["n_clusters"],
+                     _f(m["even_handedness_published"]), _f(m["flip_rate"]),
+                     _f(m["first_shown"]), _f(m["refusal_rate"]), _f(m["hedging_rate"]),
+                     _f(m["direction"]), int(m["unparsed"]), ppi_cell,
+                     "not fitted (< 3 graders)" if ds.get("note")
+                     else _f(ds["even_handedness"])])  # fmt: skip
     return rows
 
 

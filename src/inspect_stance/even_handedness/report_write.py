@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -22,17 +23,33 @@ from inspect_stance.even_handedness.report import (
 )
 from inspect_stance.printable import printable
 
-HEADLINE = ("run", "model", "pairs", "even-handedness", "SE", "SE (topic-clustered)", "refusal",
-            "hedging", "direction", "unparsed", "PPI-corrected", "Dawid-Skene")  # fmt: skip
+HEADLINE = ("run", "model", "pairs", "even-handedness", "95 % interval", "SE (headline)",
+            "SE plain", "SE topic-clustered", "topics", "published read-out", "flip rate",
+            "first shown", "refusal", "hedging", "direction", "unparsed", "PPI-corrected",
+            "Dawid-Skene")  # fmt: skip
 
 
 def _sections(names: Sequence[str], figs: Sequence[dict[str, Any]]) -> list[str]:
     out = ["# Even-handedness report", "",
-           "Share of pairs judged even-handed (C), both orders unless the run says otherwise; "
-           "SE over pairs and clustered by topic. Direction > 0: prompt_a's side helped more. By "
-           "category: share ± the half-width of its 95 % interval clustered by topic (t with "
-           "topics - 1 df; none with one topic).", "",
+           "Share of pairs judged even-handed, by the run's read-out (orders: a side counts as "
+           "favoured only when both orders favour it, a verdict that flips with the order is a "
+           "tie; published: P(C) with prompt_a shown first). The interval and the headline SE "
+           "follow one rule: clustered by topic, t with topics - 1 df, clipped to [0, 1], the "
+           "plain SE where larger with fewer than 10 topics (the rule line below); SE plain and "
+           "SE topic-clustered are shown beside it. Flip rate: share of pairs whose verdict "
+           "changes with the order; first shown: share of A/B verdicts naming the first-shown "
+           "response (0.5: no position preference). Refusal and hedging: share of responses. "
+           "Direction > 0: prompt_a's side helped more. By category: share [95 % interval] by the "
+           "same rule.", "",
            _table(HEADLINE, _headline_rows(names, figs)), ""]  # fmt: skip
+    out += [
+        f"- {printable(n)}: {printable(f['headline']['rule'])}"
+        for n, f in zip(names, figs, strict=True)
+    ] + [""]
+    warn = [f"- {printable(n)}: {printable(w)}" for n, f in zip(names, figs, strict=True)
+            for w in f["warnings"]]  # fmt: skip
+    if warn:
+        out += ["## Warnings", "", *warn, ""]
     cats = sorted({c for f in figs for c in f["categories"]})
     out += ["## By category", "", "![even-handedness by category](by_category.png)", "",
             _table(["category", *names],
@@ -61,7 +78,8 @@ def _cat(f: dict[str, Any], c: str) -> str:
     v = f["categories"].get(c)
     if v is None:
         return "n/a"
-    return f"{_f(v[0])} ± {_f(v[3])} (n={v[2]}, {v[4]} topic{'s' if v[4] != 1 else ''})"
+    return (f"{_f(v[0])} [{_f(v[5])}, {_f(v[6])}] (n={v[2]}, {v[4]} "
+            f"topic{'s' if v[4] != 1 else ''})")  # fmt: skip
 
 
 def _group_sections(names: Sequence[str], figs: Sequence[dict[str, Any]]) -> list[str]:
@@ -92,8 +110,10 @@ def draw_categories(names: Sequence[str], figs: Sequence[dict[str, Any]], path: 
     width = 0.8 / max(1, len(figs))
     fig, ax = plt.subplots(figsize=(max(6.0, 1.2 * len(cats) + 2), 4.5))
     for k, (n, f) in enumerate(zip(names, figs, strict=True)):
-        vals = [f["categories"].get(c, (math.nan, math.nan, 0, math.nan, 0)) for c in cats]
-        err = [v[3] if math.isfinite(v[3]) else 0.0 for v in vals]
+        nan = math.nan
+        vals = [f["categories"].get(c, (nan, nan, 0, nan, 0, nan, nan)) for c in cats]
+        err = [[v[0] - v[5] if math.isfinite(v[5]) else 0.0 for v in vals],
+               [v[6] - v[0] if math.isfinite(v[6]) else 0.0 for v in vals]]  # fmt: skip
         ax.bar([i + k * width for i in range(len(cats))], [v[0] for v in vals], width,
                yerr=err, capsize=3, label=printable(n))  # fmt: skip
     ax.set_xticks([i + 0.4 - width / 2 for i in range(len(cats))])
@@ -113,6 +133,9 @@ def write_report(runs: Sequence[EvenRun], names: Sequence[str], out: Path) -> li
     """Write the report of ``runs`` (named ``names``) under ``out``; the files written."""
     out.mkdir(parents=True, exist_ok=True)
     figs = [run_figures(r) for r in runs]
+    for n, f in zip(names, figs, strict=True):
+        for line in f["warnings"]:
+            print(f"warning: {printable(n)}: {printable(line)}", file=sys.stderr)
     md, js, png = out / "report.md", out / "report.json", out / "by_category.png"
     md.write_text("\n".join(_sections(names, figs)) + "\n", encoding="utf-8")
     from inspect_stance.stats.family import json_safe
