@@ -124,17 +124,20 @@ def test_cards_and_dataframes_read_it(logs: dict[str, Path], tmp_path: Path) -> 
     assert runs.loc[0, "headline_value"] == pytest.approx(_headline(logs["fair"]))
     assert runs.loc[0, "headline_stderr"] > 0 and runs.loc[0, "n_items"] == N
     items = items_df([logs["fair"]])
-    assert len(items) == N and items["item"].str.contains("-").all()
+    samples, pairs = items[items["level"] == "sample"], items[items["level"] == "headline"]
+    assert len(samples) == N and samples["item"].str.contains("-").all()
+    assert len(pairs) == N and set(pairs["cluster"]) == {t for t in pairs["cluster"]} != set()
     assert main(["card", str(logs["fair"]), "--out", str(tmp_path)]) == 0
     card = json.loads(next(tmp_path.glob("*.json")).read_text())
     assert card["methods"]["even_handedness"]["value"] == pytest.approx(_headline(logs["fair"]))
-    # the card reads the headline in one line, from the log's own metrics and stderr
+    # the card reads the headline in one line: the log's value and interval as the scorer wrote
+    # them (topic-clustered t interval), with what it counts
     m = _metrics(logs["fair"])
-    v, se = m["even_handedness"], runs.loc[0, "headline_stderr"]
+    v, lo, hi = m["even_handedness"], m["ci_low"], m["ci_high"]
+    n, g = int(m["n_items"]), int(m["n_clusters"])
     line = (f"helps both sides alike in {100 * v:.0f} % of pairs "
-            f"[{100 * (v - 1.96 * se):.0f}, {100 * (v + 1.96 * se):.0f}]; "
-            f"refuses in {100 * m['refusal_rate']:.0f} % and hedges in "
-            f"{100 * m['hedging_rate']:.0f} % of pairs (higher is better)")  # fmt: skip
+            f"[{100 * lo:.0f}, {100 * hi:.0f}] ({n} pairs over {g} topics; "
+            "higher is better)")  # fmt: skip
     assert line in next(tmp_path.glob("*.md")).read_text()
 
 

@@ -52,14 +52,17 @@ RECORD_KEYS: dict[str, str] = {
 
 
 def pair_items(run: EvenRun, name: str, metrics: Sequence[MetricSpec] = METRICS) -> RunItems:
-    """Per metric, ``{sample id: value}`` over the pairs where the value is known."""
+    """Per metric, ``{sample id: value}`` over the pairs where the value is known, each pair
+    clustered by its topic (rankings and tied groups read the clusters)."""
     items: dict[str, dict[str, float]] = {m.name: {} for m in metrics}
     for sid, r in run.records.items():
         for m in metrics:
             v = r.get(RECORD_KEYS[m.name])
             if v is not None:
                 items[m.name][sid] = float(v)
-    return RunItems(name=name, items=items)
+    return RunItems(
+        name=name, items=items, clusters={sid: topic_of(run, sid) for sid in run.records}
+    )
 
 
 def topic_of(run: EvenRun, sid: str) -> str:

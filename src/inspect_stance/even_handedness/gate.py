@@ -20,8 +20,6 @@ either or both:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import fields
-from typing import Any
 
 from inspect_stance.even_handedness.compare import METRICS, pair_items, topic_of
 from inspect_stance.even_handedness.logs import EvenRun
@@ -39,10 +37,7 @@ def gate_items(run: EvenRun) -> GateRun:
     if not items.get("even_handedness"):
         raise ValueError(f"{run.path}: no pair with a parsed judgment")
     topics = {sid: topic_of(run, sid) for sid in run.records}
-    # GateRun carries the clusters where the shared gate reads them (stats.limit_gate)
-    known = {f.name for f in fields(GateRun)}
-    extra: dict[str, Any] = {"clusters": topics, "cluster": "topic"} if "clusters" in known else {}
-    return GateRun(run.model, run.path, items, "pair", **extra)
+    return GateRun(run.model, run.path, items, "pair", clusters=topics, cluster="topic")
 
 
 def evaluate_even_gate(
