@@ -6,7 +6,7 @@ reader.
   against each other by the same annotators, so their ranks are dependent: the standard error
   is clustered by setting (CR1, :func:`~inspect_stance.stats.headline.clustered_mean`; for an
   intercept-only model it equals statsmodels' ``cov_type="cluster"``), the interval Student t
-  with ``settings - 1`` df, clipped to ``[1, 3]`` (three sources ranked);
+  with ``settings - 1`` df, its lower end clipped at 1;
 - :func:`figures`: every figure of the run (realism, clarity, detection, annotation counts;
   :mod:`inspect_stance.validation.analysis`) with the headline's keys, which the report, the
   card's breakdown and the tests read (the panel shows the headline and :data:`PANEL_KEYS`);
@@ -16,6 +16,7 @@ reader.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -28,8 +29,8 @@ if TYPE_CHECKING:
 HEADLINE = "mean_rank_generated"
 #: the figures the panel shows beside the headline (``scorers/prompt_validation.py``)
 PANEL_KEYS = ("mean_rank_real", "mean_rank_templated", "unparsed_ranking", "failed_calls")
-#: the realism ranks' range (three sources ranked; 1 = most real)
-RANK_RANGE = (1.0, 3.0)
+#: the realism ranks' range (1 = most real; the top rank is the setting's number of prompts)
+RANK_RANGE = (1.0, math.inf)
 
 
 def _generated(rows: Sequence[Annotation]) -> list[Annotation]:
