@@ -290,6 +290,19 @@ def log_agreement_figures(paths: Sequence[str]) -> dict[str, float]:
     return agreement_figures(_records(paths), _annotators(paths))
 
 
+def group_headline(records: Sequence[Record]) -> Headline:
+    """The headline of one run group's records as the report reads them: the prompt-construction
+    headline (:func:`gap_headline`, under the run's ``-T ensemble`` kept in each record's
+    ``extra``), or judge validation's (:func:`alpha_headline`) for ``judge_validation``
+    records; the scorer's figures over the same records."""
+    from inspect_stance.construction.ensemble import check_ensemble, with_ensemble
+
+    if records and records[0].extra.get("task") == "judge_validation":
+        return alpha_headline(records)
+    how = check_ensemble(str((records[0].extra.get("ensemble") if records else None) or "majority"))
+    return gap_headline(with_ensemble(list(records), how))
+
+
 def pooled_headline(paths: Sequence[str], partial: bool) -> Headline:
     """The prompt-construction headline of one study's shards: their records pooled
     (:func:`inspect_stance.construction.report_records.read_records`, ``partial``: an

@@ -59,6 +59,7 @@ from inspect_stance.construction.report_records import (
     read_records,
     run_group,
 )
+from inspect_stance.construction.figures import group_headline
 from inspect_stance.construction.report_render import json_summary, report_markdown
 
 # the report's entry points, importable from here
@@ -115,6 +116,8 @@ def build_report(
             "models": {
                 m: {k: v for k, v in rep.items() if k != "settings"} for m, rep in reports.items()
             },
+            # each run group's headline, the scorer's (construction.figures.group_headline)
+            "headline": {m: group_headline(recs).to_json() for m, recs in by_model.items()},
             "judges": {k: t.to_dict(orient="records") for k, t in judges.tables.items()},
         }
     )
