@@ -37,6 +37,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from inspect_stance.construction.figures import group_headline
 from inspect_stance.construction.judge_report import (
     judge_markdown,
     judge_section,
@@ -59,7 +60,6 @@ from inspect_stance.construction.report_records import (
     read_records,
     run_group,
 )
-from inspect_stance.construction.figures import group_headline
 from inspect_stance.construction.report_render import json_summary, report_markdown
 
 # the report's entry points, importable from here

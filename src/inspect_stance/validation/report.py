@@ -143,8 +143,8 @@ def build_validation_report(
     report an incomplete set of one study's shards as the shards given)."""
     import pandas as pd
 
-    from inspect_stance.validation.human import load_human
     from inspect_stance.validation.figures import rank_headline
+    from inspect_stance.validation.human import load_human
     from inspect_stance.validation.plots import realism_figure, recovery_figure
     from inspect_stance.validation.render import json_summary, report_markdown
 
