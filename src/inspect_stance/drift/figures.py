@@ -122,33 +122,40 @@ def figures(
     return out
 
 
-def _scored_of_log(path: str) -> tuple[list[Scored], int]:
-    """The scored samples of a stance-drift log (the first scorer's scores) and the samples
-    that errored without a score."""
+def _scored_of_log(path: str) -> tuple[list[Scored], int, int]:
+    """The scored samples of a stance-drift log (the first scorer's scores), and the samples
+    that errored without a score with their planned trials (the sample's ``trials_planned``,
+    else the task's ``trials``)."""
     from inspect_ai.log import read_eval_log
 
+    from inspect_stance.drift.logs import PLANNED_KEY
+
     log = read_eval_log(path)
+    trials = int((log.eval.task_args or {}).get("trials") or 0)
     out: list[Scored] = []
-    errored = 0
+    errored = errored_trials = 0
     for sample in log.samples or []:
         scores = sample.scores or {}
         if not scores:
-            errored += int(sample.error is not None)
+            if sample.error is not None:
+                errored += 1
+                errored_trials += int((sample.store or {}).get(PLANNED_KEY) or trials)
             continue
         score = next(iter(scores.values()))
         out.append((score.metadata or {}, sample.metadata or {}))
-    return out, errored
+    return out, errored, errored_trials
 
 
 def log_figures(paths: Sequence[str]) -> dict[str, float]:
     """:func:`figures` of one log (or of a study's shard logs, their samples together)."""
     scored: list[Scored] = []
-    errored = 0
+    errored = errored_trials = 0
     for path in paths:
-        s, e = _scored_of_log(str(path))
+        s, e, t = _scored_of_log(str(path))
         scored += s
         errored += e
-    return figures(scored, errored)
+        errored_trials += t
+    return figures(scored, errored, errored_trials)
 
 
 def pooled_headline(paths: Sequence[str], partial: bool) -> Headline:
