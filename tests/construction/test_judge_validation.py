@@ -19,7 +19,7 @@ def _figures(log) -> dict[str, float]:
     from inspect_stance.construction.figures import log_agreement_figures
 
     panel = {k: v.value for s in log.results.scores for k, v in s.metrics.items()}
-    return {**panel, **log_agreement_figures([log.location])}
+    return {**log_agreement_figures([log.location]), **panel}
 
 
 def test_judge_validation_on_shared_annotations(shared_data, tmp_path):

@@ -41,7 +41,7 @@ def run(tiny_inputs: dict[str, Path], log_dir: Path, prompter):
 
     # the panel's metrics and the figures that left it (construction.figures)
     panel = {k: m.value for s in log.results.scores for k, m in s.metrics.items()}
-    return {**panel, **log_figures([log.location])}
+    return {**log_figures([log.location]), **panel}
 
 
 @pytest.fixture()

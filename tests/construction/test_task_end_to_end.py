@@ -72,8 +72,8 @@ def metrics(log):
     if str(log.eval.task).endswith("judge_validation"):
         from inspect_stance.construction.figures import log_agreement_figures
 
-        return {**panel, **log_agreement_figures([log.location])}
-    return {**panel, **log_figures([log.location])}
+        return {**log_agreement_figures([log.location]), **panel}
+    return {**log_figures([log.location]), **panel}
 
 
 @pytest.fixture(scope="module")

@@ -41,7 +41,7 @@ def test_errored_samples_count_as_incomplete(tmp_path: Path):
 
     # the panel counts incomplete samples; the other counts moved to drift.figures
     [scorer] = log.results.scores
-    m = {**{k: v.value for k, v in scorer.metrics.items()}, **log_figures([log.location])}
+    m = {**log_figures([log.location]), **{k: v.value for k, v in scorer.metrics.items()}}
     assert m["incomplete_samples"] == len(errored)
     assert m["missing_trials"] == TRIALS * len(errored)
     assert m["errored_samples"] == len(errored)

@@ -60,7 +60,7 @@ def metrics(log) -> dict[str, float]:
 
     # the panel's metrics and the figures that moved to the report and card (drift.figures)
     [scorer] = log.results.scores
-    return {**{k: v.value for k, v in scorer.metrics.items()}, **log_figures([log.location])}
+    return {**log_figures([log.location]), **{k: v.value for k, v in scorer.metrics.items()}}
 
 
 @pytest.mark.parametrize("limit", [{"token_limit": 6000}, {"token_limit": 3000}])

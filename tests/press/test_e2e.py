@@ -90,7 +90,7 @@ def _figures(log) -> dict[str, float | None]:
     from inspect_stance.press.figures import log_figures
 
     panel = {k: v.value for s in log.results.scores for k, v in s.metrics.items()}
-    return {**panel, **log_figures([log.location])}
+    return {**log_figures([log.location]), **panel}
 
 
 def _records(log):

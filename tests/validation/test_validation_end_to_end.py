@@ -112,7 +112,7 @@ def metrics(log) -> dict[str, float]:
     from inspect_stance.validation.figures import log_figures
 
     panel = {k: m.value for s in log.results.scores for k, m in s.metrics.items()}
-    return {**panel, **log_figures([log.location])}
+    return {**log_figures([log.location]), **panel}
 
 
 @pytest.fixture(scope="module")

@@ -132,7 +132,7 @@ def _scored_of_log(path: str) -> tuple[list[Scored], int, int]:
 
     log = read_eval_log(path)
     trials = int((log.eval.task_args or {}).get("trials") or 0)
-    out: list[Scored] = []
+    epochs: dict[str, list[Scored]] = {}
     errored = errored_trials = 0
     for sample in log.samples or []:
         scores = sample.scores or {}
@@ -142,8 +142,30 @@ def _scored_of_log(path: str) -> tuple[list[Scored], int, int]:
                 errored_trials += int((sample.store or {}).get(PLANNED_KEY) or trials)
             continue
         score = next(iter(scores.values()))
-        out.append((score.metadata or {}, sample.metadata or {}))
-    return out, errored, errored_trials
+        epochs.setdefault(str(sample.id), []).append((score.metadata or {}, sample.metadata or {}))
+    return [pool_epochs(e) for e in epochs.values()], errored, errored_trials
+
+
+def pool_epochs(epochs: Sequence[Scored]) -> Scored:
+    """One sample's epochs as one (the task's ``drift_pool`` reducer): its row the
+    trial-weighted mean ``r = sum_e w_e r_e / sum_e w_e`` (``w_e`` the trials the row averages:
+    all under ``failure``, the parsed ones under ``exclude``), its ``n_*`` counts summed."""
+    if len(epochs) == 1:
+        return epochs[0]
+    metas = [score for score, _ in epochs]
+    first = metas[0]
+    exclude = str(first.get("unparsed_policy", "failure")) == "exclude"
+    total = [0.0] * 5
+    weight = 0.0
+    for meta in metas:
+        if meta.get("row") is None:
+            continue
+        w = float(meta.get("n_trials", 0)) - (float(meta.get("n_unparsed", 0)) if exclude else 0)
+        total = [t + w * float(x) for t, x in zip(total, meta["row"], strict=True)]
+        weight += w
+    counts = {k: sum(int(m.get(k, 0) or 0) for m in metas) for k in first if k.startswith("n_")}
+    row = [t / weight for t in total] if weight > 0 else None
+    return {**first, **counts, "row": row}, epochs[0][1]
 
 
 def log_figures(paths: Sequence[str]) -> dict[str, float]:
