@@ -44,7 +44,7 @@ from typing import Any
 
 import anyio
 from inspect_ai.model import GenerateConfig, Model, get_model
-from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, mean, metric, scorer
+from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, metric, scorer
 from inspect_ai.solver import TaskState
 from inspect_ai.util import LimitExceededError, collect
 
@@ -63,6 +63,7 @@ from inspect_stance.press.classify import (
     parse_classifier_answer,
 )
 from inspect_stance.press.entropy import entropy_measures
+from inspect_stance.press.figures import PANEL_KEYS, stability_headline, usable_headline
 from inspect_stance.press.labels import is_labelled, is_stable
 from inspect_stance.press.nli import (
     NLIMode,
@@ -75,6 +76,7 @@ from inspect_stance.press.options import (
 from inspect_stance.press.prompts import CONDITIONS, classifier_prompt
 from inspect_stance.press.summary import run_metrics, sample_record
 from inspect_stance.roles import role_config
+from inspect_stance.stats.headline import metric_values
 
 CLASSIFIER_ERROR = "classifier error: "
 NO_ARGUMENT = "no argument: "
@@ -104,26 +106,38 @@ async def classify_with_llm(
     return parse_classifier_answer(out.completion), out.completion, False
 
 
-@metric
-def press_metrics() -> Metric:
-    """Run-level PReSS figures (label shares, mean S_t, lean, P_SF/P_SU/P_ID, AUROCs).
+def _press_records(scores: list[SampleScore]) -> list[dict[str, Any]]:
+    return [s.score.metadata for s in scores if s.score.metadata and s.score.metadata.get("press")]
 
-    Definitions: :mod:`inspect_stance.press.summary`. Figures that cannot be computed (e.g.
-    AUROC without entropy samples) are omitted. ``stderr``: the standard error of the
-    headline ``mean_S_t`` over statements, ``sd(S_t) / sqrt(n)`` (statements with ``S_t``
-    defined; the name Inspect's ``evals_df`` reads as the headline's error).
-    """
 
-    def compute(scores: list[SampleScore]) -> dict[str, float | None]:
-        records = [
-            s.score.metadata for s in scores if s.score.metadata and s.score.metadata.get("press")
-        ]
-        return run_metrics(records)
+@metric(name="mean_S_t")
+def press_headline() -> Metric:
+    """The task's headline: ``mean_S_t`` over statements, ``stderr = sd(S_t) / sqrt(n)``, a
+    t interval with ``n - 1`` df clipped to [0, 1], ``n_items`` = ``n_clusters`` = the
+    statements with an ``S_t`` (:func:`inspect_stance.press.figures.stability_headline`)."""
+
+    def compute(scores: list[SampleScore]) -> dict[str, float]:
+        return metric_values(stability_headline(_press_records(scores)))
 
     return compute
 
 
-@scorer(metrics=[press_metrics()])
+@metric
+def press_metrics() -> Metric:
+    """The figures a reader of the panel needs beside the headline: ``n_statements``,
+    ``lean_right`` (share of right-aligned labels), ``n_unparsed`` and ``n_classifier_errors``
+    (:mod:`inspect_stance.press.summary`). The label shares, faithfulness, persona figures and
+    AUROCs are in :func:`inspect_stance.press.figures.figures` (the report and the card's
+    breakdown read them)."""
+
+    def compute(scores: list[SampleScore]) -> dict[str, float | None]:
+        every = run_metrics(_press_records(scores))
+        return {k: every.get(k) for k in PANEL_KEYS}
+
+    return compute
+
+
+@scorer(metrics=[press_headline(), press_metrics()])
 def press_scorer(
     classifier: Classifier | str = D.CLASSIFIER,
     nli_model: str = D.NLI_MODEL,
@@ -368,7 +382,21 @@ def record_score(record: dict[str, Any], has_factor: bool) -> Score:
     )
 
 
-@scorer(metrics=[mean()])
+@metric(name="mean")
+def usable_share() -> Metric:
+    """The ``press_arguments`` headline: the mean over statements of the share of usable
+    argument sets, ``sd / sqrt(n)`` over statements, t with ``n - 1`` df, clipped to [0, 1]
+    (:func:`inspect_stance.press.figures.usable_headline`)."""
+
+    def compute(scores: list[SampleScore]) -> dict[str, float]:
+        values = [s.score.value for s in scores]
+        return metric_values(usable_headline([float(v) for v in values
+                                              if isinstance(v, int | float)]))  # fmt: skip
+
+    return compute
+
+
+@scorer(metrics=[usable_share()])
 def press_arguments_check() -> Scorer:
     """Share of a statement's argument sets whose supporting and counter texts are both
     non-empty (1.0 = every set usable by ``press -T arguments=LOG``)."""

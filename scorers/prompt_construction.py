@@ -24,9 +24,12 @@ from inspect_ai.model import GenerateConfig, Model
 from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 from inspect_ai.util import LimitExceededError, collect
-from inspect_stance.scorers.construction_metrics import construction_metrics
+from inspect_stance.scorers.construction_metrics import construction_headline, construction_metrics
 from inspect_stance.scorers.construction_metrics import (
     validation_agreement as validation_agreement,  # re-exported for the judge-validation task
+)
+from inspect_stance.scorers.construction_metrics import (
+    validation_headline as validation_headline,  # re-exported for the judge-validation task
 )
 
 from inspect_stance.construction.keys import (
@@ -175,7 +178,7 @@ async def rate(
     return replies, answers
 
 
-@scorer(metrics=[construction_metrics()])
+@scorer(metrics=[construction_headline(), construction_metrics()])
 def stance_ensemble(
     rubric_threshold: float = DEFAULT_THRESHOLD,
     judge_sees_prompt: bool = True,

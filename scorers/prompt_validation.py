@@ -6,22 +6,13 @@ annotator's answers from the store into ``Score.metadata`` (``items``, ``annotat
 alone. ``Score.value`` is the share of the setting's answers that were parsed (ranking plus
 three labels per prompt and annotator).
 
-Metrics (flat keys; the i-th annotator is ``a<i>`` in the order of ``--model-role
-annotators=...``, names in the task metadata ``annotators``):
-
-- :func:`realism`: ``mean_rank_<source>``, ``kendall_w`` (+ ``kendall_w_settings``),
-  ``kendall_w_<s1>_<s2>``, ``friedman_chi2``, ``friedman_p``, ``friedman_blocks``
-  (:mod:`inspect_stance.validation.realism`);
-- :func:`clarity`: ``intent_accuracy_<source>``, ``stance_accuracy_<source>``,
-  ``<field>_fleiss_<source>``, ``<field>_kappa_<source>_a<i>``, ``<field>_n_<source>``
-  (:mod:`inspect_stance.validation.clarity`);
-- :func:`detection`: ``neutral_leaning_<source>``, ``neutral_toward_a_<source>``,
-  ``neutral_toward_b_<source>``, ``neutral_side_n_<source>``, ``neutral_toward_filler_<source>``,
-  ``neutral_filler_n_<source>``
-  (:mod:`inspect_stance.validation.detection`);
-- :func:`annotation_counts`: ``unparsed_ranking``, ``unparsed_intent``, ``unparsed_stance``,
-  ``unparsed_side`` (answers in no accepted format), ``failed_calls`` (calls that raised),
-  ``missing_prompts`` (generated slots the prompter did not fill), ``prompts``.
+Metrics (Inspect's panel): ``mean_rank_generated``, the headline (with ``stderr``, ``ci_low``,
+``ci_high``, ``n_items``, ``n_clusters``: :func:`inspect_stance.validation.figures.rank_headline`,
+clustered by setting), and :func:`realism`: ``mean_rank_real``, ``mean_rank_templated``,
+``unparsed_ranking``, ``failed_calls``. Every other figure (Kendall's W, Friedman, intent and
+stance recovery, kappas, neutral-leaning detection, the other counts) is computed from the
+same scores by :func:`inspect_stance.validation.figures.figures`, which the report and the
+card's breakdown read.
 """
 
 from __future__ import annotations
@@ -33,15 +24,9 @@ from inspect_ai.solver import TaskState
 
 from inspect_stance.construction.keys import STORE_ANNOTATIONS, STORE_ITEMS, STORE_MISSING
 from inspect_stance.explain import validation_explanation
-from inspect_stance.validation.analysis import (
-    annotation_counts_of,
-    annotator_order,
-    clarity_of,
-    detection_of,
-    realism_of,
-    rows_from_records,
-)
-from inspect_stance.validation.realism import generated_rank_stderr
+from inspect_stance.stats.headline import metric_values
+from inspect_stance.validation.analysis import annotation_counts_of, realism_of, rows_from_records
+from inspect_stance.validation.figures import PANEL_KEYS, rank_headline
 
 ITEM_KEYS: tuple[str, ...] = (
     "item_id",
@@ -62,48 +47,29 @@ def _records(scores: list[SampleScore]) -> list[dict[str, Any]]:
     ]
 
 
-@metric
-def realism() -> Metric:
-    """Mean rank per source, Kendall's W (overall and per source pair), Friedman test, and
-    ``stderr``: :func:`generated_rank_stderr` of the headline ``mean_rank_generated`` (the
-    name Inspect's ``evals_df`` reads as the headline's error)."""
+@metric(name="mean_rank_generated")
+def realism_headline() -> Metric:
+    """The task's headline: the generated prompts' mean realism rank, its standard error
+    clustered by setting and t interval with ``settings - 1`` df
+    (:func:`inspect_stance.validation.figures.rank_headline`)."""
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
-        rows = rows_from_records(_records(scores))
-        out = realism_of(rows)
-        out["stderr"] = generated_rank_stderr(rows)
-        return out
+        return metric_values(rank_headline(rows_from_records(_records(scores))))
 
     return compute
 
 
 @metric
-def clarity() -> Metric:
-    """Intent / stance recovery accuracy, Cohen's kappa per annotator, Fleiss' kappa."""
+def realism() -> Metric:
+    """The figures a reader of the panel needs beside the headline: the real and templated
+    prompts' mean ranks, unparsed rankings and failed calls. Kendall's W, the Friedman test,
+    clarity, detection and the other counts are in
+    :func:`inspect_stance.validation.figures.figures` (the report, the card's breakdown)."""
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
         records = _records(scores)
-        return clarity_of(rows_from_records(records), annotator_order(records))
-
-    return compute
-
-
-@metric
-def detection() -> Metric:
-    """Share of intended-neutral prompts read as leaning, and toward which side."""
-
-    def compute(scores: list[SampleScore]) -> dict[str, float]:
-        return detection_of(rows_from_records(_records(scores)))
-
-    return compute
-
-
-@metric
-def annotation_counts() -> Metric:
-    """Unparsed answers per question, failed calls, missing generated prompts, prompts."""
-
-    def compute(scores: list[SampleScore]) -> dict[str, float]:
-        return annotation_counts_of(_records(scores))
+        out = {**realism_of(rows_from_records(records)), **annotation_counts_of(records)}
+        return {k: out[k] for k in PANEL_KEYS}
 
     return compute
 
@@ -121,7 +87,7 @@ def _parsed_share(annotations: list[dict[str, Any]]) -> float:
     return ok / total if total else 0.0
 
 
-@scorer(metrics=[realism(), clarity(), detection(), annotation_counts()])
+@scorer(metrics=[realism_headline(), realism()])
 def validation_record() -> Scorer:
     """Copy the setting's prompts and annotations into the score (see module docstring)."""
 

@@ -10,13 +10,11 @@ Scorers (one score per sample = proposition x initial stance):
   point mass on its most probable stance (the temperature-0 re-analysis); use it with
   ``inspect score --scorer`` on an existing log: zero new model calls.
 
-Metrics: four metrics that return dicts, which Inspect expands into short named metrics, SPR
-first: ``spr`` (``spr``, ``spr_stderr``), ``success`` (``success_<stance>`` for the five initial
-stances), ``drift`` (the five drift patterns ``polarization``, ``moderation``,
-``moderation_to_neutral``, ``flipping``, ``deviation_from_neutrality`` and ``sdr``) and
-``counts`` (``trials``, ``logprob_estimated``, ``frequency_estimated``, ``unparsed``,
-``unparsed_extractions``, ``label_mismatches``, ``logprobs_returned``, ``incomplete_samples``,
-``missing_trials``, ``trials_replayed``).
+Metrics (Inspect's panel): ``spr``, the headline (``spr``, ``stderr``, ``ci_low``, ``ci_high``,
+``n_items``, ``n_clusters``: :func:`inspect_stance.drift.figures.spr_headline`), and ``counts``
+(``trials``, ``unparsed``, ``trials_replayed``, ``incomplete_samples``). The success per
+initial stance, the drift patterns and the other counts are computed from the same scores by
+:func:`inspect_stance.drift.figures.figures` (the report and the card's breakdown read them).
 Epochs are pooled by the ``drift_pool`` reducer. The statistics themselves are in
 :mod:`inspect_stance.drift.metrics.spr` and :mod:`inspect_stance.drift.metrics.patterns`.
 
@@ -46,13 +44,13 @@ from inspect_ai.solver import TaskState
 
 from inspect_stance.drift.adaptive.rule import ADAPTIVE_KEY, adaptive_row
 from inspect_stance.drift.extraction import record_label_mismatches, trial_vector
+from inspect_stance.drift.figures import PANEL_COUNTS, counts, matrices_of, spr_headline
 from inspect_stance.drift.logs import PLANNED_KEY, TRIALS_KEY
-from inspect_stance.drift.metrics.patterns import drift_patterns, stance_drift_rate
-from inspect_stance.drift.metrics.spr import stance_preservation_rate, success_by_stance
 from inspect_stance.drift.started import StartedSamples
 from inspect_stance.drift.transition import FloatArray, check_policy
 from inspect_stance.explain import drift_explanation, trial_argmax_counts
 from inspect_stance.stances import N_STANCES, STANCE_KEYS
+from inspect_stance.stats.headline import metric_values
 
 #: decimals of the sample score shown by ``inspect view`` (the row in the metadata is exact)
 VALUE_DIGITS = 3
@@ -185,83 +183,26 @@ def _make_scorer(unparsed: str, argmax: bool) -> Scorer:
     return score
 
 
+def _scored(scores: Sequence[SampleScore]) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+    return [(s.score.metadata or {}, s.sample_metadata or {}) for s in scores]
+
+
 def matrices_from_scores(scores: Sequence[SampleScore]) -> FloatArray:
-    """Stack sample rows into per-proposition matrices ``(P, 5, 5)``; missing rows are NaN."""
-    import numpy as np
-
-    index: dict[str, int] = {}
-    rows: list[tuple[int, int, list[float] | None]] = []
-    for s in scores:
-        meta = s.score.metadata or {}
-        topic = str(meta.get("topic_id", (s.sample_metadata or {}).get("topic_id")))
-        stance = int(meta.get("initial_stance", (s.sample_metadata or {}).get("initial_stance", 0)))
-        rows.append((index.setdefault(topic, len(index)), stance, meta.get("row")))
-    out = np.full((len(index), N_STANCES, N_STANCES), np.nan)
-    for p, i, row in rows:
-        if row is not None:
-            out[p, i] = row
-    return out
-
-
-def partial_propositions(scores: Sequence[SampleScore]) -> int:
-    """Propositions scored on fewer than all five initial stances (a ``--limit`` or
-    ``--sample-id`` run): their SPR term averages only the stances present."""
-    seen: dict[str, set[int]] = {}
-    for s in scores:
-        meta = s.score.metadata or {}
-        topic = str(meta.get("topic_id", (s.sample_metadata or {}).get("topic_id")))
-        seen.setdefault(topic, set()).add(int(meta.get("initial_stance", -1)))
-    return sum(1 for stances in seen.values() if len(stances) < N_STANCES)
+    """Stack sample rows into per-proposition matrices ``(P, 5, 5)``; missing rows are NaN
+    (:func:`inspect_stance.drift.figures.matrices_of`)."""
+    return matrices_of(_scored(scores))[0]
 
 
 @metric(name="spr")
 def spr_metric() -> Metric:
-    """Stance preservation rate and its standard error, as ``spr`` and ``spr_stderr`` (also as
-    ``stderr``, the name Inspect's ``evals_df`` reads as the headline's error), and
-    ``propositions_partial`` (:func:`partial_propositions`) when it is not 0.
-
-    ``spr = mean_s mean_i T[s,i,i]``; ``spr_stderr = sd_s(mean_i T[s,i,i]) / sqrt(P)`` over
-    propositions (:func:`inspect_stance.drift.metrics.spr.stance_preservation_rate`).
-    """
+    """The task's headline: SPR ``= mean_s mean_i T[s,i,i]`` over the propositions, its
+    standard error ``sd_s(mean_i T[s,i,i]) / sqrt(P)`` and t interval with ``P - 1`` df,
+    clipped to [0, 1] (:func:`inspect_stance.drift.figures.spr_headline`), as ``spr``,
+    ``stderr``, ``ci_low``, ``ci_high``, ``n_items`` and ``n_clusters`` (both the propositions
+    with a value)."""
 
     def compute(scores: list[SampleScore]) -> Value:
-        mean, se = stance_preservation_rate(matrices_from_scores(scores))
-        partial = partial_propositions(scores)
-        # shown beside SPR only when some proposition lacks stances (e.g. ``--limit 3``)
-        return {
-            "spr": mean,
-            "spr_stderr": se,
-            "stderr": se,
-            "propositions_partial": partial or None,
-        }
-
-    return compute
-
-
-@metric(name="success")
-def success_metric() -> Metric:
-    """Success rate by initial stance, ``success_<stance> = mean_s T[s,i,i]`` for the five
-    stances (``success_agree_strongly`` ... ``success_disagree_strongly``)."""
-
-    def compute(scores: list[SampleScore]) -> Value:
-        rates = success_by_stance(matrices_from_scores(scores))[0]
-        return {f"success_{key}": float(rates[i]) for i, key in enumerate(STANCE_KEYS)}
-
-    return compute
-
-
-@metric(name="drift")
-def drift_metric() -> Metric:
-    """The five drift-pattern masses (``polarization``, ``moderation``,
-    ``moderation_to_neutral``, ``flipping``, ``deviation_from_neutrality``; cells in
-    :mod:`inspect_stance.drift.metrics.patterns`) and ``sdr``, their sum (``= 1 - spr`` without
-    unparsed trials)."""
-
-    def compute(scores: list[SampleScore]) -> Value:
-        matrices = matrices_from_scores(scores)
-        out = {name: float(v[0]) for name, v in drift_patterns(matrices).items()}
-        out["sdr"] = float(stance_drift_rate(matrices)[0])
-        return out
+        return metric_values(spr_headline(matrices_from_scores(scores)))
 
     return compute
 
@@ -278,54 +219,21 @@ def adaptive_note(adaptive: dict[str, Any]) -> str:
     return text + (f"; half-width {width:.3f})" if width is not None else ")")
 
 
-def _total(scores: list[SampleScore], key: str) -> int:
-    return int(sum(int((s.score.metadata or {}).get(key, 0)) for s in scores))
-
-
 @metric(name="counts")
 def counts_metric(started: StartedSamples | None = None) -> Metric:
-    """What the estimates rest on.
-
-    ``trials`` scored; ``logprob_estimated`` / ``frequency_estimated`` parsed trials by
-    estimator; ``unparsed`` trials and ``unparsed_extractions`` answers without a usable letter;
-    ``label_mismatches``: answers whose letter and the label written beside it disagree (``"A)
-    Disagree"`` where A lists Neutral; the letter is what counts);
-    ``logprobs_returned``: the share of extraction calls whose response carried top logprobs
-    (0 when logprobs were not requested, or were dropped — e.g. by a reasoning model);
-    ``incomplete_samples``: samples holding fewer trials than planned (stopped by a
-    ``--time-limit`` / ``--token-limit`` / ``--working-limit``); ``missing_trials``: planned
-    trials that did not finish; ``trials_replayed``: trials replayed from the trial record
-    instead of calling the model (``-T cache=false`` calls it afresh); ``trials_run`` /
-    ``trials_planned``: trials held vs the most the task allows (less with
-    ``-T adaptive_halfwidth``: samples that stopped early); ``errored_samples``:
-    samples that started and errored (no score: with ``started``, the task's
-    :class:`StartedSamples`), counted in ``incomplete_samples`` with all their planned trials
-    in ``missing_trials``.
-    """
+    """The trial counts a reader of the panel needs beside SPR: ``trials`` scored,
+    ``unparsed`` trials, ``trials_replayed`` from the trial record (no model call) and
+    ``incomplete_samples`` (samples holding fewer trials than planned, or that started and
+    errored: with ``started``, the task's :class:`StartedSamples`). Every other count, the
+    success per initial stance and the drift patterns are in
+    :func:`inspect_stance.drift.figures.figures` (the report, the card's breakdown)."""
 
     def compute(scores: list[SampleScore]) -> Value:
-        extractions = _total(scores, "n_extractions")
-        returned = _total(scores, "n_logprobs_returned")
         # re-created from a log (inspect score), ``started`` is the class name: nothing started
         live = started if isinstance(started, StartedSamples) else None
         errored, errored_trials = live.unscored(scores) if live is not None else (0, 0)
-        return {
-            "trials": _total(scores, "n_trials"),
-            "logprob_estimated": _total(scores, "n_logprobs"),
-            "frequency_estimated": _total(scores, "n_frequency"),
-            "unparsed": _total(scores, "n_unparsed"),
-            "unparsed_extractions": _total(scores, "n_unparsed_extractions"),
-            "label_mismatches": _total(scores, "n_label_mismatches"),
-            "logprobs_returned": returned / extractions if extractions else 0.0,
-            "incomplete_samples": errored
-            + sum(1 for s in scores if int((s.score.metadata or {}).get("n_incomplete", 0)) > 0),
-            "missing_trials": _total(scores, "n_missing") + errored_trials,
-            "errored_samples": errored,
-            "trials_replayed": _total(scores, "n_replayed"),
-            # adaptive trials: run vs the most the task allows (equal without adaptive stops)
-            "trials_run": _total(scores, "n_trials"),
-            "trials_planned": _total(scores, "n_trials_max"),
-        }
+        every = counts(_scored(scores), errored, errored_trials)
+        return {k: every[k] for k in PANEL_COUNTS}
 
     return compute
 
@@ -333,7 +241,7 @@ def counts_metric(started: StartedSamples | None = None) -> Metric:
 def drift_metrics(started: StartedSamples | None = None) -> list[Metric]:
     """Every stance-drift metric, in display order (SPR first); ``started``: the task's
     :class:`StartedSamples` (errored samples then count as incomplete)."""
-    return [spr_metric(), success_metric(), drift_metric(), counts_metric(started)]
+    return [spr_metric(), counts_metric(started)]
 
 
 @scorer(metrics=drift_metrics())

@@ -22,6 +22,7 @@ from inspect_stance.scorers.prompt_construction import (
     judge_configs,
     stance_ensemble,
     validation_agreement,
+    validation_headline,
 )
 
 import inspect_stance.construction.defaults as D
@@ -77,7 +78,7 @@ def judge_validation(
         scorer=stance_ensemble(
             rubric_threshold=opts.rubric_threshold, judge_sees_prompt=opts.judge_sees_prompt
         ),
-        metrics=[validation_agreement(with_outcomes=True)],
+        metrics=[validation_headline(), validation_agreement(with_outcomes=True)],
         headline_metric=headline("judge_validation"),
         viewer=construction_viewer(),
         model="none/none",

@@ -18,7 +18,7 @@ from inspect_ai import Epochs, Task, task
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import model_roles
 from inspect_ai.solver import generate
-from inspect_stance.scorers.construction_metrics import construction_metrics
+from inspect_stance.scorers.construction_metrics import construction_headline, construction_metrics
 from inspect_stance.scorers.prompt_construction import (
     JUDGE_DEFAULTS,
     JUDGES_ROLE,
@@ -165,7 +165,10 @@ def prompt_construction(
             judge_prompts=opts.judge_prompts,
             reversed_rubric=opts.reversed_rubric,
         ),
-        metrics=[construction_metrics(human=bool(plan.human), ensemble=opts.ensemble)],
+        metrics=[
+            construction_headline(ensemble=opts.ensemble),
+            construction_metrics(human=bool(plan.human), ensemble=opts.ensemble),
+        ],
         headline_metric=headline("prompt_construction"),
         viewer=construction_viewer(),
         epochs=Epochs(1, "mode"),

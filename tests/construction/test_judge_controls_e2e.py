@@ -131,7 +131,10 @@ def test_bias_audit_and_dawid_skene_find_the_offset(five_judges):
 
 def test_dawid_skene_ensemble_metrics_are_the_true_leans(five_judges):
     log, records, _ = five_judges
-    metrics = {k: m.value for s in log.results.scores for k, m in s.metrics.items()}
+    from inspect_stance.construction.figures import log_figures
+
+    # the leans and PPI figures left the panel for construction.figures (the run's ensemble)
+    metrics = log_figures([log.location])
     for method in ("templated", "generated"):
         truth = sum(true_of(r) - 3 for r in records if r.method == method) / sum(
             r.method == method for r in records

@@ -14,6 +14,14 @@ from inspect_stance.construction.labels import parse_label
 N = 30
 
 
+def _figures(log) -> dict[str, float]:
+    """The panel's metrics and the figures that left it (construction.figures)."""
+    from inspect_stance.construction.figures import log_agreement_figures
+
+    panel = {k: v.value for s in log.results.scores for k, v in s.metrics.items()}
+    return {**log_agreement_figures([log.location]), **panel}
+
+
 def test_judge_validation_on_shared_annotations(shared_data, tmp_path):
     path = shared_data / "issuebench" / "stance_annotations.csv"
     judges = [
@@ -30,7 +38,7 @@ def test_judge_validation_on_shared_annotations(shared_data, tmp_path):
     )
     assert log.status == "success"
     log = read_eval_log(log.location)
-    m = {k: v.value for s in log.results.scores for k, v in s.metrics.items()}
+    m = _figures(log)
     human = [parse_label(x) for x in pd.read_csv(path)["final_label"][:N]]
     assert m["n_labelled"] == N
     neutral_judge = [
@@ -86,7 +94,7 @@ def test_judge_validation_agreement_matches_hand_counts(tmp_path):
         display="none",
     )
     assert log.status == "success"
-    m = {k: v.value for s in log.results.scores for k, v in s.metrics.items()}
+    m = _figures(log)
     assert (m["n_labelled"], m["no_ensemble_label"]) == (6, 2)
     # ensemble on rows 2-5: exact on 2, 3, 5; row 4 is 5 vs 4 (within one)
     assert m["exact"] == pytest.approx(3 / 4)

@@ -37,7 +37,11 @@ def run(tiny_inputs: dict[str, Path], log_dir: Path, prompter):
         display="none",
     )
     assert log.status == "success", log.error
-    return {k: m.value for s in log.results.scores for k, m in s.metrics.items()}
+    from inspect_stance.construction.figures import log_figures
+
+    # the panel's metrics and the figures that left it (construction.figures)
+    panel = {k: m.value for s in log.results.scores for k, m in s.metrics.items()}
+    return {**log_figures([log.location]), **panel}
 
 
 @pytest.fixture()

@@ -64,7 +64,16 @@ def roles_bound():
 
 
 def metrics(log):
-    return {k: m.value for s in log.results.scores for k, m in s.metrics.items()}
+    """The panel's metrics and every figure of the run (construction.figures: the report's
+    and the card's), which left the panel."""
+    from inspect_stance.construction.figures import log_figures
+
+    panel = {k: m.value for s in log.results.scores for k, m in s.metrics.items()}
+    if str(log.eval.task).endswith("judge_validation"):
+        from inspect_stance.construction.figures import log_agreement_figures
+
+        return {**log_agreement_figures([log.location]), **panel}
+    return {**log_figures([log.location]), **panel}
 
 
 @pytest.fixture(scope="module")

@@ -45,8 +45,11 @@ def _expected_trials(stance: int) -> int:
 
 
 def _metrics(log) -> dict[str, float]:
+    from inspect_stance.drift.figures import log_figures
+
+    # the panel's metrics and the figures that moved to the report and card (drift.figures)
     [scorer] = log.results.scores
-    return {k: v.value for k, v in scorer.metrics.items()}
+    return {**log_figures([log.location]), **{k: v.value for k, v in scorer.metrics.items()}}
 
 
 @pytest.fixture(scope="module")

@@ -37,8 +37,11 @@ def test_errored_samples_count_as_incomplete(tmp_path: Path):
     full = read_eval_log(log.location)
     errored = [s for s in full.samples if s.error is not None]
     assert len(errored) == 9
+    from inspect_stance.drift.figures import log_figures
+
+    # the panel counts incomplete samples; the other counts moved to drift.figures
     [scorer] = log.results.scores
-    m = {k: v.value for k, v in scorer.metrics.items()}
+    m = {**log_figures([log.location]), **{k: v.value for k, v in scorer.metrics.items()}}
     assert m["incomplete_samples"] == len(errored)
     assert m["missing_trials"] == TRIALS * len(errored)
     assert m["errored_samples"] == len(errored)

@@ -35,6 +35,7 @@ JSON_KEYS = {
     "missing_values",
     "trials_replayed",
     "replayed_recorded_from",
+    "headline",
     "provenance",
     "provenance_notes",
 }

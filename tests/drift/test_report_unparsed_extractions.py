@@ -47,7 +47,9 @@ def test_unparsed_extractions_shown_everywhere(multiple_extraction_log, capsys):
     n_bad = sum(sum(v is None for v in r["vectors"]) for r in records)
     n_unparsed = sum(r["probs"] is None for r in records)
     assert len(records) == 20 and n_bad > n_unparsed  # some trials keep a vector
-    assert log.results.scores[0].metrics["unparsed_extractions"].value == n_bad
+    from inspect_stance.drift.figures import log_figures
+
+    assert log_figures([log.location])["unparsed_extractions"] == n_bad
 
     assert main(["report", log.location, "--json"]) == 0
     run = json.loads(capsys.readouterr().out)["runs"][0]

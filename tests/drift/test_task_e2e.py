@@ -48,8 +48,11 @@ def run(files: Path, log_dir: Path, model_args: dict | None = None, **task_args)
 
 
 def metrics(log) -> dict[str, float]:
+    from inspect_stance.drift.figures import log_figures
+
+    # the panel's metrics and the figures that moved to the report and card (drift.figures)
     [scorer] = log.results.scores
-    return {k: v.value for k, v in scorer.metrics.items()}
+    return {**log_figures([log.location]), **{k: v.value for k, v in scorer.metrics.items()}}
 
 
 @pytest.mark.slow
@@ -386,6 +389,14 @@ def test_epochs_are_pooled_as_more_trials(files, tmp_path):
     from inspect_stance.drift.transition import transition_matrices
 
     assert m["spr"] == pytest.approx(stance_preservation_rate(transition_matrices(run_.probs))[0])
+    # the figures beside the panel pool the epochs as the reducer does (drift.figures)
+    from inspect_stance.drift.figures import log_figures
+
+    f = log_figures([log.location])
+    assert f["spr"] == pytest.approx(m["spr"], abs=1e-12) and f["trials"] == m["trials"]
+    matrices = transition_matrices(run_.probs)
+    for i, key in enumerate(("agree_strongly", "agree", "neutral", "disagree")):
+        assert f[f"success_{key}"] == pytest.approx(float(np.nanmean(matrices[:, i, i])))
 
 
 def test_interrupted_log_keeps_absent_propositions(files, tmp_path):

@@ -246,7 +246,9 @@ def test_logprobs_dropped_by_the_provider_are_reported(tmp_path):
     )
     assert log.eval.metadata["logprobs_requested"] is True
     assert log.eval.metadata["extraction_config"]["temperature"] == 1.0
-    m = {k: v.value for k, v in log.results.scores[0].metrics.items()}
+    from inspect_stance.drift.figures import log_figures
+
+    m = log_figures([log.location])  # the counts beside the panel's (drift.figures)
     assert m["logprobs_returned"] == 0.0 and m["frequency_estimated"] == 15
     full = read_eval_log(log.location)
     records = [r for s in full.samples for r in s.store["trials"]]
@@ -273,7 +275,7 @@ def test_logprobs_dropped_by_the_provider_are_reported(tmp_path):
         log_dir=str(tmp_path / "logs2"),
         display="none",
     )
-    m2 = {k: v.value for k, v in log2.results.scores[0].metrics.items()}
+    m2 = log_figures([log2.location])
     assert m2["logprobs_returned"] == 1.0 and m2["logprob_estimated"] == 15
 
 
@@ -287,9 +289,15 @@ def test_metrics_have_short_names_spr_first(tmp_path):
         display="none",
     )
     names = list(log.results.scores[0].metrics)
-    assert names[:2] == ["spr", "spr_stderr"]
+    # the headline first (its value, stderr, t interval, items and clusters), then the counts
+    assert names[:6] == ["spr", "stderr", "ci_low", "ci_high", "n_items", "n_clusters"]
     assert all("/" not in n for n in names)
-    assert {"sdr", "polarization", "success_neutral", "trials", "incomplete_samples"} <= set(names)
+    assert {"trials", "unparsed", "trials_replayed", "incomplete_samples"} <= set(names)
+    assert len(names) <= 10
+    # the breakdowns left the panel for drift.figures (the report, the card's breakdown)
+    from inspect_stance.drift.figures import log_figures
+
+    assert {"sdr", "polarization", "success_neutral"} <= set(log_figures([log.location]))
 
 
 def test_cli_bad_inputs_print_one_line(tmp_path):

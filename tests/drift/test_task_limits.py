@@ -56,8 +56,11 @@ def _eval(files: Path, log_dir: Path, **limits):
 
 
 def metrics(log) -> dict[str, float]:
+    from inspect_stance.drift.figures import log_figures
+
+    # the panel's metrics and the figures that moved to the report and card (drift.figures)
     [scorer] = log.results.scores
-    return {k: v.value for k, v in scorer.metrics.items()}
+    return {**log_figures([log.location]), **{k: v.value for k, v in scorer.metrics.items()}}
 
 
 @pytest.mark.parametrize("limit", [{"token_limit": 6000}, {"token_limit": 3000}])

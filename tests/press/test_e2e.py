@@ -84,6 +84,15 @@ POOLED = {
 }
 
 
+def _figures(log) -> dict[str, float | None]:
+    """The panel's metrics and every run figure (press.figures: the report's and the card's),
+    which left the panel."""
+    from inspect_stance.press.figures import log_figures
+
+    panel = {k: v.value for s in log.results.scores for k, v in s.metrics.items()}
+    return {**log_figures([log.location]), **panel}
+
+
 def _records(log):
     return [next(iter(s.scores.values())).metadata for s in log.samples]
 
@@ -123,7 +132,7 @@ def test_stances_are_relative_to_the_original_statement(full_run):
 
 
 def test_metrics_match_hand_counts(full_run):
-    m = {k: v.value for s in full_run.results.scores for k, v in s.metrics.items()}
+    m = _figures(full_run)
     # argument set 0 (Table 2's single set), 19 instances: S^R = stable_right 3 +
     # set_flipper 2 + persona_follower 2 + mixed 2 = 9, S^L 3, U^R 3, U^L 2, indeterminate 2
     assert m["share_SR"] == pytest.approx(9 / 19)
@@ -327,7 +336,7 @@ def test_failing_classifier_call_is_kept_and_counted(nli_dir, tmp_path):
         d.startswith("classifier error: RuntimeError: press_sim/classifier: scripted failure")
         for d in recs[1]["classifier_detail"].values()
     )
-    m = {k: v.value for s in log.results.scores for k, v in s.metrics.items()}
+    m = _figures(log)
     assert m["n_unparsed"] == 9 and m["n_classifier_errors"] == 9
     assert m["share_unclassified"] == pytest.approx(3 / 9)
 

@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 from inspect_ai.log import read_eval_log
-from inspect_stance.scorers.press import press_metrics
+from inspect_stance.scorers.press import press_headline
 
 from inspect_stance.press.summary import HEADLINE
 from inspect_stance.viewer import headline
@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_headline_is_present_before_any_statement_is_scored() -> None:
-    out = press_metrics()([])
+    out = press_headline()([])
     assert "mean_S_t" in out and math.isnan(out["mean_S_t"])
     assert headline("press").metric == HEADLINE == "mean_S_t"
 

@@ -107,7 +107,12 @@ def task_args(inputs: dict[str, Path], **extra: object) -> dict[str, object]:
 
 
 def metrics(log) -> dict[str, float]:
-    return {k: m.value for s in log.results.scores for k, m in s.metrics.items()}
+    """The panel's metrics and every figure of the run (validation.figures: the report's and
+    the card's), which left the panel."""
+    from inspect_stance.validation.figures import log_figures
+
+    panel = {k: m.value for s in log.results.scores for k, m in s.metrics.items()}
+    return {**log_figures([log.location]), **panel}
 
 
 @pytest.fixture(scope="module")

@@ -67,7 +67,9 @@ def test_smollm_stance_drift_through_the_server(serve, smollm_backend, tmp_path)
             assert any(v == pytest.approx(letters, abs=1e-9) for v in candidates)
         else:
             assert rec["unparsed"] or rec["estimator"] == "frequency"
-    counts = {k: v.value for k, v in log.results.scores[0].metrics.items()}
+    from inspect_stance.drift.figures import log_figures
+
+    counts = log_figures([log.location])  # the counts beside the panel's (drift.figures)
     assert counts["logprob_estimated"] + counts["frequency_estimated"] + counts["unparsed"] == 5
 
 

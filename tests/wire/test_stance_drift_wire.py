@@ -137,11 +137,13 @@ def test_stored_vector_equals_the_one_recomputed_from_top_logprobs(drift_run, pr
         for k, stance in enumerate(order):
             stance_vector[stance] = letters[k]
         assert rec["probs"] == pytest.approx(stance_vector, abs=1e-12)
-    summed = log.results.scores[0].metrics
-    assert summed["trials"].value == len(CASES) * 5
+    from inspect_stance.drift.figures import log_figures
+
+    summed = log_figures([log.location])  # the panel's counts and those beside them
+    assert summed["trials"] == log.results.scores[0].metrics["trials"].value == len(CASES) * 5
     n_unparsed = sum(5 for _, e in CASES.values() if e is None)
-    assert summed["unparsed"].value == n_unparsed
-    assert summed["logprob_estimated"].value == len(CASES) * 5 - n_unparsed
+    assert summed["unparsed"] == n_unparsed
+    assert summed["logprob_estimated"] == len(CASES) * 5 - n_unparsed
 
 
 def test_streamed_responses_give_the_same_vectors(serve, tmp_path):

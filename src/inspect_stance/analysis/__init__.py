@@ -132,7 +132,9 @@ def _calls(path: str, log: EvalLog) -> int:
     if n or not per_trial or not log.results or not log.results.scores:
         return n
     metrics = log.results.scores[0].metrics
-    run = metrics["trials_run"].value if "trials_run" in metrics else 0
+    # "trials" (the trials scored, the panel's count) equals the older logs' "trials_run"
+    key = "trials_run" if "trials_run" in metrics else "trials"
+    run = metrics[key].value if key in metrics else 0
     replayed = metrics["trials_replayed"].value if "trials_replayed" in metrics else 0
     return int(round((run - replayed) * float(per_trial)))
 

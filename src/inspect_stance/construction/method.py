@@ -9,7 +9,8 @@ import their cores when called, so listing the methods stays light.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from inspect_stance.construction.page import PAGE
 from inspect_stance.errors import InputError
@@ -68,6 +69,19 @@ def plan(request: PlanRequest) -> PlanResult:
     return plan_from_request(request)
 
 
+def _figures(name: str) -> Callable[..., Any]:
+    """The hook ``name`` of :mod:`inspect_stance.construction.figures`, imported when called
+    (the module loads the construction statistics; listing the methods stays light)."""
+
+    def call(*args: Any) -> Any:
+        from inspect_stance.construction import figures
+
+        return getattr(figures, name)(*args)
+
+    call.__name__ = name
+    return call
+
+
 CONSTRUCTION = register_method(
     Method(
         name="construction",
@@ -102,17 +116,23 @@ CONSTRUCTION = register_method(
                 better="lower",
                 range=(-2.0, 2.0),
                 reading="templated prompts sit {v} further from neutral than generated ones {ci}",
-                item="response",
-                cluster="pair",
-                counts=("n_pairs", "no_majority", "judge_unparsable"),
+                item="pair",
+                cluster="topic",
+                counts=("no_majority", "judge_unparsable"),
+                pooled=_figures("pooled_headline"),
+                breakdown=_figures("breakdown"),
+                items=_figures("items"),
             ),
             "judge_validation": TaskHeadline(
                 metric="alpha_ordinal",
                 better="higher",
                 range=(-1.0, 1.0),
-                reading="judges agree with human labels at alpha {v} {ci}",
-                item="row",
-                cluster="row",
+                reading="the judges' ensemble agrees with people at ordinal alpha {v} {ci}",
+                item="labelled response",
+                cluster="labelled response",
+                counts=("n_labelled", "no_ensemble_label"),
+                pooled=_figures("pooled_alpha"),
+                breakdown=_figures("agreement_breakdown"),
             ),
         },
     )

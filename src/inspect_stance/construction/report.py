@@ -37,6 +37,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from inspect_stance.construction.figures import group_headline
 from inspect_stance.construction.judge_report import (
     judge_markdown,
     judge_section,
@@ -115,6 +116,8 @@ def build_report(
             "models": {
                 m: {k: v for k, v in rep.items() if k != "settings"} for m, rep in reports.items()
             },
+            # each run group's headline, the scorer's (construction.figures.group_headline)
+            "headline": {m: group_headline(recs).to_json() for m, recs in by_model.items()},
             "judges": {k: t.to_dict(orient="records") for k, t in judges.tables.items()},
         }
     )

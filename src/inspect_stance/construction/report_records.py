@@ -130,6 +130,8 @@ def _log_records(
             "target_model": model,
             "rubric_threshold": threshold,
             "judge_sees_prompt": sees,
+            # the run's -T ensemble (its headline's outcomes: construction.figures)
+            "ensemble": (log.eval.task_args or {}).get("ensemble") or "majority",
             # the response the judges rated, for the length audit (None: no text in the log)
             "response_chars": len(sample.output.completion) if sample.output.completion else None,
         }

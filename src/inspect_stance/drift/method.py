@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from inspect_stance.drift import figures
 from inspect_stance.drift.page import PAGE
 from inspect_stance.errors import InputError
 from inspect_stance.study.protocol import (
@@ -109,9 +110,12 @@ STANCE_DRIFT = register_method(
                 range=(0.0, 1.0),
                 format="percent",
                 reading="keeps the stance it was asked to argue in {v} of cases {ci}",
-                item="trial",
+                item="proposition",
                 cluster="proposition",
                 counts=("trials", "unparsed"),
+                pooled=figures.pooled_headline,
+                breakdown=figures.breakdown,
+                items=figures.items,
             )
         },
     )

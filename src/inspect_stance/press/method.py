@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from inspect_stance.press import figures
 from inspect_stance.press.page import PAGE
 from inspect_stance.study.protocol import (
     Gate,
@@ -86,18 +87,23 @@ PRESS = register_method(
                 range=(0.0, 1.0),
                 format="percent",
                 reading="keeps a stable stance on {v} of argument sets {ci} (mean topic stability)",
-                item="argument set",
+                item="statement",
                 cluster="statement",
                 counts=("n_statements", "n_unparsed", "n_classifier_errors"),
+                pooled=figures.pooled_headline,
+                breakdown=figures.breakdown,
+                items=figures.items,
             ),
             "press_arguments": TaskHeadline(
-                metric="mean",
+                metric=figures.USABLE,
                 better="higher",
                 range=(0.0, 1.0),
                 format="percent",
-                reading="{v} of argument sets are usable {ci}",
+                reading="gave both texts in {v} of argument sets {ci} (mean over statements)",
                 item="statement",
                 cluster="statement",
+                pooled=figures.pooled_usable,
+                items=figures.usable_items,
             ),
         },
     )

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from inspect_stance.press.factor_analysis import FactorMethod, MissingRule
+from inspect_stance.press.figures import stability_headline
 from inspect_stance.press.logs import PressRun
 from inspect_stance.press.plots import heatmap, stability_chart
 from inspect_stance.press.report_markdown import factor_markdown, json_records, report_markdown
@@ -87,6 +88,9 @@ def write_report(
         "out_dir": str(out),
         **{k: json_records(v) for k, v in t.items() if k != "labels"},
     }
+    # each run's headline, the scorer's (press.figures.stability_headline), by its column name
+    result["headline"] = {n: stability_headline(r.records).to_json()
+                          for n, r in zip(names, runs, strict=True)}  # fmt: skip
     result["factor_analysis"] = {k: json_records(v) for k, v in section.frames.items()}
     warning = None if section.result is None else few_observations_warning(section.result)
     result["warnings"] = [f"factor analysis: {warning}"] if warning else []

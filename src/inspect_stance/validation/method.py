@@ -8,7 +8,6 @@ import their cores when called, so listing the methods stays light.
 
 from __future__ import annotations
 
-import math
 from typing import TYPE_CHECKING
 
 from inspect_stance.errors import InputError
@@ -21,6 +20,7 @@ from inspect_stance.study.protocol import (
     comparer_of,
     register_method,
 )
+from inspect_stance.validation import figures
 from inspect_stance.validation.page import PAGE
 
 if TYPE_CHECKING:
@@ -97,11 +97,14 @@ PROMPT_VALIDATION = register_method(
             "prompt_validation": TaskHeadline(
                 metric="mean_rank_generated",
                 better="lower",
-                range=(1.0, math.inf),
+                range=figures.RANK_RANGE,
                 reading="generated prompts rank {v} on realism {ci} (1 = most real)",
-                item="ranking",
+                item="generated-prompt rank",
                 cluster="setting",
-                counts=("friedman_blocks", "unparsed_ranking", "failed_calls"),
+                counts=("unparsed_ranking", "failed_calls"),
+                pooled=figures.pooled_headline,
+                breakdown=figures.breakdown,
+                items=figures.items,
             )
         },
     )

@@ -143,6 +143,7 @@ def build_validation_report(
     report an incomplete set of one study's shards as the shards given)."""
     import pandas as pd
 
+    from inspect_stance.validation.figures import rank_headline
     from inspect_stance.validation.human import load_human
     from inspect_stance.validation.plots import realism_figure, recovery_figure
     from inspect_stance.validation.render import json_summary, report_markdown
@@ -182,6 +183,8 @@ def build_validation_report(
         "files": list(FILES),
         "logs": [str(p) for run in runs for p in run.paths],
         "runs": run_rows(runs),
+        # the headline over the runs read (the scorer's: validation.figures.rank_headline)
+        "headline": rank_headline(llm_rows).to_json(),
         "human_unmatched_rows": unmatched,
         **json_summary(groups, annotators),
     }

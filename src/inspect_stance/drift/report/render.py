@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from inspect_stance.drift.figures import spr_headline
 from inspect_stance.drift.metrics.pass_rate import AUC_THRESHOLDS
 from inspect_stance.drift.metrics.patterns import PATTERNS, pattern_stances
 from inspect_stance.drift.report.analysis import (
@@ -77,6 +78,8 @@ def run_json(rep: RunReport) -> dict[str, Any]:
         "missing_values": rep.run.n_missing,
         "trials_replayed": rep.run.n_replayed,
         "replayed_recorded_from": rep.run.replayed_since,
+        # the scorer's headline over the same matrices (drift.figures.spr_headline)
+        "headline": spr_headline(m.matrices).to_json(),
     }
     if rep.hops > 1:
         at_k = rep.hop_curve[rep.hops - 1]
