@@ -34,7 +34,6 @@ ALLOWED: dict[str, tuple[int, str]] = {
     "study_file/calls.py": (5, "calls per trial per method: the record's call cost (hostile)"),
     "study_file/design.py": (5, "size parameter per method: the record's size (hostile)"),
     "cli/even_handedness.py": (4, "even-handedness report and plan commands (aliases)"),
-    "card/ranks.py": (3, "ITEM_SCORES per method: TaskHeadline.items (stats34 owns ranks)"),
     "cli/validation.py": (3, "validation report commands (aliases)"),
     "cli/__init__.py": (2, "the method-named subcommand modules it registers"),
     "study_file/checks.py": (2, "per-method study checks (hostile)"),

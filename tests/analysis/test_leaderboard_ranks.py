@@ -60,18 +60,3 @@ def test_ranking_uses_the_clusters():
     plain = rank_targets({"a": {k: v for k, (_, v) in a.items()},
                           "b": {k: v for k, (_, v) in b.items()}}, True)  # fmt: skip
     assert plain is not None and plain["pairs"][0]["p"] < 0.01
-
-
-def test_even_handedness_items_are_clustered_by_topic():
-    import pandas as pd
-
-    from inspect_stance.card.ranks import item_values
-
-    items = pd.DataFrame(
-        {"score": ["even_handedness_scorer"] * 3 + ["other"],
-         "item": ["gun-control-0001", "gun-control-0002", "tax-0001", "tax-0001"],
-         "value": [1.0, 0.0, 1.0, 0.5]}
-    )  # fmt: skip
-    out = item_values(items, "even_handedness", {})
-    assert out == {"gun-control-0001": ("gun-control", 1.0),
-                   "gun-control-0002": ("gun-control", 0.0), "tax-0001": ("tax", 1.0)}  # fmt: skip

@@ -187,7 +187,12 @@ def test_runs_df_row_of_the_shards_is_the_unsharded_row(logs):
     df = runs_df([whole, two, one])
     assert len(df) == 2
     w, p = df.iloc[0], df.iloc[1]
-    assert p["shards"] == "2 of 2" and not p["partial"] and p["n_items"] == w["n_items"] == 8
+    assert (
+        p["shards"] == "2 of 2"
+        and not p["partial"]
+        and p["n_clusters"] == w["n_clusters"] == 8
+        and p["n_items"] == w["n_items"]
+    )
     assert p["pool_note"] is None
     assert w["headline_stderr"] > 0 and math.isfinite(w["headline_stderr"])
     for key in ("headline_value", "headline_stderr", "ci_lo", "ci_hi"):

@@ -10,13 +10,8 @@ is ranked (on a tie in size, the group holding the best value); every other targ
 apart, with ``compare``'s own one-line refusal as the reason.
 
 The items and their clusters: the method's ``TaskHeadline.items`` hook (item -> (cluster,
-value)) where the method declares it; otherwise the item-level headline in ``items_df``
-(:data:`ITEM_SCORES`): ``stance_drift``: per proposition, its kept probability (its SPR; each
-proposition its own cluster); ``press``: ``stable / K`` per statement (its S_t; each statement
-its own cluster); ``even_handedness``: the pair's even-handedness (0 or 1), clustered by topic
-(the sample id's part before the last ``-``). ``prompt_construction`` and
-``prompt_validation`` have no single item-level headline value: their cards rank by value only
-and say so; ``inspect-stance compare`` compares their runs.
+value)). A method that declares none has no item-level headline value: its card ranks by value
+only and says so; ``inspect-stance compare`` compares its runs.
 
 Over the items every ranked target has: the pairwise two-sided clustered paired tests (CR1, t
 with ``G - 1`` df: :func:`~inspect_stance.stats.paired.clustered_paired_test`), Holm-adjusted
@@ -26,33 +21,11 @@ means (:func:`~inspect_stance.stats.ranking.rank_runs`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
-
-#: per method: the items_df score holding the item-level headline, and a divisor argument
-ITEM_SCORES: dict[str, tuple[str, str | None]] = {
-    "stance_drift": ("stance_drift_scorer", None),
-    "press": ("stable", "argument_sets"),
-    "even_handedness": ("even_handedness_scorer", None),
-}
-#: per method: the cluster of an item key (absent: each item its own cluster)
-CLUSTER_OF: dict[str, Callable[[str], str]] = {
-    "even_handedness": lambda key: key.rsplit("-", 1)[0],
-}
 
 #: an item's (cluster, value)
 ItemValue = tuple[str, float]
-
-
-def item_values(items: Any, method: str, settings: dict[str, Any]) -> dict[str, ItemValue]:
-    """``item -> (cluster, headline value)`` of one run's rows of ``items_df`` (module
-    docstring)."""
-    score, divisor = ITEM_SCORES[method]
-    rows = items[items["score"] == score]
-    values = rows.groupby("item")["value"].mean()
-    scale = float(settings.get(divisor, 3)) if divisor else 1.0
-    cluster = CLUSTER_OF.get(method, lambda key: key)
-    return {str(k): (cluster(str(k)), float(v) / scale) for k, v in values.items()}
 
 
 def rank_targets(per_target: Mapping[str, Mapping[str, ItemValue | float]],
@@ -166,7 +139,6 @@ def board_ranking(method: str, entries: Mapping[str, Mapping[str, Any]],
     ``logs``, ``eval_ids``, ``settings`` and ``value``) over the targets ``compare`` would
     compare (``None`` when there is none), a note saying why there is none and which targets
     were set apart, and the targets set apart (target -> why)."""
-    from inspect_stance.analysis import items_df
     from inspect_stance.study.registry import task_headline
 
     logs = {t: [str(x) for x in (e.get("logs") or [e["log"]])] for t, e in entries.items()}
@@ -178,12 +150,6 @@ def board_ranking(method: str, entries: Mapping[str, Mapping[str, Any]],
     if declared is not None and declared.items is not None:
         hook = declared.items
         per = {t: hook(logs[t]) for t in kept}
-    elif method in ITEM_SCORES:
-        items = items_df([log for t in kept for log in logs[t]])
-        for t in kept:
-            ids = entries[t].get("eval_ids") or [entries[t].get("eval_id")]
-            per[t] = item_values(items[items["eval_id"].isin(ids)], method,
-                                 dict(entries[t].get("settings") or {}))  # fmt: skip
     else:
         return None, (f"{method} has no single item-level headline value; inspect-stance "
                       f"compare compares its runs{apart_note}"), apart  # fmt: skip
