@@ -5,13 +5,13 @@ escaping); tables wrap their text so they stay within the page."""
 
 from __future__ import annotations
 
-import html
 import json
 import os
 from pathlib import Path
 from typing import Any
 
 from inspect_stance.card.breakdowns import value_text
+from inspect_stance.printable import html_text, md_text
 
 STYLE = (
     "body{font-family:system-ui,sans-serif;max-width:60em;margin:1.5em auto;padding:0 1em;"
@@ -20,7 +20,7 @@ STYLE = (
     "text-align:left;vertical-align:top}th{background:#f3f3f3}img{max-width:100%}"
     "code{overflow-wrap:anywhere}.muted{color:#555}"
 )
-esc = html.escape
+esc = html_text
 
 
 def _ci(e: dict[str, Any]) -> str:
@@ -45,26 +45,30 @@ def _link(path: str, out: Path) -> str:
 
 
 def card_markdown(card: dict[str, Any]) -> str:
-    """The card as Markdown."""
-    lines = [f"# Stance card: {card['target']}", ""]
+    """The card as Markdown; every name and label through :func:`~inspect_stance.printable.md_text`
+    (no live HTML, link or image from a name)."""
+    md = md_text
+    lines = [f"# Stance card: {md(card['target'])}", ""]
     lines += ["| method | model | metric | value | 95 % interval | items |",
               "|---|---|---|---|---|---|"]  # fmt: skip
     for m, e in card["methods"].items():
-        lines.append(f"| {m} | {e['model']} | {e['metric']} | {_v(e)} | {_ci(e)} | "
+        lines.append(f"| {md(m)} | {md(e['model'])} | {md(e['metric'])} | {_v(e)} | {_ci(e)} | "
                      f"{e['n_items']} |")  # fmt: skip
-    lines += ["", *(f"- **{m}**: {e['reading']}" for m, e in card["methods"].items())]
+    lines += ["", *(f"- **{md(m)}**: {md(e['reading'])}" for m, e in card["methods"].items())]
     lines += [
-        f"- **{m}**: note: {n}" for m, e in card["methods"].items() for n in e.get("notes", [])
+        f"- **{md(m)}**: note: {md(n)}"
+        for m, e in card["methods"].items()
+        for n in e.get("notes", [])
     ]
     for m, e in card["methods"].items():
         for group in e["breakdown"]:
-            lines += ["", f"**{m}: {group['title']}**", ""]
-            lines += [f"- {label}: {value_text(v, c)}" for label, v, c in group["rows"]]
+            lines += ["", f"**{md(m)}: {md(group['title'])}**", ""]
+            lines += [f"- {md(label)}: {value_text(v, c)}" for label, v, c in group["rows"]]
     for m, e in card["methods"].items():
         if e.get("moved"):
-            lines += ["", f"**{m}: moved most since {Path(e['since']).name}**", "",
+            lines += ["", f"**{md(m)}: moved most since {md(Path(e['since']).name)}**", "",
                       "| item | before | now | change |", "|---|---|---|---|"]  # fmt: skip
-            lines += [f"| {t.replace('|', '/')} | {a:.3f} | {b:.3f} | {b - a:+.3f} |"
+            lines += [f"| {md(t)} | {a:.3f} | {b:.3f} | {b - a:+.3f} |"
                       for _i, t, a, b in e["moved"]]  # fmt: skip
     lines += ["", f"Samples completed: {card['samples']:,}; model calls: {card['calls']:,}; "
               f"tokens: {card['tokens']:,}", ""]  # fmt: skip
