@@ -26,7 +26,6 @@ def earlier_runs(paths: list[str]) -> dict[tuple[str, str], str]:
             logs.append(raw)
     if logs:
         from inspect_stance.analysis import runs_df
-
         from inspect_stance.errors import InputError
 
         df = runs_df(logs)

@@ -20,7 +20,8 @@ Per method (``n`` items, sizes from the task arguments or the tasks' documented 
   (one call) and labels each (``sources x per_source`` calls, default 3 x 2); one prompter
   (the target) call per setting.
 - ``even_handedness``: ``n`` pairs (``limit``, default all 1,350) x 2 target calls; each
-  grader judges 3 questions per pair, in both orders (default) or one.
+  grader judges the pair in both orders (default) or one, and refusal and hedging of each of the
+  two responses: ``orders + 4`` calls per pair.
 
 The counts match the model calls the simulated runs log (``tests/study_file``).
 """
@@ -83,10 +84,11 @@ def _drift(args: dict[str, Any], target: str, roles: dict[str, list[ModelSpec]],
     hops = _int(args, "hops", 1)
     if hops > 1:
         _add(calls, target, trials * (1 + hops))
-        relays = roles.get("relay", [])
+        relays = [r.model for r in roles.get("relay", [])] or [target]
         per = (hops - 1) * relay_calls_per_hop(str(args.get("relay_operation", "paraphrase")))
-        for k in range(per * trials):  # relay=A,B alternates models hop by hop
-            _add(calls, relays[k % len(relays)].model if relays else target, 1)
+        total = per * trials  # relay=A,B alternates models hop by hop: call k to relays[k % R]
+        for j, model in enumerate(relays):
+            _add(calls, model, total // len(relays) + (1 if j < total % len(relays) else 0))
         return n
     extractions = 5 if args.get("variant") == "multiple_extraction" else 1
     _add(calls, target, trials * ((0 if args.get("arguments_from") else 1) + extractions))
@@ -158,8 +160,8 @@ def _even(args: dict[str, Any], target: str, roles: dict[str, list[ModelSpec]],
     n = _int(args, "limit", DEFAULT_PAIRS)
     _add(calls, target, 2 * n)
     orders = 1 if str(args.get("both_orders", True)).lower() in ("false", "no", "off", "0") else 2
-    for grader in roles.get("graders", []):
-        _add(calls, grader.model, n * 3 * orders)
+    for grader in roles.get("graders", []):  # the pair in each order, refusal and hedging of each
+        _add(calls, grader.model, n * (orders + 4))
     return n
 
 
