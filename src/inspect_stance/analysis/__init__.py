@@ -84,8 +84,9 @@ def _set_aside(path: str, ex: BaseException, strict: bool) -> None:
     from inspect_stance.errors import InputError
     from inspect_stance.printable import printable
 
-    why = str(ex).splitlines()[0] if str(ex) else type(ex).__name__
-    line = printable(f"set aside {path}: not readable as an Inspect log ({why[:120]})")
+    del ex  # its text is the reader's (e.g. a zip library's), not the user's
+    line = printable(f"set aside {path}: not readable as an Inspect log (corrupt, truncated or "
+                     "not a log)")  # fmt: skip
     if strict:
         raise InputError(f"{line}; remove it or pass only readable logs")
     warnings.warn(line, SetAsideWarning, stacklevel=3)
