@@ -198,3 +198,13 @@ def test_a_log_dir_of_another_study_is_refused(tmp_path, capsys):
         extra=("--yes", "--log-dir", str(other)),
     )
     shutil.rmtree(other)
+
+
+def test_the_docs_list_the_declared_bounds():
+    from pathlib import Path
+
+    from inspect_stance.study_file.bounds import bounds_table
+
+    docs = (Path(__file__).resolve().parents[1] / "docs" / "cards.md").read_text()
+    block = docs.split("<!-- study-bounds -->\n")[1].split("<!-- /study-bounds -->")[0]
+    assert block == bounds_table()

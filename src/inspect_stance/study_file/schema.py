@@ -10,6 +10,15 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints, Validation
 
 from inspect_stance.errors import InputError
 from inspect_stance.printable import printable
+from inspect_stance.study_file.spec import (
+    DEFAULT_CONFIRM_ABOVE,
+    DEFAULT_MAX_RETRIES,
+    DEFAULT_TIMEOUT,
+    MAX_CONFIRM_ABOVE,
+    MAX_RETRIES,
+    MAX_TARGETS,
+    MAX_TIMEOUT,
+)
 
 #: a whole number given as one (a float, a string or a bool is refused)
 Whole = Annotated[int, Field(strict=True)]
@@ -38,14 +47,14 @@ class StudyTop(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     study: StudyName | None = None
-    targets: Annotated[dict[str | int, Any], Field(min_length=1, max_length=100)]
+    targets: Annotated[dict[str | int, Any], Field(min_length=1, max_length=MAX_TARGETS)]
     methods: Annotated[dict[str, Any], Field(min_length=1)]
     roles: dict[str, Any] | None = None
     design: dict[str, Any] | None = None
     prices: dict[str | int, Any] | None = None
-    confirm_above: Annotated[Whole, Field(ge=1, le=1_000_000_000)] = 10_000
-    max_retries: Annotated[Whole, Field(ge=0, le=50)] = 5
-    timeout: Annotated[Whole, Field(ge=1, le=3_600)] = 120
+    confirm_above: Annotated[Whole, Field(ge=1, le=MAX_CONFIRM_ABOVE)] = DEFAULT_CONFIRM_ABOVE
+    max_retries: Annotated[Whole, Field(ge=0, le=MAX_RETRIES)] = DEFAULT_MAX_RETRIES
+    timeout: Annotated[Whole, Field(ge=1, le=MAX_TIMEOUT)] = DEFAULT_TIMEOUT
 
 
 def check_top(data: dict[str, Any]) -> StudyTop:
