@@ -44,6 +44,13 @@ def _link(path: str, out: Path) -> str:
         return path
 
 
+def _prose(text: str) -> str:
+    """The card's own sentence (a reading: numbers and fixed words, its interval in brackets)
+    for Markdown: escaped as :func:`~inspect_stance.printable.md_text` except the brackets,
+    which open no link without a name in them."""
+    return md_text(text).replace("\\[", "[").replace("\\]", "]")
+
+
 def card_markdown(card: dict[str, Any]) -> str:
     """The card as Markdown; every name and label through :func:`~inspect_stance.printable.md_text`
     (no live HTML, link or image from a name)."""
@@ -54,7 +61,7 @@ def card_markdown(card: dict[str, Any]) -> str:
     for m, e in card["methods"].items():
         lines.append(f"| {md(m)} | {md(e['model'])} | {md(e['metric'])} | {_v(e)} | {_ci(e)} | "
                      f"{e['n_items']} |")  # fmt: skip
-    lines += ["", *(f"- **{md(m)}**: {md(e['reading'])}" for m, e in card["methods"].items())]
+    lines += ["", *(f"- **{md(m)}**: {_prose(e['reading'])}" for m, e in card["methods"].items())]
     lines += [
         f"- **{md(m)}**: note: {md(n)}"
         for m, e in card["methods"].items()
