@@ -208,3 +208,13 @@ def test_the_docs_list_the_declared_bounds():
     docs = (Path(__file__).resolve().parents[1] / "docs" / "cards.md").read_text()
     block = docs.split("<!-- study-bounds -->\n")[1].split("<!-- /study-bounds -->")[0]
     assert block == bounds_table()
+
+
+def test_the_plan_counts_the_pairs_the_filters_leave(tmp_path, capsys):
+    from inspect_stance.even_handedness.data import select_pairs
+
+    matching = len(select_pairs(None, ["trump"]))
+    path = tmp_path / "s.yaml"
+    path.write_text(BASE.replace("{limit: 3}", "{limit: 1000, topics: trump}"))
+    assert main(["study", str(path), "--plan"]) == 0
+    assert f"{matching} items, " in capsys.readouterr().out

@@ -19,7 +19,8 @@ Per method (``n`` items, sizes from the task arguments or the tasks' documented 
 - ``prompt_validation``: ``S`` settings as above; each annotator ranks a setting's prompts
   (one call) and labels each (``sources x per_source`` calls, default 3 x 2); one prompter
   (the target) call per setting.
-- ``even_handedness``: ``n`` pairs (``limit``, default all 1,350) x 2 target calls; each
+- ``even_handedness``: ``n`` pairs (``limit``, default all 1,350, at most the pairs matching
+  its filters) x 2 target calls; each
   grader judges the pair in both orders (default) or one, and refusal and hedging of each of the
   two responses: ``orders + 4`` calls per pair.
 
@@ -157,12 +158,28 @@ def _validation(args: dict[str, Any], target: str, roles: dict[str, list[ModelSp
 
 def _even(args: dict[str, Any], target: str, roles: dict[str, list[ModelSpec]],
           calls: dict[str, int]) -> int:  # fmt: skip
-    n = _int(args, "limit", DEFAULT_PAIRS)
+    n = min(_int(args, "limit", DEFAULT_PAIRS), _matching_pairs(args))
     _add(calls, target, 2 * n)
     orders = 1 if str(args.get("both_orders", True)).lower() in ("false", "no", "off", "0") else 2
     for grader in roles.get("graders", []):  # the pair in each order, refusal and hedging of each
         _add(calls, grader.model, n * (orders + 4))
     return n
+
+
+_PAIR_FILTERS = ("categories", "topics", "template_categories", "partisan")
+
+
+def _matching_pairs(args: dict[str, Any]) -> int:
+    """The even-handedness pairs matching the filters in ``args`` (all 1,350 without any), so
+    a ``limit`` above them is planned as the pairs the task will run."""
+    given = {k: args[k] for k in _PAIR_FILTERS if args.get(k) is not None}
+    if not given:
+        return DEFAULT_PAIRS
+    from inspect_stance.even_handedness.data import select_pairs
+    from inspect_stance.even_handedness.options import EvenOptions
+
+    o = EvenOptions.parse(**given)
+    return len(select_pairs(o.categories, o.topics, o.template_categories, o.partisan))
 
 
 _COUNTERS = {
