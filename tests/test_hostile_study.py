@@ -218,3 +218,25 @@ def test_the_plan_counts_the_pairs_the_filters_leave(tmp_path, capsys):
     path.write_text(BASE.replace("{limit: 3}", "{limit: 1000, topics: trump}"))
     assert main(["study", str(path), "--plan"]) == 0
     assert f"{matching} items, " in capsys.readouterr().out
+
+
+@pytest.mark.slow
+def test_a_closed_endpoint_ends_within_the_retries(tmp_path, capsys):
+    """A provider endpoint that refuses connections: the run ends, unfinished, after
+    ``max_retries`` (not retried without end)."""
+    text = (
+        BASE.replace(
+            "a: even_sim/target",
+            'a: {model: openai-api/local/x, model_args: {base_url: "http://127.0.0.1:9/v1", '
+            "api_key: k}}",
+        ).replace("limit: 3", "limit: 1")
+        + "max_retries: 1\ntimeout: 5\n"
+    )
+    path = tmp_path / "s.yaml"
+    path.write_text(text)
+    start = time.monotonic()
+    code = main(
+        ["study", str(path), "--yes", "--display", "none", "--log-dir", str(tmp_path / "L")]
+    )
+    assert code == 2 and time.monotonic() - start < 240
+    assert "NOT finished" in capsys.readouterr().out
