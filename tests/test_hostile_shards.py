@@ -117,3 +117,9 @@ def test_the_script_imports_cleanly_in_a_fresh_interpreter(tmp_path):
     r = subprocess.run([sys.executable, "-c", f"import runpy; runpy.run_path({str(out)!r})"],
                        capture_output=True, text=True, timeout=120)  # fmt: skip
     assert r.returncode == 0, r.stderr[-2000:]
+
+
+@pytest.mark.parametrize("arg", ["hops=1000000", "trials=100000000", "limit_propositions=5000"])
+def test_a_shard_job_of_a_huge_size_is_refused(capsys, arg):
+    assert main(["shard", "stance_drift", "--shards", "2", "--model", "a/b", "-T", arg]) == 2
+    assert "at most" in _one_line_error(capsys)

@@ -109,6 +109,7 @@ def make_job(
         raise InputError(
             f"-T {unknown[0]}: {name} has no such option; see inspect-stance params {name}"
         )
+    _check_sizes(args)
     if not model.strip():
         raise InputError(
             "--model is empty; give the model under test, e.g. --model openai/gpt-4o-mini"
@@ -116,6 +117,21 @@ def make_job(
     return ShardJob(
         name, n, model, args, {r: list(m) for r, m in (roles or {}).items()}, log_dir, package
     )
+
+
+def _check_sizes(args: Mapping[str, Any]) -> None:
+    """Each size among ``args`` at most its bound (:data:`inspect_stance.study_file.bounds.MAX_SIZES`,
+    the same bounds as a study file's), so a job of a huge size is refused before it is written."""
+    from inspect_stance.params import parse_int
+    from inspect_stance.study_file.bounds import DATA_FILE_OF, MAX_SIZES
+
+    for key, value in args.items():
+        n = parse_int(value) if key in MAX_SIZES else None
+        if n is None or (DATA_FILE_OF.get(key) and args.get(DATA_FILE_OF[key])):
+            continue
+        most, what = MAX_SIZES[key]
+        if n > most:
+            raise InputError(f"-T {key}={n:,}: more than {most:,} ({what}); give at most {most:,}")
 
 
 def _plain(value: Any) -> Any:

@@ -8,6 +8,17 @@ from typing import Any
 
 from inspect_stance.errors import InputError
 
+#: calls above which a study asks before running (``confirm_above``)
+DEFAULT_CONFIRM_ABOVE = 10_000
+#: a model call's retries and its timeout in seconds, unless the study file sets them (Inspect's
+#: own defaults retry without end: a closed endpoint would hang a study)
+DEFAULT_MAX_RETRIES = 5
+DEFAULT_TIMEOUT = 120
+#: the most of each: retries, timeout (seconds), confirm_above (calls), targets
+MAX_RETRIES = 50
+MAX_TIMEOUT = 3_600
+MAX_CONFIRM_ABOVE = 1_000_000_000
+MAX_TARGETS = 100
 #: per task argument: its most value in a study and what it counts
 MAX_SIZES: dict[str, tuple[int, str]] = {
     "trials": (10_000, "trials per proposition and stance"),

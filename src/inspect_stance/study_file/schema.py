@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints, Validation
 
 from inspect_stance.errors import InputError
 from inspect_stance.printable import printable
-from inspect_stance.study_file.spec import (
+from inspect_stance.study_file.bounds import (
     DEFAULT_CONFIRM_ABOVE,
     DEFAULT_MAX_RETRIES,
     DEFAULT_TIMEOUT,

@@ -30,6 +30,11 @@ from typing import Any, Literal
 
 from inspect_stance.errors import InputError
 from inspect_stance.printable import printable
+from inspect_stance.study_file.bounds import (
+    DEFAULT_CONFIRM_ABOVE,
+    DEFAULT_MAX_RETRIES,
+    DEFAULT_TIMEOUT,
+)
 
 #: the methods a study runs, each an Inspect task of the package
 METHODS: tuple[str, ...] = (
@@ -57,16 +62,6 @@ ROLES: tuple[str, ...] = ("judges", "prompter", "arguer", "classifier", "relay",
                           "graders")  # fmt: skip
 TOP_KEYS = ("study", "targets", "roles", "methods", "design", "prices", "confirm_above",
             "max_retries", "timeout")  # fmt: skip
-DEFAULT_CONFIRM_ABOVE = 10_000
-#: a model call's retries and its timeout in seconds, unless the study file sets them (Inspect's
-#: own defaults retry without end: a closed endpoint would hang a study)
-DEFAULT_MAX_RETRIES = 5
-DEFAULT_TIMEOUT = 120
-#: the most of each: retries, timeout (seconds), confirm_above (calls), targets
-MAX_RETRIES = 50
-MAX_TIMEOUT = 3_600
-MAX_CONFIRM_ABOVE = 1_000_000_000
-MAX_TARGETS = 100
 _MODEL = re.compile(r"^[A-Za-z0-9_.-]+/\S+$")
 
 Design = Literal["explicit", "target_se", "budget_calls"]
