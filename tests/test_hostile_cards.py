@@ -176,3 +176,21 @@ def test_items_df_values_are_unrounded(tmp_path):
             assert r.value == meta["row"][meta["initial_stance"]]
             checked += 1
     assert checked
+
+
+def test_a_foreign_task_log_is_set_aside_naming_it(tmp_path, capsys):
+    from inspect_ai import Task
+    from inspect_ai import eval as inspect_eval
+    from inspect_ai.dataset import Sample
+    from inspect_ai.scorer import match
+
+    log = inspect_eval(Task(dataset=[Sample(input="hi", target="hi")], scorer=match(),
+                            name="foreign"), model="mockllm/model", log_dir=str(tmp_path / "F"),
+                       display="none")[0]  # fmt: skip
+    _eval(tmp_path / "F", "t")
+    assert main(["card", str(tmp_path / "F"), "--out", str(tmp_path / "c")]) == 0
+    name = Path(log.location).name
+    assert name in capsys.readouterr().err
+    assert [p.name for p in (tmp_path / "c").glob("*.json")] == ["t.json"]
+    assert main(["card", str(tmp_path / "F"), "--out", str(tmp_path / "c2"), "--strict"]) == 2
+    assert name in _one_line(capsys.readouterr().err)

@@ -85,10 +85,10 @@ def _set_aside(path: str, ex: BaseException, strict: bool) -> None:
     from inspect_stance.printable import printable
 
     del ex  # its text is the reader's (e.g. a zip library's), not the user's
-    line = printable(f"set aside {path}: not readable as an Inspect log (corrupt, truncated or "
-                     "not a log)")  # fmt: skip
+    what = f"{path}: not readable as an Inspect log (corrupt, truncated or not a log)"
     if strict:
-        raise InputError(f"{line}; remove it or pass only readable logs")
+        raise InputError(printable(f"{what}; remove it, or drop --strict to set it aside"))
+    line = printable(f"set aside {what}")
     warnings.warn(line, SetAsideWarning, stacklevel=3)
 
 

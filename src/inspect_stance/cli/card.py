@@ -57,6 +57,23 @@ def check_since(values: list[str]) -> None:
                              "their logs); pass an earlier card's <target>.json")  # fmt: skip
 
 
+def _without_foreign(runs: Any, strict: bool) -> Any:
+    """``runs`` without the runs of tasks that have no card (not one of the package's tasks), each
+    set aside in one line naming its log (``strict``: refused)."""
+    from inspect_stance.params import TASK_NAMES
+
+    if runs.empty:
+        return runs
+    method = runs["method"].astype(str).str.rsplit("/", n=1).str[-1]
+    foreign = ~method.isin(list(TASK_NAMES))
+    for log, task in zip(runs.loc[foreign, "log"], runs.loc[foreign, "task_name"], strict=True):
+        what = f"{str(log).removeprefix('file://')}: a log of task {task!r}, which has no card"
+        if strict:
+            raise InputError(printable(f"card: {what}; pass only inspect-stance runs"))
+        print(printable(f"inspect-stance card: set aside {what}"), file=sys.stderr)
+    return runs[~foreign]
+
+
 def run(args: argparse.Namespace) -> int:
     """Check the paths and outputs, read the logs (setting aside unreadable ones), write the
     cards, print the paths written."""
@@ -76,6 +93,7 @@ def run(args: argparse.Namespace) -> int:
     for w in caught:
         if issubclass(w.category, SetAsideWarning):
             print(f"inspect-stance card: {w.message}", file=sys.stderr)
+    runs = _without_foreign(runs, args.strict)
     if runs.empty:
         raise InputError(f"card: no readable Inspect logs in {printable(', '.join(args.paths))}; "
                          "pass log folders")  # fmt: skip
