@@ -240,3 +240,21 @@ def test_a_closed_endpoint_ends_within_the_retries(tmp_path, capsys):
     )
     assert code == 2 and time.monotonic() - start < 240
     assert "NOT finished" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("content", "word"),
+    [(b"\xff\xfe\x00", "UTF-8"), (b"a: !!python/object:os.system [ls]\n", "cannot read"),
+     (b"a: &x [*x]\n", "alias"), (b"study: x\n" + b"#" * 5_000_000, "short")],
+)  # fmt: skip
+def test_an_unreadable_study_file_is_one_line(tmp_path, capsys, content, word):
+    path = tmp_path / "s.yaml"
+    path.write_bytes(content)
+    assert main(["study", str(path), "--plan"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and word in err and "Traceback" not in err, err
+
+
+def test_a_folder_for_the_study_file_is_one_line(tmp_path, capsys):
+    assert main(["study", str(tmp_path), "--plan"]) == 2
+    assert "is a folder" in capsys.readouterr().err

@@ -103,6 +103,9 @@ def load_yaml(text: str, where: str) -> Any:
 def read_yaml(path: Path) -> Any:
     """The YAML document of the file at ``path`` (module docstring)."""
     try:
+        if path.stat().st_size > 4 * MAX_BYTES:  # before reading it: a study file is short
+            raise InputError(f"study file {path}: over {MAX_BYTES:,} characters; a study file "
+                             "is short")  # fmt: skip
         text = path.read_text(encoding="utf-8")
     except UnicodeDecodeError:
         raise InputError(f"study file {path}: not UTF-8 text; save it as UTF-8") from None

@@ -268,6 +268,8 @@ def read_study(path: Path) -> StudySpec:
     """Read and check the study file at ``path`` (one-line errors)."""
     from inspect_stance.study_file.loader import read_yaml
 
+    if path.is_dir():
+        raise InputError(f"study: {printable(str(path))} is a folder; give the study file (YAML)")
     if not path.is_file():
         raise InputError(f"study: {printable(str(path))} not found; write one with "
                          f"inspect-stance study --example {printable(str(path))}")  # fmt: skip
