@@ -61,3 +61,14 @@ def shard_set_listing(shards_dir: str) -> object:
             return await list_shard_set(fs, shards_dir)
 
     return anyio.run(listing)
+
+
+def model_api_names() -> set[str]:
+    """The providers (the ``provider`` of ``provider/model``) Inspect knows: its own and those
+    of installed packages' entry points."""
+    import inspect_ai.model  # noqa: F401 - registers Inspect's own providers
+    from inspect_ai._util.entrypoints import ensure_entry_points
+    from inspect_ai._util.registry import registry_find, registry_unqualified_name
+
+    ensure_entry_points()
+    return {registry_unqualified_name(i) for i in registry_find(lambda i: i.type == "modelapi")}

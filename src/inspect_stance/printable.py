@@ -33,3 +33,39 @@ def printable_lines(text: str) -> str:
     """``text`` whose own line breaks are kept (a multi-line table) and every other control
     character escaped: each line through :func:`printable`."""
     return "\n".join(printable(line) for line in text.split("\n"))
+
+
+#: Markdown's live syntax in a name, each written as text: HTML (``<``, ``>``, ``&`` as entities)
+#: and the characters of links, images, code spans and table cells (backslash-escaped)
+_MD_ESCAPES: dict[str, str] = {
+    "&": "&amp;",
+    "<": "&lt;",
+    ">": "&gt;",
+    "\\": "\\\\",
+    "[": "\\[",
+    "]": "\\]",
+    "`": "\\`",
+    "|": "\\|",
+}
+
+
+def md_text(text: object) -> str:
+    """``text`` safe inside Markdown (a heading, a list item, a table cell): :func:`printable`,
+    then HTML written as entities (``<script>`` shows as text, no tag) and the link, image,
+    code-span and cell syntax backslash-escaped (``[x](javascript:...)`` shows as text, no
+    link)."""
+    return "".join(_MD_ESCAPES.get(c, c) for c in printable(str(text)))
+
+
+def html_text(text: object) -> str:
+    """``text`` safe in HTML text and quoted attributes: :func:`printable`, then
+    ``html.escape`` (``& < > " '``)."""
+    import html
+
+    return html.escape(printable(str(text)))
+
+
+def annotation_text(text: object) -> str:
+    """``text`` safe in a line of terminal or CI output (a GitHub workflow command reads
+    ``::warning::`` only at the start of a line): :func:`printable`, one line."""
+    return printable(str(text))

@@ -24,6 +24,8 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from inspect_stance.printable import printable
+
 #: the sample-store key of a sample's call provenance
 STORE_KEY = "inspect_stance:provenance"
 _FIELDS: tuple[str, ...] = (
@@ -94,7 +96,10 @@ def provenance_notes(entries: Iterable[Mapping[str, Any]], run: str = "run") -> 
     """One line per model (and role) whose calls came from more than one system fingerprint or
     returned model name, e.g. ``run: calls to openai/gpt-4o came from 2 system fingerprints
     (fp_a 120 calls, fp_b 80 calls): the model may have changed mid-study``. Cached answers
-    are left out (they say who answered when the cache was written). Empty when none did."""
+    are left out (they say who answered when the cache was written), and so are calls naming no
+    fingerprint or returned model (a failed call). Names and fingerprints are escaped
+    (:func:`~inspect_stance.printable.printable`: no line break reaches the output). Empty when
+    none did."""
     by_model: dict[tuple[Any, str], dict[str, Counter[str]]] = {}
     for e in entries:
         if e.get("cached"):
@@ -108,12 +113,15 @@ def provenance_notes(entries: Iterable[Mapping[str, Any]], run: str = "run") -> 
     for (role, model), seen in by_model.items():
         who = f"{model} (role {role})" if role else model
         for key, what in (("fp", "system fingerprints"), ("m", "returned model names")):
-            if len(seen[key]) > 1:
-                shown = ", ".join(f"{k} {n} calls" for k, n in seen[key].most_common())
-                notes.append(
-                    f"{run}: calls to {who} came from {len(seen[key])} {what} ({shown}): the "
+            # a call that names none (a failed call, a provider that gives none) says nothing
+            # about which model answered: only named values count
+            named = Counter({k: n for k, n in seen[key].items() if k != "None"})
+            if len(named) > 1:
+                shown = ", ".join(f"{k} {n} calls" for k, n in named.most_common())
+                notes.append(printable(
+                    f"{run}: calls to {who} came from {len(named)} {what} ({shown}): the "
                     "model may have changed mid-study"
-                )
+                ))  # fmt: skip
     return notes
 
 
@@ -134,4 +142,4 @@ def warn_provenance(runs: Iterable[Any], prog: str) -> None:
 
     for run in runs:
         for line in provenance_notes(getattr(run, "provenance", None) or [], _run_name(run)):
-            print(f"{prog}: warning: {line}", file=sys.stderr)
+            print(printable(f"{prog}: warning: {line}"), file=sys.stderr)

@@ -46,7 +46,7 @@ def test_leaderboard_sorts_by_the_better_direction():
 
 
 def test_model_names_with_control_characters_are_escaped():
-    assert escape_name("evil\x1b[31m\nmodel") == "evil\\x1b[31m\\x0amodel"
+    assert escape_name("evil\x1b[31m\nmodel\u202e") == "evil\\x1b[31m\\nmodel\\u202e"
     assert "\x1b" not in file_stem("a/\x1bb") and "/" not in file_stem("a/\x1bb")
 
 

@@ -68,24 +68,78 @@ def _paths(logs: LogPaths) -> list[str]:
     return out
 
 
-def _read(logs: LogPaths) -> Iterator[tuple[str, EvalLog]]:
+def _read(logs: LogPaths, strict: bool = False) -> Iterator[tuple[str, EvalLog]]:
+    """Each readable log with its path; an unreadable one is set aside (:func:`_set_aside`)."""
     from inspect_stance.logfile import read_log
 
     for path in _paths(logs):
-        yield path, read_log(path)
+        try:
+            log = read_log(path)
+        except Exception as ex:  # noqa: BLE001 - any unreadable file is set aside, named
+            _set_aside(path, ex, strict)
+            continue
+        yield path, log
 
 
-def runs_df(logs: LogPaths) -> pd.DataFrame:
-    """One row per run (module docstring): ``evals_df`` plus the headline and its interval."""
+def _set_aside(path: str, ex: BaseException, strict: bool) -> None:
+    """A corrupt or foreign log: a one-line warning naming it (``strict``: a one-line
+    ``InputError``)."""
+    import warnings
+
+    from inspect_stance.errors import InputError
+    from inspect_stance.printable import printable
+
+    del ex  # its text is the reader's (e.g. a zip library's), not the user's
+    what = f"{path}: not readable as an Inspect log (corrupt, truncated or not a log)"
+    if strict:
+        raise InputError(printable(f"{what}; remove it, or drop --strict to set it aside"))
+    line = printable(f"set aside {what}")
+    warnings.warn(line, SetAsideWarning, stacklevel=3)
+
+
+class SetAsideWarning(UserWarning):
+    """A log file set aside by :func:`runs_df` / :func:`items_df` (its message names it)."""
+
+
+#: ``model_args`` / ``model_base_url`` columns carrying a credential (``user:password@`` in a URL,
+#: or an ``api_key``-like argument) have it replaced by this
+REDACTED = "REDACTED"
+
+
+def _redact(value: Any) -> Any:
+    """``value`` with a URL's password (``scheme://user:password@host``) and the values of keys
+    naming a credential (``api_key``, ``token``, ``password``, ``secret``) replaced by
+    :data:`REDACTED`; other values unchanged."""
+    import re
+
+    if isinstance(value, str):
+        text = re.sub(r"(://[^/@\s:]*:)[^/@\s]*@", rf"\g<1>{REDACTED}@", value)
+        return re.sub(
+            r'("?(?:api[_-]?key|token|password|secret)"?\s*[:=]\s*)("[^"]*"|[^,}\s]+)',
+            rf'\g<1>"{REDACTED}"',
+            text,
+            flags=re.I,
+        )
+    return value
+
+
+def runs_df(logs: LogPaths, strict: bool = False) -> pd.DataFrame:
+    """One row per run (module docstring): ``evals_df`` plus the headline and its interval.
+    A corrupt or unreadable log is set aside with a :class:`SetAsideWarning` naming it
+    (``strict``: a one-line ``InputError``); a credential in ``model_args`` /
+    ``model_base_url`` is redacted."""
     import pandas as pd
     from inspect_ai.analysis import evals_df
 
-    paths = _paths(logs)
+    read = list(_read(_paths(logs), strict))
+    paths = [p for p, _log in read]
     df = evals_df(paths, quiet=True) if paths else pd.DataFrame()
     if df.empty:
         return df
+    for column in ("model_args", "model_base_url"):
+        if column in df.columns:
+            df[column] = df[column].map(_redact)
     df["method"] = df["task_name"]
-    read = list(_read(paths))
     logs_read = [log for _p, log in read]
     from inspect_stance.analysis.headline import HEADLINE_COLUMNS, headline_columns, log_headline
 
@@ -156,15 +210,17 @@ def _item(meta: dict[str, Any], sample_id: Any) -> str:
     return str(sample_id)
 
 
-def items_df(logs: LogPaths) -> pd.DataFrame:
+def items_df(logs: LogPaths, strict: bool = False) -> pd.DataFrame:
     """One row per run x item x metric value (module docstring); a dict-valued score gives
-    one row per key, its ``score`` column the key."""
+    one row per key, its ``score`` column the key. Values are at full precision: a score
+    rounded for display whose metadata holds the full row (stance drift: ``row`` and
+    ``initial_stance``) gives ``row[initial_stance]``. Unreadable logs as :func:`runs_df`."""
     import pandas as pd
 
     from inspect_stance.study.registry import task_headline
 
     rows: list[dict[str, Any]] = []
-    for path, log in _read(logs):
+    for path, log in _read(logs, strict):
         base = {"eval_id": log.eval.eval_id, "task_name": log.eval.task, "model": log.eval.model}
         for sample in log.samples or []:
             where = {
@@ -176,7 +232,8 @@ def items_df(logs: LogPaths) -> pd.DataFrame:
                 "level": "sample",
             }
             for scorer, score in (sample.scores or {}).items():
-                values = score.value if isinstance(score.value, dict) else {scorer: score.value}
+                values = (score.value if isinstance(score.value, dict)
+                          else {scorer: _full_value(score)})  # fmt: skip
                 for name, value in values.items():
                     rows.append({**where, "score": name, "value": _number(value)})
         spec = task_headline(log.eval.task)
@@ -189,6 +246,19 @@ def items_df(logs: LogPaths) -> pd.DataFrame:
         "score", "value",
     ]  # fmt: skip
     return pd.DataFrame(rows, columns=columns)
+
+
+def _full_value(score: Any) -> Any:
+    """A score's value at full precision (:func:`items_df`)."""
+    meta = score.metadata or {}
+    row, stance = meta.get("row"), meta.get("initial_stance")
+    if (isinstance(row, list) and isinstance(stance, int) and 0 <= stance < len(row)
+            and isinstance(score.value, int | float) and not isinstance(score.value, bool)):  # fmt: skip
+        try:
+            return float(row[stance])
+        except (TypeError, ValueError):
+            return score.value
+    return score.value
 
 
 def _number(value: Any) -> Any:

@@ -15,7 +15,10 @@ metric's range), ``stderr``, ``n_items``, ``n_clusters``, ``item``, ``cluster``,
 ``reading``, ``breakdown``, ``tokens``; ``samples`` and ``tokens`` over its runs), ``<t>.md``
 and ``<t>.html``. With two or more targets: ``leaderboard.json`` (per method, the targets
 sorted by the headline in its better direction, and the ranking) and ``index.html``. File
-names and every shown name are escaped: control characters become ``\\xNN`` text.
+names and every shown name are escaped: control, bidirectional and zero-width characters become
+their escapes (``\\x1b``, ``\\u202e``), Markdown's HTML and link syntax is written as text, and
+two targets whose names map to one file name (``team a``, ``team_a``) get distinct file names
+(:func:`.names.card_stems`).
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from inspect_stance.card.entries import better, build_cards, leaderboard
-from inspect_stance.card.names import escape_name, file_stem
+from inspect_stance.card.names import card_stems, escape_name, file_stem
 
 __all__ = ["build_cards", "escape_name", "file_stem", "leaderboard", "write_cards"]
 
@@ -65,6 +68,30 @@ def board_json(cards: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
     return out
 
 
+def prefer_finished(runs: Any) -> tuple[Any, dict[tuple[str, str], str]]:
+    """``runs`` without the runs that did not finish (``status`` other than ``success``) of a
+    target and method that also has a finished run, and per such (target, method) the note the
+    card shows: which run it shows and why. A target and method with no finished run keep all
+    their runs (the card shows the latest, and its reading says it is incomplete)."""
+    from inspect_stance.card.entries import target_of
+
+    if "status" not in runs.columns or runs.empty:
+        return runs, {}
+    rows = runs.to_dict("records")
+    keys = [(target_of(r), str(r["method"]).rsplit("/", 1)[-1]) for r in rows]
+    finished = {k for k, r in zip(keys, rows, strict=True) if r.get("status") == "success"}
+    drop = [i for i, (k, r) in enumerate(zip(keys, rows, strict=True))
+            if k in finished and r.get("status") != "success"]  # fmt: skip
+    notes: dict[tuple[str, str], str] = {}
+    for i in drop:
+        log = Path(str(rows[i].get("log") or "")).name
+        notes[keys[i]] = escape_name(
+            f"shows the latest finished run; a run that did not finish "
+            f"(status {rows[i].get('status')}, {log}) is left out"
+        )
+    return runs.drop(index=runs.index[drop]), notes
+
+
 def write_cards(runs: Any, out: Path, since: list[str] | None = None) -> list[Path]:
     """Write every card (and, with several targets, the leaderboard); the paths written.
     ``since``: an earlier card's .json or logs; each method then lists the items that moved
@@ -72,14 +99,20 @@ def write_cards(runs: Any, out: Path, since: list[str] | None = None) -> list[Pa
     from inspect_stance.card.render import card_html, card_markdown
 
     out.mkdir(parents=True, exist_ok=True)
+    runs, kept = prefer_finished(runs)
     cards = build_cards(runs)
+    for (target, method), note in kept.items():
+        entry = cards.get(target, {}).get("methods", {}).get(method)
+        if entry is not None:
+            entry.setdefault("notes", []).append(note)
     if since:
         from inspect_stance.card.since import add_moved, earlier_runs
 
         add_moved(cards, earlier_runs(since))
     written: list[Path] = []
+    stems = card_stems(c["target"] for c in cards.values())
     for card in cards.values():
-        stem = out / file_stem(card["target"])
+        stem = out / stems[card["target"]]
         for suffix, text in ((".json", json.dumps(card, indent=2)), (".md", card_markdown(card)),
                              (".html", card_html(card, out))):  # fmt: skip
             path = stem.with_suffix(suffix)

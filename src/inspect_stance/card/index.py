@@ -9,7 +9,7 @@ import base64
 import io
 from typing import Any
 
-from inspect_stance.card.names import file_stem
+from inspect_stance.card.names import card_stems
 from inspect_stance.card.render import _page, esc
 
 
@@ -72,7 +72,9 @@ def _interval_cell(ci: list[float | None]) -> str:
 
 def index_html(cards: dict[str, dict[str, Any]], board: dict[str, dict[str, Any]]) -> str:
     """The index page (module docstring); ``board``: method -> leaderboard entry."""
-    links = "".join(f"<li><a href='{esc(file_stem(t))}.html'>{esc(t)}</a></li>" for t in cards)
+    stems = card_stems(c["target"] for c in cards.values())
+    links = "".join(f"<li><a href='{esc(stems[c['target']])}.html'>{esc(c['target'])}</a></li>"
+                    for c in cards.values())  # fmt: skip
     parts = [f"<h1>Stance cards</h1><ul>{links}</ul>"]
     for method, entry in board.items():
         rows = entry["targets"]

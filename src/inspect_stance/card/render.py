@@ -5,7 +5,6 @@ escaping); tables wrap their text so they stay within the page."""
 
 from __future__ import annotations
 
-import html
 import json
 import os
 from pathlib import Path
@@ -13,6 +12,7 @@ from typing import Any
 
 from inspect_stance.card.breakdowns import value_text
 from inspect_stance.card.entries import value_texts
+from inspect_stance.printable import html_text, md_text
 
 STYLE = (
     "body{font-family:system-ui,sans-serif;max-width:60em;margin:1.5em auto;padding:0 1em;"
@@ -21,7 +21,7 @@ STYLE = (
     "text-align:left;vertical-align:top}th{background:#f3f3f3}img{max-width:100%}"
     "code{overflow-wrap:anywhere}.muted{color:#555}"
 )
-esc = html.escape
+esc = html_text
 
 
 def _ci(e: dict[str, Any]) -> str:
@@ -50,27 +50,38 @@ def _link(path: str, out: Path) -> str:
         return path
 
 
+def _prose(text: str) -> str:
+    """The card's own sentence (a reading: numbers and fixed words, its interval in brackets)
+    for Markdown: escaped as :func:`~inspect_stance.printable.md_text` except the brackets,
+    which open no link without a name in them."""
+    return md_text(text).replace("\\[", "[").replace("\\]", "]")
+
+
 def card_markdown(card: dict[str, Any]) -> str:
-    """The card as Markdown."""
-    lines = [f"# Stance card: {card['target']}", ""]
+    """The card as Markdown; every name and label through :func:`~inspect_stance.printable.md_text`
+    (no live HTML, link or image from a name)."""
+    md = md_text
+    lines = [f"# Stance card: {md(card['target'])}", ""]
     lines += ["| method | model | metric | value | 95 % interval | items |",
               "|---|---|---|---|---|---|"]  # fmt: skip
     for m, e in card["methods"].items():
-        lines.append(f"| {m} | {e['model']} | {e['metric']} | {_v(e)} | {_ci(e)} | "
+        lines.append(f"| {md(m)} | {md(e['model'])} | {md(e['metric'])} | {_v(e)} | {_ci(e)} | "
                      f"{_n(e)} |")  # fmt: skip
-    lines += ["", *(f"- **{m}**: {e['reading']}" for m, e in card["methods"].items())]
+    lines += ["", *(f"- **{md(m)}**: {_prose(e['reading'])}" for m, e in card["methods"].items())]
     lines += [
-        f"- **{m}**: note: {n}" for m, e in card["methods"].items() for n in e.get("notes", [])
+        f"- **{md(m)}**: note: {md(n)}"
+        for m, e in card["methods"].items()
+        for n in e.get("notes", [])
     ]
     for m, e in card["methods"].items():
         for group in e["breakdown"]:
-            lines += ["", f"**{m}: {group['title']}**", ""]
-            lines += [f"- {label}: {value_text(v, c)}" for label, v, c in group["rows"]]
+            lines += ["", f"**{md(m)}: {md(group['title'])}**", ""]
+            lines += [f"- {md(label)}: {value_text(v, c)}" for label, v, c in group["rows"]]
     for m, e in card["methods"].items():
         if e.get("moved"):
-            lines += ["", f"**{m}: moved most since {Path(e['since']).name}**", "",
+            lines += ["", f"**{md(m)}: moved most since {md(Path(e['since']).name)}**", "",
                       "| item | before | now | change |", "|---|---|---|---|"]  # fmt: skip
-            lines += [f"| {t.replace('|', '/')} | {a:.3f} | {b:.3f} | {b - a:+.3f} |"
+            lines += [f"| {md(t)} | {a:.3f} | {b:.3f} | {b - a:+.3f} |"
                       for _i, t, a, b in e["moved"]]  # fmt: skip
     lines += ["", f"Samples completed: {card['samples']:,}; model calls: {card['calls']:,}; "
               f"tokens: {card['tokens']:,}", ""]  # fmt: skip

@@ -20,13 +20,19 @@ def earlier_runs(paths: list[str]) -> dict[tuple[str, str], str]:
     for raw in paths:
         if raw.endswith(".json") and "methods" in (card := _card(raw)):
             for method, e in card["methods"].items():
-                out[(str(card.get("target", card.get("model"))), method)] = str(e["log"])
+                if isinstance(e, dict) and e.get("log"):
+                    out[(str(card.get("target", card.get("model"))), method)] = str(e["log"])
         else:
             logs.append(raw)
     if logs:
         from inspect_stance.analysis import runs_df
+        from inspect_stance.errors import InputError
 
-        for row in runs_df(logs).sort_values("created").to_dict("records"):
+        df = runs_df(logs)
+        if df.empty or "created" not in df.columns:
+            raise InputError(f"--since {' '.join(logs)}: no readable Inspect logs; pass an "
+                             "earlier card's .json or the earlier run's logs")  # fmt: skip
+        for row in df.sort_values("created").to_dict("records"):
             method = str(row["method"]).rsplit("/", 1)[-1]
             out[(target_of(row), method)] = str(row["log"]).removeprefix("file://")
     return out

@@ -17,25 +17,26 @@ def _run(args: argparse.Namespace) -> int:
     from inspect_stance.construction.report_records import read_records
     from inspect_stance.errors import InputError
     from inspect_stance.paths import check_out_file
+    from inspect_stance.printable import printable
 
     out = check_out_file(args.out, "--out")  # before any work
     if args.n < 1:
         raise InputError(f"--n {args.n}: ask for at least 1 response to label")
     records, info = read_records(args.logs, args.partial)
     if info.get("skipped"):
-        print(f"inspect-stance label-sample: {info['skipped']}", file=sys.stderr)
+        print(printable(f"inspect-stance label-sample: {info['skipped']}"), file=sys.stderr)
     try:
         sample = label_sample(records, args.n, args.seed)
     except ValueError as ex:
         raise InputError(str(ex)) from ex
     for warning in sample.warnings:
-        print(f"inspect-stance label-sample: warning: {warning}", file=sys.stderr)
+        print(printable(f"inspect-stance label-sample: warning: {warning}"), file=sys.stderr)
     write_label_sample(sample, str(out))
-    print(
+    print(printable(
         f"wrote {len(sample.rows)} sample ids from {sample.n_strata} strata (model x setting x "
         f"method) to {out}; fill in 'label' (1-5 or refusal) and pass the file to "
         "construction-report --human-labels"
-    )
+    ))  # fmt: skip
     return 0
 
 

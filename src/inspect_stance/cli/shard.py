@@ -60,14 +60,20 @@ def run(args: argparse.Namespace) -> int:
     bad = [t for t in args.task_args if "=" not in t]
     if bad:
         raise InputError(f"-T {bad[0]!r}: give NAME=VALUE (e.g. -T trials=100)")
-    if args.out is not None and not args.out.parent.is_dir():
-        raise InputError(f"--out {args.out}: its folder does not exist; create it first")
+    if args.out is not None:
+        from inspect_stance.paths import check_out_file
+
+        check_out_file(args.out, "--out")  # a folder, a missing or unwritable folder: refused
     job = make_job(args.task, args.shards, args.model, parse_task_args(list(args.task_args)),
                    _roles(args.roles), args.log_dir, args.package)  # fmt: skip
     text = render(job, args.format)
     if args.out is None:
         sys.stdout.write(text)
     else:
-        args.out.write_text(text, encoding="utf-8")
+        try:
+            args.out.write_text(text, encoding="utf-8")
+        except OSError as ex:
+            raise InputError(f"--out {args.out}: cannot be written ({ex.strerror}); give a "
+                             "writable file") from None  # fmt: skip
         print(f"wrote {args.out} ({job.n} shards of {job.task})")
     return 0

@@ -70,8 +70,9 @@ def run(args: argparse.Namespace) -> int:
             print(line)
         print(f"run it: inspect-stance study {args.file} --log-dir logs/study-example")
         return 0
+    from inspect_stance.study_file.bounds import check_total
     from inspect_stance.study_file.calls import plan_calls
-    from inspect_stance.study_file.checks import check_study
+    from inspect_stance.study_file.checks import check_log_dir, check_study
     from inspect_stance.study_file.design import sizes
     from inspect_stance.study_file.spec import read_study
 
@@ -79,6 +80,10 @@ def run(args: argparse.Namespace) -> int:
     sizing = sizes(spec)
     check_study(spec, sizing.args)
     runs = plan_calls(spec, sizing.args)
+    check_total(sum(r.total for r in runs), len(runs))
+    log_dir = args.log_dir or Path("logs") / f"study-{spec.name}"
+    if not args.plan:
+        check_log_dir(log_dir, spec.name)  # before the plan: an output checked before any work
     for line in plan_lines(spec, runs, sizing.notes):
         print(line)
     if args.plan:
@@ -88,7 +93,6 @@ def run(args: argparse.Namespace) -> int:
         return 0
     from inspect_stance.study_file.runner import run_study
 
-    log_dir = args.log_dir or Path("logs") / f"study-{spec.name}"
     outcomes = run_study(spec, sizing.args, log_dir, args.display)
     unfinished = [o for o in outcomes if not o.success]
     for o in outcomes:

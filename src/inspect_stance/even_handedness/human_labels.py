@@ -18,12 +18,19 @@ ID_COLUMNS: tuple[str, ...] = ("id", "sample_id")
 
 
 def _rows(p: Path) -> list[dict[str, str]]:
-    text = p.read_text(encoding="utf-8")
+    from inspect_stance.tables import read_text_file
+
+    text = read_text_file(p, "human labels")  # one-line errors: not UTF-8 (e.g. Latin-1), ...
     if p.suffix == ".jsonl":
         try:
-            return [json.loads(x) for x in text.splitlines() if x.strip()]
+            rows = [json.loads(x) for x in text.splitlines() if x.strip()]
         except json.JSONDecodeError as ex:
             raise InputError(f"human labels file {p}: not JSON Lines ({ex.msg})") from ex
+        bad = next((n for n, r in enumerate(rows, start=1) if not isinstance(r, dict)), None)
+        if bad is not None:
+            raise InputError(f"human labels file {p}, line {bad}: not a JSON object; write one "
+                             '{"id": ..., "label": ...} per line')  # fmt: skip
+        return rows
     delimiter = "\t" if p.suffix == ".tsv" else ","
     return list(csv.DictReader(text.splitlines(), delimiter=delimiter))
 

@@ -77,10 +77,16 @@ def _rank_key(key: str) -> str:
 def select(items: Sequence[T], key: Callable[[T], str], shard: Shard | None) -> list[T]:
     """The items of ``shard`` in their input order (all of them for ``None``): item ``x`` is kept
     when the rank ``r`` of ``blake2b(key(x))`` among all items' digests has ``r mod N == K - 1``.
-    Keys must be unique (``InputError`` otherwise: two items would be indistinguishable)."""
+    Keys must be unique (``InputError`` otherwise: two items would be indistinguishable), and
+    ``N`` at most the number of items (``InputError`` otherwise: a shard would be empty)."""
     if shard is None:
         return list(items)
     keys = [key(x) for x in items]
+    if shard.n > len(keys):
+        raise InputError(
+            f"shard {shard}: {shard.n} shards of {len(keys)} item(s) leave shards empty; use "
+            f"at most {max(len(keys), 1)} shards (-T shard=K/N with N <= {max(len(keys), 1)})"
+        )
     if len(set(keys)) != len(keys):
         raise InputError("two items share a content key; remove the repeated item before sharding")
     ranked = sorted(keys, key=_rank_key)

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from inspect_stance.errors import InputError
+from inspect_stance.printable import printable
 from inspect_stance.shards import SHARD_KEY
 
 #: the package's tasks that take ``-T shard=K/N``
@@ -41,6 +42,8 @@ JobFormat = Literal["commands", "eval-set", "hawk"]
 FORMATS: tuple[str, ...] = ("commands", "eval-set", "hawk")
 #: the pip specifier of this package in a Hawk config (a wheel path or git URL works too)
 PACKAGE = "inspect-stance"
+#: most shards of one job (each shard is a process or task; more is a typo, not a study)
+MAX_SHARDS = 1_000
 
 
 @dataclass(frozen=True)
@@ -88,7 +91,16 @@ def make_job(
         )
     if n < 1:
         raise InputError(f"--shards {n}: give the number of shards, 1 or more (e.g. --shards 4)")
-    args = dict(task_args or {})
+    if n > MAX_SHARDS:
+        raise InputError(f"--shards {n:,}: more than {MAX_SHARDS:,}; give at most {MAX_SHARDS:,} "
+                         "(a task has fewer items than that per shard)")  # fmt: skip
+    args = {str(k): _plain(v) for k, v in (task_args or {}).items()}
+    for what, text in [("--model", model), ("--log-dir", log_dir), ("--package", package),
+                       *((f"-T {k}", _t_value(v)) for k, v in args.items()),
+                       *((f"--model-role {r}", ",".join(m)) for r, m in (roles or {}).items())]:  # fmt: skip
+        if not text.isprintable():
+            raise InputError(f"{what}: {printable(text)!s} holds a control character (a line "
+                             "break would split a command); remove it")  # fmt: skip
     if SHARD_KEY in args:
         raise InputError("-T shard is set by the job for each shard; leave it out")
     known = _task_parameters(name)
@@ -97,6 +109,7 @@ def make_job(
         raise InputError(
             f"-T {unknown[0]}: {name} has no such option; see inspect-stance params {name}"
         )
+    _check_sizes(args)
     if not model.strip():
         raise InputError(
             "--model is empty; give the model under test, e.g. --model openai/gpt-4o-mini"
@@ -104,6 +117,35 @@ def make_job(
     return ShardJob(
         name, n, model, args, {r: list(m) for r, m in (roles or {}).items()}, log_dir, package
     )
+
+
+def _check_sizes(args: Mapping[str, Any]) -> None:
+    """Each size among ``args`` at most its bound (:data:`inspect_stance.study_file.bounds.MAX_SIZES`,
+    the same bounds as a study file's), so a job of a huge size is refused before it is written."""
+    from inspect_stance.params import parse_int
+    from inspect_stance.study_file.bounds import DATA_FILE_OF, MAX_SIZES
+
+    for key, value in args.items():
+        n = parse_int(value) if key in MAX_SIZES else None
+        if n is None or (DATA_FILE_OF.get(key) and args.get(DATA_FILE_OF[key])):
+            continue
+        most, what = MAX_SIZES[key]
+        if n > most:
+            raise InputError(f"-T {key}={n:,}: more than {most:,} ({what}); give at most {most:,}")
+
+
+def _plain(value: Any) -> Any:
+    """A task argument as a value every form writes and reads back: strings, numbers, booleans,
+    ``None``, and lists/dicts of them; anything else (a date YAML read from ``-T x=2024-01-01``)
+    as its text (``2024-01-01``), which is what ``inspect eval -T`` would pass on."""
+    if value is None or isinstance(value, str | int | float | bool):
+        return value
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    iso = getattr(value, "isoformat", None)
+    return str(iso()) if callable(iso) else str(value)
 
 
 def _t_value(value: Any) -> str:

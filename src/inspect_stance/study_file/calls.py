@@ -19,8 +19,10 @@ Per method (``n`` items, sizes from the task arguments or the tasks' documented 
 - ``prompt_validation``: ``S`` settings as above; each annotator ranks a setting's prompts
   (one call) and labels each (``sources x per_source`` calls, default 3 x 2); one prompter
   (the target) call per setting.
-- ``even_handedness``: ``n`` pairs (``limit``, default all 1,350) x 2 target calls; each
-  grader judges 3 questions per pair, in both orders (default) or one.
+- ``even_handedness``: ``n`` pairs (``limit``, default all 1,350, at most the pairs matching
+  its filters) x 2 target calls; each
+  grader judges the pair in both orders (default) or one, and refusal and hedging of each of the
+  two responses: ``orders + 4`` calls per pair.
 
 The counts match the model calls the simulated runs log (``tests/study_file``).
 """
@@ -83,10 +85,11 @@ def _drift(args: dict[str, Any], target: str, roles: dict[str, list[ModelSpec]],
     hops = _int(args, "hops", 1)
     if hops > 1:
         _add(calls, target, trials * (1 + hops))
-        relays = roles.get("relay", [])
+        relays = [r.model for r in roles.get("relay", [])] or [target]
         per = (hops - 1) * relay_calls_per_hop(str(args.get("relay_operation", "paraphrase")))
-        for k in range(per * trials):  # relay=A,B alternates models hop by hop
-            _add(calls, relays[k % len(relays)].model if relays else target, 1)
+        total = per * trials  # relay=A,B alternates models hop by hop: call k to relays[k % R]
+        for j, model in enumerate(relays):
+            _add(calls, model, total // len(relays) + (1 if j < total % len(relays) else 0))
         return n
     extractions = 5 if args.get("variant") == "multiple_extraction" else 1
     _add(calls, target, trials * ((0 if args.get("arguments_from") else 1) + extractions))
@@ -155,12 +158,28 @@ def _validation(args: dict[str, Any], target: str, roles: dict[str, list[ModelSp
 
 def _even(args: dict[str, Any], target: str, roles: dict[str, list[ModelSpec]],
           calls: dict[str, int]) -> int:  # fmt: skip
-    n = _int(args, "limit", DEFAULT_PAIRS)
+    n = min(_int(args, "limit", DEFAULT_PAIRS), _matching_pairs(args))
     _add(calls, target, 2 * n)
     orders = 1 if str(args.get("both_orders", True)).lower() in ("false", "no", "off", "0") else 2
-    for grader in roles.get("graders", []):
-        _add(calls, grader.model, n * 3 * orders)
+    for grader in roles.get("graders", []):  # the pair in each order, refusal and hedging of each
+        _add(calls, grader.model, n * (orders + 4))
     return n
+
+
+_PAIR_FILTERS = ("categories", "topics", "template_categories", "partisan")
+
+
+def _matching_pairs(args: dict[str, Any]) -> int:
+    """The even-handedness pairs matching the filters in ``args`` (all 1,350 without any), so
+    a ``limit`` above them is planned as the pairs the task will run."""
+    given = {k: args[k] for k in _PAIR_FILTERS if args.get(k) is not None}
+    if not given:
+        return DEFAULT_PAIRS
+    from inspect_stance.even_handedness.data import select_pairs
+    from inspect_stance.even_handedness.options import EvenOptions
+
+    o = EvenOptions.parse(**given)
+    return len(select_pairs(o.categories, o.topics, o.template_categories, o.partisan))
 
 
 _COUNTERS = {

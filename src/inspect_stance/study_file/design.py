@@ -62,7 +62,12 @@ def sizes(spec: StudySpec) -> Sizing:
             continue
         if spec.design == "target_se":
             sd = spec.sd.get(method, sd0)
-            n = min(most, max(2, math.ceil((sd / value) ** 2)))
+            # sd / sqrt(most) > value: the cap is reached (and (sd / value)^2 may overflow)
+            n = (
+                most
+                if sd > value * math.sqrt(most)
+                else min(most, max(2, math.ceil((sd / value) ** 2)))
+            )
             why = f"sd {sd:g} / target se {value:g}"
             if (sd / math.sqrt(n)) > value:
                 why += f"; capped at {most}, predicted se {sd / math.sqrt(n):.3g}"

@@ -10,6 +10,8 @@ from pathlib import Path
 from typing import Any, Literal
 
 from inspect_stance.card.names import file_stem
+from inspect_stance.errors import InputError
+from inspect_stance.printable import printable
 from inspect_stance.study_file.spec import ModelSpec, StudySpec
 
 #: roles that take one model (the others take a list)
@@ -57,27 +59,46 @@ def run_study(spec: StudySpec, args: dict[str, dict[str, Any]], log_dir: Path,
     out: list[RunOutcome] = []
     for (target, method), (model, roles) in built.items():
         folder = run_folder(log_dir, target, method)
-        success, logs = eval_set(
-            f"inspect_stance/{method}",
-            log_dir=str(folder),
-            model=model,
-            model_roles=roles,
-            task_args=args[method],
-            metadata={"stance_study": spec.name, "stance_target": target},
-            display=display,
-        )
+        try:
+            success, logs = eval_set(
+                f"inspect_stance/{method}",
+                log_dir=str(folder),
+                model=model,
+                model_roles=roles,
+                task_args=args[method],
+                metadata={"stance_study": spec.name, "stance_target": target},
+                display=display,
+                max_retries=spec.max_retries,
+                timeout=spec.timeout,
+                retry_attempts=min(spec.max_retries, 10),
+            )
+        except Exception as ex:
+            if type(ex).__name__ != "PrerequisiteError":  # Inspect's refusal of a log folder
+                raise
+            first = str(ex).strip().splitlines()[0] if str(ex).strip() else ""
+            raise InputError(f"study: {target} / {method}: {printable(first)}; give the study "
+                             "its own --log-dir or remove the logs it names") from None  # fmt: skip
         out.append(RunOutcome(target, method, folder, success, [log.location for log in logs]))
     return out
 
 
 def build_models(spec: StudySpec) -> dict[tuple[str, str], tuple[Any, dict[str, Any]]]:
     """Per (target, method): the target's Inspect model and its role models, built (and so
-    checked by their providers) before any run starts."""
+    checked by their providers) before any run starts; a provider's refusal (a bad model
+    argument, a missing API key) is a one-line ``InputError`` naming the target and method."""
     out: dict[tuple[str, str], tuple[Any, dict[str, Any]]] = {}
     for target, models in spec.targets.items():
         for method in spec.methods:
             roles = spec.roles_for(method)
             if method == "prompt_validation":
                 roles["prompter"] = [models[method]]
-            out[(target, method)] = (_model(models[method]), _roles(roles))
+            try:
+                out[(target, method)] = (_model(models[method]), _roles(roles))
+            except InputError:
+                raise
+            except Exception as ex:  # noqa: BLE001 - any provider refusal is one input error
+                first = str(ex).strip().splitlines()[0] if str(ex).strip() else ""
+                raise InputError(f"study file: targets.{target} / {method}: a model could not "
+                                 f"be created ({type(ex).__name__}: {printable(first)[:200]}); "
+                                 "fix the model, its model_args or its API key") from None  # fmt: skip
     return out

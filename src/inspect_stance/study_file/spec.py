@@ -29,6 +29,12 @@ from pathlib import Path
 from typing import Any, Literal
 
 from inspect_stance.errors import InputError
+from inspect_stance.printable import printable
+from inspect_stance.study_file.bounds import (
+    DEFAULT_CONFIRM_ABOVE,
+    DEFAULT_MAX_RETRIES,
+    DEFAULT_TIMEOUT,
+)
 
 #: the methods a study runs, each an Inspect task of the package
 METHODS: tuple[str, ...] = (
@@ -54,8 +60,8 @@ REQUIRED_ROLES: dict[str, tuple[str, ...]] = {
 }
 ROLES: tuple[str, ...] = ("judges", "prompter", "arguer", "classifier", "relay", "annotators",
                           "graders")  # fmt: skip
-TOP_KEYS = ("study", "targets", "roles", "methods", "design", "prices", "confirm_above")
-DEFAULT_CONFIRM_ABOVE = 10_000
+TOP_KEYS = ("study", "targets", "roles", "methods", "design", "prices", "confirm_above",
+            "max_retries", "timeout")  # fmt: skip
 _MODEL = re.compile(r"^[A-Za-z0-9_.-]+/\S+$")
 
 Design = Literal["explicit", "target_se", "budget_calls"]
@@ -83,6 +89,8 @@ class StudySpec:
     sd: dict[str, float] = field(default_factory=dict)
     prices: dict[str, float] = field(default_factory=dict)
     confirm_above: int = DEFAULT_CONFIRM_ABOVE
+    max_retries: int = DEFAULT_MAX_RETRIES
+    timeout: int = DEFAULT_TIMEOUT
 
     def roles_for(self, method: str) -> dict[str, list[ModelSpec]]:
         """The roles bound for ``method``: the shared ones it uses, then its own overrides."""
@@ -211,10 +219,14 @@ def _positive(value: Any, key: str) -> float:
 
 def parse_study(data: Any, name: str = "study") -> StudySpec:
     """The :class:`StudySpec` of a parsed YAML document (one-line errors, module docstring)."""
+    from inspect_stance.study_file.schema import check_top
+
     data = _mapping(data, "the top level", "see `inspect-stance study --example FILE`")
-    unknown = sorted(set(data) - set(TOP_KEYS))
+    unknown = sorted(set(map(str, data)) - set(TOP_KEYS))
     if unknown:
-        raise InputError(f"study file: {unknown[0]}: unknown key; use {', '.join(TOP_KEYS)}")
+        raise InputError(f"study file: {printable(unknown[0])}: unknown key; use "
+                         f"{', '.join(TOP_KEYS)}")  # fmt: skip
+    top = check_top(data)
     args, method_roles = _methods(data.get("methods"))
     targets = _targets(data.get("targets"), list(args))
     roles = {_check_role(str(r), f"roles.{r}"): _role_models(v, f"roles.{r}")
@@ -222,9 +234,9 @@ def parse_study(data: Any, name: str = "study") -> StudySpec:
     design, value, sd = _design(data.get("design"))
     prices = {str(m): _price(v, f"prices.{m}")
               for m, v in _mapping(data.get("prices") or {}, "prices", "write model: dollars").items()}  # fmt: skip
-    confirm = data.get("confirm_above", DEFAULT_CONFIRM_ABOVE)
-    spec = StudySpec(str(data.get("study") or name), targets, roles, args, method_roles, design,
-                     value, sd, prices, int(_positive(confirm, "confirm_above")))  # fmt: skip
+    study = top.study or _stem_name(name)
+    spec = StudySpec(study, targets, roles, args, method_roles, design, value, sd, prices,
+                     top.confirm_above, top.max_retries, top.timeout)  # fmt: skip
     for method in args:
         bound = spec.roles_for(method)
         for role in REQUIRED_ROLES.get(method, ()):
@@ -232,6 +244,12 @@ def parse_study(data: Any, name: str = "study") -> StudySpec:
                 raise InputError(f"study file: roles.{role}: {method} needs the {role} role; "
                                  f"add roles: {{{role}: [provider/model, ...]}}")  # fmt: skip
     return spec
+
+
+def _stem_name(stem: str) -> str:
+    """The study name from the file's stem: characters outside the name rule as ``_``."""
+    clean = re.sub(r"[^A-Za-z0-9._-]+", "_", stem).lstrip("._-")[:64]
+    return clean or "study"
 
 
 def _price(value: Any, key: str) -> float:
@@ -248,14 +266,11 @@ def _price(value: Any, key: str) -> float:
 
 def read_study(path: Path) -> StudySpec:
     """Read and check the study file at ``path`` (one-line errors)."""
-    import yaml
+    from inspect_stance.study_file.loader import read_yaml
 
+    if path.is_dir():
+        raise InputError(f"study: {printable(str(path))} is a folder; give the study file (YAML)")
     if not path.is_file():
-        raise InputError(f"study: {path} not found; write one with inspect-stance study "
-                         f"--example {path}")  # fmt: skip
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (yaml.YAMLError, UnicodeDecodeError) as ex:
-        first = str(ex).splitlines()[0] if str(ex) else type(ex).__name__
-        raise InputError(f"study file {path}: not YAML ({first}); fix the syntax") from None
-    return parse_study(data, path.stem)
+        raise InputError(f"study: {printable(str(path))} not found; write one with "
+                         f"inspect-stance study --example {printable(str(path))}")  # fmt: skip
+    return parse_study(read_yaml(path), path.stem)
