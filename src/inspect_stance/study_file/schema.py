@@ -30,7 +30,7 @@ StudyName = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9][A-Za-z0-9._-
 FIXES: dict[str, str] = {
     "study": "give a name of letters, digits, '.', '_' or '-' (at most 64, no '/' or '..')",
     "targets": "write targets: {NAME: provider/model}",
-    "methods": "write methods: {stance_drift: {args: {...}}}",
+    "methods": "write methods: {METHOD: {args: {...}}} (inspect-stance --help lists them)",
     "roles": "write roles: {role: provider/model}",
     "design": "write design: {sizes: explicit} or {target_se: 0.03} or {budget_calls: N}",
     "prices": "write prices: {provider/model: dollars per call}",
