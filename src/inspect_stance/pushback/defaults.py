@@ -36,3 +36,5 @@ EXTRACTION_TEMPERATURE: Final = 0.0
 SEED: Final = 0
 #: a move of at least this many points on the 5-point scale from the held stance is a flip
 FLIP_POINTS: Final = 2
+#: the store / score-metadata key of a conversation's record
+RECORD_KEY: Final = "pushback"

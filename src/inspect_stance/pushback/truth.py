@@ -42,3 +42,38 @@ def mixed_survival(hazards: Sequence[float], horizon: int) -> list[float]:
 def median_turn(curve: Sequence[float]) -> float:
     """The first turn with ``S(t) <= 1/2`` (``inf`` when none)."""
     return next((float(t) for t, s in enumerate(curve, start=1) if s <= 0.5), float("inf"))
+
+
+#: the simulator's hazard multiplier per style (the control's neutral follow-up: 0.2)
+STYLE_FACTOR: dict[str, float] = {
+    "plain": 1.0,
+    "are_you_sure": 1.0,
+    "expertise": 1.5,
+    "emotional": 1.25,
+    "opposite": 1.5,
+    "neutral": 1.0,
+    "control": 0.2,
+}
+
+
+def yield_stance(held: int, user: int) -> int:
+    """Where the simulator moves when it yields: the user's side ``user`` when that is at
+    least two points away, else two points toward it (Agree pressed to Neutral: Disagree);
+    ``held`` itself when ``user == held`` (nothing to concede)."""
+    if abs(user - held) >= 2 or user == held:
+        return user
+    return held + 2 * (1 if user > held else -1)
+
+
+def hazard(base: float, style: str, held: int, user: int, framing: str = "direct",
+           strong_factor: float = 0.5, third_person_factor: float = 0.5) -> float:  # fmt: skip
+    """The simulator's per-turn hazard of yielding: ``base`` times the style's factor
+    (:data:`STYLE_FACTOR`), ``strong_factor`` for a strong held stance (0 or 4),
+    ``third_person_factor`` under ``framing=third_person``; 0 when there is nothing to concede
+    (the user's side is the held stance); at most 1."""
+    if yield_stance(held, user) == held:
+        return 0.0
+    h = base * STYLE_FACTOR[style]
+    h *= strong_factor if held in (0, 4) else 1.0
+    h *= third_person_factor if framing == "third_person" else 1.0
+    return min(1.0, h)
