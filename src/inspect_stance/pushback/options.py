@@ -103,6 +103,6 @@ class PushbackOptions:
 
     def metadata(self, **more: Any) -> dict[str, Any]:
         """The task metadata the reports and compare read."""
-        return {"turns": self.turns, "start": self.start, "framing": self.framing,
+        return {"turns": self.turns, "trials": self.trials, "start": self.start, "framing": self.framing,
                 "styles": list(self.styles), "control": self.control, "reader": self.reader,
                 "stances": list(self.stances), **more}  # fmt: skip

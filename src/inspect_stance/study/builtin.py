@@ -11,4 +11,5 @@ import inspect_stance.press.method  # noqa: F401 - registers press
 import inspect_stance.construction.method  # noqa: F401 - registers construction
 import inspect_stance.validation.method  # noqa: F401 - registers prompt_validation
 import inspect_stance.even_handedness.method  # noqa: F401 - registers even_handedness
+import inspect_stance.pushback.method  # noqa: F401 - registers pushback
 # isort: on
