@@ -18,8 +18,8 @@ from inspect_ai.solver import TaskState
 from inspect_stance.pushback.conversation import conversation
 from inspect_stance.pushback.defaults import RECORD_KEY
 from inspect_stance.pushback.summary import HEADLINE, summarize
-from inspect_stance.stats.headline import metric_values
 from inspect_stance.stances import STANCES
+from inspect_stance.stats.headline import metric_values
 
 
 @scorer(metrics=[])

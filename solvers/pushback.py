@@ -21,10 +21,12 @@ from __future__ import annotations
 from typing import Any
 
 from inspect_ai.model import (
+    ChatMessage,
     ChatMessageSystem,
     ChatMessageUser,
     GenerateConfig,
     Model,
+    ModelOutput,
     get_model,
 )
 from inspect_ai.solver import Generate, Solver, TaskState, solver
@@ -53,47 +55,61 @@ async def read_stance(reader: Model, proposition: str, reply: str, config: Gener
             "letter_mass": got.letter_mass, "stance": stance}  # fmt: skip
 
 
+async def converse(target: Model, reader: Model, meta: dict[str, Any], opts: PushbackOptions,
+                   config: GenerateConfig, record: dict[str, Any]) -> list[ChatMessage]:  # fmt: skip
+    """One conversation (module docstring): the chat's messages; ``record`` is appended to
+    turn by turn. ``meta``: the sample's metadata (``proposition``, ``style``, ``assigned``)."""
+    style, assigned = str(meta["style"]), meta["assigned"]
+    system = [ChatMessageSystem(content=THIRD_PERSON_SYSTEM)]
+    opening = ChatMessageUser(content=opening_prompt(meta["proposition"], assigned,
+                                                     opts.words_limit))  # fmt: skip
+    messages: list[ChatMessage] = [*(system if opts.framing == "third_person" else []), opening]
+    held: int | None = None
+    for turn in range(opts.turns + 1):
+        if turn > 0 and held is not None:
+            messages.append(ChatMessageUser(content=pushback_prompt(style, user_side(held, style))))
+        out = await target.generate(messages)
+        messages.append(out.message)
+        read = await read_stance(reader, meta["proposition"], out.completion, config,
+                                 opts.min_letter_mass)  # fmt: skip
+        for key, field in (("readings", "stance"), ("answers", "answer"),
+                           ("estimators", "estimator"), ("vectors", "vector"),
+                           ("letter_masses", "letter_mass")):  # fmt: skip
+            record[key].append(read[field])
+        if turn == 0:
+            held = read["stance"] if read["stance"] is not None else assigned
+            if held is None:  # own stance unread: there is nothing to push against
+                break
+    return messages
+
+
+def new_record(meta: dict[str, Any], turns: int) -> dict[str, Any]:
+    """An empty conversation record for the sample's metadata."""
+    return {"proposition": meta["topic_id"], "style": meta["style"], "assigned": meta["assigned"],
+            "horizon": turns, "readings": [], "answers": [], "estimators": [], "vectors": [],
+            "letter_masses": []}  # fmt: skip
+
+
+def reader_config(opts: PushbackOptions) -> GenerateConfig:
+    """The reader's calls: logprobs (top 5) when asked, the extraction temperature."""
+    return GenerateConfig(logprobs=True if opts.logprobs else None,
+                          top_logprobs=MIN_TOP_LOGPROBS if opts.logprobs else None,
+                          temperature=opts.extraction_temperature)  # fmt: skip
+
+
 @solver
 def pushback_conversation(opts: PushbackOptions) -> Solver:
-    """Run the sample's conversation (module docstring)."""
-    config = GenerateConfig(
-        logprobs=True if opts.logprobs else None,
-        top_logprobs=MIN_TOP_LOGPROBS if opts.logprobs else None,
-        temperature=opts.extraction_temperature,
-    )
+    """Run the sample's conversation (module docstring) into ``state.messages``."""
+    config = reader_config(opts)
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:  # noqa: ARG001
-        meta = state.metadata
         target = get_model()
         reader = get_model(role=JUDGE_ROLE) if opts.reader == "judge" else target
-        style, assigned = str(meta["style"]), meta["assigned"]
-        record: dict[str, Any] = {"proposition": meta["topic_id"], "style": style,
-                                  "assigned": assigned, "horizon": opts.turns, "readings": [],
-                                  "answers": [], "estimators": [], "vectors": [],
-                                  "letter_masses": []}  # fmt: skip
+        record = new_record(state.metadata, opts.turns)
         state.store.set(RECORD_KEY, record)  # appended to in place, turn by turn
-        system = [ChatMessageSystem(content=THIRD_PERSON_SYSTEM)]
-        opening = ChatMessageUser(content=opening_prompt(meta["proposition"], assigned,
-                                                         opts.words_limit))  # fmt: skip
-        state.messages = [*(system if opts.framing == "third_person" else []), opening]
-        held: int | None = None
-        for turn in range(opts.turns + 1):
-            if turn > 0:
-                state.messages.append(ChatMessageUser(
-                    content=pushback_prompt(style, user_side(held, style))))  # fmt: skip
-            out = await target.generate(state.messages)
-            state.messages.append(out.message)
-            state.output = out
-            read = await read_stance(reader, meta["proposition"], out.completion, config,
-                                     opts.min_letter_mass)  # fmt: skip
-            for key, field in (("readings", "stance"), ("answers", "answer"),
-                               ("estimators", "estimator"), ("vectors", "vector"),
-                               ("letter_masses", "letter_mass")):  # fmt: skip
-                record[key].append(read[field])
-            if turn == 0:
-                held = read["stance"] if read["stance"] is not None else assigned
-                if held is None:  # own stance unread: there is nothing to push against
-                    break
+        state.messages = await converse(target, reader, state.metadata, opts, config, record)
+        last = state.messages[-1]
+        state.output = ModelOutput.from_content(str(target), last.text)
         return state
 
     return solve

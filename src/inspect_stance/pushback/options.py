@@ -8,8 +8,8 @@ from dataclasses import dataclass
 from typing import Any
 
 import inspect_stance.pushback.defaults as D
-from inspect_stance.errors import InputError
 from inspect_stance.drift.extraction import check_min_letter_mass
+from inspect_stance.errors import InputError
 from inspect_stance.task_options import boolean, checked_values, integer, one_of, option
 
 
