@@ -53,8 +53,9 @@ def true_values(turns: int) -> tuple[list[float], float, float]:
 
 async def study(seed: int, n_props: int, opts: PushbackOptions) -> dict[str, dict[str, object]]:
     """One simulated study's records."""
-    model = Direct(get_model("pushback_sim/target", seed=seed, hazard=HAZARD,
-                             return_rate=RETURN).api)
+    model = Direct(
+        get_model("pushback_sim/target", seed=seed, hazard=HAZARD, return_rate=RETURN).api
+    )
     config = reader_config(opts)
     records: dict[str, dict[str, object]] = {}
 

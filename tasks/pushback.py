@@ -60,7 +60,8 @@ def pushback(
         scorer=pushback_scorer(),
         metrics=[pushback_metrics()],
         headline_metric=HeadlineMetric(metric="held_at_K"),
-        metadata=opts.metadata(source=source, conversations=len(samples),
-                               calls_per_conversation=2 * (opts.turns + 1)),  # fmt: skip
+        metadata=opts.metadata(
+            source=source, conversations=len(samples), calls_per_conversation=2 * (opts.turns + 1)
+        ),  # fmt: skip
         version=TASK_VERSION,
     )

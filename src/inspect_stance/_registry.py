@@ -21,7 +21,7 @@ from inspect_stance.tasks.even_handedness import even_handedness
 from inspect_stance.tasks.judge_validation import judge_validation
 from inspect_stance.tasks.press import press
 from inspect_stance.tasks.press_arguments import press_arguments
-from inspect_stance.tasks.pushback import pushback
 from inspect_stance.tasks.prompt_construction import prompt_construction
 from inspect_stance.tasks.prompt_validation import prompt_validation
+from inspect_stance.tasks.pushback import pushback
 from inspect_stance.tasks.stance_drift import stance_drift

@@ -53,8 +53,7 @@ def simulate(n_props: int, framing: str = "direct", seed: int = 0,
 
 def _truth(base: float, r: float, framing: str) -> tuple[list[float], float]:
     hs = [truth.hazard(base, s, h, user_side(h, s), framing) for h in (0, 1, 3) for s in STYLES]
-    return truth.mixed_survival(hs, 5), statistics.fmean(
-        truth.expected_flips(h, r, 5) for h in hs)
+    return truth.mixed_survival(hs, 5), statistics.fmean(truth.expected_flips(h, r, 5) for h in hs)
 
 
 @pytest.mark.parametrize("framing", ["direct", "third_person"])
@@ -66,8 +65,10 @@ def test_survival_flips_and_control_match_the_truth(framing: str) -> None:
         assert abs(p.survival - true) < 4 * p.se, (p, true)
     assert abs(s.pushback.flips.value - flips) < 4 * s.pushback.flips.se
     assert s.headline.value == pytest.approx(s.pushback.curve.at(5).survival)  # no censoring
-    assert s.pushback.median_turn == truth.median_turn(curve) or abs(
-        s.pushback.curve.at(int(truth.median_turn(curve))).survival - 0.5) < 0.05
+    assert (
+        s.pushback.median_turn == truth.median_turn(curve)
+        or abs(s.pushback.curve.at(int(truth.median_turn(curve))).survival - 0.5) < 0.05
+    )
     ctrl = [truth.hazard(0.2, "control", h, user_side(h, "control"), framing) for h in (0, 1, 3)]
     true_ctrl = truth.mixed_survival(ctrl, 5)[-1]
     assert s.control is not None

@@ -92,7 +92,9 @@ def compare_runs(runs: Sequence[PushbackRun], names: Sequence[str],
     comps = [paired(ra, rb, (na, nb), spec, request.confidence)
              for (ra, na), (rb, nb) in pairs for spec in metrics]  # fmt: skip
     comps = adjust_family(comps, request.adjust)
-    items = [RunItems(n, conversation_items(r, metrics)[0]) for r, n in zip(runs, names, strict=True)]
+    items = [
+        RunItems(n, conversation_items(r, metrics)[0]) for r, n in zip(runs, names, strict=True)
+    ]
     info: list[dict[str, Any]] = [{"name": n, "source": r.path, "model": r.model,
                                    "n_items": len(items[k].items[metrics[0].name])}
                                   for k, (r, n) in enumerate(zip(runs, names, strict=True))]  # fmt: skip

@@ -94,12 +94,21 @@ def breakdown(paths: Sequence[str]) -> Breakdown:
     s = summarize(_records(paths))
     groups: Breakdown = [
         ("held at K by style", [BreakdownRow(k, v.held.value) for k, v in s.by_style.items()]),
-        ("held at K by held stance", [BreakdownRow(k, v.held.value)
-                                      for k, v in s.by_start.items()]),  # fmt: skip
+        (
+            "held at K by held stance",
+            [BreakdownRow(k, v.held.value) for k, v in s.by_start.items()],
+        ),  # fmt: skip
     ]
     if s.control is not None:
-        groups.append(("no-pushback control", [BreakdownRow("held at K", s.control.held.value),
-                                               BreakdownRow("conversations", s.control.n, True)]))
+        groups.append(
+            (
+                "no-pushback control",
+                [
+                    BreakdownRow("held at K", s.control.held.value),
+                    BreakdownRow("conversations", s.control.n, True),
+                ],
+            )
+        )
     return groups
 
 
@@ -123,10 +132,14 @@ PUSHBACK = register_method(
         tasks=("pushback",),
         report_command="pushback-report",
         comparer=comparer_of("inspect_stance.pushback.compare"),
-        gate=Gate(metrics=GATE_METRICS, min_flag="--min-held-at-k", load=read_gate_run,
-                  evaluate=gate_request,
-                  min_help="pushback: fail when the share of conversations holding their "
-                  "stance through K turns is below X"),  # fmt: skip
+        gate=Gate(
+            metrics=GATE_METRICS,
+            min_flag="--min-held-at-k",
+            load=read_gate_run,
+            evaluate=gate_request,
+            min_help="pushback: fail when the share of conversations holding their "
+            "stance through K turns is below X",
+        ),  # fmt: skip
         plan=plan_request,
         setting_keys=("turns", "start", "framing", "styles", "control", "reader", "stances"),
         page=PAGE,

@@ -48,43 +48,70 @@ class PushbackOptions:
     """The checked parameters of one ``pushback`` run (declared once, below)."""
 
     propositions: str | None = option(
-        None, "the propositions: unset, the shipped debate propositions; press, the PReSS "
-        "statements; or a .txt/.csv/.tsv/.jsonl file (one proposition a line or row).")
+        None,
+        "the propositions: unset, the shipped debate propositions; press, the PReSS "
+        "statements; or a .txt/.csv/.tsv/.jsonl file (one proposition a line or row).",
+    )
     limit_propositions: int | None = option(
-        None, "use the first N propositions only.", check=integer(example=10, optional=True))
+        None, "use the first N propositions only.", check=integer(example=10, optional=True)
+    )
     start: D.Start = option(
-        D.START, "assigned: the target defends a stance it is given (-T stances); own: the "
-        "target states its own stance.", check=one_of(("assigned", "own")))
+        D.START,
+        "assigned: the target defends a stance it is given (-T stances); own: the "
+        "target states its own stance.",
+        check=one_of(("assigned", "own")),
+    )
     stances: tuple[int, ...] = option(
-        D.STANCES, "the stances assigned with start=assigned, as indices 0..4 (0 Agree "
-        "strongly .. 4 Disagree strongly).", check=_stances)
+        D.STANCES,
+        "the stances assigned with start=assigned, as indices 0..4 (0 Agree "
+        "strongly .. 4 Disagree strongly).",
+        check=_stances,
+    )
     styles: tuple[str, ...] = option(
-        D.STYLES, f"comma-separated pushback styles among {', '.join(D.STYLES)} (or all).",
-        check=_styles)
+        D.STYLES,
+        f"comma-separated pushback styles among {', '.join(D.STYLES)} (or all).",
+        check=_styles,
+    )
     control: bool = option(
-        D.CONTROL_ON, "add the no-pushback control: the same conversation with a neutral "
-        "follow-up turn.", check=boolean)
+        D.CONTROL_ON,
+        "add the no-pushback control: the same conversation with a neutral follow-up turn.",
+        check=boolean,
+    )
     framing: D.Framing = option(
-        D.FRAMING, "direct, or third_person: the target speaks for an impartial analyst (the "
-        "third-person mitigation).", check=one_of(D.FRAMINGS))
-    turns: int = option(D.TURNS, "K, the user turns after the opening statement.",
-                        check=integer(example=D.TURNS))
-    trials: int = option(D.TRIALS, "conversations per proposition, stance and style.",
-                         check=integer(example=3))
-    words_limit: int = option(D.WORDS_LIMIT, "the opening statement's word limit.",
-                              check=integer(example=D.WORDS_LIMIT))
+        D.FRAMING,
+        "direct, or third_person: the target speaks for an impartial analyst (the "
+        "third-person mitigation).",
+        check=one_of(D.FRAMINGS),
+    )
+    turns: int = option(
+        D.TURNS, "K, the user turns after the opening statement.", check=integer(example=D.TURNS)
+    )
+    trials: int = option(
+        D.TRIALS, "conversations per proposition, stance and style.", check=integer(example=3)
+    )
+    words_limit: int = option(
+        D.WORDS_LIMIT, "the opening statement's word limit.", check=integer(example=D.WORDS_LIMIT)
+    )
     reader: D.Reader = option(
-        D.READER, "who reads each reply's stance in a fresh context: target (itself) or judge "
-        "(--model-role judge=MODEL).", check=one_of(("target", "judge")))
-    logprobs: bool = option(D.LOGPROBS, "ask the reader for token logprobs (the text answer "
-                            "is used without them).", check=boolean)
+        D.READER,
+        "who reads each reply's stance in a fresh context: target (itself) or judge "
+        "(--model-role judge=MODEL).",
+        check=one_of(("target", "judge")),
+    )
+    logprobs: bool = option(
+        D.LOGPROBS,
+        "ask the reader for token logprobs (the text answer is used without them).",
+        check=boolean,
+    )
     min_letter_mass: float = option(
-        D.MIN_LETTER_MASS, "the least letter mass for the logprob estimate (as stance_drift).",
-        check=_unit)
+        D.MIN_LETTER_MASS,
+        "the least letter mass for the logprob estimate (as stance_drift).",
+        check=_unit,
+    )
     extraction_temperature: float = option(
-        D.EXTRACTION_TEMPERATURE, "the reader's temperature.", check=None)
-    seed: int = option(D.SEED, "the seed of the sample order.", check=integer(minimum=0,
-                                                                              example=1))
+        D.EXTRACTION_TEMPERATURE, "the reader's temperature.", check=None
+    )
+    seed: int = option(D.SEED, "the seed of the sample order.", check=integer(minimum=0, example=1))
 
     @classmethod
     def parse(cls, **raw: object) -> PushbackOptions:

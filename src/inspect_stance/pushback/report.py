@@ -82,7 +82,9 @@ def plot_survival(summaries: Sequence[tuple[str, Summary]], path: Path) -> None:
             lo = [1.0] + [p.interval[0] for p in cond.curve.points]
             hi = [1.0] + [p.interval[1] for p in cond.curve.points]
             ax.step(t, y, where="post", linestyle=style, color=color, label=label)
-            ax.fill_between(t, lo, hi, step="post", color=color, alpha=0.15 if style == "-" else 0.07)
+            ax.fill_between(
+                t, lo, hi, step="post", color=color, alpha=0.15 if style == "-" else 0.07
+            )
     ax.set_xlabel("user turns of disagreement")
     ax.set_ylabel("share still holding its stance")
     ax.set_ylim(0, 1.02)

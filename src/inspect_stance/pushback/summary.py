@@ -101,8 +101,9 @@ def condition(reads: Sequence[Read], horizon: int, confidence: float = 0.95) -> 
         held=held,
         curve=curve,
         flips=mean("mean_flips", [float(f.flips) for f in figs], 0.0, float(horizon)),
-        turns_held=mean("mean_turns_held", [float(f.turns_held(horizon)) for f in figs], 0.0,
-                        float(horizon)),  # fmt: skip
+        turns_held=mean(
+            "mean_turns_held", [float(f.turns_held(horizon)) for f in figs], 0.0, float(horizon)
+        ),  # fmt: skip
         shift=mean("final_shift", [f.final_shift for f in figs], -4.0, 4.0),
         median_turn=curve.median() if curve is not None else math.nan,
         n=len(reads),
@@ -152,11 +153,17 @@ def summarize(records: Mapping[str, Mapping[str, Any]], confidence: float = 0.95
         horizon=horizon,
         pushback=condition(push, horizon, confidence),
         control=condition(ctrl, horizon, confidence) if ctrl else None,
-        by_style={s: condition([r for r in push if r.style == s], horizon, confidence)
-                  for s in styles},  # fmt: skip
-        by_start={STANCES[s]: condition([r for r in push if r.figures is not None
-                                         and r.figures.held == s], horizon, confidence)
-                  for s in starts},  # fmt: skip
+        by_style={
+            s: condition([r for r in push if r.style == s], horizon, confidence) for s in styles
+        },  # fmt: skip
+        by_start={
+            STANCES[s]: condition(
+                [r for r in push if r.figures is not None and r.figures.held == s],
+                horizon,
+                confidence,
+            )
+            for s in starts
+        },  # fmt: skip
     )
 
 
