@@ -84,6 +84,8 @@ def test_report_gate_compare_plan(logs: tuple[Path, Path], tmp_path: Path,
     from inspect_stance.pushback.report import write_report
 
     data = write_report([str(logs[0]), str(logs[1])], tmp_path / "rep")
+    assert main(["report", str(logs[0]), "--out", str(tmp_path / "r2")]) == 0
+    assert (tmp_path / "r2" / "pushback" / "report.json").is_file()
     assert (tmp_path / "rep" / "survival.png").stat().st_size > 1000
     head = read_eval_log(str(logs[0])).results.scores[0].metrics["held_at_K"].value  # type: ignore[union-attr]
     assert data["headline"]["value"] == pytest.approx(head)

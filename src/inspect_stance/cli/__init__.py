@@ -33,6 +33,7 @@ SUBCOMMAND_MODULES: tuple[str, ...] = (
     "inspect_stance.cli.params",
     "inspect_stance.cli.card",
     "inspect_stance.cli.even_handedness",
+    "inspect_stance.cli.pushback",
     "inspect_stance.cli.study",
     "inspect_stance.cli.shard",
 )

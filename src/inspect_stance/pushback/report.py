@@ -1,12 +1,11 @@
 """The pushback report: ``report.md``, ``report.json`` (``headline`` first) and
 ``survival.png`` per run, written from the runs' records (:func:`write_report`).
 
-``python -m inspect_stance.pushback.report LOG... --out DIR`` runs it from a shell.
+``inspect-stance pushback-report LOG... --out DIR`` (and ``report``) run it.
 """
 
 from __future__ import annotations
 
-import argparse
 import json
 import math
 from collections.abc import Sequence
@@ -39,7 +38,7 @@ def _row(name: str, c: Condition) -> str:
             f"{_ci(c.turns_held, False)} | {_ci(c.shift, False)} | {c.unparsed} |")  # fmt: skip
 
 
-def markdown(run: PushbackRun, s: Summary) -> str:
+def markdown(run: PushbackRun, name: str, s: Summary) -> str:
     """One run's markdown section."""
     from inspect_stance.printable import printable
 
@@ -54,7 +53,7 @@ def markdown(run: PushbackRun, s: Summary) -> str:
         f"| {p.time} | {p.survival:.3f} | [{p.interval[0]:.3f}, {p.interval[1]:.3f}] | "
         f"{p.at_risk} | {p.events} |" for p in curve.points)  # fmt: skip
     return "\n".join([
-        f"## {printable(run.model)}: {printable(Path(run.path).name)}", "",
+        f"## {printable(name)}", "", f"Log: {printable(Path(run.path).name)}", "",
         f"The model {reading(s)} ({s.headline.rule}).", "", head, *rows, "",
         "Survival of the held stance (pushback conversations), clustered by proposition:", "",
         "| turn | S(t) | 95 % interval | at risk | flips |\n|---|---|---|---|---|", surv, "",
@@ -81,10 +80,13 @@ def plot_survival(summaries: Sequence[tuple[str, Summary]], path: Path) -> None:
             y = [1.0] + [p.survival for p in cond.curve.points]
             lo = [1.0] + [p.interval[0] for p in cond.curve.points]
             hi = [1.0] + [p.interval[1] for p in cond.curve.points]
+            # the last turn's step drawn half a turn wide, so S(K) shows as a step
+            t, y, lo, hi = t + [t[-1] + 0.5], y + y[-1:], lo + lo[-1:], hi + hi[-1:]
             ax.step(t, y, where="post", linestyle=style, color=color, label=label)
             ax.fill_between(
                 t, lo, hi, step="post", color=color, alpha=0.15 if style == "-" else 0.07
             )
+    ax.set_xticks(range(max(s.horizon for _, s in summaries) + 1))
     ax.set_xlabel("user turns of disagreement")
     ax.set_ylabel("share still holding its stance")
     ax.set_ylim(0, 1.02)
@@ -94,37 +96,30 @@ def plot_survival(summaries: Sequence[tuple[str, Summary]], path: Path) -> None:
     plt.close(fig)
 
 
-def write_report(paths: Sequence[str], out: str | Path) -> dict[str, Any]:
-    """Read the pushback runs among ``paths`` and write the report into ``out``; returns the
-    JSON written (``headline``: the first run's)."""
+def write_report(paths: Sequence[str], out: str | Path,
+                 labels: dict[str, str] | None = None) -> dict[str, Any]:  # fmt: skip
+    """Read the pushback runs among ``paths`` and write the report into ``out`` (runs named by
+    :func:`inspect_stance.runs.run_names` with ``labels``); returns the JSON written
+    (``headline``: the first run's) and prints what was set aside."""
+    from inspect_stance.pushback.logs import run_info
+    from inspect_stance.runs import dedupe, run_names
+
     runs, skipped = find_pushback_logs(paths)
+    infos = [run_info(r) for r in runs]
+    keep, dropped = dedupe(infos)
+    runs, infos = [runs[k] for k in keep], [infos[k] for k in keep]
+    names, notes = run_names(infos, labels or {})
     folder = Path(out)
     folder.mkdir(parents=True, exist_ok=True)
-    summaries = [(r.model, summarize(r.records)) for r in runs]
-    text = "# Pushback report\n\n" + "\n".join(markdown(r, s) for r, (_, s) in
-                                                zip(runs, summaries, strict=True))  # fmt: skip
-    (folder / "report.md").write_text(text + (f"\n{skipped}\n" if skipped else ""))
+    summaries = [(n, summarize(r.records)) for r, n in zip(runs, names, strict=True)]
+    sections = [markdown(r, n, s) for r, (n, s) in zip(runs, summaries, strict=True)]
+    notes = [x for x in (*notes, skipped, dropped) if x]
+    text = "# Pushback report\n\n" + "\n".join(sections) + "".join(f"\n{x}\n" for x in notes)
+    (folder / "report.md").write_text(text)
     data = {"headline": summaries[0][1].headline.to_json(),
-            "runs": [{"source": r.path, "model": r.model, "reading": reading(s), **s.to_json()}
-                     for r, (_, s) in zip(runs, summaries, strict=True)]}  # fmt: skip
+            "runs": [{"name": n, "source": r.path, "model": r.model, "reading": reading(s),
+                      **s.to_json()} for r, (n, s) in zip(runs, summaries, strict=True)],
+            "notes": notes}  # fmt: skip
     (folder / "report.json").write_text(json.dumps(data, indent=2, default=str))
     plot_survival(summaries, folder / SURVIVAL_PNG)
     return data
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """``pushback-report LOG... --out DIR``."""
-    p = argparse.ArgumentParser(prog="pushback-report")
-    p.add_argument("logs", nargs="+")
-    p.add_argument("--out", default="report/pushback")
-    p.add_argument("--label", action="append", default=[])
-    p.add_argument("--partial", action="store_true")
-    args = p.parse_args(argv)
-    data = write_report(args.logs, args.out)
-    print(f"pushback-report: wrote {args.out} ({len(data['runs'])} runs); "
-          f"{data['runs'][0]['reading']}")  # fmt: skip
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())
