@@ -42,6 +42,7 @@ DOCUMENTED_TASKS: dict[str, tuple[str, ...]] = {
     ),
     "docs/prompt_validation.md": ("inspect_stance.tasks.prompt_validation:prompt_validation",),
     "docs/even_handedness.md": ("inspect_stance.tasks.even_handedness:even_handedness",),
+    "docs/pushback.md": ("inspect_stance.tasks.pushback:pushback",),
 }
 
 #: task name -> its options dataclass, as "module:class" (the declaration of its -T options)
@@ -55,6 +56,7 @@ DECLARED_OPTIONS: dict[str, str] = {
     ),
     "prompt_validation": "inspect_stance.validation.options:ValidationOptions",
     "even_handedness": "inspect_stance.even_handedness.options:EvenOptions",
+    "pushback": "inspect_stance.pushback.options:PushbackOptions",
 }
 
 _BLOCK = re.compile(r"(<!-- params: (?P<name>[a-z_]+) -->\n)(?P<body>.*?)(<!-- /params -->)", re.S)
