@@ -68,7 +68,9 @@ class PushbackSim(SeededSimulatedAPI):
         self.seed = arg_int(PROVIDER, "seed", model_args.get("seed", 0))
         defaults = {"hazard": 0.15, "strong_factor": 0.5, "third_person_factor": 0.5,
                     "return_rate": 0.2, "noise": 0.4, "unparsed": 0.0}  # fmt: skip
-        self.p = {k: arg_float(PROVIDER, k, model_args.get(k, d), 0.0, 1.0, d)
+        # noise below one half: the answered stance keeps the most mass (the reading is exact)
+        self.p = {k: arg_float(PROVIDER, k, model_args.get(k, d), 0.0,
+                               0.49 if k == "noise" else 1.0, d)
                   for k, d in defaults.items()}  # fmt: skip
 
     async def generate(self, input: list[ChatMessage], tools: list[ToolInfo],
