@@ -76,7 +76,7 @@ def plot_survival(summaries: Sequence[tuple[str, Summary]], path: Path) -> None:
         for cond, style, label in ((s.pushback, "-", name), (s.control, "--", f"{name} (control)")):
             if cond is None or cond.curve is None:
                 continue
-            t = [0] + [p.time for p in cond.curve.points]
+            t: list[float] = [0.0] + [float(p.time) for p in cond.curve.points]
             y = [1.0] + [p.survival for p in cond.curve.points]
             lo = [1.0] + [p.interval[0] for p in cond.curve.points]
             hi = [1.0] + [p.interval[1] for p in cond.curve.points]
