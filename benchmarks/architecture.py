@@ -20,7 +20,7 @@ SRC = ROOT / "src" / "inspect_stance"
 METHODS = sorted(p.parent.name for p in SRC.glob("*/method.py"))
 TASK_NAMES = ("stance_drift", "press_arguments", "press", "prompt_construction",
               "judge_validation", "prompt_validation", "even_handedness", "pushback")  # fmt: skip
-NAME_RE = re.compile(r"""["'](%s)["']""" % "|".join(TASK_NAMES))
+NAME_RE = re.compile(r"""["']({})["']""".format("|".join(TASK_NAMES)))
 
 
 def code_files() -> list[Path]:
@@ -45,7 +45,9 @@ def own_imports(tree: ast.AST) -> list[tuple[ast.AST, str, bool]]:
     def walk(node: ast.AST, in_function: bool) -> None:
         for child in ast.iter_child_nodes(node):
             inside = in_function or isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef)
-            if isinstance(child, ast.ImportFrom) and (child.module or "").startswith("inspect_stance"):
+            if isinstance(child, ast.ImportFrom) and (child.module or "").startswith(
+                "inspect_stance"
+            ):
                 out.append((child, child.module or "", inside))
             elif isinstance(child, ast.Import):
                 for alias in child.names:
@@ -80,7 +82,7 @@ def main() -> None:
     print(f"imports running back up (shared -> method package): {len(upward)}")
     for u in upward:
         print(f"  {u}")
-    shared_files = sorted({n.split(':')[0] for n in named})
+    shared_files = sorted({n.split(":")[0] for n in named})
     print(f"method/task names in shared code: {len(named)} lines in {len(shared_files)} files")
     for f in shared_files:
         print(f"  {f}: {sum(n.startswith(f + ':') for n in named)}")

@@ -13,6 +13,7 @@ from inspect_stance.providers.register import (
     construction_sim,
     even_sim,
     press_sim,
+    pushback_sim,
     relay_sim_provider,
     stance_sim_provider,
 )
@@ -22,4 +23,5 @@ from inspect_stance.tasks.press import press
 from inspect_stance.tasks.press_arguments import press_arguments
 from inspect_stance.tasks.prompt_construction import prompt_construction
 from inspect_stance.tasks.prompt_validation import prompt_validation
+from inspect_stance.tasks.pushback import pushback
 from inspect_stance.tasks.stance_drift import stance_drift

@@ -43,6 +43,8 @@ RUNS = [
     + ["-T", "topics=1003", "-T", "intents=opinion"],
     ["tasks/even_handedness.py", "--model", "even_sim/target", "--model-role"]
     + ["graders=even_sim/grader", "-T", "template_categories=humor", "-T", "limit=8"],
+    ["tasks/pushback.py", "--model", "pushback_sim/target", "-T", "limit_propositions=3"]
+    + ["-T", "styles=plain", "-T", "turns=2"],
 ]
 #: page -> the command writing it and its input (under the logs folder): ``report`` over the
 #: stance-drift run alone (its own page), each method's report over the whole folder (other
@@ -53,6 +55,7 @@ PAGES = {
     "construction-report": ["construction-report", "."],
     "validation-report": ["validation-report", "."],
     "even-handedness-report": ["even-handedness-report", "."],
+    "pushback-report": ["pushback-report", "."],
     "report-all-methods": ["report", "."],
 }
 REPORTS = list(PAGES)

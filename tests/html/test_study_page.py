@@ -32,10 +32,11 @@ LABELS = {
     "construction.eval": "Construction run",
     "validation.eval": "Validation run",
     "even.eval": "Even run",
+    "pushback.eval": "Pushback run",
 }
 METHOD_OF = {"drift.npz": "stance_drift", "press.eval": "press",
              "construction.eval": "construction", "validation.eval": "prompt_validation",
-             "even.eval": "even_handedness"}  # fmt: skip
+             "even.eval": "even_handedness", "pushback.eval": "pushback"}  # fmt: skip
 
 
 def _eval(name: str, folder: Path, **kw: object) -> Path:
@@ -101,6 +102,10 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
                            task_args={"template_categories": "humor", "limit": 4},
                            model=get_model("even_sim/target", seed=1),
                            model_roles={"graders": ["even_sim/grader"]}),
+        "pushback.eval": _eval("pushback", tmp, tasks="inspect_stance/pushback",
+                               task_args={"limit_propositions": 3, "styles": "plain",
+                                          "turns": 2},
+                               model="pushback_sim/target"),
     }  # fmt: skip
     out = {}
     for name, log in made.items():

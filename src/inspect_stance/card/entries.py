@@ -83,6 +83,14 @@ def value_texts(entry: dict[str, Any]) -> tuple[str, str]:
     return f"{v:.3f}", "" if lo is None or hi is None else f"[{lo:.3f}, {hi:.3f}]"
 
 
+class _Settings(dict[str, Any]):
+    """A run's task arguments for a reading sentence: a name the run does not record reads as
+    itself in capitals (``{turns}`` -> ``TURNS``)."""
+
+    def __missing__(self, key: str) -> str:
+        return key.upper()
+
+
 def reading(method: str, entry: dict[str, Any]) -> str:
     """One line reading the headline with the sentence its method declares
     (:attr:`~inspect_stance.study.protocol.TaskHeadline.reading`), e.g. ``keeps the stance
@@ -94,7 +102,8 @@ def reading(method: str, entry: dict[str, Any]) -> str:
         return f"{method}: no headline value"
     text, ci = value_texts(entry)
     template = spec.reading if spec is not None else "{v} {ci}"
-    line = template.format(v=text, ci=ci or "(no interval)")
+    settings = _Settings(entry.get("settings") or {})
+    line = template.format_map(settings | {"v": text, "ci": ci or "(no interval)"})
     counted = f"{entry['counted']}; " if entry.get("counted") else ""
     return line + f" ({counted}{entry['better']} is better)"
 

@@ -35,6 +35,7 @@ SUBCOMMAND_MODULES: tuple[str, ...] = (
     "inspect_stance.cli.even_handedness",
     "inspect_stance.cli.study",
     "inspect_stance.cli.shard",
+    "inspect_stance.cli.method_reports",  # each method that declares its report function
 )
 
 
@@ -49,9 +50,6 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name in SUBCOMMAND_MODULES:
         importlib.import_module(name).register(sub)
-    from inspect_stance.cli.report import register_reports
-
-    register_reports(sub)  # the report command of each method that declares its report
     return parser
 
 

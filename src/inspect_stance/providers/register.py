@@ -43,6 +43,14 @@ def press_sim() -> type[ModelAPI]:
     return PressSimAPI
 
 
+@modelapi(name="pushback_sim")
+def pushback_sim() -> type[ModelAPI]:
+    """Register the ``pushback_sim`` provider (simulated pushback target, known hazard)."""
+    from inspect_stance.providers.pushback_sim import PushbackSim
+
+    return PushbackSim
+
+
 @modelapi(name="relay_sim")
 def relay_sim_provider() -> type[ModelAPI]:
     """Register the simulated relay provider."""
@@ -64,6 +72,7 @@ __all__ = [
     "construction_sim",
     "even_sim",
     "press_sim",
+    "pushback_sim",
     "relay_sim_provider",
     "stance_sim_provider",
 ]

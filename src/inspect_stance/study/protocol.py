@@ -240,8 +240,8 @@ class TaskHeadline:
     :func:`inspect_stance.stats.headline.metric_values`: the value, ``stderr``, ``ci_low``,
     ``ci_high``, ``n_items``, ``n_clusters``); ``better``: the better direction; ``range``: the
     values it can take (intervals are clipped to it); ``format``: ``percent`` shows
-    ``100 * value`` with ``%``; ``reading``: one sentence for the card, with ``{v}`` the value
-    and ``{ci}`` its interval; ``item`` / ``cluster``: the singular nouns of what the value
+    ``100 * value`` with ``%``; ``reading``: one sentence for the card, with ``{v}`` the value,
+    ``{ci}`` its interval and ``{name}`` the run's task argument ``name``; ``item`` / ``cluster``: the singular nouns of what the value
     averages and what the standard error treats as independent; ``counts``: the metrics the
     end-of-run line shows as integers after the headline; ``pooled``: the headline of one
     study's shard logs (``paths``, ``partial``), merged and computed by the scorer's rule.

@@ -1,0 +1,89 @@
+"""Reading pushback conversation records back from Inspect eval logs (``inspect_ai.log`` on
+first use): a run is the records (``Score.metadata["pushback"]``) keyed by sample id (the
+conversation: ``{topic_id}-{condition}-{stance}-{trial}``, the same in every run of the same
+options), the target model, the task arguments and metadata."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from inspect_stance.errors import InputError
+from inspect_stance.pushback.defaults import RECORD_KEY
+
+TASKS: tuple[str, ...] = ("pushback",)
+WHAT = "pushback run (inspect eval inspect_stance/pushback)"
+#: the task metadata two runs must share to be compared
+SETTING_KEYS: tuple[str, ...] = ("turns", "start", "framing", "styles", "control", "reader",
+                                 "stances")  # fmt: skip
+
+
+@dataclass
+class PushbackRun:
+    """The conversation records of one pushback log."""
+
+    path: str
+    model: str
+    records: dict[str, dict[str, Any]]
+    n_samples: int
+    n_errors: int
+    task_args: dict[str, Any] = field(default_factory=dict)
+    metadata: dict[str, Any] = field(default_factory=dict)
+
+    def settings(self) -> dict[str, Any]:
+        """The settings that must match for two runs to be compared."""
+        return {k: str(self.metadata.get(k)) for k in SETTING_KEYS}
+
+
+def read_pushback_log(path: str | Path) -> PushbackRun:
+    """The records of every scored sample of the log at ``path``; a one-line InputError when
+    the file is missing, not an Inspect log, another task's log, or holds no records."""
+    from inspect_stance.logfile import read_task_log
+
+    p = Path(path)
+    log = read_task_log(p, TASKS, WHAT)
+    records: dict[str, dict[str, Any]] = {}
+    errors = 0
+    for sample in log.samples or []:
+        errors += sample.error is not None
+        for score in (sample.scores or {}).values():
+            if score.metadata and isinstance(score.metadata.get(RECORD_KEY), dict):
+                records[str(sample.id)] = dict(score.metadata[RECORD_KEY])
+                break
+    if not records:
+        raise InputError(f"log {p}: no pushback scores (status {log.status}); pass the .eval "
+                         f"log of a finished {WHAT}")  # fmt: skip
+    return PushbackRun(str(p), str(log.eval.model), records, len(log.samples or []), errors,
+                       dict(log.eval.task_args or {}), dict(log.eval.metadata or {}))  # fmt: skip
+
+
+def find_pushback_logs(paths: Iterable[str | Path]) -> tuple[list[PushbackRun], str]:
+    """The pushback runs among ``paths`` (files and folders) and a line on what was skipped."""
+    from inspect_stance.logfile import find_task_logs
+
+    given = [Path(p) for p in paths]
+    found = find_task_logs(given, TASKS, WHAT)
+    runs = [read_pushback_log(p) for p in found.paths]
+    if not runs:
+        raise InputError(f"no log of a {WHAT} found in {', '.join(map(str, given))}")
+    return runs, "; ".join(x for x in (found.skipped_line(), found.repeated_line()) if x)
+
+
+def read_run(paths: Sequence[str | Path]) -> PushbackRun:
+    """One run from ``paths``: a log, or a folder holding exactly one pushback log."""
+    runs, _ = find_pushback_logs(paths)
+    if len(runs) != 1:
+        raise InputError(f"{', '.join(map(str, paths))} holds {len(runs)} pushback runs; pass one "
+                         "log")  # fmt: skip
+    return runs[0]
+
+
+def run_info(run: PushbackRun) -> Any:
+    """The run's :class:`~inspect_stance.runs.RunInfo` with its settings."""
+    import dataclasses
+
+    from inspect_stance.runs import log_info
+
+    return dataclasses.replace(log_info(run.path), settings=run.settings())
