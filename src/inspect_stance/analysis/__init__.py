@@ -94,8 +94,10 @@ def runs_df(logs: LogPaths) -> pd.DataFrame:
     labels = {log.eval.eval_id: study_labels(log.eval.metadata, log.eval.tags) for log in logs_read}
     df["study"] = df["eval_id"].map({k: m.get("stance_study") for k, m in labels.items()})
     df["target"] = df["eval_id"].map(
-        {log.eval.eval_id: labels[log.eval.eval_id].get("stance_target") or log.eval.model
-         for log in logs_read}  # fmt: skip
+        {
+            log.eval.eval_id: labels[log.eval.eval_id].get("stance_target") or log.eval.model
+            for log in logs_read
+        }  # fmt: skip
     )
     df["total_tokens"] = df["eval_id"].map({log.eval.eval_id: _tokens(log) for log in logs_read})
     df["model_calls"] = df["eval_id"].map({log.eval.eval_id: _calls(p, log) for p, log in read})
