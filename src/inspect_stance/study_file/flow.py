@@ -104,16 +104,16 @@ def task_factory(name: str, roles: dict[str, Any]) -> Any:
     method = name.split("/", 1)[1]
 
     def create(**task_args: Any) -> Any:
-        from inspect_ai.model._model import init_model_roles
+        from inspect_stance.inspect_adapter import bind_model_roles
 
         built = {r: [_build(m) for m in v] if isinstance(v, list) else _build(v)
                  for r, v in roles.items()}  # fmt: skip
-        init_model_roles(built)
+        bind_model_roles(built)
         try:
             module = importlib.import_module(f"inspect_stance.tasks.{method}")
             return getattr(module, method)(**task_args)
         finally:
-            init_model_roles({})
+            bind_model_roles({})
 
     return create
 
