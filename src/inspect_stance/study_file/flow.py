@@ -9,7 +9,12 @@ study's name goes into every run's eval metadata (``options.metadata.stance_stud
 target goes into a tag because Flow's per-task ``metadata`` would replace the task's own.
 ``inspect-stance card`` and ``runs_df`` read either (:func:`study_labels`).
 
-Inspect-free, and free of ``inspect_flow`` (``tests`` validate the spec with Flow's own loader).
+The spec is Python (:func:`flow_python`): our tasks check, and record, their role models when
+they are created, and Flow 0.14 binds ``model_roles`` only for the run, after creating the task;
+so every task with roles is created by :func:`task_factory`, which binds them first.
+
+Importing this module loads neither Inspect nor ``inspect_flow`` (the factory loads Inspect when
+Flow calls it; the tests read the spec back with Flow's own loader).
 """
 
 from __future__ import annotations
