@@ -111,6 +111,8 @@ class NLIModel:
 
     def __init__(self, name: str, device: str | None = None) -> None:
         """Load tokenizer and model ``name`` (hub id or local folder) onto ``device``."""
+        if not Path(name).expanduser().is_dir():
+            check_hub_model(name)  # before importing torch: a missing model fails in a second
         import torch
         from transformers import AutoModelForSequenceClassification, AutoTokenizer
         from transformers.utils import logging as hf_logging
@@ -129,8 +131,6 @@ class NLIModel:
                 f"NLI model {name!r} is a folder without config.json; pass -T nli_model=<hub id "
                 "or a folder written by save_pretrained>"
             )
-        if not folder.is_dir():
-            check_hub_model(name)
         try:
             self.tokenizer = AutoTokenizer.from_pretrained(name)
             self.model = AutoModelForSequenceClassification.from_pretrained(name)
