@@ -11,6 +11,7 @@ from typing import Any
 
 from inspect_ai import Epochs, Task, task
 from inspect_ai.dataset import MemoryDataset
+from inspect_ai.model import GenerateConfig
 from inspect_ai.solver import Solver
 from inspect_stance.scorers.stance_drift import drift_metrics, drift_pool, stance_drift_scorer
 
@@ -126,6 +127,9 @@ def stance_drift(
         headline_metric=headline("stance_drift"),
         viewer=drift_viewer(),
         version=TASK_VERSION,
+        # Inspect's header shows a task argument named cache as the response cache's setting:
+        # with -T cache=false that is False (as no response cache: no change to any call)
+        config=GenerateConfig() if opts.cache else GenerateConfig(cache=False),
         metadata=opts.metadata(
             fingerprint,
             n_propositions=data.n_propositions,

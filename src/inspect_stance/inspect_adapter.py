@@ -23,6 +23,17 @@ def active_model() -> Model | None:
     return _active_model()
 
 
+def bind_model_roles(roles: dict[str, Model | list[Model]]) -> None:
+    """Bind ``roles`` as the model roles a task sees while it is created (``model_roles()``).
+
+    Why private: ``inspect eval --model-role`` binds them before creating a task, but a
+    creator of tasks outside ``eval`` (Inspect Flow's task factories) has no public setter.
+    """
+    from inspect_ai.model._model import init_model_roles
+
+    init_model_roles(roles)
+
+
 def active_generate_config() -> GenerateConfig:
     """The eval-level generation config in force (``--temperature``, ``--max-connections`` ...).
 

@@ -192,3 +192,39 @@ def test_three_way_needs_a_contradiction_class(tmp_path):
     model.check_mode("zero_shot")
     with pytest.raises(InputError, match="nli_mode=zero_shot"):
         model.check_mode("three_way")
+
+
+def test_a_hub_id_not_in_the_cache_fails_at_once_offline(tmp_path, monkeypatch):
+    """HF_HUB_OFFLINE and a model not in the cache: the one-line error, with the offline fix,
+    before any download attempt (was about a minute of hub retries)."""
+    import time
+
+    import huggingface_hub.constants as hc
+
+    monkeypatch.setattr(hc, "HF_HUB_CACHE", str(tmp_path / "hf"))  # an empty cache
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    start = time.monotonic()
+    with pytest.raises(InputError) as ex:
+        NLIModel("facebook/bart-large-mnli")
+    assert time.monotonic() - start < 5
+    msg = str(ex.value)
+    assert "not in the local Hugging Face cache and HF_HUB_OFFLINE is set" in msg
+    assert "tiny-nli DIR --mode keyed" in msg and "\n" not in msg
+
+
+def test_an_unreachable_hub_is_one_look_up_not_retries(tmp_path, monkeypatch):
+    """Without HF_HUB_OFFLINE, a hub that cannot be reached (an endpoint nobody listens on)
+    fails after one look-up, not transformers' retries."""
+    import time
+
+    import huggingface_hub.constants as hc
+
+    monkeypatch.setattr(hc, "HF_HUB_CACHE", str(tmp_path / "hf"))  # an empty cache
+    monkeypatch.delenv("HF_HUB_OFFLINE", raising=False)
+    monkeypatch.setattr(hc, "HF_HUB_OFFLINE", False)
+    monkeypatch.setattr(hc, "ENDPOINT", "http://127.0.0.1:9")  # discard port: refused at once
+    start = time.monotonic()
+    with pytest.raises(InputError) as ex:
+        NLIModel("facebook/bart-large-mnli")
+    assert time.monotonic() - start < 10
+    assert "the hub cannot be reached" in str(ex.value)

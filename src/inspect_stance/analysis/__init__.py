@@ -150,15 +150,16 @@ def runs_df(logs: LogPaths, strict: bool = False) -> pd.DataFrame:
     for key in HEADLINE_COLUMNS:
         df[key] = df["eval_id"].map({k: c[key] for k, c in columns.items()})
     df["n_samples"] = df["eval_id"].map({log.eval.eval_id: _n_samples(log) for log in logs_read})
-    meta = {log.eval.eval_id: log.eval.metadata or {} for log in logs_read}
-    df["study"] = df["eval_id"].map({k: m.get("stance_study") for k, m in meta.items()})
+    from inspect_stance.study_file.flow import study_labels
+
+    # a study's labels: eval metadata (inspect-stance study), the target a tag in a Flow run
+    labels = {log.eval.eval_id: study_labels(log.eval.metadata, log.eval.tags) for log in logs_read}
+    df["study"] = df["eval_id"].map({k: m.get("stance_study") for k, m in labels.items()})
     df["target"] = df["eval_id"].map(
         {
-            k: m.get("stance_target") or log_model
-            for (k, m), log_model in zip(
-                meta.items(), (log.eval.model for log in logs_read), strict=True
-            )
-        }
+            log.eval.eval_id: labels[log.eval.eval_id].get("stance_target") or log.eval.model
+            for log in logs_read
+        }  # fmt: skip
     )
     df["total_tokens"] = df["eval_id"].map({log.eval.eval_id: _tokens(log) for log in logs_read})
     df["model_calls"] = df["eval_id"].map({log.eval.eval_id: _calls(p, log) for p, log in read})

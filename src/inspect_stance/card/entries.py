@@ -109,12 +109,15 @@ def reading(method: str, entry: dict[str, Any]) -> str:
 
 
 def target_of(row: dict[str, Any]) -> str:
-    """The study target a run belongs to (its eval metadata), else its model."""
+    """The study target a run belongs to (its eval metadata, else ``runs_df``'s ``target``: a
+    Flow run's ``stance_target=`` tag), else its model."""
     meta = row.get("metadata")
     if isinstance(meta, str) and meta.startswith("{"):
         target = json.loads(meta).get("stance_target")
         if target:
             return escape_name(str(target))
+    if isinstance(row.get("target"), str) and row["target"]:
+        return escape_name(row["target"])
     return escape_name(str(row.get("model")))
 
 

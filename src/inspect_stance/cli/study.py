@@ -29,6 +29,9 @@ def register(sub: Any) -> None:
                    help="the study's log folder (default logs/study-<name>)")  # fmt: skip
     p.add_argument("--yes", action="store_true", help="run without asking, whatever the calls")
     p.add_argument("--plan", action="store_true", help="print the plan and stop")
+    p.add_argument("--flow", type=Path, metavar="OUT",
+                   help="print the plan, write the study as an Inspect Flow spec (Python) to OUT "
+                   "and stop; run it with flow run OUT (docs/flow.md)")  # fmt: skip
     p.add_argument("--display", choices=("full", "rich", "plain", "log", "none"),
                    help="Inspect's progress display")  # fmt: skip
     p.set_defaults(func=run)
@@ -61,6 +64,24 @@ def _confirm(total: int, limit: int, yes: bool) -> bool:
     return answer.strip().lower() in ("y", "yes")
 
 
+def _write_flow(args: argparse.Namespace, spec: Any, task_args: dict[str, Any]) -> int:
+    """Write the study's Flow spec to ``args.flow``; its log folder (``--log-dir``, default
+    ``logs/study-<name>``) written relative to the spec's folder, as Flow resolves it."""
+    import os
+
+    from inspect_stance.study_file.flow import flow_python, write_flow
+
+    log_dir = args.log_dir or Path("logs") / f"study-{spec.name}"
+    in_spec = Path(os.path.relpath(log_dir.resolve(), args.flow.resolve().parent)).as_posix()
+    text = flow_python(spec, task_args, in_spec, str(args.file), shown_log_dir=str(log_dir))
+    write_flow(args.flow, text)
+    print(printable(f"wrote {args.flow}: {len(spec.targets) * len(spec.methods)} Flow tasks, "
+                    f"logs to {log_dir}"))  # fmt: skip
+    print(printable(f"run it: flow run {args.flow}; then inspect-stance card {log_dir} "
+                    f"--out {log_dir}/cards"))  # fmt: skip
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
     """Write the example, or check, plan, confirm and run the study."""
     if args.example:
@@ -86,6 +107,8 @@ def run(args: argparse.Namespace) -> int:
         check_log_dir(log_dir, spec.name)  # before the plan: an output checked before any work
     for line in plan_lines(spec, runs, sizing.notes):
         print(line)
+    if args.flow is not None:
+        return _write_flow(args, spec, sizing.args)
     if args.plan:
         return 0
     if not _confirm(sum(r.total for r in runs), spec.confirm_above, args.yes):

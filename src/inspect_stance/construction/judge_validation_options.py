@@ -11,15 +11,32 @@ from inspect_stance.paths import user_path
 from inspect_stance.shards import Shard, parse_shard
 from inspect_stance.task_options import boolean, checked_values, option
 
+#: ``-T annotations=synthetic``: the shipped synthetic sample (no human labels needed)
+SYNTHETIC = "synthetic"
+
 
 def check_annotations(name: str, value: object) -> str:
-    """``-T annotations``: required, the file as given."""
+    """``-T annotations``: required, the file as given (or ``synthetic``)."""
     if not value:
         raise InputError(
-            "judge_validation needs -T annotations=FILE, e.g. "
-            "../shared/data/issuebench/stance_annotations.csv"
+            "judge_validation needs -T annotations=FILE (e.g. "
+            "../shared/data/issuebench/stance_annotations.csv), or -T annotations=synthetic "
+            "for the shipped synthetic sample"
         )
     return str(value)
+
+
+def annotations_file(value: str) -> str:
+    """The file ``-T annotations`` names: the shipped synthetic sample for ``synthetic``
+    (:mod:`inspect_stance.providers.annotations_sample`), else the path resolved from the
+    working directory (``./synthetic`` reads a file of that name)."""
+    if value == SYNTHETIC:
+        from pathlib import Path
+
+        import inspect_stance.data as data
+
+        return str(Path(data.__file__).parent / "judge_annotations_synthetic.csv")
+    return user_path(value)
 
 
 @dataclass(frozen=True)
@@ -33,7 +50,8 @@ class JudgeValidationOptions:
         "Required. A .csv/.tsv of responses with human labels: ``prompt_text``, "
         "``response_text``, ``topic_neutral``, ``topic_pro``, ``topic_con`` and the label "
         "column; optional ``annot1_label``/``annot2_label``, ``topic_polarity``, "
-        "``cluster_id`` (e.g. ``../shared/data/issuebench/stance_annotations.csv``).",
+        "``cluster_id`` (e.g. ``../shared/data/issuebench/stance_annotations.csv``); "
+        "``synthetic``: the shipped synthetic sample of 24 rows (no person labelled them).",
         check=check_annotations,
     )
     label_column: str = option(
@@ -69,4 +87,4 @@ class JudgeValidationOptions:
         """Check every option once, by keyword; the first bad one raises a one-line
         ``InputError``."""
         values = checked_values(cls, raw)
-        return cls(**values, annotations_path=user_path(values["annotations"]))
+        return cls(**values, annotations_path=annotations_file(values["annotations"]))

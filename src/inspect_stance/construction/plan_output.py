@@ -16,7 +16,7 @@ from inspect_stance.construction.planning import (
 )
 from inspect_stance.errors import InputError
 from inspect_stance.printable import printable
-from inspect_stance.stats.plan_text import recommendation_lines
+from inspect_stance.stats.plan_text import recommendation_lines, why_none
 
 if TYPE_CHECKING:
     from inspect_stance.construction.records import Record
@@ -69,7 +69,11 @@ def render(plan: PlanResult) -> str:
     lines += [f"  {_line(d)}" for d in plan.designs]
     t, rec = plan.target, plan.recommended
     lines += recommendation_lines(t, _line(rec) if rec else None,
-                                  f"none within {t['max_settings']} settings", "SE(gap)",
+                                  f"none within {t['max_settings']} settings"
+                                  + why_none(t, [(f"{d.settings} settings x {d.prompts} prompts",
+                                                  d.predicted_se) for d in plan.designs],
+                                             "--max-settings S or --max-prompts P", "SE(gap)"),
+                                  "SE(gap)",
                                   "a gap")  # fmt: skip
     return "\n".join(lines)
 

@@ -191,7 +191,8 @@ class DriftOptions:
     seed: int = option(
         D.SEED,
         "replicate number (>= 0): seeds multiple_extraction's option shuffles and keys the "
-        "trial record (another seed = fresh responses).",
+        "trial record (another seed = fresh calls, none replayed; the simulated respondent's "
+        "answers follow its own -M seed).",
         check=integer(minimum=0, example=D.SEED),
     )
     cache: bool = option(

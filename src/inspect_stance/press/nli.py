@@ -111,6 +111,8 @@ class NLIModel:
 
     def __init__(self, name: str, device: str | None = None) -> None:
         """Load tokenizer and model ``name`` (hub id or local folder) onto ``device``."""
+        if not Path(name).expanduser().is_dir():
+            check_hub_model(name)  # before importing torch: a missing model fails in a second
         import torch
         from transformers import AutoModelForSequenceClassification, AutoTokenizer
         from transformers.utils import logging as hf_logging
@@ -269,6 +271,53 @@ class NLIModel:
             return []
         probs = self.probabilities(pairs, batch_size)
         return [int(np.argmax(row)) == self.entailment for row in probs]
+
+
+#: how long the one look-up of a hub model not in the local cache may take (seconds)
+HUB_TIMEOUT = 5.0
+_OFFLINE_FIX = ("offline, build the tiny one: python -m inspect_stance.providers.press_sim "
+                "tiny-nli DIR --mode keyed, then -T nli_model=DIR")  # fmt: skip
+
+
+def check_hub_model(name: str) -> None:
+    """Fail fast for a hub id that cannot load: neither in the local cache nor reachable.
+
+    A model in the local cache passes. Otherwise one look-up (``HfApi.model_info``, at most
+    :data:`HUB_TIMEOUT` s) tells a model that does not exist, or a hub that cannot be reached,
+    in one line, before ``transformers``' own download retries (about a minute offline). With
+    ``HF_HUB_OFFLINE`` set the look-up is skipped and a model not in the cache fails at once.
+    Other hub answers (a gated model, a server error) are left to ``from_pretrained``.
+    """
+    import os
+
+    from huggingface_hub import try_to_load_from_cache
+    from huggingface_hub.errors import HFValidationError
+
+    try:
+        cached = try_to_load_from_cache(name, "config.json")
+    except HFValidationError:
+        return  # not a hub id (e.g. a missing folder): from_pretrained says so
+    if isinstance(cached, str):
+        return
+    if os.environ.get("HF_HUB_OFFLINE", "").strip().lower() in ("1", "true", "yes", "on"):
+        raise InputError(f"NLI model {name!r} could not be loaded: it is not in the local "
+                         f"Hugging Face cache and HF_HUB_OFFLINE is set; {_OFFLINE_FIX}")  # fmt: skip
+    from huggingface_hub import HfApi
+    from huggingface_hub.errors import HfHubHTTPError, RepositoryNotFoundError
+
+    try:
+        HfApi().model_info(name, timeout=HUB_TIMEOUT)
+    except RepositoryNotFoundError:
+        raise InputError(f"NLI model {name!r} could not be loaded: no such model on the "
+                         "Hugging Face hub (or it is private); pass -T nli_model=<hub id or "
+                         "local folder of a sequence-classification NLI model>") from None  # fmt: skip
+    except HfHubHTTPError:
+        return  # gated, rate-limited, a server error: from_pretrained says what it is
+    except Exception as ex:  # noqa: BLE001 - httpx / requests / OS connection errors
+        first = str(ex).strip().splitlines()[0] if str(ex).strip() else type(ex).__name__
+        raise InputError(f"NLI model {name!r} could not be loaded: it is not in the local "
+                         f"Hugging Face cache and the hub cannot be reached ({first[:120]}); "
+                         f"{_OFFLINE_FIX}") from None  # fmt: skip
 
 
 @lru_cache(maxsize=4)

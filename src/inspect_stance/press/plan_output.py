@@ -12,7 +12,7 @@ from inspect_stance.errors import InputError
 from inspect_stance.press.logs import PressRun
 from inspect_stance.press.planning import PlanResult, PressCalls, PressDesign, plan_press
 from inspect_stance.printable import printable
-from inspect_stance.stats.plan_text import recommendation_lines
+from inspect_stance.stats.plan_text import recommendation_lines, why_none
 
 if TYPE_CHECKING:
     from inspect_stance.study.protocol import PlanRequest
@@ -74,6 +74,9 @@ def _line(d: PressDesign) -> str:
 def _recommendation_lines(plan: PlanResult) -> list[str]:
     t, rec = plan.target, plan.recommended
     none = f"none within {t['max_statements']} statements x {t['max_argument_sets']} argument sets"
+    none += why_none(t, [(f"{d.statements} statements x {d.argument_sets} sets", d.predicted_se)
+                         for d in plan.designs],
+                     "--max-statements S or --max-argument-sets A")  # fmt: skip
     return recommendation_lines(t, _line(rec) if rec else None, none,
                                 predicted_se=rec.predicted_se if rec else None)  # fmt: skip
 

@@ -36,3 +36,35 @@ def recommendation_lines(
             + (f"; probability its realised SE is <= the target {prob:.2f}"
                if prob is not None else "")
             + (f" (assurance {t['assurance']:g})" if t["assurance"] else "")]  # fmt: skip
+
+
+def why_none(
+    target: Mapping[str, Any],
+    designs: list[tuple[str, float]],
+    widen: str,
+    se_name: str = "SE",
+) -> str:
+    """Why no design is recommended, to follow ``none within <limits>``: with a target SE, the
+    cheapest listed design (``designs``: ``(label, predicted SE)`` in listed order) whose point
+    prediction meets it, which then fails only the assurance (the probability, from the pilot's
+    sampling error, that the realised SE is below the target), or else the least predicted SE;
+    then the flags that widen the search (``widen``)."""
+    t = target
+    se_target = t.get("target_se")
+    assurance = t.get("assurance")
+    reason = ""
+    if se_target is not None and designs:
+        meets = [(label, se) for label, se in designs if se <= se_target]
+        if meets and assurance:
+            label, se = meets[0]
+            reason = (f"{label.strip()} predicts {se_name} {se:.4f}, within {se_target:.4f} on "
+                      f"the point prediction, but not with assurance {assurance:g} (its realised "
+                      f"{se_name} below the target with probability {assurance:g}, given the "
+                      "pilot's sampling error); lower --assurance, or ")  # fmt: skip
+        elif not meets:
+            label, se = min(designs, key=lambda d: d[1])
+            reason = (f"the least predicted {se_name} is {se:.4f} ({label.strip()}), above "
+                      f"{se_target:.4f}; ")  # fmt: skip
+    elif t.get("detect") is not None:
+        reason = f"no listed design has power {t.get('power', 0.8):g}; "
+    return f": {reason}widen the search with {widen}"

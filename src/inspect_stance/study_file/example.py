@@ -29,7 +29,9 @@ roles:                # shared by every method that uses the role
   annotators: [annotator_sim/lexical, annotator_sim/contrarian, annotator_sim/filler_reader]
   graders: [{{model: even_sim/grader, model_args: {{position_bias: 0.3}}}}]
 methods:              # each method's task arguments (inspect-stance params METHOD)
-  stance_drift: {{args: {{limit_propositions: 5, trials: 20}}}}
+  # cache: false calls the respondent for every trial (the default replays the trials a
+  # per-user trial record holds from an identical earlier run, e.g. another study's)
+  stance_drift: {{args: {{limit_propositions: 5, trials: 20, cache: false}}}}
   press: {{args: {{nli_model: {nli}}}}}
   prompt_construction: {{args: {{templates_per_setting: 2, prompts_per_setting: 2}}}}
   prompt_validation: {{args: {{topics: "1003", intents: opinion}}}}

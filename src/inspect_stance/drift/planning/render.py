@@ -8,6 +8,7 @@ from typing import Any
 
 from inspect_stance.drift.planning.design import Design, calls_per_trial_by_variant
 from inspect_stance.drift.planning.study import Plan
+from inspect_stance.stats.plan_text import why_none
 
 
 def _design_line(d: Design) -> str:
@@ -82,6 +83,12 @@ def render(plan: Plan) -> str:
             _design_line(rec)
             if rec
             else f"none within {t['max_propositions']} propositions x {t['max_trials']} trials"
+            + why_none(
+                t,
+                [(f"{d.propositions} x {d.trials} trials", d.spr_se) for d in plan.designs],
+                "--max-propositions P (more propositions than the pilot's) or --max-trials T",
+                "SE(SPR)",
+            )
         )
     )
     if rec is not None and t.get("prob_meets_target") is not None:
