@@ -47,7 +47,10 @@ RUNS: dict[str, dict[str, Any]] = {
             "prompter": "construction_sim/prompter",
         }
     },
-    "even_handedness": {"model": "even_sim/target", "model_roles": {"graders": ["even_sim/grader"]}},
+    "even_handedness": {
+        "model": "even_sim/target",
+        "model_roles": {"graders": ["even_sim/grader"]},
+    },
 }
 
 
