@@ -3,7 +3,8 @@ passes, and passes only by the suppressions listed here, each with its reason.
 
 ``.ci/run`` runs the command line; this test also fails on what the command line lets through
 (exit 0): a suppression comment without a reason (a ``suppression_syntax`` warning) and a new
-suppression nobody listed below.
+suppression nobody listed below. Slow tier: the linter reads every file of the package (about
+25 s of CPU).
 """
 
 from __future__ import annotations
@@ -23,6 +24,9 @@ SUPPRESSED = {
 }
 # no warning is accepted (PLW1514, the one curated ruff rule, is on: pyproject [tool.ruff.lint])
 WARNINGS: set[str] = set()
+
+
+pytestmark = pytest.mark.slow
 
 
 @pytest.fixture(scope="module")
