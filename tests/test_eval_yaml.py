@@ -51,6 +51,7 @@ RUNS: dict[str, dict[str, Any]] = {
         "model": "even_sim/target",
         "model_roles": {"graders": ["even_sim/grader"]},
     },
+    "pushback": {"model": "pushback_sim/target"},
 }
 
 
