@@ -36,7 +36,9 @@ def bind_model_roles(roles: dict[str, Model | list[Model]]) -> None:
     Why private: ``inspect eval --model-role`` binds them before creating a task, but a
     creator of tasks outside ``eval`` (Inspect Flow's task factories) has no public setter.
     """
-    from inspect_ai.model._model import init_model_roles
+    from inspect_ai.model._model import (
+        init_model_roles,
+    )  # inspect-evals-lint: ignore[private_api_imports] -- Inspect 0.3.285 has no public setter of the model roles a task sees while it is created; eval binds them itself, but Inspect Flow 0.14 creates each task before binding its roles
 
     init_model_roles(roles)
 
@@ -104,8 +106,13 @@ def model_api_names() -> set[str]:
     """The providers (the ``provider`` of ``provider/model``) Inspect knows: its own and those
     of installed packages' entry points."""
     import inspect_ai.model  # noqa: F401 - registers Inspect's own providers
-    from inspect_ai._util.entrypoints import ensure_entry_points
-    from inspect_ai._util.registry import registry_find, registry_unqualified_name
+    from inspect_ai._util.entrypoints import (
+        ensure_entry_points,
+    )  # inspect-evals-lint: ignore[private_api_imports] -- Inspect 0.3.285 exports no list of the model providers it knows; a study checks every provider before its first run
+    from inspect_ai._util.registry import (
+        registry_find,
+        registry_unqualified_name,
+    )  # inspect-evals-lint: ignore[private_api_imports] -- as above: the provider registry is not exported
 
     ensure_entry_points()
     return {registry_unqualified_name(i) for i in registry_find(lambda i: i.type == "modelapi")}
