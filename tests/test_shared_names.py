@@ -42,6 +42,7 @@ ALLOWED: dict[str, tuple[int, str]] = {
     "cli/compare.py": (1, "press-compare folds into compare (issue 32)"),
     "cli/construction.py": (1, "construction report command (alias)"),
     "cli/label_sample.py": (1, "the stance-drift labelling sample command"),
+    "study_file/flow.py": (1, "prompt_validation's target is its prompter role, as in runner.py"),
     "study_file/runner.py": (1, "a method name in the study runner (hostile)"),
 }
 
