@@ -53,3 +53,18 @@ def smollm_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     from inspect_stance.smollm import prepare_smollm
 
     return prepare_smollm(tmp_path_factory.mktemp("smollm") / "model")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _inspect_hooks_loaded_first() -> None:
+    """Load Inspect's registry hooks once per test process before any task is created, as the
+    ``inspect`` command does: a test that creates one of the package's tasks (which registers
+    the end-of-run hook) before its first in-process ``eval`` would otherwise make Inspect print
+    its "hooks enabled" banner into that test's captured stdout, depending on test order."""
+    import contextlib
+    import io
+
+    from inspect_ai.hooks._startup import init_hooks
+
+    with contextlib.redirect_stdout(io.StringIO()):
+        init_hooks()

@@ -93,15 +93,20 @@ class FoundLogs:
         return [x for x in (self.skipped_line(), self.repeated_line()) if x]
 
     def skipped_line(self) -> str:
-        """One line for stderr, e.g. ``skipped 3 logs of other tasks and 1 unreadable file``;
-        empty when nothing was skipped."""
+        """One line for stderr, e.g. ``skipped 3 logs of other tasks and 1 unreadable file
+        (logs/a.eval)`` (the unreadable files named, the first five); empty when nothing was
+        skipped."""
+        from inspect_stance.printable import printable
+
         parts = []
         if self.skipped_other_task:
             n = len(self.skipped_other_task)
             parts.append(f"{n} log{'s' if n != 1 else ''} of other tasks")
         if self.skipped_unreadable:
             n = len(self.skipped_unreadable)
-            parts.append(f"{n} unreadable file{'s' if n != 1 else ''}")
+            shown = ", ".join(printable(str(p)) for p in self.skipped_unreadable[:5])
+            more = f" and {n - 5} more" if n > 5 else ""
+            parts.append(f"{n} unreadable file{'s' if n != 1 else ''} ({shown}{more})")
         return f"skipped {' and '.join(parts)}" if parts else ""
 
 

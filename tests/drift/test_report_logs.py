@@ -30,6 +30,7 @@ def test_report_on_log_recovers_ground_truth_and_counts_unparsed(tmp_path, capsy
         display="none",
     )[0]
     path = log.location
+    capsys.readouterr()  # what the run printed (Inspect's hooks banner) is not the report's
     # count unparsed trials straight from the log's per-trial records
     records = [r for s in read_eval_log(path).samples for r in s.store["trials"]]
     n_unparsed = sum(r["probs"] is None for r in records)
@@ -73,7 +74,8 @@ def test_report_on_log_recovers_ground_truth_and_counts_unparsed(tmp_path, capsy
     runs = json.loads(captured.out)["runs"]
     assert [r["name"] for r in runs] == ["stance_sim/respondent / default"]
     assert captured.err.strip() == (
-        "inspect-stance report: skipped 1 log of other tasks and 1 unreadable file"
+        "inspect-stance report: skipped 1 log of other tasks and 1 unreadable file "
+        f"({folder / 'notes.json'})"
     )
     # naming the other task's log explicitly is a one-line error
     assert main(["report", str(folder / "press.eval")]) == 2

@@ -220,8 +220,8 @@ def test_report_picks_press_logs_out_of_a_folder(tmp_path, capsys):
     assert main(["press-report", str(logs), "--out", str(tmp_path / "o")]) == 0
     captured = capsys.readouterr()
     assert (
-        "press-report: skipped 1 log of other tasks and 1 unreadable file and 1 PReSS log "
-        "without scores" in captured.err
+        "press-report: skipped 1 log of other tasks and 1 unreadable file "
+        f"({logs / 'junk.json'}) and 1 PReSS log without scores" in captured.err
     )
     assert "2 log(s)" in captured.out
     assert main(["press-report", str(logs / "cancelled.eval"), "--out", str(tmp_path / "o")]) == 2

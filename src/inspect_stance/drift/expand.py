@@ -25,7 +25,8 @@ def expand_inputs(paths: list[str]) -> tuple[list[Path], str]:
 
     runs: list[Path] = []
     repeated: list[tuple[Path, Path]] = []
-    other = unreadable = 0
+    other = 0
+    unreadable: list[Path] = []
     for raw in paths:
         p = Path(raw)
         if p.suffix == ".npz" and not p.is_dir():
@@ -51,7 +52,7 @@ def expand_inputs(paths: list[str]) -> tuple[list[Path], str]:
             runs += found.paths
             repeated += found.repeated
             other += len(found.skipped_other_task)
-            unreadable += len(found.skipped_unreadable)
+            unreadable += found.skipped_unreadable
         elif p.is_dir() and not npz:
             raise InputError(f"no log of a {RUN_WHAT} (or .npz) found in {p}")
         runs += npz
@@ -60,6 +61,11 @@ def expand_inputs(paths: list[str]) -> tuple[list[Path], str]:
     if other:
         parts.append(f"{other} log{'s' if other != 1 else ''} of other tasks")
     if unreadable:
-        parts.append(f"{unreadable} unreadable file{'s' if unreadable != 1 else ''}")
+        from inspect_stance.printable import printable
+
+        n = len(unreadable)
+        shown = ", ".join(printable(str(x)) for x in unreadable[:5])
+        more = f" and {n - 5} more" if n > 5 else ""
+        parts.append(f"{n} unreadable file{'s' if n != 1 else ''} ({shown}{more})")
     lines = [f"skipped {' and '.join(parts)}" if parts else "", repeated_line(repeated + across)]
     return runs, "; ".join(x for x in lines if x)
