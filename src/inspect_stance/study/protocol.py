@@ -263,6 +263,43 @@ class TaskHeadline:
     items: Callable[[Sequence[str]], ItemValues] | None = None
 
 
+#: a study task's planned calls: ``(task args, the target's model, role -> its models)`` ->
+#: ``(items, model -> calls)``; the items are what the task's headline averages
+StudyCalls = Callable[[dict[str, Any], str, dict[str, list[str]]], tuple[int, dict[str, int]]]
+
+
+@dataclass(frozen=True)
+class StudySize:
+    """A study task's one size parameter (``None``: its item set is fixed by its data), its
+    most values, the default (worst-case) per-item standard deviation of its headline, and
+    whether the parameter is the number of items the headline's standard error is over (the
+    ``target_se`` design sizes it; otherwise only ``budget_calls`` scales it)."""
+
+    param: str | None
+    most: int
+    sd: float
+    se_items: bool
+
+
+@dataclass(frozen=True)
+class StudyTask:
+    """A task as a study file runs it (``methods: {TASK: ...}``).
+
+    ``roles``: the model roles it uses (shared ``roles:`` bound to it); ``required_roles``: the
+    ones it cannot run without; ``calls``: its planned model calls (:data:`StudyCalls`);
+    ``size``: its size parameter for the study's design; ``target_role``: a role bound to the
+    target's own model (the prompter whose prompts are validated); ``check``: a check of its
+    task arguments that reads the disk (one-line ``InputError``), before any run.
+    """
+
+    roles: tuple[str, ...] = ()
+    required_roles: tuple[str, ...] = ()
+    calls: StudyCalls | None = None
+    size: StudySize | None = None
+    target_role: str = ""
+    check: Callable[[dict[str, Any]], None] | None = None
+
+
 @dataclass(frozen=True)
 class Method:
     """One study method as the commands see it.
@@ -311,6 +348,9 @@ class Method:
     report: Callable[[ReportRequest], list[str]] | None = None
     #: its place among the methods (report's folders and sections, ``methods()``): lower first
     order: int = 100
+    #: the tasks a study file may run, keyed by task (:class:`StudyTask`; none: the method
+    #: is not run by studies)
+    study: dict[str, StudyTask] = field(default_factory=dict)
 
     @property
     def label(self) -> str:

@@ -12,6 +12,7 @@ from typing import Any, Literal
 from inspect_stance.card.names import file_stem
 from inspect_stance.errors import InputError
 from inspect_stance.printable import printable
+from inspect_stance.study.registry import study_tasks
 from inspect_stance.study_file.spec import ModelSpec, StudySpec
 
 #: roles that take one model (the others take a list)
@@ -90,8 +91,9 @@ def build_models(spec: StudySpec) -> dict[tuple[str, str], tuple[Any, dict[str, 
     for target, models in spec.targets.items():
         for method in spec.methods:
             roles = spec.roles_for(method)
-            if method == "prompt_validation":
-                roles["prompter"] = [models[method]]
+            bound = study_tasks()[method].target_role  # a role the target itself plays
+            if bound:
+                roles[bound] = [models[method]]
             try:
                 out[(target, method)] = (_model(models[method]), _roles(roles))
             except InputError:
