@@ -28,7 +28,6 @@ OWN = {"drift", "press", "construction", "validation", "even_handedness", "pushb
 ALLOWED: dict[str, tuple[int, str]] = {
     "cli/drift.py": (7, "stance drift's own report command, kept as `report` in shared cli/"),
     "cli/press.py": (7, "PReSS's report/compare commands: alias commands of the method"),
-    "shards/jobs.py": (7, "per-method shard split: the record's shard split (hostile)"),
     "viewer.py": (1, "each method's sample-list view (Inspect's ViewerConfig): to its task file"),
     "cli/even_handedness.py": (4, "even-handedness report and plan commands (aliases)"),
     "cli/validation.py": (3, "validation report commands (aliases)"),

@@ -87,6 +87,7 @@ CONSTRUCTION = register_method(
     Method(
         name="construction",
         order=30,
+        shard_tasks=("prompt_construction", "judge_validation"),
         study={"prompt_construction": STUDY},
         options={
             "prompt_construction": "inspect_stance.construction.options:ConstructionOptions",

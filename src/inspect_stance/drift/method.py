@@ -86,6 +86,7 @@ STANCE_DRIFT = register_method(
     Method(
         name="stance_drift",
         order=10,
+        shard_tasks=("stance_drift",),
         study={"stance_drift": STUDY},
         options={"stance_drift": "inspect_stance.drift.options:DriftOptions"},
         doc="docs/stance_drift.md",

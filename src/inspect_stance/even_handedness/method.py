@@ -109,6 +109,7 @@ EVEN_HANDEDNESS = register_method(
     Method(
         name="even_handedness",
         order=50,
+        shard_tasks=("even_handedness",),
         study={"even_handedness": STUDY},
         options={"even_handedness": "inspect_stance.even_handedness.options:EvenOptions"},
         doc="docs/even_handedness.md",

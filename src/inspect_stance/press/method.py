@@ -62,6 +62,7 @@ PRESS = register_method(
     Method(
         name="press",
         order=20,
+        shard_tasks=("press", "press_arguments"),
         study={"press": STUDY},
         options={
             "press": "inspect_stance.press.options:PressOptions",

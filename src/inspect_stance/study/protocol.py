@@ -351,6 +351,9 @@ class Method:
     #: the tasks a study file may run, keyed by task (:class:`StudyTask`; none: the method
     #: is not run by studies)
     study: dict[str, StudyTask] = field(default_factory=dict)
+    #: its tasks that take ``-T shard=K/N`` (``inspect-stance shard``; a helper task whose logs
+    #: its runs read, such as ``press_arguments``, may be among them)
+    shard_tasks: tuple[str, ...] = ()
 
     @property
     def label(self) -> str:

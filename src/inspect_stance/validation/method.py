@@ -77,6 +77,7 @@ PROMPT_VALIDATION = register_method(
     Method(
         name="prompt_validation",
         order=40,
+        shard_tasks=("prompt_validation",),
         study={"prompt_validation": STUDY},
         options={"prompt_validation": "inspect_stance.validation.options:ValidationOptions"},
         doc="docs/prompt_validation.md",
