@@ -28,12 +28,10 @@ OWN = {"drift", "press", "construction", "validation", "even_handedness", "pushb
 ALLOWED: dict[str, tuple[int, str]] = {
     "cli/drift.py": (7, "stance drift's own report command, kept as `report` in shared cli/"),
     "cli/press.py": (7, "PReSS's report/compare commands: alias commands of the method"),
-    "viewer.py": (1, "each method's sample-list view (Inspect's ViewerConfig): to its task file"),
     "cli/even_handedness.py": (4, "even-handedness report and plan commands (aliases)"),
     "cli/validation.py": (3, "validation report commands (aliases)"),
     "cli/__init__.py": (2, "the method-named subcommand modules it registers"),
     "study_file/example.py": (2, "the example study file names its methods (product text)"),
-    "analysis/__init__.py": (1, "trials_df reads stance-drift trials only: moves to drift/"),
     "cli/compare.py": (1, "press-compare folds into compare (issue 32)"),
     "cli/construction.py": (1, "construction report command (alias)"),
     "cli/label_sample.py": (1, "the stance-drift labelling sample command"),
