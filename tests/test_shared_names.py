@@ -32,7 +32,6 @@ ALLOWED: dict[str, tuple[int, str]] = {
     "cli/validation.py": (3, "validation report commands (aliases)"),
     "cli/__init__.py": (2, "the method-named subcommand modules it registers"),
     "study_file/example.py": (2, "the example study file names its methods (product text)"),
-    "cli/compare.py": (1, "press-compare folds into compare (issue 32)"),
     "cli/construction.py": (1, "construction report command (alias)"),
     "cli/label_sample.py": (1, "the stance-drift labelling sample command"),
 }
