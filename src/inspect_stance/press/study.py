@@ -5,7 +5,9 @@ set and the check of a local NLI model.
 statement K times, a supporting and a countering prompt per set), x 3 with personas; ``2K``
 arguer calls (the arguer role, else the target) unless ``arguments`` is given;
 ``max(entropy_samples, factor_samples)`` more target calls; with ``classifier=llm`` one
-classifier call per target response.
+classifier call per target response. A study runs ``press_arguments`` once (the arguer role,
+else the first target) and every target's run reads that log (``arguments``), as the paper
+gives every model the same arguments: ``2K`` arguer calls per statement, once per study.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from inspect_stance.errors import InputError
-from inspect_stance.study.protocol import StudySize, StudyTask
+from inspect_stance.study.protocol import SharedRun, StudySize, StudyTask
 from inspect_stance.study.task_args import add_calls, arg_int, arg_int_or0
 
 STATEMENTS = 19
@@ -41,6 +43,16 @@ def calls(
     return n, out
 
 
+def arguments_calls(args: dict[str, Any], target: str,
+                    roles: dict[str, list[str]]) -> tuple[int, dict[str, int]]:  # fmt: skip
+    """The statements and arguer calls of one ``press_arguments`` run: ``2K`` per statement by
+    the arguer role (else ``target``)."""
+    arguer = roles.get("arguer")
+    return STATEMENTS, {
+        arguer[0] if arguer else target: STATEMENTS * 2 * arg_int(args, "argument_sets", 3)
+    }
+
+
 def check(args: dict[str, Any]) -> None:
     """A local ``nli_model`` (a path) exists: a one-line ``InputError`` naming how to build the
     offline one otherwise."""
@@ -56,4 +68,11 @@ STUDY = StudyTask(
     calls=calls,
     size=StudySize(None, STATEMENTS, 0.5, False),
     check=check,
+    shared=SharedRun(
+        task="press_arguments",
+        arg="arguments",
+        role="arguer",
+        keys=("statements", "argument_sets", "arguer_max_tokens"),
+        calls=arguments_calls,
+    ),
 )

@@ -282,6 +282,25 @@ class StudySize:
 
 
 @dataclass(frozen=True)
+class SharedRun:
+    """A task a study runs once, before every target's run of the method, whose log each
+    target's run then reads (PReSS's arguments: one arguer per study, so that the targets
+    answer the same arguments and their runs compare).
+
+    ``task``: the task run once; ``arg``: the method's task argument that takes its log (a
+    study that sets it itself gets no shared run); ``role``: the role whose model runs it (the
+    first target's model without one); ``keys``: the method's task arguments it takes too;
+    ``calls``: its planned calls (as :attr:`StudyTask.calls`).
+    """
+
+    task: str
+    arg: str
+    role: str = ""
+    keys: tuple[str, ...] = ()
+    calls: StudyCalls | None = None
+
+
+@dataclass(frozen=True)
 class StudyTask:
     """A task as a study file runs it (``methods: {TASK: ...}``).
 
@@ -289,7 +308,8 @@ class StudyTask:
     ones it cannot run without; ``calls``: its planned model calls (:data:`StudyCalls`);
     ``size``: its size parameter for the study's design; ``target_role``: a role bound to the
     target's own model (the prompter whose prompts are validated); ``check``: a check of its
-    task arguments that reads the disk (one-line ``InputError``), before any run.
+    task arguments that reads the disk (one-line ``InputError``), before any run;
+    ``shared``: a task run once per study whose log every target's run reads.
     """
 
     roles: tuple[str, ...] = ()
@@ -298,6 +318,8 @@ class StudyTask:
     size: StudySize | None = None
     target_role: str = ""
     check: Callable[[dict[str, Any]], None] | None = None
+    #: a task the study runs once and every target's run reads (:class:`SharedRun`)
+    shared: SharedRun | None = None
 
 
 @dataclass(frozen=True)
