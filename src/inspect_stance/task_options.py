@@ -106,11 +106,14 @@ def checked_values(cls: type, raw: Mapping[str, object]) -> dict[str, Any]:
     unknown = set(raw) - {f.name for f in fields}
     if unknown:
         raise TypeError(f"{cls.__name__}: no option(s) {', '.join(sorted(unknown))}")
+    from inspect_stance.size_bounds import check_size
+
     out: dict[str, Any] = {}
     for f in fields:
         value = raw.get(f.name, f.default)
         check = f.metadata[_CHECK]
         out[f.name] = check(f.name, value) if check is not None else value
+        check_size(f.name, out[f.name], dict(raw))  # the size's bound, before any work
     return out
 
 
@@ -124,9 +127,13 @@ def _default_cell(value: Any) -> str:
 
 def parameter_table(cls: type) -> str:
     """Markdown table ``parameter | default | meaning`` of the declared options."""
+    from inspect_stance.size_bounds import MAX_SIZES
+
     rows = ["| parameter | default | meaning |", "| --- | --- | --- |"]
     for f in declared(cls):
         text = str(f.metadata[_DOC]).replace("|", "\\|")
+        if f.name in MAX_SIZES:
+            text += f" At most {MAX_SIZES[f.name][0]:,}."
         rows.append(f"| `{f.name}` | {_default_cell(f.default)} | {text} |")
     return "\n".join(rows) + "\n"
 

@@ -37,5 +37,9 @@ def test_judge_validation_runs_on_the_sample_with_its_known_agreement(tmp_path):
     metrics = log.results.scores[0].metrics  # type: ignore[union-attr]
     assert metrics["n_labelled"].value == 24
     assert metrics["exact"].value == pytest.approx(1.0)
-    assert metrics["humans_exact"].value == pytest.approx(20 / 24)
-    assert metrics["refusal_rate"].value == pytest.approx(4 / 24)
+    # the figures beyond the panel: the method's figures of the same log
+    from inspect_stance.construction.figures import log_agreement_figures
+
+    figures = log_agreement_figures([log.location])
+    assert figures["humans_exact"] == pytest.approx(20 / 24)
+    assert figures["refusal_rate"] == pytest.approx(4 / 24)

@@ -21,6 +21,7 @@ TASKS = (
     "judge_validation",
     "prompt_validation",
     "even_handedness",
+    "pushback",
 )
 
 

@@ -36,7 +36,7 @@ def _annotations(path: Path, order: list[int]) -> str:
         marker, final, second = ROWS[i]
         lines.append(f"Write about topic {i}.,[[stance={marker}]] Text {i}.,it,it good,it bad,"
                      f"{final},{final},{second},{i % 3}")  # fmt: skip
-    path.write_text("\n".join(lines) + "\n")
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return str(path)
 
 

@@ -214,7 +214,7 @@ def _human_csv(path: Path) -> None:
         ("h2", "not-a-prompt-of-the-log", "1", "", "", ""),
     ]
     lines = ["annotator,item_id,rank,intent,stance,side"] + [",".join(r) for r in rows]
-    path.write_text("\n".join(lines) + "\n")
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
 def test_report_puts_humans_beside_the_models(cli_run, tmp_path, capsys):

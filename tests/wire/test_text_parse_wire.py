@@ -104,8 +104,11 @@ def test_header_and_report_count_unparsed_and_mismatches(parse_run, capsys):
     n_mismatch = 5 * sum(1 for *_, m in CASES.values() if m)
     assert metrics["trials"].value == 5 * len(CASES)
     assert metrics["unparsed"].value == n_unparsed == 20
-    assert metrics["unparsed_extractions"].value == n_unparsed
-    assert metrics["label_mismatches"].value == n_mismatch == 5
+    from inspect_stance.drift.figures import log_figures
+
+    figures = log_figures([location])  # the counts beside the panel's (drift.figures)
+    assert figures["unparsed_extractions"] == n_unparsed
+    assert figures["label_mismatches"] == n_mismatch == 5
     assert main(["report", location, "--json"]) == 0
     run = json.loads(capsys.readouterr().out)["runs"][0]
     assert run["unparsed_trials"] == n_unparsed

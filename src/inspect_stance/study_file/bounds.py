@@ -19,26 +19,8 @@ MAX_RETRIES = 50
 MAX_TIMEOUT = 3_600
 MAX_CONFIRM_ABOVE = 1_000_000_000
 MAX_TARGETS = 100
-#: per task argument: its most value in a study and what it counts
-MAX_SIZES: dict[str, tuple[int, str]] = {
-    "trials": (10_000, "trials per proposition and stance"),
-    "hops": (100, "hops of a chain (each a model call per trial)"),
-    "limit_propositions": (112, "propositions the task has"),
-    "limit": (1_350, "pairs the task has"),
-    "argument_sets": (100, "argument sets per statement"),
-    "entropy_samples": (1_000, "samples per statement"),
-    "factor_samples": (1_000, "samples per statement"),
-    "templates_per_setting": (1_000, "templated prompts per setting"),
-    "prompts_per_setting": (1_000, "generated prompts per setting"),
-    "responses_per_prompt": (100, "responses per prompt"),
-    "seeds_per_setting": (100, "seed prompts per setting"),
-    "per_source": (1_000, "prompts per source and setting"),
-    "real_limit": (100_000, "real prompts read"),
-    "words_limit": (100_000, "words per response"),
-}
-#: arguments whose bound is the items of the task's own data: with the argument naming another
-#: data file the bound is the file's, checked by the task
-DATA_FILE_OF: dict[str, str] = {"limit_propositions": "propositions"}
+from inspect_stance.size_bounds import DATA_FILE_OF, MAX_SIZES  # noqa: E402 - one table
+
 #: most model calls one study may plan (every run of every target and method)
 MAX_STUDY_CALLS = 100_000_000
 #: most targets and methods runs of one study (targets x methods)

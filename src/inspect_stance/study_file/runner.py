@@ -40,9 +40,14 @@ def run_folder(log_dir: Path, target: str, method: str) -> Path:
 
 
 def _model(spec: ModelSpec) -> Any:
+    """The Inspect model of ``spec``, built here (not in a solver): the study runner is the
+    driver that hands models to ``eval_set``, as a script calling ``eval(model=...)`` would, and
+    builds every one before the first run so a bad model argument stops the study early."""
     from inspect_ai.model import get_model
 
-    return get_model(spec.model, **spec.args)
+    return get_model(
+        spec.model, **spec.args
+    )  # inspect-evals-lint: ignore[get_model_location] -- the study runner drives eval_set and builds each target and role model before any run (a bad model arg stops the study first); no task resolves a model here
 
 
 def _roles(roles: dict[str, list[ModelSpec]]) -> dict[str, Any]:
