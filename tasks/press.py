@@ -16,6 +16,7 @@ from typing import Any, Literal
 
 from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset, Sample
+from inspect_ai.viewer import TaskSamplesView, ViewerConfig
 from inspect_stance.scorers.press import classifier_defaults, press_scorer
 
 import inspect_stance.press.defaults as D
@@ -35,7 +36,7 @@ from inspect_stance.press.statements import load_statements
 from inspect_stance.provenance import record_provenance
 from inspect_stance.roles import config_dump, require_roles, role_model, target_model
 from inspect_stance.task_options import task_arguments
-from inspect_stance.viewer import headline, press_viewer
+from inspect_stance.viewer import headline
 
 TASK_VERSION = 2  # 2: binary zero-shot NLI default, factor draws, arguments fingerprint
 
@@ -158,3 +159,18 @@ def _arguments_source(
             role_model("classifier"), classifier_defaults(opts.classifier_max_tokens)
         )
     return source, roles
+
+
+def press_viewer() -> ViewerConfig:
+    """PReSS: argument sets per statement that are stable / unstable / unlabelled."""
+    return ViewerConfig(
+        task_samples_view=TaskSamplesView(
+            name="press",
+            score_labels={
+                "stable": "stable sets",
+                "unstable": "unstable sets",
+                "no_label": "unlabelled sets",
+            },
+            score_color_scales={"stable": "neutral", "unstable": "neutral", "no_label": "neutral"},
+        )
+    )

@@ -13,6 +13,7 @@ from inspect_ai import Epochs, Task, task
 from inspect_ai.dataset import MemoryDataset
 from inspect_ai.model import GenerateConfig
 from inspect_ai.solver import Solver
+from inspect_ai.viewer import ScoreColorScale, TaskSamplesView, ViewerConfig
 from inspect_stance.scorers.stance_drift import drift_metrics, drift_pool, stance_drift_scorer
 
 import inspect_stance.drift.defaults as D
@@ -31,7 +32,7 @@ from inspect_stance.params import reject_unknown_args
 from inspect_stance.provenance import record_provenance
 from inspect_stance.roles import require_roles
 from inspect_stance.task_options import task_arguments
-from inspect_stance.viewer import drift_viewer, headline
+from inspect_stance.viewer import headline
 
 #: bumped when sample ids or scoring change (2: content-derived sample ids, short Input lines,
 #: trials recorded as they finish, dict metrics)
@@ -138,4 +139,18 @@ def stance_drift(
             record_format=CHAIN_RECORD_FORMAT if opts.hops > 1 else RECORD_FORMAT,
         )
         | data.shard,
+    )
+
+
+def drift_viewer() -> ViewerConfig:
+    """Stance drift: the sample score is ``T[s,i,i]``, coloured 0 (red) .. 1 (green)."""
+    return ViewerConfig(
+        task_samples_view=TaskSamplesView(
+            name="stance drift",
+            score_labels={"stance_drift_scorer": "kept stance T[i,i]"},
+            score_color_scales={
+                "stance_drift_scorer": ScoreColorScale(palette="good-high", min=0.0, max=1.0)
+            },
+            color_scales_enabled=True,
+        )
     )

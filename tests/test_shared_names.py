@@ -26,24 +26,14 @@ OWN = {"drift", "press", "construction", "validation", "even_handedness", "pushb
 #: file -> (lines naming a method, why it is not moved yet). Issue 32 moves every one of these
 #: into a field of the method's record; each entry goes when its file is converted.
 ALLOWED: dict[str, tuple[int, str]] = {
-    "study_file/spec.py": (14, "study roles per method: the record's study roles (hostile)"),
     "cli/drift.py": (7, "stance drift's own report command, kept as `report` in shared cli/"),
     "cli/press.py": (7, "PReSS's report/compare commands: alias commands of the method"),
-    "shards/jobs.py": (7, "per-method shard split: the record's shard split (hostile)"),
-    "viewer.py": (1, "each method's sample-list view (Inspect's ViewerConfig): to its task file"),
-    "study_file/calls.py": (5, "calls per trial per method: the record's call cost (hostile)"),
-    "study_file/design.py": (5, "size parameter per method: the record's size (hostile)"),
     "cli/even_handedness.py": (4, "even-handedness report and plan commands (aliases)"),
     "cli/validation.py": (3, "validation report commands (aliases)"),
     "cli/__init__.py": (2, "the method-named subcommand modules it registers"),
-    "study_file/checks.py": (2, "per-method study checks (hostile)"),
     "study_file/example.py": (2, "the example study file names its methods (product text)"),
-    "analysis/__init__.py": (1, "trials_df reads stance-drift trials only: moves to drift/"),
-    "cli/compare.py": (1, "press-compare folds into compare (issue 32)"),
     "cli/construction.py": (1, "construction report command (alias)"),
     "cli/label_sample.py": (1, "the stance-drift labelling sample command"),
-    "study_file/flow.py": (1, "prompt_validation's target is its prompter role, as in runner.py"),
-    "study_file/runner.py": (1, "a method name in the study runner (hostile)"),
 }
 
 

@@ -4,13 +4,14 @@ Each task passes ``headline_metric=`` and ``viewer=`` from here to Inspect's ``T
 headline (declared once, in the task's method record) is what the viewer's run list shows in its SCORE column, what the run header and the
 live progress line show first (Inspect's :class:`~inspect_ai.log.HeadlineMetric`); the
 :class:`~inspect_ai.viewer.TaskSamplesView` labels and colours the sample list's score
-columns. Only display settings live here: the metrics themselves are in ``scorers/``.
+columns (a task's own view lives in its task file; the one two tasks share lives here). Only
+display settings live here: the metrics themselves are in ``scorers/``.
 """
 
 from __future__ import annotations
 
 from inspect_ai.log import HeadlineMetric
-from inspect_ai.viewer import ScoreColorScale, TaskSamplesView, ViewerConfig
+from inspect_ai.viewer import TaskSamplesView, ViewerConfig
 
 
 def headline(task: str) -> HeadlineMetric:
@@ -22,35 +23,6 @@ def headline(task: str) -> HeadlineMetric:
     if spec is None:
         raise KeyError(f"no method declares a headline for task {task!r}")
     return HeadlineMetric(metric=spec.metric)
-
-
-def drift_viewer() -> ViewerConfig:
-    """Stance drift: the sample score is ``T[s,i,i]``, coloured 0 (red) .. 1 (green)."""
-    return ViewerConfig(
-        task_samples_view=TaskSamplesView(
-            name="stance drift",
-            score_labels={"stance_drift_scorer": "kept stance T[i,i]"},
-            score_color_scales={
-                "stance_drift_scorer": ScoreColorScale(palette="good-high", min=0.0, max=1.0)
-            },
-            color_scales_enabled=True,
-        )
-    )
-
-
-def press_viewer() -> ViewerConfig:
-    """PReSS: argument sets per statement that are stable / unstable / unlabelled."""
-    return ViewerConfig(
-        task_samples_view=TaskSamplesView(
-            name="press",
-            score_labels={
-                "stable": "stable sets",
-                "unstable": "unstable sets",
-                "no_label": "unlabelled sets",
-            },
-            score_color_scales={"stable": "neutral", "unstable": "neutral", "no_label": "neutral"},
-        )
-    )
 
 
 def construction_viewer() -> ViewerConfig:

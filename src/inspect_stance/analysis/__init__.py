@@ -272,9 +272,11 @@ def trials_df(logs: LogPaths) -> pd.DataFrame:
     """One row per stance-drift trial (module docstring); logs of other tasks are skipped."""
     import pandas as pd
 
+    from inspect_stance.drift.logs import TASK_NAME
+
     rows: list[dict[str, Any]] = []
     for _path, log in _read(logs):
-        if log.eval.task.split("/")[-1] != "stance_drift":
+        if log.eval.task.split("/")[-1] != TASK_NAME:
             continue
         for sample in log.samples or []:
             rows.extend(_trial_rows(log, sample))

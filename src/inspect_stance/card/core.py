@@ -68,6 +68,16 @@ def board_json(cards: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
     return out
 
 
+def without_shared(runs: Any) -> Any:
+    """``runs`` without a study's shared runs (eval metadata ``stance_shared``: a task run once
+    for every target, such as PReSS's arguments), which belong to no target's card."""
+    if "metadata" not in runs.columns or runs.empty:
+        return runs
+    shared = [isinstance(m, str) and m.startswith("{") and bool(json.loads(m).get("stance_shared"))
+              for m in runs["metadata"]]  # fmt: skip
+    return runs.drop(index=runs.index[shared]) if any(shared) else runs
+
+
 def prefer_finished(runs: Any) -> tuple[Any, dict[tuple[str, str], str]]:
     """``runs`` without the runs that did not finish (``status`` other than ``success``) of a
     target and method that also has a finished run, and per such (target, method) the note the
@@ -99,7 +109,7 @@ def write_cards(runs: Any, out: Path, since: list[str] | None = None) -> list[Pa
     from inspect_stance.card.render import card_html, card_markdown
 
     out.mkdir(parents=True, exist_ok=True)
-    runs, kept = prefer_finished(runs)
+    runs, kept = prefer_finished(without_shared(runs))
     cards = build_cards(runs)
     for (target, method), note in kept.items():
         entry = cards.get(target, {}).get("methods", {}).get(method)

@@ -125,10 +125,10 @@ def register(subparsers: Any) -> None:
     c = subparsers.add_parser(
         "compare",
         help="paired comparison of runs of one method (deltas, intervals, adjusted p, ranks)",
-        description="Compare runs of one method (stance_drift logs or .npz, press, "
-        "prompt_construction or prompt_validation logs) item by item: deltas (b - a) with "
-        "clustered intervals, p-values adjusted over the family, rank probabilities and tied "
-        "groups.",
+        description="Compare runs of one method ("
+        + ", ".join(f"{m.tasks[0]} logs{' or .npz' if m.npz else ''}" for m in _comparable())
+        + ") item by item: deltas (b - a) with clustered intervals, p-values adjusted over the "
+        "family, rank probabilities and tied groups.",
     )
     c.add_argument("paths", nargs="+", metavar="RUN", help="logs, .npz runs or folders")
     methods = ("auto", *(name for m in _comparable() for name in (m.name, *m.aliases)))

@@ -13,7 +13,7 @@ from inspect_stance.errors import InputError
 
 def register(sub: Any) -> None:
     """Add the ``shard`` subcommand."""
-    from inspect_stance.shards.jobs import FORMATS, PACKAGE, SHARDED_TASKS
+    from inspect_stance.shards.jobs import FORMATS, PACKAGE, sharded_tasks
 
     p = sub.add_parser(
         "shard",
@@ -24,7 +24,7 @@ def register(sub: Any) -> None:
         "Hawk eval-set config with the model roles). inspect-stance report LOG_DIR pools the "
         "shards' logs.",
     )
-    p.add_argument("task", metavar="TASK", help=f"one of {', '.join(SHARDED_TASKS)}")
+    p.add_argument("task", metavar="TASK", help=f"one of {', '.join(sharded_tasks())}")
     p.add_argument("--shards", type=int, required=True, metavar="N", help="number of shards")
     p.add_argument("--model", required=True, help="the model under test, e.g. openai/gpt-4o")
     p.add_argument("-T", dest="task_args", action="append", default=[], metavar="NAME=VALUE",

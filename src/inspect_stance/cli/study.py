@@ -79,6 +79,16 @@ def _write_flow(args: argparse.Namespace, spec: Any, task_args: dict[str, Any]) 
                     f"logs to {log_dir}"))  # fmt: skip
     print(printable(f"run it: flow run {args.flow}; then inspect-stance card {log_dir} "
                     f"--out {log_dir}/cards"))  # fmt: skip
+    from inspect_stance.study_file.calls import shared_run
+
+    for method in spec.methods:  # Flow runs the tasks side by side: no run before the others
+        found = shared_run(spec, method, task_args[method])
+        if found is not None:
+            shared = found[0]
+            print(printable(f"note: under Flow each target's {method} run makes its own "
+                            f"{shared.task} (the plan above counts one); run {shared.task} "
+                            f"once and set methods.{method}.args.{shared.arg} to its log to "
+                            "share it"))  # fmt: skip
     return 0
 
 

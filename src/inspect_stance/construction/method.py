@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from inspect_stance.construction.page import PAGE
+from inspect_stance.construction.study import STUDY
 from inspect_stance.errors import InputError
 from inspect_stance.study.protocol import (
     CompareRequest,
@@ -86,6 +87,8 @@ CONSTRUCTION = register_method(
     Method(
         name="construction",
         order=30,
+        shard_tasks=("prompt_construction", "judge_validation"),
+        study={"prompt_construction": STUDY},
         options={
             "prompt_construction": "inspect_stance.construction.options:ConstructionOptions",
             "judge_validation": "inspect_stance.construction.judge_validation_options:"

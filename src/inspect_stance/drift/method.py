@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from inspect_stance.drift import figures
 from inspect_stance.drift.page import PAGE
+from inspect_stance.drift.study import STUDY
 from inspect_stance.errors import InputError
 from inspect_stance.study.protocol import (
     Gate,
@@ -85,6 +86,8 @@ STANCE_DRIFT = register_method(
     Method(
         name="stance_drift",
         order=10,
+        shard_tasks=("stance_drift",),
+        study={"stance_drift": STUDY},
         options={"stance_drift": "inspect_stance.drift.options:DriftOptions"},
         doc="docs/stance_drift.md",
         tasks=("stance_drift",),

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from inspect_stance.errors import InputError
 from inspect_stance.even_handedness.page import PAGE
+from inspect_stance.even_handedness.study import STUDY
 from inspect_stance.study.protocol import (
     Breakdown,
     Gate,
@@ -108,6 +109,8 @@ EVEN_HANDEDNESS = register_method(
     Method(
         name="even_handedness",
         order=50,
+        shard_tasks=("even_handedness",),
+        study={"even_handedness": STUDY},
         options={"even_handedness": "inspect_stance.even_handedness.options:EvenOptions"},
         doc="docs/even_handedness.md",
         tasks=("even_handedness",),

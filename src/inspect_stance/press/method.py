@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from inspect_stance.press import figures
 from inspect_stance.press.page import PAGE
+from inspect_stance.press.study import STUDY
 from inspect_stance.study.protocol import (
     Gate,
     GateRequest,
@@ -61,6 +62,8 @@ PRESS = register_method(
     Method(
         name="press",
         order=20,
+        shard_tasks=("press", "press_arguments"),
+        study={"press": STUDY},
         options={
             "press": "inspect_stance.press.options:PressOptions",
             "press_arguments": "inspect_stance.press.options:PressArgumentsOptions",

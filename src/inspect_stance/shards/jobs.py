@@ -27,23 +27,20 @@ from typing import Any, Literal
 from inspect_stance.errors import InputError
 from inspect_stance.printable import printable
 from inspect_stance.shards import SHARD_KEY
+from inspect_stance.study.registry import methods
 
-#: the package's tasks that take ``-T shard=K/N``
-SHARDED_TASKS: tuple[str, ...] = (
-    "stance_drift",
-    "press",
-    "press_arguments",
-    "prompt_construction",
-    "judge_validation",
-    "prompt_validation",
-    "even_handedness",
-)
 JobFormat = Literal["commands", "eval-set", "hawk"]
 FORMATS: tuple[str, ...] = ("commands", "eval-set", "hawk")
 #: the pip specifier of this package in a Hawk config (a wheel path or git URL works too)
 PACKAGE = "inspect-stance"
 #: most shards of one job (each shard is a process or task; more is a typo, not a study)
 MAX_SHARDS = 1_000
+
+
+def sharded_tasks() -> tuple[str, ...]:
+    """The tasks that take ``-T shard=K/N``: every registered method's
+    :attr:`~inspect_stance.study.protocol.Method.shard_tasks`, in the methods' order."""
+    return tuple(t for m in methods() for t in m.shard_tasks)
 
 
 @dataclass(frozen=True)
@@ -81,14 +78,13 @@ def make_job(
     log_dir: str = "logs/study",
     package: str = PACKAGE,
 ) -> ShardJob:
-    """A checked :class:`ShardJob`: a task of :data:`SHARDED_TASKS` (``inspect_stance/`` prefix
+    """A checked :class:`ShardJob`: a task of :func:`sharded_tasks` (``inspect_stance/`` prefix
     allowed), ``n >= 1``, no ``shard`` among the task arguments (the job sets it), every task
     argument one the task takes; one-line ``InputError`` otherwise."""
     name = task.rsplit("/", 1)[-1]
-    if name not in SHARDED_TASKS:
-        raise InputError(
-            f"task {task!r} does not take -T shard; use one of {', '.join(SHARDED_TASKS)}"
-        )
+    sharded = sharded_tasks()
+    if name not in sharded:
+        raise InputError(f"task {task!r} does not take -T shard; use one of {', '.join(sharded)}")
     if n < 1:
         raise InputError(f"--shards {n}: give the number of shards, 1 or more (e.g. --shards 4)")
     if n > MAX_SHARDS:

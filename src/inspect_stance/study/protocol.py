@@ -263,6 +263,65 @@ class TaskHeadline:
     items: Callable[[Sequence[str]], ItemValues] | None = None
 
 
+#: a study task's planned calls: ``(task args, the target's model, role -> its models)`` ->
+#: ``(items, model -> calls)``; the items are what the task's headline averages
+StudyCalls = Callable[[dict[str, Any], str, dict[str, list[str]]], tuple[int, dict[str, int]]]
+
+
+@dataclass(frozen=True)
+class StudySize:
+    """A study task's one size parameter (``None``: its item set is fixed by its data), its
+    most values, the default (worst-case) per-item standard deviation of its headline, and
+    whether the parameter is the number of items the headline's standard error is over (the
+    ``target_se`` design sizes it; otherwise only ``budget_calls`` scales it)."""
+
+    param: str | None
+    most: int
+    sd: float
+    se_items: bool
+
+
+@dataclass(frozen=True)
+class SharedRun:
+    """A task a study runs once, before every target's run of the method, whose log each
+    target's run then reads (PReSS's arguments: one arguer per study, so that the targets
+    answer the same arguments and their runs compare).
+
+    ``task``: the task run once; ``arg``: the method's task argument that takes its log (a
+    study that sets it itself gets no shared run); ``role``: the role whose model runs it (the
+    first target's model without one); ``keys``: the method's task arguments it takes too;
+    ``calls``: its planned calls (as :attr:`StudyTask.calls`).
+    """
+
+    task: str
+    arg: str
+    role: str = ""
+    keys: tuple[str, ...] = ()
+    calls: StudyCalls | None = None
+
+
+@dataclass(frozen=True)
+class StudyTask:
+    """A task as a study file runs it (``methods: {TASK: ...}``).
+
+    ``roles``: the model roles it uses (shared ``roles:`` bound to it); ``required_roles``: the
+    ones it cannot run without; ``calls``: its planned model calls (:data:`StudyCalls`);
+    ``size``: its size parameter for the study's design; ``target_role``: a role bound to the
+    target's own model (the prompter whose prompts are validated); ``check``: a check of its
+    task arguments that reads the disk (one-line ``InputError``), before any run;
+    ``shared``: a task run once per study whose log every target's run reads.
+    """
+
+    roles: tuple[str, ...] = ()
+    required_roles: tuple[str, ...] = ()
+    calls: StudyCalls | None = None
+    size: StudySize | None = None
+    target_role: str = ""
+    check: Callable[[dict[str, Any]], None] | None = None
+    #: a task the study runs once and every target's run reads (:class:`SharedRun`)
+    shared: SharedRun | None = None
+
+
 @dataclass(frozen=True)
 class Method:
     """One study method as the commands see it.
@@ -311,6 +370,12 @@ class Method:
     report: Callable[[ReportRequest], list[str]] | None = None
     #: its place among the methods (report's folders and sections, ``methods()``): lower first
     order: int = 100
+    #: the tasks a study file may run, keyed by task (:class:`StudyTask`; none: the method
+    #: is not run by studies)
+    study: dict[str, StudyTask] = field(default_factory=dict)
+    #: its tasks that take ``-T shard=K/N`` (``inspect-stance shard``; a helper task whose logs
+    #: its runs read, such as ``press_arguments``, may be among them)
+    shard_tasks: tuple[str, ...] = ()
 
     @property
     def label(self) -> str:

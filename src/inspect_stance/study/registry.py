@@ -8,7 +8,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from inspect_stance.errors import InputError
-from inspect_stance.study.protocol import Method, TaskHeadline, register_method, registered
+from inspect_stance.study.protocol import (
+    Method,
+    StudyTask,
+    TaskHeadline,
+    register_method,
+    registered,
+)
 
 if TYPE_CHECKING:
     from inspect_stance.stats.headline import Headline
@@ -110,3 +116,9 @@ def headline_of_metrics(task: str, metrics: dict[str, float]) -> Headline | None
     if spec is None:
         return None
     return headline_from_metrics(spec.metric, metrics, value_range=spec.range)
+
+
+def study_tasks() -> dict[str, StudyTask]:
+    """Every task a study file may run (``methods: {TASK: ...}``) -> its :class:`StudyTask`,
+    in the methods' order."""
+    return {task: st for m in methods() for task, st in m.study.items()}

@@ -1,8 +1,9 @@
 """Checks of a study that read the tasks themselves (their parameters and options), Inspect's
 model providers and the disk, run before any model call: every task argument is a parameter of
 its task and passes the task's own checks (so a bad value or a missing file of a later method is
-refused before the first run), every size within its bound (:mod:`.bounds`), a local NLI model
-exists, no two targets share a log folder, every model's provider is known to Inspect, and the
+refused before the first run), every size within its bound (:mod:`.bounds`), each task's own
+check of its arguments (:attr:`~inspect_stance.study.protocol.StudyTask.check`: a local model
+exists), no two targets share a log folder, every model's provider is known to Inspect, and the
 log folder is a folder this study may write (:func:`check_log_dir`)."""
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from typing import Any
 from inspect_stance.card.names import file_stem
 from inspect_stance.errors import InputError
 from inspect_stance.printable import printable
+from inspect_stance.study.registry import study_tasks
 from inspect_stance.study_file.bounds import check_sizes
 from inspect_stance.study_file.spec import StudySpec
 
@@ -61,11 +63,11 @@ def check_study(spec: StudySpec, args: dict[str, dict[str, Any]]) -> None:
             raise InputError(f"study file: methods.{method}.args.shard: a study runs whole; drop "
                              "shard (inspect-stance shard writes a sharded job)")  # fmt: skip
         check_sizes(method, checked_options(method, values))
-    nli = str(args.get("press", {}).get("nli_model") or "")
-    if nli.startswith(("/", ".", "~")) and not Path(nli).expanduser().exists():
-        raise InputError(f"study file: methods.press.args.nli_model: {nli} not found; build the "
-                         "offline one with python -m inspect_stance.providers.press_sim tiny-nli "
-                         f"{nli} --mode keyed")  # fmt: skip
+    tasks = study_tasks()
+    for method, values in args.items():
+        check = tasks[method].check
+        if check is not None:
+            check(values)
     stems: dict[str, str] = {}
     for target in spec.targets:
         other = stems.setdefault(file_stem(target).lower(), target)

@@ -1,7 +1,8 @@
 """Sizes from a study's design: explicit, a target standard error, or a budget in calls.
 
 Each method has one size parameter, the number of items its headline's standard error is taken
-over (``SIZE_PARAMS``); the other sizes stay as given (or the task's default).
+over (its :attr:`~inspect_stance.study.protocol.StudyTask.size`); the other sizes stay as given
+(or the task's default).
 
 - ``target_se: h``: ``n = ceil((sd / h)^2)`` items, the standard error ``sd / sqrt(n)`` of a mean
   over ``n`` independent items, capped at the method's item set. ``sd`` is the per-item standard
@@ -24,18 +25,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from inspect_stance.errors import InputError
-from inspect_stance.study_file.calls import DEFAULT_PAIRS, DEFAULT_PROPOSITIONS, plan_run
+from inspect_stance.study.registry import study_tasks
+from inspect_stance.study_file.calls import plan_run
 from inspect_stance.study_file.spec import StudySpec
-
-#: per method: the size parameter, its most values, the default (worst-case) per-item sd, and
-#: whether the parameter is the number of items the headline's standard error is over
-SIZE_PARAMS: dict[str, tuple[str | None, int, float, bool]] = {
-    "stance_drift": ("limit_propositions", DEFAULT_PROPOSITIONS, 0.5, True),
-    "press": (None, 19, 0.5, False),
-    "prompt_construction": ("prompts_per_setting", 100, 2.0, False),
-    "prompt_validation": ("per_source", 20, 1.0, False),
-    "even_handedness": ("limit", DEFAULT_PAIRS, 0.5, True),
-}
 
 
 @dataclass(frozen=True)
@@ -55,8 +47,9 @@ def sizes(spec: StudySpec) -> Sizing:
     notes: list[str] = []
     runs = len(spec.targets) * len(spec.methods)
     for method in spec.methods:
-        param, most, sd0, se_items = SIZE_PARAMS[method]
-        if param is None or (spec.design == "target_se" and not se_items):
+        size = study_tasks()[method].size
+        param, most, sd0 = (size.param, size.most, size.sd) if size else (None, 0, 0.0)
+        if param is None or size is None or (spec.design == "target_se" and not size.se_items):
             notes.append(f"{method}: its standard error is over items fixed by its data "
                          "(statements or settings); size unchanged")  # fmt: skip
             continue

@@ -3,8 +3,8 @@
 
 Every (target, method) becomes one Flow task: ``name: inspect_stance/<method>``, the target's
 model (``{name, model_args}``), its role models (``model_roles``; the single-model roles as one
-model, ``prompt_validation``'s prompter the target's model, as :mod:`.runner` binds them), the
-sized task arguments (``args``, Inspect's ``-T``) and ``tags: [stance_target=<target>]``. The
+model, a task's target role, such as the prompter whose prompts are validated, the target's
+model, as :mod:`.runner` binds them), the sized task arguments (``args``, Inspect's ``-T``) and ``tags: [stance_target=<target>]``. The
 study's name goes into every run's eval metadata (``options.metadata.stance_study``); the
 target goes into a tag because Flow's per-task ``metadata`` would replace the task's own.
 ``inspect-stance card`` and ``runs_df`` read either (:func:`study_labels`).
@@ -22,6 +22,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from inspect_stance.study.registry import study_tasks
 from inspect_stance.study_file.spec import ModelSpec, StudySpec
 
 #: roles that take one model (the others take a list); as :data:`.runner.SINGLE_ROLES`
@@ -48,8 +49,9 @@ def flow_spec(spec: StudySpec, args: dict[str, dict[str, Any]], log_dir: str) ->
     for target, models in spec.targets.items():
         for method in spec.methods:
             roles = spec.roles_for(method)
-            if method == "prompt_validation":
-                roles["prompter"] = [models[method]]
+            bound = study_tasks()[method].target_role  # a role the target itself plays
+            if bound:
+                roles[bound] = [models[method]]
             task: dict[str, Any] = {
                 "name": f"inspect_stance/{method}",
                 "model": _model(models[method]),

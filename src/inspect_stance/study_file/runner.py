@@ -12,8 +12,12 @@ from typing import Any, Literal
 from inspect_stance.card.names import file_stem
 from inspect_stance.errors import InputError
 from inspect_stance.printable import printable
+from inspect_stance.study.registry import study_tasks
+from inspect_stance.study_file.calls import SHARED_TARGET, shared_run
 from inspect_stance.study_file.spec import ModelSpec, StudySpec
 
+#: the folder under the log folder of the runs a study makes once (``LOG_DIR/_study/<task>``)
+SHARED_FOLDER = "_study"
 #: roles that take one model (the others take a list)
 SINGLE_ROLES = ("prompter", "arguer", "classifier")
 Display = Literal["full", "conversation", "rich", "plain", "log", "none"]
@@ -56,35 +60,70 @@ def run_study(spec: StudySpec, args: dict[str, dict[str, Any]], log_dir: Path,
     """Run every (target, method) with ``args[method]`` as task arguments (module docstring).
 
     ``prompt_validation``'s prompter role is the target's model: the method validates the
-    prompts that model writes.
+    prompts that model writes. A task's shared run (PReSS's arguments) runs first, once, in
+    ``LOG_DIR/_study/<task>/``, and every target's run reads its log.
     """
-    from inspect_ai import eval_set
-
     built = build_models(spec)  # every model first: a bad model arg stops before any run
     out: list[RunOutcome] = []
+    args = {m: dict(a) for m, a in args.items()}
+    for method in spec.methods:  # shared runs first: every target's run reads their logs
+        found = shared_run(spec, method, args[method])
+        if found is None:
+            continue
+        shared, model_spec = found
+        folder = log_dir / SHARED_FOLDER / shared.task
+        given = {k: args[method][k] for k in shared.keys if k in args[method]}
+        success, logs = _eval_set(spec, shared.task, folder, _model(model_spec), {}, given,
+                                  {"stance_study": spec.name, "stance_shared": True}, display,
+                                  SHARED_TARGET)  # fmt: skip
+        out.append(RunOutcome(SHARED_TARGET, shared.task, folder, success, logs))
+        if not success or not logs:
+            return out  # the targets' runs need its log: a re-run resumes it
+        args[method][shared.arg] = logs[0]
     for (target, method), (model, roles) in built.items():
         folder = run_folder(log_dir, target, method)
-        try:
-            success, logs = eval_set(
-                f"inspect_stance/{method}",
-                log_dir=str(folder),
-                model=model,
-                model_roles=roles,
-                task_args=args[method],
-                metadata={"stance_study": spec.name, "stance_target": target},
-                display=display,
-                max_retries=spec.max_retries,
-                timeout=spec.timeout,
-                retry_attempts=min(spec.max_retries, 10),
-            )
-        except Exception as ex:
-            if type(ex).__name__ != "PrerequisiteError":  # Inspect's refusal of a log folder
-                raise
-            first = str(ex).strip().splitlines()[0] if str(ex).strip() else ""
-            raise InputError(f"study: {target} / {method}: {printable(first)}; give the study "
-                             "its own --log-dir or remove the logs it names") from None  # fmt: skip
-        out.append(RunOutcome(target, method, folder, success, [log.location for log in logs]))
+        metadata = {"stance_study": spec.name, "stance_target": target}
+        success, locations = _eval_set(spec, method, folder, model, roles, args[method],
+                                       metadata, display, target)  # fmt: skip
+        out.append(RunOutcome(target, method, folder, success, locations))
     return out
+
+
+def _eval_set(spec: StudySpec, task: str, folder: Path, model: Any, roles: dict[str, Any],
+              task_args: dict[str, Any], metadata: dict[str, Any], display: Display | None,
+              target: str) -> tuple[bool, list[str]]:  # fmt: skip
+    """One eval set of ``task`` in ``folder``: whether it finished and its log locations
+    (Inspect's refusal of the folder a one-line ``InputError``)."""
+    from inspect_ai import eval_set
+
+    try:
+        success, logs = eval_set(
+            f"inspect_stance/{task}",
+            log_dir=str(folder),
+            model=model,
+            model_roles=roles,
+            task_args=task_args,
+            metadata=metadata,
+            display=display,
+            max_retries=spec.max_retries,
+            timeout=spec.timeout,
+            retry_attempts=min(spec.max_retries, 10),
+        )
+    except Exception as ex:
+        if type(ex).__name__ != "PrerequisiteError":  # Inspect's refusal of a log folder
+            raise
+        first = str(ex).strip().splitlines()[0] if str(ex).strip() else ""
+        raise InputError(f"study: {target} / {task}: {printable(first)}; give the study "
+                         "its own --log-dir or remove the logs it names") from None  # fmt: skip
+    # a resumed set names its logs as file: URIs; the tasks read local paths
+    return success, [_local(log.location) for log in logs]
+
+
+def _local(location: str) -> str:
+    """A log location as a local path (``file:///p`` and ``file:/p`` as ``/p``)."""
+    if location.startswith("file://"):
+        return location[len("file://") :]
+    return location.removeprefix("file:")
 
 
 def build_models(spec: StudySpec) -> dict[tuple[str, str], tuple[Any, dict[str, Any]]]:
@@ -95,8 +134,9 @@ def build_models(spec: StudySpec) -> dict[tuple[str, str], tuple[Any, dict[str, 
     for target, models in spec.targets.items():
         for method in spec.methods:
             roles = spec.roles_for(method)
-            if method == "prompt_validation":
-                roles["prompter"] = [models[method]]
+            bound = study_tasks()[method].target_role  # a role the target itself plays
+            if bound:
+                roles[bound] = [models[method]]
             try:
                 out[(target, method)] = (_model(models[method]), _roles(roles))
             except InputError:

@@ -30,36 +30,30 @@ from typing import Any, Literal
 
 from inspect_stance.errors import InputError
 from inspect_stance.printable import printable
+from inspect_stance.study.registry import study_tasks
 from inspect_stance.study_file.bounds import (
     DEFAULT_CONFIRM_ABOVE,
     DEFAULT_MAX_RETRIES,
     DEFAULT_TIMEOUT,
 )
 
-#: the methods a study runs, each an Inspect task of the package
-METHODS: tuple[str, ...] = (
-    "stance_drift",
-    "press",
-    "prompt_construction",
-    "prompt_validation",
-    "even_handedness",
-)
-#: the model roles each method uses (``prompt_validation``'s prompter is the target's model)
-METHOD_ROLES: dict[str, tuple[str, ...]] = {
-    "stance_drift": ("relay",),
-    "press": ("arguer", "classifier"),
-    "prompt_construction": ("judges", "prompter"),
-    "prompt_validation": ("annotators",),
-    "even_handedness": ("graders",),
-}
-#: roles a method cannot run without
-REQUIRED_ROLES: dict[str, tuple[str, ...]] = {
-    "prompt_construction": ("judges",),
-    "prompt_validation": ("annotators",),
-    "even_handedness": ("graders",),
-}
-ROLES: tuple[str, ...] = ("judges", "prompter", "arguer", "classifier", "relay", "annotators",
-                          "graders")  # fmt: skip
+
+def study_methods() -> tuple[str, ...]:
+    """The tasks a study runs (``methods: {TASK: ...}``): every registered method's study
+    tasks (:attr:`~inspect_stance.study.protocol.Method.study`), in the methods' order."""
+    return tuple(study_tasks())
+
+
+def study_roles() -> tuple[str, ...]:
+    """Every model role a study task uses (its roles and a role bound to the target)."""
+    out: dict[str, None] = {}
+    for st in study_tasks().values():
+        out.update(dict.fromkeys(st.roles))
+        if st.target_role:
+            out[st.target_role] = None
+    return tuple(out)
+
+
 TOP_KEYS = ("study", "targets", "roles", "methods", "design", "prices", "confirm_above",
             "max_retries", "timeout")  # fmt: skip
 _MODEL = re.compile(r"^[A-Za-z0-9_.-]+/\S+$")
@@ -94,7 +88,7 @@ class StudySpec:
 
     def roles_for(self, method: str) -> dict[str, list[ModelSpec]]:
         """The roles bound for ``method``: the shared ones it uses, then its own overrides."""
-        out = {r: m for r, m in self.roles.items() if r in METHOD_ROLES[method]}
+        out = {r: m for r, m in self.roles.items() if r in study_tasks()[method].roles}
         out.update(self.method_roles.get(method, {}))
         return out
 
@@ -130,8 +124,9 @@ def _role_models(value: Any, key: str) -> list[ModelSpec]:
 
 
 def _check_method(name: str, key: str) -> str:
-    if name not in METHODS:
-        raise InputError(f"study file: {key}: no method {name!r}; use one of {', '.join(METHODS)}")
+    known = study_methods()
+    if name not in known:
+        raise InputError(f"study file: {key}: no method {name!r}; use one of {', '.join(known)}")
     return name
 
 
@@ -157,9 +152,12 @@ def _targets(raw: Any, methods: list[str]) -> dict[str, dict[str, ModelSpec]]:
 
 
 def _methods(raw: Any) -> tuple[dict[str, dict[str, Any]], dict[str, dict[str, list[ModelSpec]]]]:
-    raw = _mapping(raw, "methods", "write methods: {stance_drift: {args: {...}}}")
+    raw = _mapping(
+        raw, "methods", "write methods: {METHOD: {args: {...}}} (inspect-stance --help lists them)"
+    )
     if not raw:
-        raise InputError(f"study file: methods: none; name at least one of {', '.join(METHODS)}")
+        raise InputError("study file: methods: none; name at least one of "
+                         f"{', '.join(study_methods())}")  # fmt: skip
     args: dict[str, dict[str, Any]] = {}
     roles: dict[str, dict[str, list[ModelSpec]]] = {}
     for name, block in raw.items():
@@ -178,8 +176,9 @@ def _methods(raw: Any) -> tuple[dict[str, dict[str, Any]], dict[str, dict[str, l
 
 
 def _check_role(name: str, key: str) -> str:
-    if name not in ROLES:
-        raise InputError(f"study file: {key}: no role {name!r}; use one of {', '.join(ROLES)}")
+    known = study_roles()
+    if name not in known:
+        raise InputError(f"study file: {key}: no role {name!r}; use one of {', '.join(known)}")
     return name
 
 
@@ -239,7 +238,7 @@ def parse_study(data: Any, name: str = "study") -> StudySpec:
                      top.confirm_above, top.max_retries, top.timeout)  # fmt: skip
     for method in args:
         bound = spec.roles_for(method)
-        for role in REQUIRED_ROLES.get(method, ()):
+        for role in study_tasks()[method].required_roles:
             if role not in bound:
                 raise InputError(f"study file: roles.{role}: {method} needs the {role} role; "
                                  f"add roles: {{{role}: [provider/model, ...]}}")  # fmt: skip

@@ -22,6 +22,7 @@ from inspect_stance.study.protocol import (
 )
 from inspect_stance.validation import figures
 from inspect_stance.validation.page import PAGE
+from inspect_stance.validation.study import STUDY
 
 if TYPE_CHECKING:
     from inspect_stance.runs import RunInfo
@@ -76,6 +77,8 @@ PROMPT_VALIDATION = register_method(
     Method(
         name="prompt_validation",
         order=40,
+        shard_tasks=("prompt_validation",),
+        study={"prompt_validation": STUDY},
         options={"prompt_validation": "inspect_stance.validation.options:ValidationOptions"},
         doc="docs/prompt_validation.md",
         tasks=("prompt_validation",),
