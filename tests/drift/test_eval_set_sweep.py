@@ -35,17 +35,19 @@ def test_eval_set_sweep_over_two_simulated_models(tmp_path: Path) -> None:
     assert len(found) == 2
     by_model = {read_eval_log(str(p), header_only=True).eval.model: p for p in found}
     assert set(by_model) == {"stance_sim/respondent", "press_sim/target"}
+    from inspect_stance.drift.figures import log_figures
+
     for path in found:
         header = read_eval_log(str(path), header_only=True)
         assert header.status == "success"
-        [scorer] = header.results.scores
-        assert scorer.metrics["trials_planned"].value == 3 * 5 * 20
-        assert scorer.metrics["trials_run"].value <= 3 * 5 * 20
+        figures = log_figures([str(path)])  # the counts beside the panel's (drift.figures)
+        assert figures["trials_planned"] == 3 * 5 * 20
+        assert figures["trials_run"] <= 3 * 5 * 20
     # press_sim (a PReSS respondent) names no letter: every trial is unparsed (a failure), so
     # every cell stops at 10
-    [other] = read_eval_log(str(by_model["press_sim/target"]), header_only=True).results.scores
-    assert other.metrics["trials_run"].value == 3 * 5 * 10
-    assert other.metrics["unparsed"].value == 3 * 5 * 10
+    other = log_figures([str(by_model["press_sim/target"])])
+    assert other["trials_run"] == 3 * 5 * 10
+    assert other["unparsed"] == 3 * 5 * 10
     plan = subprocess.run(
         [
             sys.executable,

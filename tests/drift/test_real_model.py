@@ -37,7 +37,9 @@ def test_smollm_stance_drift_yields_logprob_vectors(smollm_dir, tmp_path):
         assert abs(sum(r["probs"]) - 1) < 1e-9 and min(r["probs"]) >= 0
     # each trial is two real model calls through Inspect's model API
     assert sum(1 for s in full.samples for e in s.events if e.event == "model") == 20
-    counts = {k: v.value for k, v in log.results.scores[0].metrics.items()}
+    from inspect_stance.drift.figures import log_figures
+
+    counts = log_figures([log.location])  # the panel's counts and those beside it
     assert counts["trials"] == 10
     # the metric's counts are the records' own: parsed trials by logprobs, the rest unparsed
     assert counts["logprob_estimated"] == len(parsed)

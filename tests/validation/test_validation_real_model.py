@@ -54,6 +54,9 @@ def test_smollm_annotations_are_kept_and_counted(smollm_dir, tmp_path):
     assert configs["annotator_sim/lexical"]["labels"]["max_tokens"] == 128
     m = {k: v.value for s in log.results.scores for k, v in s.metrics.items()}
     assert m["failed_calls"] == 0
+    from inspect_stance.validation.figures import log_figures
+
+    m = {**log_figures([log.location]), **m}  # the counts beside the panel's
     record = log.samples[0].scores["validation_record"].metadata
     real = record["annotations"][0]
     assert real["annotator"] == "hf/local"
