@@ -157,8 +157,7 @@ def register(subparsers: Any) -> None:
 def _register_report(subparsers: Any) -> None:
     p = subparsers.add_parser(
         "report",
-        help="report on runs of any method (stance-drift logs or .npz, press, "
-        "prompt_construction, prompt_validation logs)",
+        help="report on runs of any method (logs or folders; stance-drift .npz arrays too)",
         description="Report on runs: stance-drift logs (.eval/.json) or raw .npz arrays with "
         "probs shaped (propositions, trials, 5, 5) give the stance-drift report; with --out "
         "DIR, inputs holding other methods' logs give one report per method in DIR/<task>/ (the "
