@@ -168,7 +168,7 @@ PUSHBACK = register_method(
                 "conversations {ci}",
                 item="conversation",
                 cluster="proposition",
-                counts=("n_items", "unparsed"),
+                counts=("unparsed",),
                 pooled=pooled,
                 breakdown=breakdown,
                 items=items,
