@@ -96,18 +96,24 @@ class FoundLogs:
         """One line for stderr, e.g. ``skipped 3 logs of other tasks and 1 unreadable file
         (logs/a.eval)`` (the unreadable files named, the first five); empty when nothing was
         skipped."""
-        from inspect_stance.printable import printable
 
         parts = []
         if self.skipped_other_task:
             n = len(self.skipped_other_task)
             parts.append(f"{n} log{'s' if n != 1 else ''} of other tasks")
         if self.skipped_unreadable:
-            n = len(self.skipped_unreadable)
-            shown = ", ".join(printable(str(p)) for p in self.skipped_unreadable[:5])
-            more = f" and {n - 5} more" if n > 5 else ""
-            parts.append(f"{n} unreadable file{'s' if n != 1 else ''} ({shown}{more})")
+            parts.append(unreadable_text(self.skipped_unreadable))
         return f"skipped {' and '.join(parts)}" if parts else ""
+
+
+def unreadable_text(files: Sequence[Path]) -> str:
+    """``N unreadable file(s) (a, b, ...)``: the count and the first five files, escaped."""
+    from inspect_stance.printable import printable
+
+    n = len(files)
+    shown = ", ".join(printable(str(p)) for p in files[:5])
+    more = f" and {n - 5} more" if n > 5 else ""
+    return f"{n} unreadable file{'s' if n != 1 else ''} ({shown}{more})"
 
 
 def find_task_logs(paths: Iterable[str | Path], tasks: Iterable[str], what: str) -> FoundLogs:

@@ -21,6 +21,7 @@ def expand_inputs(paths: list[str]) -> tuple[list[Path], str]:
         drop_repeated_runs,
         find_task_logs,
         repeated_line,
+        unreadable_text,
     )
 
     runs: list[Path] = []
@@ -61,11 +62,6 @@ def expand_inputs(paths: list[str]) -> tuple[list[Path], str]:
     if other:
         parts.append(f"{other} log{'s' if other != 1 else ''} of other tasks")
     if unreadable:
-        from inspect_stance.printable import printable
-
-        n = len(unreadable)
-        shown = ", ".join(printable(str(x)) for x in unreadable[:5])
-        more = f" and {n - 5} more" if n > 5 else ""
-        parts.append(f"{n} unreadable file{'s' if n != 1 else ''} ({shown}{more})")
+        parts.append(unreadable_text(unreadable))
     lines = [f"skipped {' and '.join(parts)}" if parts else "", repeated_line(repeated + across)]
     return runs, "; ".join(x for x in lines if x)
