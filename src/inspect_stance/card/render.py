@@ -17,7 +17,7 @@ from inspect_stance.printable import html_text, md_text
 STYLE = (
     "body{font-family:system-ui,sans-serif;max-width:60em;margin:1.5em auto;padding:0 1em;"
     "line-height:1.4}table{border-collapse:collapse;width:100%;"
-    "overflow-wrap:anywhere;margin:.5em 0 1em}td,th{border:1px solid #ccc;padding:3px 6px;"
+    "overflow-wrap:break-word;margin:.5em 0 1em}td,th{border:1px solid #ccc;padding:3px 6px;"
     "text-align:left;vertical-align:top}th{background:#f3f3f3}img{max-width:100%}"
     "code{overflow-wrap:anywhere}.muted{color:#555}"
 )
