@@ -56,13 +56,16 @@ def _eval(display: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
     )  # fmt: skip
 
 
-def test_the_line_is_the_last_thing_a_run_prints(tmp_path):
-    """Through the real ``inspect eval`` command: the line comes after Inspect's results
-    panel (its ``Log:`` line) and carries the headline the log holds."""
+@pytest.mark.parametrize("display", ["plain", "full"])
+def test_the_line_is_the_last_thing_a_run_prints(tmp_path, display):
+    """Through the real ``inspect eval`` command, its output captured in one file: the line
+    comes after Inspect's results panel (its ``Log:`` line), on a line of its own (the panel
+    ends in spaces with no newline), and carries the headline the log holds."""
     from inspect_ai.log import list_eval_logs, read_eval_log
 
-    done = _eval("plain", tmp_path)
+    done = _eval(display, tmp_path)
     assert done.returncode == 0, done.stdout[-2000:]
+    assert done.stdout.splitlines()[-1].startswith("stance_drift: spr "), done.stdout[-300:]
     lines = [x.strip() for x in done.stdout.splitlines() if x.strip()]
     (info,) = list_eval_logs(str(tmp_path))
     log = read_eval_log(info, header_only=True)

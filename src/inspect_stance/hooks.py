@@ -129,8 +129,16 @@ class CompactSummary(Hooks):
         if shown == "full" and _inspect_eval_command(sys.argv):
             print_at_exit(lines)
             return
-        for line in lines:
-            print(line, file=sys.stderr, flush=True)
+        _print_lines(lines)
+
+
+def _print_lines(lines: list[str]) -> None:
+    """Print ``lines`` to stderr on lines of their own: Inspect's panel ends in a line of
+    spaces with no newline, which a terminal wraps but a file or CI log would continue."""
+    if lines and not sys.stdout.isatty():
+        print(file=sys.stdout, flush=True)
+    for line in lines:
+        print(line, file=sys.stderr, flush=True)
 
 
 def _inspect_eval_command(argv: list[str]) -> bool:
@@ -148,7 +156,7 @@ def print_at_exit(lines: list[str]) -> None:
     if not _at_exit and lines:
         import atexit
 
-        atexit.register(lambda: print("\n".join(_at_exit), file=sys.stderr, flush=True))
+        atexit.register(lambda: _print_lines(_at_exit))
     _at_exit.extend(lines)
 
 
