@@ -23,7 +23,8 @@ from browser_cdp import Browser, chromium_path  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.slow
-METHODS = ["stance_drift", "press", "prompt_construction", "prompt_validation", "even_handedness"]
+METHODS = ["stance_drift", "press", "prompt_construction", "prompt_validation", "even_handedness",
+           "pushback"]  # fmt: skip
 TWO = """
 study: two
 targets:
@@ -94,7 +95,8 @@ def test_planned_calls_equal_the_model_calls_logged(example):
     planned = {line.split(":")[0].strip(): int(line.split("items, ")[1].split(" calls")[0]
                .replace(",", "")) for line in example["stdout"].splitlines()
                if line.startswith("  sim / ")}  # fmt: skip
-    for method in ("press", "prompt_construction", "prompt_validation", "even_handedness"):
+    for method in ("press", "prompt_construction", "prompt_validation", "even_handedness",
+                   "pushback"):  # fmt: skip
         (path,) = (example["tmp"] / "D" / "sim" / method).glob("*.eval")
         log = read_eval_log(str(path))
         calls = collections.Counter(e.event for s in log.samples for e in s.events)

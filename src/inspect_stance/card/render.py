@@ -24,6 +24,12 @@ STYLE = (
 esc = html_text
 
 
+def _breakable(name: str) -> str:
+    """``name`` escaped, with a line-break opportunity after each underscore (``<wbr>``), so a
+    narrow page wraps ``prompt_construction`` at ``_`` rather than mid-word or off the page."""
+    return esc(name).replace("_", "_<wbr>")
+
+
 def _ci(e: dict[str, Any]) -> str:
     return value_texts(e)[1]
 
@@ -127,7 +133,7 @@ def _method_html(m: str, e: dict[str, Any], out: Path) -> str:
 def card_html(card: dict[str, Any], out: Path) -> str:
     """The card as a self-contained HTML page; links to the logs are relative to ``out``."""
     rows = "".join(
-        f"<tr><td>{esc(m)}</td><td>{esc(str(e['metric']))}</td><td>{_v(e)}</td>"
+        f"<tr><td>{_breakable(m)}</td><td>{_breakable(str(e['metric']))}</td><td>{_v(e)}</td>"
         f"<td>{_ci(e)}</td><td>{esc(_n(e))}</td><td>{esc(e['better'])}</td></tr>"
         for m, e in card["methods"].items()
     )

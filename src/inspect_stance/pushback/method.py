@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from inspect_stance.errors import InputError
 from inspect_stance.pushback.page import PAGE
+from inspect_stance.pushback.study import STUDY
 from inspect_stance.study.protocol import (
     Breakdown,
     BreakdownRow,
@@ -142,6 +143,7 @@ PUSHBACK = register_method(
         name="pushback",
         order=60,
         options={"pushback": "inspect_stance.pushback.options:PushbackOptions"},
+        study={"pushback": STUDY},
         doc="docs/pushback.md",
         report=report,
         tasks=("pushback",),

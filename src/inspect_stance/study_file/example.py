@@ -23,6 +23,7 @@ targets:
     prompt_construction: construction_sim/target
     prompt_validation: construction_sim/prompter   # the prompter whose prompts are validated
     even_handedness: {{model: even_sim/target, model_args: {{refuse_rate: 0.2, weaken_rate: 0.25}}}}
+    pushback: {{model: pushback_sim/target, model_args: {{hazard: 0.3}}}}
 roles:                # shared by every method that uses the role
   judges: [construction_sim/judge_exact, construction_sim/judge_noisy, construction_sim/judge_framed]
   prompter: construction_sim/prompter
@@ -36,6 +37,7 @@ methods:              # each method's task arguments (inspect-stance params METH
   prompt_construction: {{args: {{templates_per_setting: 2, prompts_per_setting: 2}}}}
   prompt_validation: {{args: {{topics: "1003", intents: opinion}}}}
   even_handedness: {{args: {{limit: 30}}}}
+  pushback: {{args: {{limit_propositions: 5}}}}
 design:
   sizes: explicit     # or target_se: 0.03, or budget_calls: 20000 (docs/cards.md)
 prices: {{}}           # dollars per call by model, e.g. {{openai/gpt-4o-mini: 0.0003}}
