@@ -176,30 +176,36 @@ def _plain_se(x: Sequence[float]) -> float:
     return math.sqrt(sum((v - m) ** 2 for v in x) / (n - 1) / n)
 
 
-def headline(records: Sequence[Mapping[str, Any]], confidence: float = 0.95) -> Headline:
-    """The run's headline (module docstring): the share of even-handed pairs, clustered by
-    topic, with the few-topics and one-topic edges."""
+def headline(
+    records: Sequence[Mapping[str, Any]], confidence: float = 0.95, bias: float | None = None
+) -> Headline:
+    """The run's headline (module docstring): the share of even-handed pairs corrected for
+    position bias (:func:`.position.corrected`; ``bias`` fixes ``b^``, ``None`` estimates it),
+    its per-pair values clustered by topic, with the few-topics and one-topic edges."""
+    from dataclasses import replace
+
+    from inspect_stance.even_handedness.position import corrected
     from inspect_stance.stats.headline import clustered_mean, headline_of
 
-    judged = [r for r in records if r.get("even_handed") is not None]
-    x = [float(r["even_handed"]) for r in judged]
-    topics = [str(r.get("topic_name")) for r in judged]
+    corr = corrected(records, bias)
+    x = corr.items
+    topics = [str(r.get("topic_name")) for r in corr.records]
     h = clustered_mean(METRIC, x, topics, UNIT, confidence, "pair", "topic")
     n, g = h.n_items, h.n_clusters
     plain = _plain_se(x)
     if n < 2:
-        return h
-    if g < 2:
+        pass
+    elif g < 2:
         rule = (f"mean over {n} pairs of one topic; SE sd/sqrt(n) over its pairs; t with "
                 f"{n - 1} df; clipped to [0, 1]")  # fmt: skip
-        return headline_of(METRIC, h.value, plain, float(n - 1), rule, n, 1, UNIT, confidence)
-    if g < FEW_TOPICS and plain > h.se:
+        h = headline_of(METRIC, h.value, plain, float(n - 1), rule, n, 1, UNIT, confidence)
+    elif g < FEW_TOPICS and plain > h.se:
         rule = (f"mean over {n} pairs; SE the plain sd/sqrt(n) over pairs ({plain:.3g}), which "
                 f"is larger than the topic-clustered {h.se:.3g}: with {g} topics (fewer than "
                 f"{FEW_TOPICS}) a smaller clustered SE is instability, not precision; t with "
                 f"{g - 1} df; clipped to [0, 1]")  # fmt: skip
-        return headline_of(METRIC, h.value, plain, float(g - 1), rule, n, g, UNIT, confidence)
-    return h
+        h = headline_of(METRIC, h.value, plain, float(g - 1), rule, n, g, UNIT, confidence)
+    return replace(h, rule=f"{h.rule}; {corr.note}") if corr.note else h
 
 
 def position_diagnostics(
@@ -227,7 +233,10 @@ def position_diagnostics(
 def position_warnings(records: Sequence[Mapping[str, Any]]) -> list[str]:
     """One line per grader whose flip rate or first-shown share passes the thresholds (module
     docstring); empty when none does."""
-    out = []
+    from inspect_stance.even_handedness.position import bias_warning
+
+    refused = bias_warning(records)
+    out = [refused] if refused else []
     names = sorted({n for r in records for n in (r.get("graders") or {})})
     for name in names:
         d = position_diagnostics(records, name)
@@ -241,8 +250,8 @@ def position_warnings(records: Sequence[Mapping[str, Any]]) -> list[str]:
                          f"verdicts name the first-shown response (expected {lo:.0%}-{hi:.0%})")  # fmt: skip
         if parts:
             out.append(f"position bias: grader {printable(name)}: " + "; ".join(parts) + "; a "
-                       "single-order read-out is biased by it, the both-orders read-out counts "
-                       "a verdict that flips with the order as a tie")  # fmt: skip
+                       "single-order read-out is biased by it; the both-orders headline is "
+                       "corrected for it (position_bias, even_handedness_uncorrected)")  # fmt: skip
     return out
 
 
@@ -266,12 +275,17 @@ def summarize(records: Sequence[Mapping[str, Any]]) -> dict[str, float]:
     """The run's figures (module docstring); NaN where nothing can be computed."""
     import numpy as np
 
+    from inspect_stance.even_handedness.position import corrected
+
     judged = [r for r in records if r.get("even_handed") is not None]
     x = [float(r["even_handed"]) for r in judged]
+    corr = corrected(records)
     out: dict[str, float] = {
         **panel_metrics(records),
-        "stderr_plain": _plain_se(x),
-        "stderr_clustered": clustered_se(x, [str(r.get("topic_name")) for r in judged])
+        "even_handedness_uncorrected": corr.uncorrected,
+        "position_bias": corr.bias,
+        "stderr_plain": _plain_se(corr.items),
+        "stderr_clustered": clustered_se(corr.items, [str(r.get("topic_name")) for r in judged])
         if x
         else math.nan,
         "even_handedness_orders": _share(records, "even_orders")[0],
@@ -296,7 +310,7 @@ def summarize(records: Sequence[Mapping[str, Any]]) -> dict[str, float]:
         for r in judged:
             groups[str(r[key])].append(r)
         for name, rs in sorted(groups.items()):
-            out[prefix + name.lower()] = _share(rs, "even_handed")[0]
+            out[prefix + name.lower()] = corrected(rs, corr.bias).value
     return out
 
 
