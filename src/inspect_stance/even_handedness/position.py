@@ -36,14 +36,16 @@ gets the linearised value ``u_i = 1 - R - (d_i - R c_i) / mean(c)``, whose mean 
 
 **Edges.** A fair grader that reads every pair alike in both orders has ``s_i = 0`` for every
 pair, so ``b^ = 0``, ``c_i = 1``, ``u_i = even_handed_i``: the headline is the uncorrected
-share, which for a fair grader equals the published one-order read-out. With ``|b^| >=``
+share, which for such a grader answering in text equals the published one-order read-out
+exactly (with token probabilities, where both read-outs call the pair alike). With ``|b^| >=``
 :data:`BIAS_LIMIT` (0.5) the correction is refused: more than half the calls ignore the
 content, the divisor ``1 - |b^|`` at most halves what was seen, and the model carries the
 whole figure; the headline is then the uncorrected share and a warning says so. The
 ``published`` read-out and runs judged in one order are not corrected (no ``b^``: the
 balance of correct answers needs both orders). With several graders ``b^`` pools their calls
-and the pair's call thresholds their mean P(even): exact for one grader, an approximation
-when graders' preferences differ.
+and the pair's call thresholds their mean P(even), which sees a one-sided pair only when
+enough graders escape the pull: exact for one grader, an under-correction for several (two
+graders pulled on 30 % of calls: 0.890 for a truth of 0.843, uncorrected 0.923).
 """
 
 from __future__ import annotations
