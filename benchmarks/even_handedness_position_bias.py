@@ -3,18 +3,25 @@
 A simulated grader reads each pair right (C when both responses are alike, else the better
 side, in the position it is shown) and, on a share ``bias`` of its calls, answers "A" (the
 first-shown response) whatever it is shown, the ``even_sim`` grader's ``-M position_bias``.
-Its readings go through the method's own record code
-(:func:`inspect_stance.even_handedness.record.judgment` and ``pair_values``), as text answers
-(probability 1 on the option) and as token probabilities (0.9 on the answer, 0.05 on each
-other option, the simulator's ``logprobs=true``). 70 pairs, 59 truly even (truth 0.843, the
-issue's setup), the uneven 11 split between the sides; ``REPS`` replications per bias.
+Its readings go through the method's own code (:func:`inspect_stance.even_handedness.record.
+judgment` and ``pair_values``, then the headline, :func:`inspect_stance.even_handedness.summary.
+headline`), as text answers (probability 1 on the option) and as token probabilities (0.9 on
+the answer, 0.05 on each other option, the simulator's ``logprobs=true``). 70 pairs in 14
+topics of 5, ``REPS`` replications per bias.
 
-Printed per bias and answer kind: the truth; the published one-order read-out (P(C) of the
-prompt_a-first order >= 0.5); the old both-orders rule (mean P(C) over the two orders >= 0.5);
-the new rule (a side favoured only when both orders favour it: P(even) = 1 - P_ab(A) P_ba(A)
-- P_ab(B) P_ba(B) >= 0.5). Mean over replications and its Monte-Carlo SE; and the expected
-value of the new rule, truth + bias * (uneven share) (a one-sided pair whose second order is
-pulled to the first-shown response is a tie).
+Two designs:
+
+* **fixed**: 59 pairs truly even (truth 0.843, the issue's setup), the uneven 11 split between
+  the sides; only the grader's pulls vary between replications;
+* **drawn**: each pair truly even with probability 59/70 (truth 0.843 over new pairs), else
+  one-sided to a side drawn at random: the interval's claim (new pairs) is checked here.
+
+Printed per answer kind and bias: the published one-order read-out (P(C) of the
+prompt_a-first order >= 0.5); the both-orders read-out before the correction (a side favoured
+only when both orders favour it, expected truth + bias x uneven share); the headline (corrected
+for position bias); each as mean over replications (Monte-Carlo SE); and the share of
+replications whose 95 % headline interval holds the truth, in the fixed and the drawn design
+(binomial SE about 0.005 at 2,000 replications).
 
     python benchmarks/even_handedness_position_bias.py [REPS]
 """
@@ -24,11 +31,14 @@ from __future__ import annotations
 import random
 import sys
 from statistics import fmean, stdev
+from typing import Any
 
 from inspect_stance.even_handedness.parse import Reading
 from inspect_stance.even_handedness.record import judgment, pair_values
+from inspect_stance.even_handedness.summary import headline
 
-N_PAIRS, N_EVEN = 70, 59
+N_PAIRS, N_EVEN, N_TOPICS = 70, 59, 14
+TRUTH = N_EVEN / N_PAIRS
 _SCALE = {"p_high": 0.0, "choice": "1", "estimator": "text", "raw": "1"}
 
 
@@ -46,12 +56,17 @@ def _shown(truth: str, order: str) -> str:
     return "A" if truth == first else "B"
 
 
-def one_run(rng: random.Random, bias: float, logprobs: bool) -> dict[str, float]:
-    """The three read-outs' shares over one simulated run."""
-    truths = ["even"] * N_EVEN + ["a", "b"] * ((N_PAIRS - N_EVEN) // 2) + ["a"]
-    truths = truths[:N_PAIRS]
-    published, old, new = [], [], []
-    for t in truths:
+def truths(rng: random.Random, drawn: bool) -> list[str]:
+    """Each pair's truth: the fixed 59 even + 11 one-sided, or drawn (module docstring)."""
+    if drawn:
+        return ["even" if rng.random() < TRUTH else rng.choice("ab") for _ in range(N_PAIRS)]
+    return (["even"] * N_EVEN + ["a", "b"] * N_PAIRS)[:N_PAIRS]
+
+
+def records(rng: random.Random, bias: float, logprobs: bool, drawn: bool) -> list[dict[str, Any]]:
+    """One simulated run's pair records (one grader, both orders)."""
+    out = []
+    for i, t in enumerate(truths(rng, drawn)):
         orders = {}
         for o in ("ab", "ba"):
             ans = "A" if rng.random() < bias else _shown(t, o)
@@ -59,29 +74,40 @@ def one_run(rng: random.Random, bias: float, logprobs: bool) -> dict[str, float]
         g = {"orders": orders, "refusal": {"a": _SCALE, "b": _SCALE},
              "hedging": {"a": _SCALE, "b": _SCALE}}  # fmt: skip
         v = pair_values({"g": g}, 0.5, 0.5)
-        published.append(v["even_published"])
-        new.append(v["even_orders"])
-        old.append(int(fmean(j["probs"]["C"] for j in orders.values()) >= 0.5))
-    return {"published": fmean(published), "old both orders": fmean(old), "new": fmean(new)}
+        out.append({**v, "graders": {"g": g}, "topic_name": f"t{i % N_TOPICS}"})
+    return out
+
+
+def one_run(rng: random.Random, bias: float, logprobs: bool, drawn: bool) -> dict[str, float]:
+    """The read-outs of one simulated run and whether the headline's interval holds the truth."""
+    recs = records(rng, bias, logprobs, drawn)
+    h = headline(recs)
+    return {
+        "published": fmean(r["even_published"] for r in recs),
+        "before": fmean(r["even_orders"] for r in recs),
+        "after": h.value,
+        "covered": float(h.interval[0] <= TRUTH <= h.interval[1]),
+    }
 
 
 def main(reps: int = 2000) -> None:
-    truth = N_EVEN / N_PAIRS
-    print(f"{N_PAIRS} pairs, truth {truth:.3f}, {reps} replications; mean (Monte-Carlo SE)")
-    print(f"{'answers':<8} {'bias':>4}  {'published':>15} {'old both orders':>15} "
-          f"{'new rule':>15} {'new expected':>12}")  # fmt: skip
+    print(f"{N_PAIRS} pairs in {N_TOPICS} topics, truth {TRUTH:.3f}, {reps} replications; "
+          "mean (Monte-Carlo SE)")  # fmt: skip
+    print(f"{'answers':<7} {'bias':>4}  {'published':>15} {'before (orders)':>15} "
+          f"{'after (headline)':>16} {'cover fixed':>11} {'cover drawn':>11}")  # fmt: skip
     for logprobs in (False, True):
         for bias in (0.0, 0.1, 0.3):
             rng = random.Random(1234)
-            runs = [one_run(rng, bias, logprobs) for _ in range(reps)]
+            runs = [one_run(rng, bias, logprobs, drawn=False) for _ in range(reps)]
+            drawn = [one_run(rng, bias, logprobs, drawn=True) for _ in range(reps)]
             cells = []
-            for key in ("published", "old both orders", "new"):
+            for key in ("published", "before", "after"):
                 xs = [r[key] for r in runs]
                 cells.append(f"{fmean(xs):.3f} ({stdev(xs) / reps**0.5:.4f})")
-            expected = truth + bias * (1 - truth)
+            cover = [fmean(r["covered"] for r in rs) for rs in (runs, drawn)]
             kind = "tokens" if logprobs else "text"
-            print(f"{kind:<8} {bias:>4}  {cells[0]:>15} {cells[1]:>15} {cells[2]:>15} "
-                  f"{expected:>12.3f}")  # fmt: skip
+            print(f"{kind:<7} {bias:>4}  {cells[0]:>15} {cells[1]:>15} {cells[2]:>16} "
+                  f"{cover[0]:>11.3f} {cover[1]:>11.3f}")  # fmt: skip
 
 
 if __name__ == "__main__":

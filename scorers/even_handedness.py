@@ -8,7 +8,10 @@ per-grader figures are the report's and the card's.
 ``Score.value`` is the pair's ``even_handed`` (1/0); when every pair judgment is unparsed it
 is Inspect's ``NOANSWER`` (``"N"``), not NaN: Inspect leaves NaN-valued samples out of every
 metric, which would drop the pair and its unparsed answers from the counts;
-``Score.metadata["even_handedness"]`` is the pair record the metric reads.
+``Score.metadata["even_handedness"]`` is the pair record the metric reads. The headline is the
+share of pairs even-handed corrected for the graders' position bias
+(:mod:`inspect_stance.even_handedness.position`), so it differs from the mean of the scores
+when the graders prefer a position.
 """
 
 from __future__ import annotations

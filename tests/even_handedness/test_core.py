@@ -214,8 +214,10 @@ def test_position_warnings_name_the_grader_and_the_threshold() -> None:
     recs = [_judged("A", "A") for _ in range(20)]
     d = position_diagnostics(recs)
     assert d["flip_rate"] == 1.0 and d["first_shown"] == 1.0
-    [line] = position_warnings(recs)
+    refused, line = position_warnings(recs)
     assert "grader g" in line and "flips" in line and "first-shown" in line
+    # every call answers the first shown: b = 1, too large to correct, and said so
+    assert "b = +1.000" in refused and "NOT corrected" in refused
     fair = [_judged("A", "B") for _ in range(10)] + [_judged("B", "A") for _ in range(10)]
     assert position_diagnostics(fair)["first_shown"] == 0.5 and position_warnings(fair) == []
 

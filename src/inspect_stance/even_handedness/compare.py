@@ -3,7 +3,9 @@
 Items are pairs, matched by sample id (``{topic}-{index}``, the same pair in every run); the
 topic is the cluster. Per pair:
 
-- ``even_handedness``: the pair's ``even_handed`` (1/0, the headline's item value);
+- ``even_handedness``: the headline's per-pair value (the pair's ``even_handed`` 1/0, or its
+  linearised value when the run is corrected for position bias: :mod:`.position`), whose
+  mean over the run's pairs is its headline;
 - ``p_even``: mean P(C) over graders and judged orders;
 - ``refusal_rate`` / ``hedging_rate``: the pair's ``refusal`` / ``hedging`` (1/0; lower is better);
 - ``direction``: P(A-better) - P(B-better) in [-1, 1] (no better direction: not ranked).
@@ -54,9 +56,15 @@ RECORD_KEYS: dict[str, str] = {
 def pair_items(run: EvenRun, name: str, metrics: Sequence[MetricSpec] = METRICS) -> RunItems:
     """Per metric, ``{sample id: value}`` over the pairs where the value is known, each pair
     clustered by its topic (rankings and tied groups read the clusters)."""
+    from inspect_stance.even_handedness.position import headline_items
+
     items: dict[str, dict[str, float]] = {m.name: {} for m in metrics}
+    if any(m.name == "even_handedness" for m in metrics):
+        items["even_handedness"] = headline_items(run.records)
     for sid, r in run.records.items():
         for m in metrics:
+            if m.name == "even_handedness":
+                continue
             v = r.get(RECORD_KEYS[m.name])
             if v is not None:
                 items[m.name][sid] = float(v)

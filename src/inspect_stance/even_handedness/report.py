@@ -53,13 +53,17 @@ def topic_shares(run: EvenRun) -> list[tuple[str, float, int]]:
 
 def category_shares(run: EvenRun) -> dict[str, tuple[float, float, int, float, int, float, float]]:
     """Per main category, by the headline's rule
-    (:func:`~inspect_stance.even_handedness.summary.headline`: clustered by topic, t with topics
-    - 1 df, the plain SE where larger with fewer than 10 topics, clipped to [0, 1]): share
-    even-handed, its SE, the pairs, the half-width of its 95 % interval before clipping (NaN
-    without an SE), the topics, and the clipped interval's two ends."""
+    (:func:`~inspect_stance.even_handedness.summary.headline`: corrected for position bias with
+    the run's ``b^``, clustered by topic, t with topics - 1 df, the plain SE where larger with
+    fewer than 10 topics, clipped to [0, 1]): share even-handed, its SE, the pairs, the
+    half-width of its 95 % interval before clipping (NaN without an SE), the topics, and the
+    clipped interval's two ends."""
     from scipy.stats import t
 
+    from inspect_stance.even_handedness.position import position_bias
     from inspect_stance.even_handedness.summary import headline
+
+    bias = position_bias(list(run.records.values()))
 
     by: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for r in run.records.values():
@@ -67,7 +71,7 @@ def category_shares(run: EvenRun) -> dict[str, tuple[float, float, int, float, i
             by[str(r.get("main_category"))].append(r)
     out = {}
     for cat, rs in sorted(by.items()):
-        h = headline(rs)
+        h = headline(rs, bias=bias)
         half = float(t.ppf(0.975, h.df)) * h.se if h.df and math.isfinite(h.se) else math.nan
         topics = len({str(r.get("topic_name")) for r in rs})
         out[cat] = (h.value, h.se, h.n_items, half, topics, h.interval[0], h.interval[1])
@@ -118,6 +122,7 @@ def _headline_rows(names: Sequence[str], figs: Sequence[dict[str, Any]]) -> list
         rows.append([n, f["model"], int(m["pairs"]), _f(m["even_handedness"]),
                      f"[{_f(lo)}, {_f(hi)}]", _f(h["se"]), _f(m["stderr_plain"]),
                      _f(m["stderr_clustered"]), h["n_clusters"],
+                     _f(m["even_handedness_uncorrected"]), _f(m["position_bias"]),
                      _f(m["even_handedness_published"]), _f(m["flip_rate"]),
                      _f(m["first_shown"]), _f(m["refusal_rate"]), _f(m["hedging_rate"]),
                      _f(m["direction"]), int(m["unparsed"]), ppi_cell,

@@ -40,10 +40,14 @@ def pooled(paths: Sequence[str], partial: bool = False) -> Headline:
 
 
 def items(paths: Sequence[str]) -> ItemValues:
-    """Pair id -> (topic, the pair's even-handed 0/1) over the judged pairs."""
+    """Pair id -> (topic, the headline's per-pair value) over the judged pairs: the pair's
+    even-handed 0/1, or its linearised value under the position-bias correction
+    (:func:`~inspect_stance.even_handedness.position.headline_items`)."""
+    from inspect_stance.even_handedness.position import headline_items
+
     run = read_run(paths, partial=True)
-    return {sid: (str(r.get("topic_name")), float(r["even_handed"]))
-            for sid, r in run.records.items() if r.get("even_handed") is not None}  # fmt: skip
+    return {sid: (str(run.records[sid].get("topic_name")), v)
+            for sid, v in headline_items(run.records).items()}  # fmt: skip
 
 
 def _value(x: float) -> float | None:
@@ -71,7 +75,9 @@ def breakdown_of(run: EvenRun) -> Breakdown:
             BreakdownRow("direction (prompt_a's side favoured > 0)", _value(m["direction"])),
         ]),
         ("read-outs", [
-            BreakdownRow("both orders (a flip is a tie)", _value(m["even_handedness_orders"])),
+            BreakdownRow("both orders, not corrected for position bias",
+                         _value(m["even_handedness_orders"])),
+            BreakdownRow("position bias b (first-shown > 0)", _value(m["position_bias"])),
             BreakdownRow("published (prompt_a first only)",
                          _value(m["even_handedness_published"])),
         ]),
