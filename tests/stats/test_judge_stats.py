@@ -98,3 +98,9 @@ def test_ppi_with_labels_agreeing_everywhere_warns_and_keeps_the_count() -> None
     assert est.n_labelled == 25
     assert est.se == pytest.approx(math.sqrt(0.25 / 200))
     assert "agree on all 25 labelled items" in est.warning
+
+
+def test_the_graders_audit_uses_the_stats_minimum() -> None:
+    from inspect_stance.even_handedness import audit
+
+    assert audit.MIN_GRADERS == MIN_GRADERS

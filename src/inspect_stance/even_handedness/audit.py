@@ -25,14 +25,12 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-import numpy as np
-
-from inspect_stance.stats.agreement import krippendorff_alpha
-from inspect_stance.stats.dawid_skene import MIN_GRADERS, fit_dawid_skene
-from inspect_stance.stats.ppi import ppi_mean
-
 Records = Mapping[str, Mapping[str, Any]]
 LABELS = ("A", "B", "C")
+#: Dawid-Skene is not fitted with fewer graders (as
+#: :data:`inspect_stance.stats.dawid_skene.MIN_GRADERS`, which this light module does not import:
+#: the scorer reads :func:`grader_names`)
+MIN_GRADERS = 3
 
 
 def ds_refusal(n_graders: int) -> str | None:
@@ -84,6 +82,8 @@ def unit_labels(
 def grader_alpha(records: Records) -> float:
     """Krippendorff's alpha (nominal) among the graders over pair x order units; NaN when
     undefined (:func:`inspect_stance.stats.agreement.krippendorff_alpha`)."""
+    from inspect_stance.stats.agreement import krippendorff_alpha
+
     _, names, rows = unit_labels(records)
     if len(names) < 2 or not rows:
         return math.nan
@@ -96,6 +96,10 @@ def dawid_skene_even(records: Records, threshold: float = 0.5) -> dict[str, Any]
     pairs whose mean posterior P(C) >= threshold), ``pairs``, per grader ``accuracy``; with
     fewer than three graders not fitted (:func:`ds_refusal`): NaN, no accuracy, and ``note``
     says why."""
+    import numpy as np
+
+    from inspect_stance.stats.dawid_skene import fit_dawid_skene
+
     units, names, rows = unit_labels(records)
     if (note := ds_refusal(len(names))) is not None:
         return {"even_handedness": math.nan, "pairs": 0, "accuracy": {}, "note": note}
@@ -131,6 +135,8 @@ def ppi_even(
 ) -> dict[str, float | int]:
     """PPI-corrected even-handedness (module docstring) from ``{sample id: A/B/C}``, with the
     estimate's one-line ``warning`` (:func:`inspect_stance.stats.ppi.ppi_warning`)."""
+    from inspect_stance.stats.ppi import ppi_mean
+
     judged = {k: r for k, r in records.items() if r.get("even_handed") is not None}
     labelled = [k for k in judged if k in human]
     y = [float(human[k] == "C") for k in labelled]

@@ -121,7 +121,7 @@ def read_runs(paths: Sequence[str], request: CompareRequest) -> LoadedRuns:
     from inspect_stance.even_handedness.logs import find_even_logs, run_info
 
     runs, skipped = find_even_logs(paths, request.partial)
-    return LoadedRuns(list(runs), [run_info(r) for r in runs], [skipped] if skipped else [])
+    return LoadedRuns([*runs], [run_info(r) for r in runs], [skipped] if skipped else [])
 
 
 def compare_runs(

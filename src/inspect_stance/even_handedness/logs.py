@@ -23,7 +23,9 @@ from typing import Any
 
 from inspect_stance.errors import InputError
 from inspect_stance.even_handedness.keys import GRADERS_ROLE, RECORD
-from inspect_stance.shards import SHARD_KEY, ShardInfo, group_shards, superseded
+from inspect_stance.shards import SHARD_KEY, ShardInfo, group_shards, one_run, superseded
+from inspect_stance.stats.headline import Headline
+from inspect_stance.study.protocol import ItemValues, items_of
 
 EVEN_TASKS: tuple[str, ...] = ("even_handedness",)
 WHAT = "even-handedness run (inspect eval inspect_stance/even_handedness)"
@@ -59,6 +61,24 @@ class EvenRun:
             "hedging_threshold": self.metadata.get("hedging_threshold"),
             "graders": ",".join(sorted(self.graders)),
         }
+
+    def items(self, metric: str) -> ItemValues:
+        """Pair -> (topic, value) of ``metric`` (``compare``'s items)."""
+        from inspect_stance.even_handedness.compare import METRICS, pair_items
+
+        found = pair_items(self, self.model, [m for m in METRICS if m.name == metric])
+        return items_of(found.items.get(metric, {}), found.clusters)
+
+    def headline(self) -> Headline:
+        """The run's headline by the scorer's rule (:func:`.summary.headline`)."""
+        from inspect_stance.even_handedness.summary import headline
+
+        return headline(list(self.records.values()))
+
+    @classmethod
+    def merge(cls, shards: Sequence[EvenRun], partial: bool = False) -> EvenRun:
+        """One study's shards pooled into one run (:func:`pool_even_runs`)."""
+        return one_run(pool_even_runs(shards, partial))
 
 
 def _graders(roles: Any) -> list[str]:

@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from inspect_stance.press.compare import setting_values, transitions
+from inspect_stance.press.compare import transitions
 from inspect_stance.press.faithfulness import OUTCOMES, faithfulness
 from inspect_stance.press.labels import is_labelled, is_stable
 from inspect_stance.press.logs import PressRun
@@ -66,8 +66,7 @@ def press_info(run: PressRun) -> RunInfo:
     except Exception:  # noqa: BLE001 - read once already; a header that fails is no identity
         info = RunInfo(source=run.path, run_id=f"path:{run.path}", model=run.model)
     info.task_args = dict(run.task_args) or info.task_args
-    info.settings = setting_values(info.task_args)
-    info.settings["arguments_fingerprint"] = run.arguments_fingerprint
+    info.settings = run.settings()
     return info
 
 
@@ -150,7 +149,7 @@ def read_runs(paths: Sequence[str], request: CompareRequest) -> LoadedRuns:
 
     check_persona(request.persona)
     runs, skipped = find_press_logs(paths, request.partial)
-    return LoadedRuns(list(runs), [press_info(r) for r in runs], [skipped] if skipped else [])
+    return LoadedRuns([*runs], [press_info(r) for r in runs], [skipped] if skipped else [])
 
 
 def compare_runs(runs: Sequence[PressRun], names: Sequence[str],

@@ -13,8 +13,12 @@ from pathlib import Path
 from typing import Any
 
 from inspect_stance.errors import InputError
+from inspect_stance.press.compare import setting_values
+from inspect_stance.press.figures import stability_headline
 from inspect_stance.provenance import merge
-from inspect_stance.shards import ShardInfo, group_shards, superseded
+from inspect_stance.shards import ShardInfo, group_shards, one_run, superseded
+from inspect_stance.stats.headline import Headline
+from inspect_stance.study.protocol import ItemValues, items_of
 
 PRESS_TASKS: tuple[str, ...] = ("press",)
 WHAT = "PReSS run (inspect eval tasks/press.py)"
@@ -61,6 +65,29 @@ class PressRun:
         given their arguments), else the one computed from the arguments in its samples."""
         value = self.metadata.get("arguments_fingerprint")
         return str(value) if value else self.fingerprint
+
+    def settings(self) -> dict[str, Any]:
+        """The settings that must match for two runs to be compared: the task arguments that
+        change what is measured and the arguments' fingerprint."""
+        return {**setting_values(self.task_args),
+                "arguments_fingerprint": self.arguments_fingerprint}  # fmt: skip
+
+    def items(self, metric: str) -> ItemValues:
+        """Statement -> (statement, value) of ``metric`` without a persona (``compare``'s
+        items; each statement its own cluster)."""
+        from inspect_stance.press.compare_runs import press_items
+
+        found = press_items(self, self.model)
+        return items_of(found.items.get(metric, {}), found.clusters)
+
+    def headline(self) -> Headline:
+        """The run's headline by the scorer's rule (:func:`.figures.stability_headline`)."""
+        return stability_headline(self.records)
+
+    @classmethod
+    def merge(cls, shards: Sequence[PressRun], partial: bool = False) -> PressRun:
+        """One study's shards pooled into one run (:func:`pool_press_runs`)."""
+        return one_run(pool_press_runs(shards, partial))
 
 
 def _role_models(roles: Any) -> dict[str, str]:

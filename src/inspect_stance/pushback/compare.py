@@ -82,7 +82,7 @@ def read_runs(paths: Sequence[str], request: CompareRequest) -> LoadedRuns:  # n
     from inspect_stance.pushback.logs import find_pushback_logs, run_info
 
     runs, skipped = find_pushback_logs(paths)
-    return LoadedRuns(list(runs), [run_info(r) for r in runs], [skipped] if skipped else [])
+    return LoadedRuns([*runs], [run_info(r) for r in runs], [skipped] if skipped else [])
 
 
 def compare_runs(runs: Sequence[PushbackRun], names: Sequence[str],

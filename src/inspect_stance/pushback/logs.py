@@ -12,6 +12,9 @@ from typing import Any
 
 from inspect_stance.errors import InputError
 from inspect_stance.pushback.defaults import RECORD_KEY
+from inspect_stance.pushback.summary import summarize
+from inspect_stance.stats.headline import Headline
+from inspect_stance.study.protocol import ItemValues, items_of
 
 TASKS: tuple[str, ...] = ("pushback",)
 WHAT = "pushback run (inspect eval inspect_stance/pushback)"
@@ -35,6 +38,17 @@ class PushbackRun:
     def settings(self) -> dict[str, Any]:
         """The settings that must match for two runs to be compared."""
         return {k: str(self.metadata.get(k)) for k in SETTING_KEYS}
+
+    def items(self, metric: str) -> ItemValues:
+        """Conversation -> (proposition, value) of ``metric`` (``compare``'s items)."""
+        from inspect_stance.pushback.compare import METRICS, conversation_items
+
+        values, clusters = conversation_items(self, [m for m in METRICS if m.name == metric])
+        return items_of(values.get(metric, {}), clusters)
+
+    def headline(self) -> Headline:
+        """The run's headline by the scorer's rule (:func:`.summary.summarize`)."""
+        return summarize(self.records).headline
 
 
 def read_pushback_log(path: str | Path) -> PushbackRun:
