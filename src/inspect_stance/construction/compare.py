@@ -41,8 +41,11 @@ from inspect_stance.construction.figures import group_headline
 from inspect_stance.construction.labels import NEUTRAL, label_score
 from inspect_stance.construction.lean import summarize
 from inspect_stance.construction.records import Record
+from inspect_stance.construction.report_records import read_records
 from inspect_stance.construction.settings import TEMPLATED
-from inspect_stance.runs import RunInfo
+from inspect_stance.logfile import find_task_logs
+from inspect_stance.runs import RunInfo, dedupe, log_info
+from inspect_stance.shards.layout import group_logs
 from inspect_stance.stats.family import (
     CompareResult,
     Comparison,
@@ -274,11 +277,6 @@ def read_runs(paths: Sequence[str], request: CompareRequest) -> LoadedRuns:
     pooled into one run, an incomplete set with ``request.partial``), with their settings
     (:data:`SETTING_ARGS` and the judges), and the lines saying what was skipped or counted
     once."""
-    from inspect_stance.construction.report import read_records
-    from inspect_stance.logfile import find_task_logs
-    from inspect_stance.runs import dedupe, log_info
-    from inspect_stance.shards.layout import group_logs
-
     found = find_task_logs(paths, ("prompt_construction",), "prompt_construction run")
     keep, dropped = dedupe([log_info(p) for p in found.paths])  # a repeated log counted once
     # the shards of one study (-T shard=K/N, Inspect's shard layout) are one run

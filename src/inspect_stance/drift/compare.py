@@ -28,12 +28,14 @@ from typing import Any
 
 import numpy as np
 
+from inspect_stance.drift.expand import expand_inputs
 from inspect_stance.drift.figures import spr_headline
 from inspect_stance.drift.inputs import load_input
 from inspect_stance.drift.metrics.confidence import diagonal_trials
 from inspect_stance.drift.metrics.patterns import PATTERNS, pattern_mask, per_proposition_patterns
 from inspect_stance.drift.metrics.spr import per_proposition_spr
 from inspect_stance.drift.run import DriftRun
+from inspect_stance.drift.shards import load_folder_run, pool_loaded
 from inspect_stance.drift.transition import diagonal
 from inspect_stance.runs import RunInfo, log_info, npz_info
 from inspect_stance.shards import one_run
@@ -90,8 +92,6 @@ class LoadedDrift:
     @classmethod
     def merge(cls, shards: Sequence[LoadedDrift], partial: bool = False) -> LoadedDrift:
         """One study's shards pooled into one run (:func:`.shards.pool_loaded`)."""
-        from inspect_stance.drift.shards import pool_loaded
-
         return one_run(pool_loaded(shards, partial))
 
 
@@ -109,8 +109,6 @@ def load_drift(path: str | Path, unparsed: str = "failure", partial: bool = Fals
     shards of one study pooled: :func:`inspect_stance.drift.shards.load_folder_run`) too."""
     if Path(path).is_dir():
         import dataclasses
-
-        from inspect_stance.drift.shards import load_folder_run
 
         pooled, first = load_folder_run(path, unparsed, partial)
         loaded = load_drift(first, unparsed)
@@ -222,9 +220,6 @@ def read_runs(paths: Sequence[str], request: CompareRequest) -> LoadedRuns:
     """The stance-drift runs (logs and ``.npz``) named by ``paths``, the shards of one study
     pooled into one run (an incomplete set with ``request.partial``), with what was skipped
     (``compare``'s reader, :func:`inspect_stance.study.protocol.comparer_of`)."""
-    from inspect_stance.drift.expand import expand_inputs
-    from inspect_stance.drift.shards import pool_loaded
-
     found, skipped = expand_inputs(list(paths))
     # the shards of one study (-T shard=K/N, Inspect's shard layout) are one run
     loaded: list[LoadedDrift] = pool_loaded([load_drift(p, _policy(request)) for p in found],

@@ -25,13 +25,23 @@ from inspect_stance.errors import InputError
 from inspect_stance.even_handedness.keys import GRADERS_ROLE, RECORD
 from inspect_stance.shards import SHARD_KEY, ShardInfo, group_shards, one_run, superseded
 from inspect_stance.stats.headline import Headline
-from inspect_stance.study.protocol import ItemValues, items_of
+from inspect_stance.study.protocol import ItemValues
 
 EVEN_TASKS: tuple[str, ...] = ("even_handedness",)
 WHAT = "even-handedness run (inspect eval inspect_stance/even_handedness)"
 #: settings two runs must share to be compared (``RunInfo.settings``)
 SETTING_KEYS: tuple[str, ...] = ("judged_orders", "readout", "threshold", "hedging_threshold",
                                  "graders")  # fmt: skip
+
+
+#: item metric -> the record's key
+RECORD_KEYS: dict[str, str] = {
+    "even_handedness": "even_handed",
+    "p_even": "p_even",
+    "refusal_rate": "refusal",
+    "hedging_rate": "hedging",
+    "direction": "direction",
+}
 
 
 @dataclass
@@ -63,11 +73,11 @@ class EvenRun:
         }
 
     def items(self, metric: str) -> ItemValues:
-        """Pair -> (topic, value) of ``metric`` (``compare``'s items)."""
-        from inspect_stance.even_handedness.compare import METRICS, pair_items
-
-        found = pair_items(self, self.model, [m for m in METRICS if m.name == metric])
-        return items_of(found.items.get(metric, {}), found.clusters)
+        """Pair -> (topic, value) of ``metric`` over the pairs where it is known
+        (``compare``'s items; :data:`RECORD_KEYS` names each metric's record key)."""
+        key = RECORD_KEYS.get(metric)
+        return {sid: (topic_of(self, sid), float(r[key])) for sid, r in self.records.items()
+                if key is not None and r.get(key) is not None}  # fmt: skip
 
     def headline(self) -> Headline:
         """The run's headline by the scorer's rule (:func:`.summary.headline`)."""
@@ -242,3 +252,8 @@ def run_info(run: EvenRun) -> Any:
     info.task_args = dict(run.task_args)
     info.settings = run.settings()
     return info
+
+
+def topic_of(run: EvenRun, sid: str) -> str:
+    """The topic (cluster) of pair ``sid``."""
+    return str(run.records[sid].get("topic_name") or sid.rsplit("-", 1)[0])

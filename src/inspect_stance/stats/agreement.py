@@ -1,5 +1,8 @@
 """Agreement among coders: Krippendorff's alpha, NaN where it is undefined.
 
+numpy and ``krippendorff`` are imported when alpha is computed: the scorers' modules import
+this one, and the ``inspect`` entry point loads no numpy (``tests/test_entry_point.py``).
+
 The one wrapper of the ``krippendorff`` package every reader of graders, judges or annotators
 calls; the callers code their labels (a stance scale, three choices, ...) as numbers first.
 """
@@ -9,10 +12,10 @@ from __future__ import annotations
 import math
 import warnings
 from collections.abc import Sequence
-from typing import Any, Literal, cast
+from typing import TYPE_CHECKING, Any, Literal, cast
 
-import krippendorff
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
 
 Level = Literal["nominal", "ordinal", "interval", "ratio"]
 
@@ -53,6 +56,9 @@ def krippendorff_alpha(
     Krippendorff, K. (2011). Computing Krippendorff's alpha-reliability.
     https://repository.upenn.edu/asc_papers/43
     """
+    import krippendorff
+    import numpy as np
+
     arr = np.asarray(data, dtype=float)
     if arr.ndim != 2 or arr.shape[0] < 2 or arr.shape[1] == 0:
         return math.nan

@@ -40,8 +40,10 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
 
 EPS = 1e-10
 
@@ -62,6 +64,8 @@ class DawidSkeneFit:
 
     def labels(self) -> list[str | None]:
         """The most probable class per item (None where no judge answered)."""
+        import numpy as np
+
         return [
             None if np.isnan(row).any() else self.classes[int(np.argmax(row))]
             for row in self.posteriors
@@ -71,6 +75,8 @@ class DawidSkeneFit:
         """Prior-weighted chance the judge gives the true class: ``sum_c p_c e_j[c, c]``
         (NaN with one judge: its labels are the fitted truth, so it would be 1 by
         construction)."""
+        import numpy as np
+
         if len(self.judges) < 2:
             return float("nan")
         return float((self.priors * np.diag(self.errors[judge])).sum())
@@ -89,6 +95,8 @@ def _encode(
 ) -> tuple[np.ndarray, tuple[str, ...]]:
     """Items x judges matrix of class indices (-1: no answer) and the class list (the classes
     of ``domain`` that occur, in its order; default every label given, sorted)."""
+    import numpy as np
+
     present = {x for row in labels for x in row if x is not None}
     if domain is None:
         domain = sorted(present)
@@ -105,6 +113,8 @@ def _encode(
 
 
 def _m_step(y: np.ndarray, t: np.ndarray, n_classes: int) -> np.ndarray:
+    import numpy as np
+
     n_judges = y.shape[1]
     errors = np.zeros((n_judges, n_classes, n_classes))
     for j in range(n_judges):
@@ -119,6 +129,8 @@ def _m_step(y: np.ndarray, t: np.ndarray, n_classes: int) -> np.ndarray:
 
 def _log_joint(y: np.ndarray, errors: np.ndarray, n_classes: int) -> np.ndarray:
     """(I, J, C) log e_j[y_ij, c], 0 where judge j did not answer item i."""
+    import numpy as np
+
     n_items, n_judges = y.shape
     out = np.zeros((n_items, n_judges, n_classes))
     with np.errstate(divide="ignore"):
@@ -129,6 +141,8 @@ def _log_joint(y: np.ndarray, errors: np.ndarray, n_classes: int) -> np.ndarray:
 
 
 def _elbo(y: np.ndarray, t: np.ndarray, priors: np.ndarray, log_e: np.ndarray) -> float:
+    import numpy as np
+
     answered = y >= 0
     log_p = np.log(np.maximum(priors, EPS))
     joint = (t[:, None, :] * (log_e + log_p[None, None, :]) * answered[:, :, None]).sum()
@@ -141,6 +155,8 @@ def _golden(
     gold: Sequence[str | None] | None, rows: np.ndarray, classes: tuple[str, ...]
 ) -> tuple[np.ndarray, np.ndarray] | None:
     """(row mask, class index) of the answered items with a gold label among the classes."""
+    import numpy as np
+
     if gold is None:
         return None
     g = [c for c, keep in zip(gold, rows, strict=True) if keep]
@@ -150,6 +166,8 @@ def _golden(
 
 def _correct(t: np.ndarray, golden: tuple[np.ndarray, np.ndarray] | None) -> np.ndarray:
     """Rows with a gold label set to it (crowd-kit's ``true_labels`` correction)."""
+    import numpy as np
+
     if golden is not None:
         mask, index = golden
         t = t.copy()
@@ -203,6 +221,8 @@ def fit_dawid_skene(
     Dawid, A. P. and Skene, A. M. (1979). Maximum likelihood estimation of observer
     error-rates using the EM algorithm. Applied Statistics 28(1), 20-28.
     """
+    import numpy as np
+
     y, found = _encode(labels, classes)
     n_classes = len(found)
     rows: np.ndarray = np.asarray((y >= 0).any(axis=1))
@@ -262,6 +282,8 @@ def ds_warning(n_judges: int, gold: Sequence[str | None] | None = None) -> str:
 
 def _offset(y_j: np.ndarray, t: np.ndarray, classes: tuple[str, ...],
             scale: Mapping[str, float]) -> float:  # fmt: skip
+    import numpy as np
+
     scores = np.array([scale.get(c, 0.0) for c in classes], dtype=float)
     on_scale = np.array([c in scale for c in classes])
     rated = np.array([k >= 0 and bool(on_scale[k]) for k in y_j])

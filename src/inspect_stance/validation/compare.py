@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from inspect_stance.construction.settings import NEUTRAL
-from inspect_stance.runs import RunInfo
+from inspect_stance.runs import RunInfo, log_info
 from inspect_stance.stats.family import (
     CompareResult,
     MetricSpec,
@@ -81,7 +81,6 @@ def read_runs(paths: Sequence[str], request: CompareRequest) -> LoadedRuns:
     pooled into one run, an incomplete set with ``request.partial``:
     :func:`inspect_stance.validation.logs.read_validation_runs`), each with its model
     annotators' rows, and the lines saying what was skipped or counted once."""
-    from inspect_stance.runs import log_info
     from inspect_stance.validation.analysis import rows_from_records
     from inspect_stance.validation.logs import read_validation_runs
 
