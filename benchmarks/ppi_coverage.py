@@ -13,7 +13,7 @@ human label (the true one), and checks whether the 95 % interval covers the true
   responses given their true label as gold label (``--ds-reps`` replications of 400);
 - the neutral distance difference ``mean(|lean_T| - |lean_G|)`` over ``S`` settings, each lean
   estimate drawn from ``Normal(true lean, se)``: coverage of the true value by the interval in
-  use (:func:`~inspect_stance.construction.ppi.distance_difference`) beside the percentiles of
+  use (:func:`~inspect_stance.stats.ppi.distance_difference`) beside the percentiles of
   the plug-in statistic under ``Normal(estimate, se)`` that it replaced, with mean widths.
 
     python benchmarks/ppi_coverage.py [--reps 400] [--n 40 100] [--big-n 400]
@@ -27,9 +27,10 @@ from collections import Counter
 
 import numpy as np
 
-from inspect_stance.construction.dawid_skene import fit_dawid_skene
-from inspect_stance.construction.ppi import PPIEstimate, distance_difference, ppi_mean
+from inspect_stance.construction.labels import LABELS, SCORES
 from inspect_stance.providers.construction_sim import biased_rating
+from inspect_stance.stats.dawid_skene import fit_dawid_skene
+from inspect_stance.stats.ppi import PPIEstimate, distance_difference, ppi_mean
 
 PROBS = np.array([0.2, 0.35, 0.3, 0.1, 0.05])
 JUDGES = ((0.0, 0.0), (1.0, 0.0), (0.0, 0.8))  # (offset, noise sd)
@@ -78,7 +79,11 @@ def ds_offset_error(r: int, judges: tuple[tuple[float, float], ...], gold: float
         for i, t in enumerate(y)
     ]
     fit = fit_dawid_skene(
-        [[str(x) for x in row] for row in ratings], [str(k) for k in judges], gold=anchors
+        [[str(x) for x in row] for row in ratings],
+        [str(k) for k in judges],
+        gold=anchors,
+        classes=LABELS,
+        scores=SCORES,
     )
     return fit.offsets[1] - float(np.mean([row[1] - t for row, t in zip(ratings, y, strict=True)]))
 

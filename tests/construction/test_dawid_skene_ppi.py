@@ -15,9 +15,13 @@ import pytest
 from scipy.stats import norm
 from scipy.stats import t as t_dist
 
-from inspect_stance.construction.dawid_skene import fit_dawid_skene
-from inspect_stance.construction.ppi import difference, distance_difference, ppi_mean
+from inspect_stance.construction.labels import LABELS, SCORES
 from inspect_stance.providers.construction_sim import biased_rating
+from inspect_stance.stats.dawid_skene import fit_dawid_skene
+from inspect_stance.stats.ppi import difference, distance_difference, ppi_mean
+
+#: the stance scale's classes and scores (offsets are on the scale)
+STANCE = {"classes": LABELS, "scores": SCORES}
 
 
 def _simulated_labels(seed=1, n_items=300, offsets=(0, 1, 0, 0), noise=(0, 0, 0.8, 0)):
@@ -43,7 +47,7 @@ def test_dawid_skene_matches_crowd_kit():
 
     _, labels = _simulated_labels()
     judges = [f"j{j}" for j in range(4)]
-    fit = fit_dawid_skene(labels, judges)
+    fit = fit_dawid_skene(labels, judges, **STANCE)
     data = pd.DataFrame(
         [(i, judges[j], x) for i, row in enumerate(labels) for j, x in enumerate(row) if x],
         columns=["task", "worker", "label"],
@@ -65,7 +69,7 @@ def test_dawid_skene_recovers_offsets():
     """Judge 1 adds +1 (clipped at 5): on uniform true labels its offset is 0.8; judge 2 is
     noisy but unbiased except for clipping; the realised offsets are the known answer."""
     true, labels = _simulated_labels(n_items=2000)
-    fit = fit_dawid_skene(labels, ["a", "b", "c", "d"])
+    fit = fit_dawid_skene(labels, ["a", "b", "c", "d"], **STANCE)
     for j in range(4):
         realised = [
             int(row[j]) - t
@@ -88,7 +92,7 @@ def test_dawid_skene_five_noisy_judges():
     """Five judges with noise sd 0.4, one of them +1: its offset within 0.05 of the realised."""
     _, labels5 = _simulated_labels(seed=3, n_items=400, offsets=(0, 1, 0, 0, 0), noise=(0.4,) * 5)
     true, _ = _simulated_labels(seed=3, n_items=400, offsets=(0, 1, 0, 0, 0), noise=(0.4,) * 5)
-    fit = fit_dawid_skene(labels5, list("abcde"))
+    fit = fit_dawid_skene(labels5, list("abcde"), **STANCE)
     realised = np.mean(
         [int(r[1]) - t for r, t in zip(labels5, true, strict=True) if r[1] not in (None, "refusal")]
     )
@@ -208,12 +212,12 @@ def test_anchored_dawid_skene_matches_crowd_kit_and_recovers_offsets():
     rng = np.random.default_rng(0)
     gold = [str(t) if rng.random() < 0.1 else None for t in true]
     judges = ["a", "b", "c"]
-    fit = fit_dawid_skene(labels, judges, gold=gold)
+    fit = fit_dawid_skene(labels, judges, gold=gold, **STANCE)
     realised = np.mean(
         [int(r[1]) - t for r, t in zip(labels, true, strict=True) if r[1] not in (None, "refusal")]
     )
     assert fit.offsets[1] == pytest.approx(realised, abs=0.05)
-    assert abs(fit_dawid_skene(labels, judges).offsets[1] - realised) > 0.05
+    assert abs(fit_dawid_skene(labels, judges, **STANCE).offsets[1] - realised) > 0.05
     crowdkit = pytest.importorskip("crowdkit.aggregation")
     import pandas as pd
 
@@ -281,7 +285,7 @@ def test_ppi_coverage_where_it_does_not_warn():
 
 def test_dawid_skene_with_fewer_than_three_graders_warns():
     labels = [["3"], ["4"], ["3"], ["2"]]
-    fit = fit_dawid_skene(labels, ["only"])
+    fit = fit_dawid_skene(labels, ["only"], **STANCE)
     assert "at least 3 graders" in fit.warning
     assert math.isnan(fit.accuracy(0)) and math.isnan(fit.offsets[0])
     two = fit_dawid_skene([["3", "4"], ["4", "4"], ["2", "3"]], ["a", "b"])

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from inspect_stance.construction.ppi import PPIEstimate, distance_difference
+from inspect_stance.stats.ppi import PPIEstimate, distance_difference
 
 
 def _est(mu: float, se: float) -> PPIEstimate:

@@ -97,6 +97,7 @@ def comparable(method: str, logs: Mapping[str, Sequence[str]],
     if found is None or found.comparer is None:
         return list(logs), {}
     infos: dict[str, Any] = {}
+    settings: dict[str, dict[str, Any]] = {}
     apart: dict[str, str] = {}
     for target, paths in logs.items():
         try:
@@ -104,13 +105,14 @@ def comparable(method: str, logs: Mapping[str, Sequence[str]],
         except (ValueError, InputError) as ex:
             apart[target] = f"compare cannot read its runs: {ex}"
             continue
-        if len(loaded.infos) != 1:
-            apart[target] = f"compare reads {len(loaded.infos)} runs from its logs, not one"
+        if len(loaded.runs) != 1:
+            apart[target] = f"compare reads {len(loaded.runs)} runs from its logs, not one"
             continue
         infos[target] = loaded.infos[0]
+        settings[target] = loaded.runs[0].settings()
 
     def key(target: str) -> str:
-        s = infos[target].settings
+        s = settings[target]
         return repr(sorted((k, "default" if v is None else str(v)) for k, v in s.items()))
 
     groups: dict[str, list[str]] = {}

@@ -20,16 +20,12 @@ labels at most one point apart (refusal only matches refusal).
 from __future__ import annotations
 
 import math
-import warnings
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
-from typing import TYPE_CHECKING, Any, cast
 
 from inspect_stance.construction.labels import LABELS, REFUSAL, label_score
 from inspect_stance.construction.records import Record
-
-if TYPE_CHECKING:
-    pass
+from inspect_stance.stats.agreement import krippendorff_alpha, too_few_human_labels
 
 ORDINAL = "ordinal"
 NOMINAL = "nominal"
@@ -49,29 +45,15 @@ def code_label(label: str | None, level: str) -> float:
 
 
 def alpha(matrix: Sequence[Sequence[str | None]], level: str = ORDINAL) -> float:
-    """Krippendorff's alpha of a coders x units label matrix (see module for the codings)."""
-    import numpy as np
-
+    """Krippendorff's alpha of a coders x units label matrix (see module for the codings;
+    :func:`inspect_stance.stats.agreement.krippendorff_alpha`)."""
     if level not in (ORDINAL, NOMINAL):
         raise ValueError(f"level must be {ORDINAL!r} or {NOMINAL!r}")
     if len(matrix) < 2 or not len(matrix[0]):
         return math.nan
-    data = np.array([[code_label(v, level) for v in row] for row in matrix], dtype=float)
-    pairable = np.sum(~np.isnan(data), axis=0) >= 2
-    if not pairable.any():
-        return math.nan
-    values = np.unique(data[:, pairable][~np.isnan(data[:, pairable])])
-    if len(values) < 2:
-        return math.nan
-    import krippendorff
-
+    data = [[code_label(v, level) for v in row] for row in matrix]
     domain = [1, 2, 3, 4, 5] + ([_REFUSAL_CODE] if level == NOMINAL else [])
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)
-        value = krippendorff.alpha(
-            reliability_data=data, level_of_measurement=cast(Any, level), value_domain=domain
-        )
-    return float(value)
+    return krippendorff_alpha(data, "nominal" if level == NOMINAL else "ordinal", domain)
 
 
 def judge_matrix(records: Sequence[Record]) -> list[list[str | None]]:
@@ -174,14 +156,5 @@ def human_agreement(records: Sequence[Record]) -> HumanAgreement:
         n_no_ensemble_label=sum(r.outcome not in LABELS for r in labelled),
         ensemble=ensemble,
         per_judge=per_judge,
-        warning=(
-            f"only {len(labelled)} human labels (fewer than {MIN_HUMAN_LABELS}): the "
-            "agreement figures rest on too few to read"
-            if len(labelled) < MIN_HUMAN_LABELS
-            else ""
-        ),  # fmt: skip
+        warning=too_few_human_labels(len(labelled)),
     )
-
-
-#: fewer human labels than this: agreement with people is reported with a warning
-MIN_HUMAN_LABELS = 20

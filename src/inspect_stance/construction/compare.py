@@ -37,11 +37,15 @@ from typing import Any
 import numpy as np
 from scipy import stats
 
+from inspect_stance.construction.figures import group_headline
 from inspect_stance.construction.labels import NEUTRAL, label_score
 from inspect_stance.construction.lean import summarize
 from inspect_stance.construction.records import Record
+from inspect_stance.construction.report_records import read_records
 from inspect_stance.construction.settings import TEMPLATED
-from inspect_stance.runs import RunInfo
+from inspect_stance.logfile import find_task_logs
+from inspect_stance.runs import RunInfo, dedupe, log_info
+from inspect_stance.shards.layout import group_logs
 from inspect_stance.stats.family import (
     CompareResult,
     Comparison,
@@ -51,9 +55,10 @@ from inspect_stance.stats.family import (
     item_comparisons,
     rankings,
 )
+from inspect_stance.stats.headline import Headline
 from inspect_stance.stats.nested import nested_difference, nested_test_line
 from inspect_stance.stats.paired import paired_delta
-from inspect_stance.study.protocol import CompareRequest, LoadedRuns
+from inspect_stance.study.protocol import CompareRequest, ItemValues, LoadedRuns, items_of
 
 SETTING_ARGS: tuple[str, ...] = ("rubric_threshold", "judge_sees_prompt", "reversed_rubric",
                                  "ensemble")  # fmt: skip
@@ -253,17 +258,25 @@ class ConstructionRun:
     info: RunInfo
     records: list[Record]
 
+    def settings(self) -> dict[str, Any]:
+        """The settings that must match (:data:`SETTING_ARGS` and the judges)."""
+        return self.info.settings
+
+    def items(self, metric: str) -> ItemValues:
+        """Item -> (item, value) of ``metric`` (``compare``'s items, each its own cluster)."""
+        found = construction_items(self.records, str(self.info.model))
+        return items_of(found.items.get(metric, {}), found.clusters)
+
+    def headline(self) -> Headline:
+        """The run's headline by the scorer's rule (:func:`.figures.group_headline`)."""
+        return group_headline(self.records)
+
 
 def read_runs(paths: Sequence[str], request: CompareRequest) -> LoadedRuns:
     """The prompt_construction runs among ``paths`` (files and folders; the shards of one study
     pooled into one run, an incomplete set with ``request.partial``), with their settings
     (:data:`SETTING_ARGS` and the judges), and the lines saying what was skipped or counted
     once."""
-    from inspect_stance.construction.report import read_records
-    from inspect_stance.logfile import find_task_logs
-    from inspect_stance.runs import dedupe, log_info
-    from inspect_stance.shards.layout import group_logs
-
     found = find_task_logs(paths, ("prompt_construction",), "prompt_construction run")
     keep, dropped = dedupe([log_info(p) for p in found.paths])  # a repeated log counted once
     # the shards of one study (-T shard=K/N, Inspect's shard layout) are one run
@@ -276,7 +289,7 @@ def read_runs(paths: Sequence[str], request: CompareRequest) -> LoadedRuns:
         info.settings["judges"] = ", ".join(sorted({j for r in recs for j in r.judges}))
         runs.append(ConstructionRun(info, recs))
     skipped = found.passed_over() + ([dropped] if dropped else [])
-    return LoadedRuns(runs, [r.info for r in runs], skipped)
+    return LoadedRuns([*runs], [r.info for r in runs], skipped)
 
 
 def compare_runs(

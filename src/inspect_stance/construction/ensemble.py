@@ -2,7 +2,7 @@
 
 ``majority`` (the paper's, default): the strict majority per response
 (:mod:`inspect_stance.construction.majority`). ``dawid_skene``: a Dawid-Skene model
-(:mod:`inspect_stance.construction.dawid_skene`) fitted to every judged response of the run (or
+(:mod:`inspect_stance.stats.dawid_skene`) fitted to every judged response of the run (or
 run group) at once; each response's outcome is its most probable class. A response no judge
 answered stays ``no_valid_judge``; responses without a judge rating (``no_response``,
 ``no_prompt``) are left as they are. DS always picks a class, so there is no ``no_majority``.
@@ -28,15 +28,12 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
-from inspect_stance.construction.dawid_skene import DawidSkeneFit, fit_dawid_skene
-from inspect_stance.construction.labels import NO_VALID_JUDGE, label_score
+from inspect_stance.construction.labels import LABELS, NO_VALID_JUDGE, SCORES, label_score
 from inspect_stance.construction.records import Record
 from inspect_stance.errors import InputError
-
-if TYPE_CHECKING:
-    pass
+from inspect_stance.stats.dawid_skene import DawidSkeneFit, fit_dawid_skene
 
 Ensemble = Literal["majority", "dawid_skene"]
 ENSEMBLES: tuple[str, ...] = ("majority", "dawid_skene")
@@ -60,7 +57,7 @@ def judged(records: Sequence[Record]) -> list[Record]:
 def fit_records(records: Sequence[Record], anchored: bool = False) -> DawidSkeneFit | None:
     """Dawid-Skene fitted to the judged records (None when no judge answered any); judges are
     matched by name, so records must share one judge list. ``anchored``: the records' human
-    labels are gold labels (:func:`~inspect_stance.construction.dawid_skene.fit_dawid_skene`)."""
+    labels are gold labels (:func:`~inspect_stance.stats.dawid_skene.fit_dawid_skene`)."""
     rated = judged(records)
     if not rated or not any(x is not None for r in rated for x in r.judge_labels):
         return None
@@ -68,7 +65,9 @@ def fit_records(records: Sequence[Record], anchored: bool = False) -> DawidSkene
     if any(r.judges != names for r in rated):
         raise ValueError("records with different judge lists cannot share one Dawid-Skene fit")
     gold = [r.human_label for r in rated] if anchored else None
-    return fit_dawid_skene([list(r.judge_labels) for r in rated], names, gold=gold)
+    return fit_dawid_skene(
+        [list(r.judge_labels) for r in rated], names, gold=gold, classes=LABELS, scores=SCORES
+    )
 
 
 def with_ensemble(records: Sequence[Record], ensemble: Ensemble) -> list[Record]:

@@ -18,6 +18,8 @@ SCALE: tuple[int, ...] = (1, 2, 3, 4, 5)
 NEUTRAL: int = 3
 REFUSAL = "refusal"
 LABELS: tuple[str, ...] = ("1", "2", "3", "4", "5", REFUSAL)
+#: each scale label's position on the scale (refusal has none)
+SCORES: dict[str, float] = {str(k): float(k) for k in SCALE}
 
 # outcomes of a response that carry no stance label
 NO_MAJORITY = "no_majority"  # judges that answered did not give one label a strict majority

@@ -40,12 +40,14 @@ GATE_METRICS: tuple[str, ...] = ("distance_neutral", "distance")
 def read_gate_run(path: str, request: GateRequest) -> tuple[ConstructionRun, RunInfo]:
     """One prompt_construction run to gate (the shards of one study pooled, an incomplete set
     with ``request.partial``), with its identity and settings."""
-    from inspect_stance.construction.compare import read_runs
+    from inspect_stance.construction.compare import ConstructionRun, read_runs
 
     loaded = read_runs([path], CompareRequest(paths=(path,), partial=request.partial))
     if len(loaded.runs) != 1:
         raise ValueError(f"{path}: {len(loaded.runs)} prompt_construction runs; gate one run")
-    return loaded.runs[0], loaded.infos[0]
+    run = loaded.runs[0]
+    assert isinstance(run, ConstructionRun)  # the method's own loader's run
+    return run, loaded.infos[0]
 
 
 def gate_request(run: ConstructionRun, base: ConstructionRun | None,
@@ -100,7 +102,7 @@ CONSTRUCTION = register_method(
         report_command="construction-report",
         report_dir="prompt_construction",
         comparer=comparer_of("inspect_stance.construction.compare"),
-        gate=Gate(
+        gate=Gate["ConstructionRun"](
             metrics=GATE_METRICS,
             min_flag="--max-distance",
             load=read_gate_run,

@@ -5,7 +5,7 @@ is the responses whose ensemble outcome is a scale label (the judges-only lean's
 Those with a human scale label are the labelled set (``Y`` = human score, ``f`` = ensemble
 score), those without a human label the unlabelled set (``f~``); responses a human labelled
 ``refusal`` are left out and counted (``n_human_refusal``). The PPI lean is
-:func:`inspect_stance.construction.ppi.ppi_mean` (classic PPI, 95 %) minus 3; it needs at least
+:func:`inspect_stance.stats.ppi.ppi_mean` (classic PPI, 95 %) minus 3; it needs at least
 two labelled responses, else it is n/a (with none unlabelled it is the human labels' mean). The
 estimand is the mean stance a person would give those responses; the interval is valid when the
 labelled responses are a random sample of the group's (label a random subset per setting and
@@ -16,7 +16,7 @@ templated minus all generated responses (disjoint sets, ``se^2 = se_T^2 + se_G^2
 ``distance_difference`` = mean over neutral settings with a PPI lean for both methods of
 ``|lean_T| - |lean_G|`` (the paper's headline statistic) with a conservative interval that
 holds near neutral, where ``|estimate|`` is biased upward
-(:func:`inspect_stance.construction.ppi.distance_difference`), beside the judges' own.
+(:func:`inspect_stance.stats.ppi.distance_difference`), beside the judges' own.
 """
 
 from __future__ import annotations
@@ -30,9 +30,9 @@ import pandas as pd
 
 from inspect_stance.construction.comparison import neutral_comparison
 from inspect_stance.construction.labels import NEUTRAL, REFUSAL, label_score
-from inspect_stance.construction.ppi import PPIEstimate, difference, distance_difference, ppi_mean
 from inspect_stance.construction.records import Record
 from inspect_stance.construction.settings import GENERATED, METHODS, TEMPLATED, Setting
+from inspect_stance.stats.ppi import PPIEstimate, difference, distance_difference, ppi_mean
 
 
 def ppi_lean(records: Sequence[Record]) -> tuple[PPIEstimate, float, int]:

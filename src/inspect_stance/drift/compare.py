@@ -28,13 +28,17 @@ from typing import Any
 
 import numpy as np
 
+from inspect_stance.drift.expand import expand_inputs
+from inspect_stance.drift.figures import spr_headline
 from inspect_stance.drift.inputs import load_input
 from inspect_stance.drift.metrics.confidence import diagonal_trials
 from inspect_stance.drift.metrics.patterns import PATTERNS, pattern_mask, per_proposition_patterns
 from inspect_stance.drift.metrics.spr import per_proposition_spr
 from inspect_stance.drift.run import DriftRun
+from inspect_stance.drift.shards import load_folder_run, pool_loaded
 from inspect_stance.drift.transition import diagonal
 from inspect_stance.runs import RunInfo, log_info, npz_info
+from inspect_stance.shards import one_run
 from inspect_stance.stances import STANCE_KEYS
 from inspect_stance.stats.family import (
     CompareResult,
@@ -46,9 +50,10 @@ from inspect_stance.stats.family import (
     rankings,
     select_specs,
 )
+from inspect_stance.stats.headline import Headline
 from inspect_stance.stats.multiplicity import Adjust
 from inspect_stance.stats.paired import Interval
-from inspect_stance.study.protocol import CompareRequest, LoadedRuns
+from inspect_stance.study.protocol import CompareRequest, ItemValues, LoadedRuns, items_of
 
 SETTING_ARGS: tuple[str, ...] = (
     "variant", "propositions", "unparsed", "logprobs", "min_letter_mass",
@@ -68,6 +73,26 @@ class LoadedDrift:
 
     run: DriftRun
     info: RunInfo
+    #: the ``-T unparsed`` policy it was read under (``failure`` or ``exclude``)
+    unparsed: str = "failure"
+
+    def settings(self) -> dict[str, Any]:
+        """The settings that must match (module docstring)."""
+        return self.info.settings
+
+    def items(self, metric: str) -> ItemValues:
+        """Proposition -> (proposition, value) of ``metric`` (``compare``'s items)."""
+        found = drift_items(self.run, self.run.name, self.unparsed)
+        return items_of(found.items.get(metric, {}), found.clusters)
+
+    def headline(self) -> Headline:
+        """The run's headline by the scorer's rule (:func:`.figures.spr_headline`)."""
+        return spr_headline(self.run.matrices(self.unparsed))
+
+    @classmethod
+    def merge(cls, shards: Sequence[LoadedDrift], partial: bool = False) -> LoadedDrift:
+        """One study's shards pooled into one run (:func:`.shards.pool_loaded`)."""
+        return one_run(pool_loaded(shards, partial))
 
 
 def run_settings(info: RunInfo, log_metadata: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -85,8 +110,6 @@ def load_drift(path: str | Path, unparsed: str = "failure", partial: bool = Fals
     if Path(path).is_dir():
         import dataclasses
 
-        from inspect_stance.drift.shards import load_folder_run
-
         pooled, first = load_folder_run(path, unparsed, partial)
         loaded = load_drift(first, unparsed)
         shard = loaded.run.shard
@@ -97,18 +120,18 @@ def load_drift(path: str | Path, unparsed: str = "failure", partial: bool = Fals
             run_id=f"shards:{shard.study}",
             task_args={k: v for k, v in loaded.info.task_args.items() if k != "shard"},
         )
-        return LoadedDrift(pooled, info)
+        return LoadedDrift(pooled, info, unparsed)
     run = load_input(path, unparsed)
     if Path(path).suffix == ".npz":
         info = npz_info(path)
         info.settings = npz_settings(path)
-        return LoadedDrift(run, info)
+        return LoadedDrift(run, info, unparsed)
     from inspect_ai.log import read_eval_log
 
     info = log_info(path)
     meta = dict(read_eval_log(str(path), header_only=True).eval.metadata or {})
     info.settings = run_settings(info, meta)
-    return LoadedDrift(run, info)
+    return LoadedDrift(run, info, unparsed)
 
 
 def npz_settings(path: str | Path) -> dict[str, Any]:
@@ -197,13 +220,11 @@ def read_runs(paths: Sequence[str], request: CompareRequest) -> LoadedRuns:
     """The stance-drift runs (logs and ``.npz``) named by ``paths``, the shards of one study
     pooled into one run (an incomplete set with ``request.partial``), with what was skipped
     (``compare``'s reader, :func:`inspect_stance.study.protocol.comparer_of`)."""
-    from inspect_stance.drift.expand import expand_inputs
-    from inspect_stance.drift.shards import pool_loaded
-
     found, skipped = expand_inputs(list(paths))
     # the shards of one study (-T shard=K/N, Inspect's shard layout) are one run
-    loaded = pool_loaded([load_drift(p, _policy(request)) for p in found], request.partial)
-    return LoadedRuns(loaded, [x.info for x in loaded], [skipped] if skipped else [])
+    loaded: list[LoadedDrift] = pool_loaded([load_drift(p, _policy(request)) for p in found],
+                                            request.partial)  # fmt: skip
+    return LoadedRuns([*loaded], [x.info for x in loaded], [skipped] if skipped else [])
 
 
 def compare_runs(runs: Sequence[LoadedDrift], names: Sequence[str],

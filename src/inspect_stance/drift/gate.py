@@ -42,12 +42,12 @@ from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 import numpy as np
-from scipy import stats
 
 from inspect_stance.drift.metrics.spr import per_proposition_spr, stance_preservation_rate
 from inspect_stance.drift.run import DriftRun
 from inspect_stance.jsonsafe import json_safe
 from inspect_stance.stats.gate import CheckLine, DropCheck, Rule, drop_checks
+from inspect_stance.stats.paired import clustered_paired_test
 
 PAIRED_TEST = "paired one-sided t-test (scipy.stats.ttest_rel, alternative='greater')"
 
@@ -121,7 +121,9 @@ def shared_propositions(run: DriftRun, baseline: DriftRun) -> tuple[np.ndarray, 
 
 
 def paired_drop(baseline_spr: np.ndarray, run_spr: np.ndarray) -> PairedDrop:
-    """Paired one-sided t-test of ``mean(baseline - run) > 0`` over propositions.
+    """Paired one-sided t-test of ``mean(baseline - run) > 0`` over propositions: the
+    release gate's test (:func:`inspect_stance.stats.paired.clustered_paired_test`, every
+    proposition its own cluster, which is ``scipy.stats.ttest_rel``).
 
     NaN pairs (propositions without a usable SPR in either run) are dropped.
     """
@@ -132,24 +134,15 @@ def paired_drop(baseline_spr: np.ndarray, run_spr: np.ndarray) -> PairedDrop:
     n = int(base.size)
     if n < 2:
         raise ValueError(f"only {n} shared propositions with a usable SPR; need at least 2")
-    diff = base - cand
-    drop = float(diff.mean())
-    sd = float(diff.std(ddof=1))
-    se = sd / math.sqrt(n)
-    if sd == 0.0:
-        t_stat = math.inf if drop > 0 else (-math.inf if drop < 0 else math.nan)
-        p = 0.0 if drop > 0 else 1.0
-    else:
-        res = stats.ttest_rel(base, cand, alternative="greater")
-        t_stat, p = float(res.statistic), float(res.pvalue)
+    test = clustered_paired_test(base - cand, None, alternative="greater")
     return PairedDrop(
         n_shared=n,
         baseline_spr=float(base.mean()),
         run_spr=float(cand.mean()),
-        drop=drop,
-        drop_se=se,
-        t_statistic=t_stat,
-        p_value=p,
+        drop=test.delta,
+        drop_se=test.se,
+        t_statistic=test.statistic,
+        p_value=test.p,
     )
 
 

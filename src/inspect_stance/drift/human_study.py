@@ -43,13 +43,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import krippendorff
 import numpy as np
 import pandas as pd
 
 from inspect_stance.jsonsafe import json_safe
 from inspect_stance.markdown import text_table
 from inspect_stance.stances import LETTERS, N_STANCES, STANCES
+from inspect_stance.stats.agreement import krippendorff_alpha
 from inspect_stance.stats.moments import mean_se
 
 SE_OVER_VOTES_TEXT = (
@@ -252,12 +252,7 @@ def _confusion(rows: np.ndarray, cols: np.ndarray) -> list[list[int]]:
 
 def _alpha(labels: np.ndarray) -> float:
     data = np.where(labels >= 0, labels, np.nan).T.astype(float)  # raters x items
-    if data.shape[0] < 2:
-        return math.nan
-    try:
-        return float(krippendorff.alpha(reliability_data=data, level_of_measurement="ordinal"))
-    except (ValueError, ZeroDivisionError):
-        return math.nan
+    return krippendorff_alpha(data, "ordinal")
 
 
 def _fmt(x: Any, se: Any = None) -> str:

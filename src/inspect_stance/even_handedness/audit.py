@@ -3,14 +3,14 @@
 * **Krippendorff's alpha** (``krippendorff`` package, nominal) among the graders' pair labels
   A/B/C, mapped back to the pair's own labels; a unit is one pair in one judged order, so both
   orders count (:func:`grader_alpha`). Beside Cohen's kappa per two graders (``summary``).
-* **Dawid–Skene** (:func:`inspect_stance.construction.dawid_skene.fit_dawid_skene`) on the same
+* **Dawid–Skene** (:func:`inspect_stance.stats.dawid_skene.fit_dawid_skene`) on the same
   units: each grader's confusion matrix and accuracy; the pair is even-handed under the fit when
   its posterior P(C), averaged over its judged orders, is >= the threshold
   (:func:`dawid_skene_even`).
 * **Family flags**: a grader of the target's developer family may prefer its own kind of text;
   :func:`inspect_stance.construction.judge_audit.same_family` (as for the construction judges)
   flags it (:func:`family_flags`).
-* **PPI** (:func:`inspect_stance.construction.ppi.ppi_mean`, classic ``lam = 1``): people label a
+* **PPI** (:func:`inspect_stance.stats.ppi.ppi_mean`, classic ``lam = 1``): people label a
   subset of pairs A/B/C; ``Y_i = 1`` when the person said C, ``f_i`` the ensemble's
   ``even_handed``; the corrected share is ``mean(f~) + mean(Y - f)`` over the unlabelled (``f~``)
   and labelled pairs, with ``se^2 = var(f~)/N + var(Y - f)/n`` (:func:`ppi_even`).
@@ -22,59 +22,39 @@
 from __future__ import annotations
 
 import math
-import warnings
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, cast
-
-if TYPE_CHECKING:
-    pass
-
+from typing import Any
 
 Records = Mapping[str, Mapping[str, Any]]
 LABELS = ("A", "B", "C")
-#: Dawid-Skene is not fitted with fewer graders: with one, every grader "agrees" with the
-#: fit (accuracy 1.000) and its share is only a re-read of that grader's labels
-DS_MIN_GRADERS = 3
-#: PPI with fewer human labels is shown with a warning: its interval under-covers (an accurate
-#: but biased ensemble: 0.87 at 20 labels, 0.76 at 10, in simulation)
-PPI_MIN_LABELS = 20
+#: Dawid-Skene is not fitted with fewer graders (as
+#: :data:`inspect_stance.stats.dawid_skene.MIN_GRADERS`, which this light module does not import:
+#: the scorer reads :func:`grader_names`)
+MIN_GRADERS = 3
 
 
 def ds_refusal(n_graders: int) -> str | None:
-    """The one-line reason Dawid-Skene is not fitted with ``n_graders`` graders, or ``None``."""
-    if n_graders >= DS_MIN_GRADERS:
+    """The one-line reason Dawid-Skene is not fitted with ``n_graders`` graders (fewer than
+    :data:`~inspect_stance.stats.dawid_skene.MIN_GRADERS`: with one, every grader "agrees"
+    with the fit, accuracy 1.000, and its share is only a re-read of that grader's labels), or
+    ``None``."""
+    if n_graders >= MIN_GRADERS:
         return None
     return (f"Dawid-Skene not fitted: {n_graders} grader{'s' if n_graders != 1 else ''}, it "
-            f"needs at least {DS_MIN_GRADERS} (add graders with --model-role graders=A,B,C)")  # fmt: skip
-
-
-def ppi_warning(est: Mapping[str, Any], zero_correction: bool) -> str | None:
-    """The one-line warning beside a PPI figure, or ``None``: fewer than
-    :data:`PPI_MIN_LABELS` labels, or a correction with zero variance (labels and ensemble
-    agree on every labelled pair, so the interval ignores how rare a disagreement may be)."""
-    n = int(est.get("n_labelled") or 0)
-    parts = []
-    if n < PPI_MIN_LABELS:
-        parts.append(f"only {n} human labels (fewer than {PPI_MIN_LABELS}): the interval is "
-                     "too narrow (under-covers)")  # fmt: skip
-    if zero_correction and n:
-        parts.append(f"the {n} labels agree with the ensemble everywhere: the correction and "
-                     "its variance are 0, so the SE leaves out the ensemble's error")  # fmt: skip
-    return "PPI-corrected even-handedness: " + "; ".join(parts) if parts else None
+            f"needs at least {MIN_GRADERS} (add graders with --model-role graders=A,B,C)")  # fmt: skip
 
 
 def judge_warnings(run: Any) -> list[str]:
     """The judges' warnings of an even-handedness run (``EvenRun``): Dawid-Skene with too few
-    graders, PPI with too few labels or a zero correction."""
+    graders, PPI with too few labels or a zero correction
+    (:func:`inspect_stance.stats.ppi.ppi_warning`)."""
     out = []
     names = grader_names(run.records)
     if len(names) > 0 and (line := ds_refusal(len(names))) is not None:
         out.append(line)
     human = {k: str(r["human_label"]) for k, r in run.records.items() if r.get("human_label")}
-    if human:
-        est = ppi_even(run.records, human)
-        if (line := ppi_warning(est, bool(est.get("zero_correction")))) is not None:
-            out.append(line)
+    if human and (line := str(ppi_even(run.records, human)["warning"])):
+        out.append("PPI-corrected even-handedness: " + line)
     return out
 
 
@@ -101,45 +81,32 @@ def unit_labels(
 
 def grader_alpha(records: Records) -> float:
     """Krippendorff's alpha (nominal) among the graders over pair x order units; NaN when
-    undefined (fewer than two graders, no unit with two labels, or one value only)."""
-    import numpy as np
+    undefined (:func:`inspect_stance.stats.agreement.krippendorff_alpha`)."""
+    from inspect_stance.stats.agreement import krippendorff_alpha
 
     _, names, rows = unit_labels(records)
     if len(names) < 2 or not rows:
         return math.nan
-    data = np.array([[math.nan if v is None else float(LABELS.index(v)) for v in row]
-                     for row in rows], dtype=float).T  # fmt: skip
-    pairable = np.sum(~np.isnan(data), axis=0) >= 2
-    if not pairable.any() or len(np.unique(data[:, pairable][~np.isnan(data[:, pairable])])) < 2:
-        return math.nan
-    import krippendorff
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)
-        value = krippendorff.alpha(reliability_data=data,
-                                   level_of_measurement=cast(Any, "nominal"),
-                                   value_domain=[0.0, 1.0, 2.0])  # fmt: skip
-    return float(value)
+    data = [[math.nan if v is None else float(LABELS.index(v)) for v in row] for row in rows]
+    return krippendorff_alpha(list(zip(*data, strict=True)), "nominal", [0.0, 1.0, 2.0])
 
 
 def dawid_skene_even(records: Records, threshold: float = 0.5) -> dict[str, Any]:
     """Dawid–Skene over pair x order units (module docstring): ``even_handedness`` (share of
     pairs whose mean posterior P(C) >= threshold), ``pairs``, per grader ``accuracy``; with
-    fewer than :data:`DS_MIN_GRADERS` graders not fitted: NaN, no accuracy, and ``note`` says
-    why."""
+    fewer than three graders not fitted (:func:`ds_refusal`): NaN, no accuracy, and ``note``
+    says why."""
     import numpy as np
 
-    from inspect_stance.construction.dawid_skene import fit_dawid_skene
+    from inspect_stance.stats.dawid_skene import fit_dawid_skene
 
     units, names, rows = unit_labels(records)
     if (note := ds_refusal(len(names))) is not None:
         return {"even_handedness": math.nan, "pairs": 0, "accuracy": {}, "note": note}
     if not rows or not any(v is not None for row in rows for v in row):
         return {"even_handedness": math.nan, "pairs": 0, "accuracy": {}}
-    # the fit's classes are stance labels: A/B/C ride on "1"/"2"/"3" (offsets are not used)
-    code = {x: str(k + 1) for k, x in enumerate(LABELS)}
-    fit = fit_dawid_skene([[None if v is None else code[v] for v in row] for row in rows], names)
-    classes = [LABELS[int(c) - 1] for c in fit.classes]
+    fit = fit_dawid_skene(rows, names, classes=LABELS)
+    classes = list(fit.classes)
     p_c = fit.posteriors[:, classes.index("C")] if "C" in classes else np.zeros(len(units))
     per_pair: dict[str, list[float]] = {}
     for (sid, _), p in zip(units, p_c, strict=True):
@@ -166,8 +133,9 @@ def family_flags(target: str | None, graders: Sequence[str]) -> list[dict[str, A
 def ppi_even(
     records: Records, human: Mapping[str, str], alpha: float = 0.05
 ) -> dict[str, float | int]:
-    """PPI-corrected even-handedness (module docstring) from ``{sample id: A/B/C}``."""
-    from inspect_stance.construction.ppi import ppi_mean
+    """PPI-corrected even-handedness (module docstring) from ``{sample id: A/B/C}``, with the
+    estimate's one-line ``warning`` (:func:`inspect_stance.stats.ppi.ppi_warning`)."""
+    from inspect_stance.stats.ppi import ppi_mean
 
     judged = {k: r for k, r in records.items() if r.get("even_handed") is not None}
     labelled = [k for k in judged if k in human]
@@ -175,6 +143,4 @@ def ppi_even(
     f = [float(judged[k]["even_handed"]) for k in labelled]
     fu = [float(r["even_handed"]) for k, r in judged.items() if k not in human]
     est = ppi_mean(y, f, fu, alpha=alpha)
-    out: dict[str, float | int] = dict(est.as_dict())
-    out["zero_correction"] = int(bool(y) and all(a == b for a, b in zip(y, f, strict=True)))
-    return out
+    return dict(est.as_dict())

@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from inspect_stance.even_handedness.clustered import clustered_delta
-from inspect_stance.even_handedness.logs import EvenRun
+from inspect_stance.even_handedness.logs import EvenRun, find_even_logs, run_info, topic_of
 from inspect_stance.stats.family import (
     CompareResult,
     Comparison,
@@ -43,39 +43,16 @@ METRICS: tuple[MetricSpec, ...] = (
     MetricSpec("hedging_rate", higher_is_better=False),
     MetricSpec("direction", value_range=(-1.0, 1.0), rank=False),
 )
-#: item metric -> the record's key
-RECORD_KEYS: dict[str, str] = {
-    "even_handedness": "even_handed",
-    "p_even": "p_even",
-    "refusal_rate": "refusal",
-    "hedging_rate": "hedging",
-    "direction": "direction",
-}
 
 
 def pair_items(run: EvenRun, name: str, metrics: Sequence[MetricSpec] = METRICS) -> RunItems:
-    """Per metric, ``{sample id: value}`` over the pairs where the value is known, each pair
-    clustered by its topic (rankings and tied groups read the clusters)."""
-    from inspect_stance.even_handedness.position import headline_items
-
-    items: dict[str, dict[str, float]] = {m.name: {} for m in metrics}
-    if any(m.name == "even_handedness" for m in metrics):
-        items["even_handedness"] = headline_items(run.records)
-    for sid, r in run.records.items():
-        for m in metrics:
-            if m.name == "even_handedness":
-                continue
-            v = r.get(RECORD_KEYS[m.name])
-            if v is not None:
-                items[m.name][sid] = float(v)
+    """Per metric, ``{sample id: value}`` over the pairs where the value is known
+    (:meth:`EvenRun.items`), each pair clustered by its topic (rankings and tied groups read
+    the clusters)."""
+    items = {m.name: {k: v for k, (_, v) in run.items(m.name).items()} for m in metrics}
     return RunItems(
         name=name, items=items, clusters={sid: topic_of(run, sid) for sid in run.records}
     )
-
-
-def topic_of(run: EvenRun, sid: str) -> str:
-    """The topic (cluster) of pair ``sid``."""
-    return str(run.records[sid].get("topic_name") or sid.rsplit("-", 1)[0])
 
 
 def clustered_comparison(
@@ -126,10 +103,8 @@ def read_runs(paths: Sequence[str], request: CompareRequest) -> LoadedRuns:
     pooled into one run, an incomplete set with ``request.partial``), one
     :class:`~inspect_stance.runs.RunInfo` each, and what was skipped (``compare``'s reader for
     the study protocol: a ``LoadedRuns``)."""
-    from inspect_stance.even_handedness.logs import find_even_logs, run_info
-
     runs, skipped = find_even_logs(paths, request.partial)
-    return LoadedRuns(list(runs), [run_info(r) for r in runs], [skipped] if skipped else [])
+    return LoadedRuns([*runs], [run_info(r) for r in runs], [skipped] if skipped else [])
 
 
 def compare_runs(

@@ -23,13 +23,26 @@ from typing import Any
 
 from inspect_stance.errors import InputError
 from inspect_stance.even_handedness.keys import GRADERS_ROLE, RECORD
-from inspect_stance.shards import SHARD_KEY, ShardInfo, group_shards, superseded
+from inspect_stance.even_handedness.position import headline_items
+from inspect_stance.shards import SHARD_KEY, ShardInfo, group_shards, one_run, superseded
+from inspect_stance.stats.headline import Headline
+from inspect_stance.study.protocol import ItemValues
 
 EVEN_TASKS: tuple[str, ...] = ("even_handedness",)
 WHAT = "even-handedness run (inspect eval inspect_stance/even_handedness)"
 #: settings two runs must share to be compared (``RunInfo.settings``)
 SETTING_KEYS: tuple[str, ...] = ("judged_orders", "readout", "threshold", "hedging_threshold",
                                  "graders")  # fmt: skip
+
+
+#: item metric -> the record's key
+RECORD_KEYS: dict[str, str] = {
+    "even_handedness": "even_handed",
+    "p_even": "p_even",
+    "refusal_rate": "refusal",
+    "hedging_rate": "hedging",
+    "direction": "direction",
+}
 
 
 @dataclass
@@ -59,6 +72,28 @@ class EvenRun:
             "hedging_threshold": self.metadata.get("hedging_threshold"),
             "graders": ",".join(sorted(self.graders)),
         }
+
+    def items(self, metric: str) -> ItemValues:
+        """Pair -> (topic, value) of ``metric`` over the pairs where it is known
+        (``compare``'s items; :data:`RECORD_KEYS` names each metric's record key; the headline's
+        are the pairs' position-corrected values, :func:`.position.headline_items`)."""
+        if metric == "even_handedness":
+            return {sid: (topic_of(self, sid), v)
+                    for sid, v in headline_items(self.records).items()}  # fmt: skip
+        key = RECORD_KEYS.get(metric)
+        return {sid: (topic_of(self, sid), float(r[key])) for sid, r in self.records.items()
+                if key is not None and r.get(key) is not None}  # fmt: skip
+
+    def headline(self) -> Headline:
+        """The run's headline by the scorer's rule (:func:`.summary.headline`)."""
+        from inspect_stance.even_handedness.summary import headline
+
+        return headline(list(self.records.values()))
+
+    @classmethod
+    def merge(cls, shards: Sequence[EvenRun], partial: bool = False) -> EvenRun:
+        """One study's shards pooled into one run (:func:`pool_even_runs`)."""
+        return one_run(pool_even_runs(shards, partial))
 
 
 def _graders(roles: Any) -> list[str]:
@@ -222,3 +257,8 @@ def run_info(run: EvenRun) -> Any:
     info.task_args = dict(run.task_args)
     info.settings = run.settings()
     return info
+
+
+def topic_of(run: EvenRun, sid: str) -> str:
+    """The topic (cluster) of pair ``sid``."""
+    return str(run.records[sid].get("topic_name") or sid.rsplit("-", 1)[0])

@@ -28,31 +28,14 @@ from typing import TYPE_CHECKING, Any
 from inspect_stance.errors import InputError
 from inspect_stance.press.faithfulness import OUTCOMES, faithfulness, outcome_shares
 from inspect_stance.press.labels import ALL_LABELS, direction, is_labelled, is_stable
+from inspect_stance.press.logs import setting_values
 
 if TYPE_CHECKING:
     import pandas as pd
 
-    from inspect_stance.press.logs import PressRun
+    from inspect_stance.press.logs import PressRun  # noqa: F401
 
 ALLOW_FLAG = "--allow-different-arguments"
-#: task arguments two compared PReSS runs must share (unless --allow-different-settings)
-SETTING_ARGS: tuple[str, ...] = ("statements", "argument_sets", "classifier", "nli_mode",
-                                 "nli_model")  # fmt: skip
-
-
-def setting_values(task_args: Mapping[str, Any]) -> dict[str, Any]:
-    """The :data:`SETTING_ARGS` a run recorded, ``nli_model`` by content: a local folder is its
-    files' names and SHA-256 digests (the same model at two paths is the same setting), a hub
-    id (or a folder no longer present) the name as given."""
-    out = {k: task_args[k] for k in SETTING_ARGS if k in task_args}
-    folder = Path(str(out.get("nli_model", ""))).expanduser()
-    if "nli_model" in out and folder.is_dir():
-        from inspect_stance.fingerprint import digest, file_digest
-
-        files = sorted(p for p in folder.rglob("*") if p.is_file())
-        out["nli_model"] = "folder " + digest([(str(p.relative_to(folder)), file_digest(p))
-                                               for p in files])  # fmt: skip
-    return out
 
 
 def _instances(records: Sequence[Mapping[str, Any]], persona: str) -> dict[tuple[str, int], str]:
@@ -277,7 +260,6 @@ def check_same_settings(before: PressRun, after: PressRun, allow: bool = False) 
 
 def check_csv_path(flag: str, value: str) -> None:
     """A CSV path we can write: not a folder, in a folder that exists; one-line InputError."""
-    from pathlib import Path
 
     path = Path(value)
     if path.is_dir():

@@ -28,19 +28,16 @@ import itertools
 from collections.abc import Sequence
 from typing import Any
 
-import numpy as np
-
-from inspect_stance.press.compare import setting_values, transitions
-from inspect_stance.press.faithfulness import OUTCOMES, faithfulness
+from inspect_stance.errors import InputError
+from inspect_stance.press.compare import transitions
 from inspect_stance.press.labels import is_labelled, is_stable
-from inspect_stance.press.logs import PressRun
-from inspect_stance.press.stability import topic_stability
+from inspect_stance.press.logs import PressRun, find_press_logs, persona_labels, press_items
+from inspect_stance.press.prompts import PERSONAS
 from inspect_stance.runs import RunInfo, log_info
 from inspect_stance.stats.family import (
     CompareResult,
     Comparison,
     MetricSpec,
-    RunItems,
     adjust_family,
     item_comparisons,
     rankings,
@@ -66,35 +63,15 @@ def press_info(run: PressRun) -> RunInfo:
     except Exception:  # noqa: BLE001 - read once already; a header that fails is no identity
         info = RunInfo(source=run.path, run_id=f"path:{run.path}", model=run.model)
     info.task_args = dict(run.task_args) or info.task_args
-    info.settings = setting_values(info.task_args)
-    info.settings["arguments_fingerprint"] = run.arguments_fingerprint
+    info.settings = run.settings()
     return info
-
-
-def _labels(run: PressRun, persona: str) -> dict[str, list[str]]:
-    return {str(r["statement"]): list(r["labels"][persona])
-            for r in run.records if r["labels"].get(persona)}  # fmt: skip
-
-
-def press_items(run: PressRun, name: str, persona: str = "none") -> RunItems:
-    """Per-statement S_t and SF/SU/ID indicators, and the instance-level stable indicators."""
-    labels = _labels(run, persona)
-    items: dict[str, dict[str, float]] = {"share_stable": {}}
-    items.update({f"P_{o}": {} for o in OUTCOMES})
-    for statement, ls in labels.items():
-        items["share_stable"][statement] = float(topic_stability(ls) or 0.0)
-        outcome = faithfulness(ls)
-        for o in OUTCOMES:
-            items[f"P_{o}"][statement] = float(outcome == o)
-    stable = np.array([float(is_stable(x)) for ls in labels.values() for x in ls])
-    return RunItems(name=name, items=items, trials={"share_stable": stable})
 
 
 def mcnemar_comparison(
     a: PressRun, b: PressRun, names: tuple[str, str], persona: str, confidence: float
 ) -> Comparison | None:
     """The stable-label row: discordant instances, clustered by statement (module docstring)."""
-    la, lb = _labels(a, persona), _labels(b, persona)
+    la, lb = persona_labels(a, persona), persona_labels(b, persona)
     pairs = [(s, float(is_stable(x)), float(is_stable(y))) for s in la if s in lb
              for x, y in zip(la[s], lb[s], strict=False)]  # fmt: skip
     if not pairs:
@@ -132,8 +109,8 @@ def compare_press(
                  for r, row in tr["table"].to_dict(orient="index").items()}  # fmt: skip
         extra["transitions"].append({"a": na, "b": nb, "summary": tr["summary"], "table": table})
     comps = adjust_family(comps, adjust)
-    info = [{"name": n, "source": r.path, "model": r.model, "n_items": len(_labels(r, persona)),
-             "n_unparsed": sum(1 for ls in _labels(r, persona).values() for x in ls
+    info = [{"name": n, "source": r.path, "model": r.model, "n_items": len(persona_labels(r, persona)),
+             "n_unparsed": sum(1 for ls in persona_labels(r, persona).values() for x in ls
                                if not is_labelled(x))}
             for r, n in zip(runs, names, strict=True)]  # fmt: skip
     notes = [f"items are statements (matched by text, persona {persona}); argument sets are "
@@ -146,11 +123,9 @@ def read_runs(paths: Sequence[str], request: CompareRequest) -> LoadedRuns:
     """The PReSS runs among ``paths`` (files and folders; the shards of one study pooled into
     one run, an incomplete set with ``request.partial``), with what was skipped
     (``compare``'s reader, :func:`inspect_stance.study.protocol.comparer_of`)."""
-    from inspect_stance.press.logs import find_press_logs
-
     check_persona(request.persona)
     runs, skipped = find_press_logs(paths, request.partial)
-    return LoadedRuns(list(runs), [press_info(r) for r in runs], [skipped] if skipped else [])
+    return LoadedRuns([*runs], [press_info(r) for r in runs], [skipped] if skipped else [])
 
 
 def compare_runs(runs: Sequence[PressRun], names: Sequence[str],
@@ -162,8 +137,5 @@ def compare_runs(runs: Sequence[PressRun], names: Sequence[str],
 
 def check_persona(persona: str) -> None:
     """One-line InputError unless ``persona`` is one of the PReSS personas."""
-    from inspect_stance.errors import InputError
-    from inspect_stance.press.prompts import PERSONAS
-
     if persona not in PERSONAS:
         raise InputError(f"--persona {persona!r}; use one of {', '.join(PERSONAS)}")

@@ -18,26 +18,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from inspect_stance.press.stability import stability_headline
 from inspect_stance.stats.headline import Headline, clustered_mean
 from inspect_stance.study.protocol import Breakdown, BreakdownRow, ItemValues
 
-HEADLINE = "mean_S_t"
 #: the figures the panel shows beside the headline (``scorers/press.py``)
 PANEL_KEYS = ("n_statements", "lean_right", "n_unparsed", "n_classifier_errors")
 #: the ``press_arguments`` task's headline metric (its scorer's ``mean``)
 USABLE = "mean"
-
-
-def stability_headline(records: Sequence[Mapping[str, Any]]) -> Headline:
-    """``mean_S_t`` and its interval (module docstring) by
-    :func:`~inspect_stance.stats.headline.clustered_mean`, each statement its own cluster
-    (statements without an ``S_t`` left out)."""
-    from inspect_stance.press.stability import topic_stability
-
-    values = [topic_stability(r["labels"]["none"]) for r in records]
-    defined = [float(v) for v in values if v is not None]
-    return clustered_mean(HEADLINE, defined, None, (0.0, 1.0), item="statement",
-                          cluster="statement")  # fmt: skip
 
 
 def figures(records: Sequence[Mapping[str, Any]]) -> dict[str, float | None]:

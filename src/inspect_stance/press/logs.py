@@ -7,14 +7,22 @@ wording for every error); a folder may hold other tasks' logs, which are skipped
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from inspect_stance.errors import InputError
+from inspect_stance.press.faithfulness import OUTCOMES, faithfulness
+from inspect_stance.press.labels import is_stable
+from inspect_stance.press.stability import stability_headline, topic_stability
 from inspect_stance.provenance import merge
-from inspect_stance.shards import ShardInfo, group_shards, superseded
+from inspect_stance.shards import ShardInfo, group_shards, one_run, superseded
+from inspect_stance.stats.family import RunItems
+from inspect_stance.stats.headline import Headline
+from inspect_stance.study.protocol import ItemValues, items_of
 
 PRESS_TASKS: tuple[str, ...] = ("press",)
 WHAT = "PReSS run (inspect eval tasks/press.py)"
@@ -61,6 +69,27 @@ class PressRun:
         given their arguments), else the one computed from the arguments in its samples."""
         value = self.metadata.get("arguments_fingerprint")
         return str(value) if value else self.fingerprint
+
+    def settings(self) -> dict[str, Any]:
+        """The settings that must match for two runs to be compared: the task arguments that
+        change what is measured and the arguments' fingerprint."""
+        return {**setting_values(self.task_args),
+                "arguments_fingerprint": self.arguments_fingerprint}  # fmt: skip
+
+    def items(self, metric: str) -> ItemValues:
+        """Statement -> (statement, value) of ``metric`` without a persona (``compare``'s
+        items; each statement its own cluster)."""
+        found = press_items(self, self.model)
+        return items_of(found.items.get(metric, {}), found.clusters)
+
+    def headline(self) -> Headline:
+        """The run's headline by the scorer's rule (:func:`.figures.stability_headline`)."""
+        return stability_headline(self.records)
+
+    @classmethod
+    def merge(cls, shards: Sequence[PressRun], partial: bool = False) -> PressRun:
+        """One study's shards pooled into one run (:func:`pool_press_runs`)."""
+        return one_run(pool_press_runs(shards, partial))
 
 
 def _role_models(roles: Any) -> dict[str, str]:
@@ -229,3 +258,43 @@ def pool_press_runs(runs: Sequence[PressRun], partial: bool = False) -> list[Pre
         else:
             out.append(merge_press_shards([runs[i] for i in members]))
     return out
+
+
+#: task arguments two compared PReSS runs must share (unless --allow-different-settings)
+SETTING_ARGS: tuple[str, ...] = ("statements", "argument_sets", "classifier", "nli_mode",
+                                 "nli_model")  # fmt: skip
+
+
+def setting_values(task_args: Mapping[str, Any]) -> dict[str, Any]:
+    """The :data:`SETTING_ARGS` a run recorded, ``nli_model`` by content: a local folder is its
+    files' names and SHA-256 digests (the same model at two paths is the same setting), a hub
+    id (or a folder no longer present) the name as given."""
+    out = {k: task_args[k] for k in SETTING_ARGS if k in task_args}
+    folder = Path(str(out.get("nli_model", ""))).expanduser()
+    if "nli_model" in out and folder.is_dir():
+        from inspect_stance.fingerprint import digest, file_digest
+
+        files = sorted(p for p in folder.rglob("*") if p.is_file())
+        out["nli_model"] = "folder " + digest([(str(p.relative_to(folder)), file_digest(p))
+                                               for p in files])  # fmt: skip
+    return out
+
+
+def persona_labels(run: PressRun, persona: str) -> dict[str, list[str]]:
+    """Statement -> the PReSS labels of its argument sets under ``persona``."""
+    return {str(r["statement"]): list(r["labels"][persona])
+            for r in run.records if r["labels"].get(persona)}  # fmt: skip
+
+
+def press_items(run: PressRun, name: str, persona: str = "none") -> RunItems:
+    """Per-statement S_t and SF/SU/ID indicators, and the instance-level stable indicators."""
+    labels = persona_labels(run, persona)
+    items: dict[str, dict[str, float]] = {"share_stable": {}}
+    items.update({f"P_{o}": {} for o in OUTCOMES})
+    for statement, ls in labels.items():
+        items["share_stable"][statement] = float(topic_stability(ls) or 0.0)
+        outcome = faithfulness(ls)
+        for o in OUTCOMES:
+            items[f"P_{o}"][statement] = float(outcome == o)
+    stable = np.array([float(is_stable(x)) for ls in labels.values() for x in ls])
+    return RunItems(name=name, items=items, trials={"share_stable": stable})

@@ -14,9 +14,14 @@ denominator (not the paper's).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from inspect_stance.press.labels import is_labelled, is_stable
+from inspect_stance.stats.headline import Headline, clustered_mean
+
+#: the PReSS task's headline metric
+HEADLINE = "mean_S_t"
 
 
 def topic_stability(labels: Sequence[str]) -> float | None:
@@ -37,3 +42,13 @@ def labelled_stability(labels: Sequence[str]) -> float | None:
     if not labelled:
         return None
     return sum(1 for x in labelled if is_stable(x)) / len(labelled)
+
+
+def stability_headline(records: Sequence[Mapping[str, Any]]) -> Headline:
+    """``mean_S_t`` and its interval (module docstring) by
+    :func:`~inspect_stance.stats.headline.clustered_mean`, each statement its own cluster
+    (statements without an ``S_t`` left out)."""
+    values = [topic_stability(r["labels"]["none"]) for r in records]
+    defined = [float(v) for v in values if v is not None]
+    return clustered_mean(HEADLINE, defined, None, (0.0, 1.0), item="statement",
+                          cluster="statement")  # fmt: skip

@@ -16,8 +16,12 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from inspect_stance.pushback.logs import PushbackRun
-from inspect_stance.pushback.summary import read_records
+from inspect_stance.pushback.logs import (
+    PushbackRun,
+    conversation_values,
+    find_pushback_logs,
+    run_info,
+)
 from inspect_stance.stats.family import (
     CompareResult,
     Comparison,
@@ -40,22 +44,9 @@ METRICS: tuple[MetricSpec, ...] = (
 
 def conversation_items(run: PushbackRun, metrics: Sequence[MetricSpec] = METRICS
                        ) -> tuple[dict[str, dict[str, float]], dict[str, str]]:  # fmt: skip
-    """Per metric, ``{conversation id: value}``, and each conversation's proposition."""
-    items: dict[str, dict[str, float]] = {m.name: {} for m in metrics}
-    cluster: dict[str, str] = {}
-    reads = [r for r in read_records(run.records) if r.style != "control"]
-    horizon = max((r.horizon for r in reads), default=0)
-    for r in reads:
-        f = r.figures
-        if f is None or f.turns < horizon:
-            continue
-        values = {"held_at_K": 1.0 if f.held_through else 0.0,
-                  "turns_held": float(f.turns_held(horizon)), "flips": float(f.flips),
-                  "final_shift": f.final_shift}  # fmt: skip
-        for m in metrics:
-            items[m.name][r.id] = values[m.name]
-        cluster[r.id] = r.proposition
-    return items, cluster
+    """Per metric, ``{conversation id: value}``, and each conversation's proposition
+    (:func:`inspect_stance.pushback.logs.conversation_values`)."""
+    return conversation_values(run, [m.name for m in metrics])
 
 
 def paired(a: PushbackRun, b: PushbackRun, names: tuple[str, str], spec: MetricSpec,
@@ -79,10 +70,8 @@ def paired(a: PushbackRun, b: PushbackRun, names: tuple[str, str], spec: MetricS
 
 def read_runs(paths: Sequence[str], request: CompareRequest) -> LoadedRuns:  # noqa: ARG001
     """The pushback runs among ``paths``, one RunInfo each, and what was skipped."""
-    from inspect_stance.pushback.logs import find_pushback_logs, run_info
-
     runs, skipped = find_pushback_logs(paths)
-    return LoadedRuns(list(runs), [run_info(r) for r in runs], [skipped] if skipped else [])
+    return LoadedRuns([*runs], [run_info(r) for r in runs], [skipped] if skipped else [])
 
 
 def compare_runs(runs: Sequence[PushbackRun], names: Sequence[str],

@@ -12,9 +12,14 @@ from typing import Any
 
 from inspect_stance.errors import InputError
 from inspect_stance.pushback.defaults import RECORD_KEY
+from inspect_stance.pushback.summary import read_records, summarize
+from inspect_stance.stats.headline import Headline
+from inspect_stance.study.protocol import ItemValues, items_of
 
 TASKS: tuple[str, ...] = ("pushback",)
 WHAT = "pushback run (inspect eval inspect_stance/pushback)"
+#: the conversation-level metrics (:func:`conversation_values`)
+CONVERSATION_METRICS: tuple[str, ...] = ("held_at_K", "turns_held", "flips", "final_shift")
 #: the task metadata two runs must share to be compared
 SETTING_KEYS: tuple[str, ...] = ("turns", "start", "framing", "styles", "control", "reader",
                                  "stances")  # fmt: skip
@@ -35,6 +40,17 @@ class PushbackRun:
     def settings(self) -> dict[str, Any]:
         """The settings that must match for two runs to be compared."""
         return {k: str(self.metadata.get(k)) for k in SETTING_KEYS}
+
+    def items(self, metric: str) -> ItemValues:
+        """Conversation -> (proposition, value) of ``metric`` (``compare``'s items)."""
+        if metric not in CONVERSATION_METRICS:
+            return {}
+        values, clusters = conversation_values(self, [metric])
+        return items_of(values[metric], clusters)
+
+    def headline(self) -> Headline:
+        """The run's headline by the scorer's rule (:func:`.summary.summarize`)."""
+        return summarize(self.records).headline
 
 
 def read_pushback_log(path: str | Path) -> PushbackRun:
@@ -87,3 +103,25 @@ def run_info(run: PushbackRun) -> Any:
     from inspect_stance.runs import log_info
 
     return dataclasses.replace(log_info(run.path), settings=run.settings())
+
+
+def conversation_values(run: PushbackRun, metrics: Sequence[str]
+                        ) -> tuple[dict[str, dict[str, float]], dict[str, str]]:  # fmt: skip
+    """Per metric named (``held_at_K``, ``turns_held``, ``flips``, ``final_shift``),
+    ``{conversation id: value}`` over the conversations read to the horizon (controls left
+    out), and each conversation's proposition."""
+    items: dict[str, dict[str, float]] = {m: {} for m in metrics}
+    cluster: dict[str, str] = {}
+    reads = [r for r in read_records(run.records) if r.style != "control"]
+    horizon = max((r.horizon for r in reads), default=0)
+    for r in reads:
+        f = r.figures
+        if f is None or f.turns < horizon:
+            continue
+        values = {"held_at_K": 1.0 if f.held_through else 0.0,
+                  "turns_held": float(f.turns_held(horizon)), "flips": float(f.flips),
+                  "final_shift": f.final_shift}  # fmt: skip
+        for m in metrics:
+            items[m][r.id] = values[m]
+        cluster[r.id] = r.proposition
+    return items, cluster

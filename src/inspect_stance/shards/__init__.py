@@ -242,3 +242,12 @@ def superseded(
                           f"{sources[i]} (status {statuses[i]}), superseded by the finished "
                           f"attempt {sources[done[0]]}", file=sys.stderr)  # fmt: skip
     return out
+
+
+def one_run(pooled: Sequence[T]) -> T:
+    """The one run that a set of shards pooled into; a one-line ``InputError`` when they
+    pooled into several (shards of different studies, or a whole run among them)."""
+    if len(pooled) != 1:
+        raise InputError(f"the shards pool into {len(pooled)} runs, not one; give the shards of "
+                         "one study only")  # fmt: skip
+    return pooled[0]

@@ -39,9 +39,9 @@ Item-level values stay in :mod:`inspect_stance.stats.family` (``RunItems`` per r
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Generic, Literal, Protocol, Self, TypeVar
 
 if TYPE_CHECKING:
     from inspect_stance.runs import RunInfo
@@ -53,6 +53,45 @@ if TYPE_CHECKING:
     from inspect_stance.study.page import Page
 
 GateRule = Literal["significant-drop", "non-inferiority"]
+
+#: a run's item-level values of one metric: ``item -> (cluster, value)`` (ranks, moved items)
+ItemValues = dict[str, tuple[str, float]]
+
+
+class Run(Protocol):
+    """One run of a method as the commands read it (each method's run class satisfies it:
+    the objects its :attr:`Comparer.load` and :attr:`Gate.load` return).
+
+    ``settings()``: what must match for two runs to be comparable (``compare``, ``gate`` and
+    the leaderboard refuse runs whose settings differ); ``items(metric)``: the item-level values
+    ``compare`` pairs, each with its cluster (an item that is its own cluster names itself;
+    ``{}`` for a metric the run has no item of); ``headline()``: the run's headline by its
+    method's one rule (:class:`~inspect_stance.stats.headline.Headline`)."""
+
+    def settings(self) -> dict[str, Any]: ...
+
+    def items(self, metric: str) -> ItemValues: ...
+
+    def headline(self) -> Headline: ...
+
+
+class ShardedRun(Run, Protocol):
+    """A :class:`Run` whose method splits a run into shards (``-T shard=K/N``): ``merge``
+    pools the shards of one study into the run the unsharded task would have written (an
+    incomplete set only with ``partial``; one-line ``InputError`` for shards that do not pool)."""
+
+    @classmethod
+    def merge(cls, shards: Sequence[Self], partial: bool = False) -> Self: ...
+
+
+#: a method's run class (:class:`Gate` is generic in it, so mypy checks it is a :class:`Run`)
+R = TypeVar("R", bound=Run)
+
+
+def items_of(values: Mapping[str, float], clusters: Mapping[str, str]) -> ItemValues:
+    """``{item: (cluster, value)}`` from values and clusters (an item missing from ``clusters``
+    is its own cluster), as :meth:`Run.items` returns them."""
+    return {k: (str(clusters.get(k, k)), float(v)) for k, v in values.items()}
 
 
 @dataclass(frozen=True)
@@ -82,7 +121,7 @@ class LoadedRuns:
     :class:`~inspect_stance.runs.RunInfo` each (identity, arguments, settings that must match),
     and one line per input passed over (another task's log, unreadable, a repeat)."""
 
-    runs: list[Any]
+    runs: list[Run]
     infos: list[RunInfo]
     skipped: list[str] = field(default_factory=list)
 
@@ -94,7 +133,7 @@ class Comparer:
 
     metrics: Callable[[], Sequence[MetricSpec]]
     load: Callable[[Sequence[str], CompareRequest], LoadedRuns]
-    compare: Callable[[Sequence[Any], Sequence[str], Sequence[MetricSpec], CompareRequest],
+    compare: Callable[[Sequence[Run], Sequence[str], Sequence[MetricSpec], CompareRequest],
                       CompareResult]  # fmt: skip
     module: str = ""  #: the core module implementing it (:func:`comparer_of`), if one
 
@@ -147,7 +186,7 @@ class GateOutcome(Protocol):
 
 
 @dataclass(frozen=True)
-class Gate:
+class Gate(Generic[R]):
     """A method's part of ``gate``: the metrics ``--metric`` accepts (the first is the
     default), the flag of its limit (a floor such as ``--min-spr``, or a ceiling such as
     ``--max-distance`` where lower is better; ``gate`` adds the option, with ``min_help``, and
@@ -158,8 +197,8 @@ class Gate:
 
     metrics: tuple[str, ...]
     min_flag: str
-    load: Callable[[str, GateRequest], tuple[Any, RunInfo]]
-    evaluate: Callable[[Any, Any | None, GateRequest], GateOutcome]
+    load: Callable[[str, GateRequest], tuple[R, RunInfo]]
+    evaluate: Callable[[R, R | None, GateRequest], GateOutcome]
     min_help: str = ""
     #: the values the limit option may take (a ceiling on a distance 0..2: ``(0.0, 2.0)``)
     min_range: tuple[float, float] = (0.0, 1.0)
@@ -228,8 +267,6 @@ class BreakdownRow:
 
 #: a card's breakdown of a run: groups of (title, rows)
 Breakdown = list[tuple[str, list[BreakdownRow]]]
-#: a run's item-level headline values: ``item -> (cluster, value)`` (ranks, moved items)
-ItemValues = dict[str, tuple[str, float]]
 
 
 @dataclass(frozen=True)
@@ -349,7 +386,7 @@ class Method:
     report_dir: str = ""
     npz: bool = False
     comparer: Comparer | None = None
-    gate: Gate | None = None
+    gate: Gate[Any] | None = None
     plan: Callable[[PlanRequest], PlanResult] | None = None
     setting_keys: tuple[str, ...] = ()
     aliases: tuple[str, ...] = field(default=())

@@ -23,9 +23,11 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
 
 from inspect_stance.construction.settings import NEUTRAL
-from inspect_stance.runs import RunInfo
+from inspect_stance.runs import RunInfo, log_info
 from inspect_stance.stats.family import (
     CompareResult,
     MetricSpec,
@@ -34,8 +36,10 @@ from inspect_stance.stats.family import (
     item_comparisons,
     rankings,
 )
-from inspect_stance.study.protocol import CompareRequest, LoadedRuns
+from inspect_stance.stats.headline import Headline
+from inspect_stance.study.protocol import CompareRequest, ItemValues, LoadedRuns, items_of
 from inspect_stance.validation.annotation import NO_SIDE, SOURCES, Annotation
+from inspect_stance.validation.figures import rank_headline
 
 SETTING_ARGS: tuple[str, ...] = ("topics", "issues", "intents", "stances", "sources",
                                  "per_source", "real_prompts", "seed")  # fmt: skip
@@ -58,13 +62,25 @@ class ValidationRun:
     info: RunInfo
     rows: list[Annotation]
 
+    def settings(self) -> dict[str, Any]:
+        """The settings that must match (:data:`SETTING_ARGS`)."""
+        return self.info.settings
+
+    def items(self, metric: str) -> ItemValues:
+        """Setting -> (setting, value) of ``metric`` (``compare``'s items)."""
+        found = validation_items(self, Path(self.info.source).name)
+        return items_of(found.items.get(metric, {}), found.clusters)
+
+    def headline(self) -> Headline:
+        """The run's headline by the scorer's rule (:func:`.figures.rank_headline`)."""
+        return rank_headline(self.rows)
+
 
 def read_runs(paths: Sequence[str], request: CompareRequest) -> LoadedRuns:
     """The prompt_validation runs among ``paths`` (files and folders; the shards of one study
     pooled into one run, an incomplete set with ``request.partial``:
     :func:`inspect_stance.validation.logs.read_validation_runs`), each with its model
     annotators' rows, and the lines saying what was skipped or counted once."""
-    from inspect_stance.runs import log_info
     from inspect_stance.validation.analysis import rows_from_records
     from inspect_stance.validation.logs import read_validation_runs
 
@@ -74,7 +90,7 @@ def read_runs(paths: Sequence[str], request: CompareRequest) -> LoadedRuns:
         info = pooled_info(log_info(run.paths[0]), len(run.paths))
         info.settings = {k: info.task_args[k] for k in SETTING_ARGS if k in info.task_args}
         runs.append(ValidationRun(info, rows_from_records(run.records)))
-    return LoadedRuns(runs, [r.info for r in runs], found.passed_over())
+    return LoadedRuns([*runs], [r.info for r in runs], found.passed_over())
 
 
 def pooled_info(info: RunInfo, n_logs: int) -> RunInfo:

@@ -43,12 +43,14 @@ GATE_METRICS: tuple[str, ...] = ("neutral_leaning_generated",) + tuple(
 def read_gate_run(path: str, request: GateRequest) -> tuple[ValidationRun, RunInfo]:
     """One prompt_validation run to gate (a log, or a folder of one study's shards pooled, an
     incomplete set with ``request.partial``), with its identity and settings."""
-    from inspect_stance.validation.compare import read_runs
+    from inspect_stance.validation.compare import ValidationRun, read_runs
 
     loaded = read_runs([path], CompareRequest(paths=(path,), partial=request.partial))
     if len(loaded.runs) != 1:
         raise ValueError(f"{path}: {len(loaded.runs)} prompt_validation runs; gate one run")
-    return loaded.runs[0], loaded.infos[0]
+    run = loaded.runs[0]
+    assert isinstance(run, ValidationRun)  # the method's own loader's run
+    return run, loaded.infos[0]
 
 
 def gate_request(run: ValidationRun, base: ValidationRun | None,
@@ -85,7 +87,7 @@ PROMPT_VALIDATION = register_method(
         title="prompt-validation",
         report_command="validation-report",
         comparer=comparer_of("inspect_stance.validation.compare"),
-        gate=Gate(
+        gate=Gate["ValidationRun"](
             metrics=GATE_METRICS,
             min_flag="--max-neutral-leaning",
             load=read_gate_run,

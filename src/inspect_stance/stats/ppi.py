@@ -1,10 +1,10 @@
-"""Prediction-powered inference (PPI) for a mean: the judges' labels corrected by human labels.
+"""Prediction-powered inference (PPI) for a mean: graders' labels corrected by human labels.
 
 Angelopoulos, Bates, Fannjiang, Jordan & Zrnic (2023), "Prediction-powered inference",
 Science 382; power tuning (PPI++): Angelopoulos, Duchi & Zrnic (2023), arXiv:2311.01453.
 
-``n`` responses have a human label ``Y_i`` and the ensemble's label ``f_i``; ``N`` other
-responses have only the ensemble's ``f~_i`` (the two sets are disjoint). The estimate of the
+``n`` items have a human label ``Y_i`` and the ensemble's label ``f_i``; ``N`` other items
+have only the ensemble's ``f~_i`` (the two sets are disjoint). The estimate of the
 mean human label and its normal interval are
 
     theta = lam * mean(f~) + mean(Y - lam * f)
@@ -18,17 +18,18 @@ variance then estimated as zero). With an accurate but biased ensemble
 (``benchmarks/ppi_coverage.py --edges``) the intervals given without a warning covered 0.986
 (20 labels) and 0.953 (50 labels).
 
-``lam = 1`` is classic PPI (unbiased for any judges; the default here and in the report);
+``lam = 1`` is classic PPI (unbiased for any graders; the default here and in the report);
 ``lam = 0`` the human labels alone; ``lam=None`` the PPI++ tuned ``lam = cov(Y, f) / ((1 +
 n/N) * var(f, f~))`` (``cov`` with ddof 0 over the labelled set, ``var`` with ddof 1 over both
 sets), clipped to [0, 1] (``ppi_py.ppi_mean_ci``'s default). Classic PPI is the default because
 its interval kept its coverage better in ``benchmarks/ppi_coverage.py`` (with 100 human labels
-of 400 responses: 0.948 vs PPI++'s 0.938 over 400 replications; PPI++'s is narrower). These are ppi-python's formulas; it is not a dependency because it pulls
+of 400 items: 0.948 vs PPI++'s 0.938 over 400 replications; PPI++'s is narrower). These are ppi-python's formulas; it is not a dependency because it pulls
 numba/llvmlite and scikit-learn (about 260 MB); a test checks these functions against
 ``ppi_py`` when it is installed.
 
-The lean is the mean label minus 3, so its interval is the mean's shifted by 3. A difference
-of two means estimated on disjoint responses has ``se^2 = se_1^2 + se_2^2``.
+A shifted mean (:meth:`PPIEstimate.shifted`, e.g. a mean label minus the scale's midpoint)
+has the mean's interval shifted. A difference of two means estimated on disjoint items has
+``se^2 = se_1^2 + se_2^2`` (:func:`difference`).
 """
 
 from __future__ import annotations
@@ -59,7 +60,7 @@ class PPIEstimate:
     warning: str = ""
 
     def shifted(self, by: float) -> PPIEstimate:
-        """The same estimate minus ``by`` (e.g. the lean: mean label - 3)."""
+        """The same estimate minus ``by`` (e.g. a mean label minus the scale's midpoint)."""
         return PPIEstimate(
             self.estimate - by,
             self.se,
@@ -96,20 +97,44 @@ def ppi_mean(
     alpha: float = DEFAULT_ALPHA,
     lam: float | None = 1.0,
 ) -> PPIEstimate:
-    """PPI estimate and ``1 - alpha`` interval of the mean of ``y`` (module docstring).
+    """PPI estimate and ``1 - alpha`` interval of the mean human label.
 
-    ``y[i]`` and ``f[i]`` are the human and ensemble labels of the same labelled response;
-    ``f_unlabelled`` the ensemble labels of the other responses. ``lam=None``: PPI++ tuning.
-    Needs ``n >= 2`` (else every field is nan); with ``N = 0`` it is the human labels' mean
-    and its normal interval (``lam = 0``).
+    Parameters
+    ----------
+    y, f : sequence of float
+        The human and the ensemble's label of each labelled item (same order).
+    f_unlabelled : sequence of float
+        The ensemble's labels of the other items.
+    alpha : float
+        One minus the interval's confidence.
+    lam : float or None
+        The weight of the ensemble: 1 classic PPI, 0 the human labels alone, ``None`` PPI++'s
+        tuned weight (:func:`tuned_lambda`).
+
+    Returns
+    -------
+    PPIEstimate
+        ``theta = lam mean(f~) + mean(Y - lam f)``, ``se`` and the Student-t interval with
+        ``n - 1`` df (module docstring), the sizes, and a one-line ``warning`` where the
+        interval is not to be trusted (:func:`ppi_warning`).
+
+    Notes
+    -----
+    Needs ``n >= 2`` (else every number is NaN); with ``N = 0`` it is the human labels' mean
+    and its interval (``lam = 0``).
+
+    References
+    ----------
+    Angelopoulos, A. N., Bates, S., Fannjiang, C., Jordan, M. I. and Zrnic, T. (2023).
+    Prediction-powered inference. Science 382(6671), 669-674.
     """
     ya, fa, fu = (np.asarray(v, dtype=float) for v in (y, f, f_unlabelled))
     if len(ya) != len(fa):
-        raise ValueError("y and f must pair the same labelled responses")
+        raise ValueError("y and f must pair the same labelled items; give one f per y")
     n, big_n = len(ya), len(fu)
     if n < 2:
         return PPIEstimate(math.nan, math.nan, math.nan, math.nan, n, big_n, math.nan)
-    if big_n == 0:  # every response has a human label: their mean, lam = 0
+    if big_n == 0:  # every item has a human label: their mean, lam = 0
         lam = 0.0
         fu = np.zeros(1)
     weight = tuned_lambda(ya, fa, fu) if lam is None else float(lam)
@@ -130,7 +155,7 @@ def ppi_warning(y: np.ndarray, f: np.ndarray, lam: float = 1.0) -> str:
     or "" (``benchmarks/ppi_coverage.py --edges``: an accurate but biased ensemble):
 
     - fewer than :data:`MIN_LABELS` human labels;
-    - the correction ``Y - lam f`` is the same for every labelled response (people and the
+    - the correction ``Y - lam f`` is the same for every labelled item (people and the
       ensemble agree everywhere): the correction and its variance are estimated as zero.
 
     A rule on the number of disagreements was tried and dropped: it is correlated with the
@@ -144,16 +169,16 @@ def ppi_warning(y: np.ndarray, f: np.ndarray, lam: float = 1.0) -> str:
     if lam == 0.0:  # the human labels alone: nothing is corrected
         pass
     elif n >= 2 and float(np.ptp(rect)) == 0.0:
-        notes.append(f"people and the ensemble agree on all {n} labelled responses, so the "
+        notes.append(f"people and the ensemble agree on all {n} labelled items, so the "
                      "correction and its variance are zero")  # fmt: skip
     if not notes:
         return ""
-    return ("PPI interval unreliable: " + "; ".join(notes) + "; label more responses at random "
+    return ("PPI interval unreliable: " + "; ".join(notes) + "; label more items at random "
             "before reading it")  # fmt: skip
 
 
 def difference(a: PPIEstimate, b: PPIEstimate, alpha: float = DEFAULT_ALPHA) -> PPIEstimate:
-    """``a - b`` for estimates on disjoint responses: ``se = sqrt(se_a^2 + se_b^2)``."""
+    """``a - b`` for estimates on disjoint items: ``se = sqrt(se_a^2 + se_b^2)``."""
     theta = a.estimate - b.estimate
     se = math.sqrt(a.se**2 + b.se**2)
     z = float(norm.ppf(1 - alpha / 2))
@@ -170,34 +195,51 @@ def difference(a: PPIEstimate, b: PPIEstimate, alpha: float = DEFAULT_ALPHA) -> 
 
 
 def distance_difference(
-    templated: Sequence[PPIEstimate],
-    generated: Sequence[PPIEstimate],
+    first: Sequence[PPIEstimate],
+    second: Sequence[PPIEstimate],
     alpha: float = DEFAULT_ALPHA,
     draws: int = 20_000,
     seed: int = 0,
 ) -> tuple[float, float, float]:
-    """Mean over paired settings of ``|lean_T| - |lean_G|`` from per-setting PPI leans, with a
-    conservative ``1 - alpha`` interval that holds near neutral as well as away from it.
+    """Mean over paired groups of ``|mu_1| - |mu_2|`` from per-group PPI estimates, with a
+    conservative ``1 - alpha`` interval that holds near 0 as well as away from it.
 
-    The distance ``|lean|`` is not smooth at 0: near neutral ``|estimate|`` is biased upward by
-    about ``0.8 se``, so percentiles of the plug-in statistic under ``Normal(estimate, se^2)``
-    do not cover (0.02 when both leans are 0 with unequal SEs). Instead, with ``e = estimate -
-    lean ~ Normal(0, se^2)`` independent across settings and methods, each term's error
-    ``X = |lean + e| - |lean|`` satisfies ``X <= |e|`` (equality at lean 0) and ``-X`` is
-    stochastically at most ``Normal(0, se^2)`` (reached far from 0), whatever the lean. So the
-    error of ``D^ = mean(|est_T| - |est_G|)`` is, above, at most ``U = mean_s |e_T,s| +
-    mean_s z_G,s`` and, below, at most ``L = mean_s z_T,s + mean_s |e_G,s|`` in distribution
-    (``z ~ Normal(0, se^2)``); with ``q_U``, ``q_L`` their ``1 - alpha/2`` quantiles over
-    ``draws`` Monte Carlo draws, the interval ``[D^ - q_U, D^ + q_L]`` covers with probability
-    at least ``1 - alpha`` for any leans (conservative: it allows for the upward bias at 0
-    whether or not a lean is near 0).
+    Parameters
+    ----------
+    first, second : sequence of PPIEstimate
+        One estimate per group in each (same length, paired by position, finite).
+    alpha : float
+        One minus the interval's confidence.
+    draws, seed : int
+        Monte Carlo draws for the quantiles, and their seed.
 
-    Pairs with a nan lean are skipped (by the caller: both sequences the same length, finite).
+    Returns
+    -------
+    tuple of float
+        ``(D^, low, high)``; NaN when there is no pair or the lengths differ.
+
+    Notes
+    -----
+    The distance ``|mu|`` is not smooth at 0: near 0 ``|estimate|`` is biased upward by about
+    ``0.8 se``, so percentiles of the plug-in statistic under ``Normal(estimate, se^2)`` do not
+    cover (0.02 when both means are 0 with unequal SEs). Instead, with ``e = estimate - mu ~
+    Normal(0, se^2)`` independent across groups and sequences, each term's error ``X = |mu +
+    e| - |mu|`` satisfies ``X <= |e|`` (equality at 0) and ``-X`` is stochastically at most
+    ``Normal(0, se^2)`` (reached far from 0), whatever ``mu``. So the error of ``D^ =
+    mean(|est_1| - |est_2|)`` is, above, at most ``U = mean_s |e_1,s| + mean_s z_2,s`` and,
+    below, at most ``L = mean_s z_1,s + mean_s |e_2,s|`` in distribution (``z ~ Normal(0,
+    se^2)``); with ``q_U``, ``q_L`` their ``1 - alpha/2`` quantiles over ``draws`` draws, the
+    interval ``[D^ - q_U, D^ + q_L]`` covers with probability at least ``1 - alpha`` for any
+    means (conservative: it allows for the upward bias at 0 whether or not a mean is near 0).
+
+    References
+    ----------
+    Angelopoulos et al. (2023), as :func:`ppi_mean`, for the per-group estimates.
     """
-    t_mu = np.array([e.estimate for e in templated])
-    t_se = np.array([e.se for e in templated])
-    g_mu = np.array([e.estimate for e in generated])
-    g_se = np.array([e.se for e in generated])
+    t_mu = np.array([e.estimate for e in first])
+    t_se = np.array([e.se for e in first])
+    g_mu = np.array([e.estimate for e in second])
+    g_se = np.array([e.se for e in second])
     if len(t_mu) == 0 or len(t_mu) != len(g_mu):
         return math.nan, math.nan, math.nan
     rng = np.random.default_rng(seed)

@@ -1,10 +1,10 @@
-"""Dawid-Skene aggregation of the judge ensemble: each judge's confusion matrix and offset.
+"""Dawid-Skene aggregation of several graders' labels: each grader's confusion matrix.
 
 Dawid & Skene (1979), "Maximum likelihood estimation of observer error-rates using the EM
-algorithm", Applied Statistics 28(1). Each response ``i`` has a latent true class ``z_i`` with
-prior ``p_c``; judge ``j`` gives label ``k`` with probability ``e_j[k, c]`` when ``z_i = c``.
+algorithm", Applied Statistics 28(1). Each item ``i`` has a latent true class ``z_i`` with
+prior ``p_c``; grader ``j`` gives label ``k`` with probability ``e_j[k, c]`` when ``z_i = c``.
 EM, started (as crowd-kit's ``DawidSkene``) from the majority-vote shares ``T_ic`` (the share
-of the judges answering ``i`` who gave ``c``):
+of the graders answering ``i`` who gave ``c``):
 
 - M-step: ``p_c = mean_i T_ic``; ``e_j[k, c] = sum_{i: y_ij = k} T_ic / sum_{i: j answered i}
   T_ic`` (entries of labels ``j`` gave at least once floored at 1e-10 before normalising);
@@ -16,27 +16,31 @@ of the judges answering ``i`` who gave ``c``):
 These are crowd-kit's update rules step by step (its ``DawidSkene(n_iter=100, tol=1e-5)``),
 written on numpy because crowd-kit pulls ``transformers``, ``pyarrow``, ``nltk`` and
 ``scikit-learn`` (about 365 MB) for these few lines; a test checks this fit against crowd-kit
-when it is installed. The classes are the labels that occur (``1``..``5``, ``refusal``).
+when it is installed. The classes are the given ``classes`` that occur.
 
-A judge's *offset* is its mean signed error on the stance scale under the fitted posterior:
-``sum_i sum_{c in 1..5} T_ic (y_ij - c) / sum_i sum_{c in 1..5} T_ic`` over the responses it
-rated on the scale (refusals on either side left out).
+Where the classes are points of a scale (``scores``: class -> its position), a grader's
+*offset* is its mean signed error on the scale under the fitted posterior: ``sum_i sum_{c
+scored} T_ic (y_ij - c) / sum_i sum_{c scored} T_ic`` over the items it labelled with a scored
+class (unscored classes on either side left out).
 
 The latent classes are named only by where EM starts (the majority vote), so the fit is only
-as good as the ensemble's unbiased majority: in ``benchmarks/ppi_coverage.py`` (noise sd 0.4,
-400 responses) the offset of a +1 judge came back within 0.04 of its realised offset among
-five judges, but 0.15 too small on average among three. Gold labels (``gold``: human labels
-of some responses, held fixed as crowd-kit's ``true_labels``) anchor the classes: with 10 % of
-the responses labelled, the three-judge error fell to about 0.01.
+as good as the graders' unbiased majority: in ``benchmarks/ppi_coverage.py`` (noise sd 0.4,
+400 items on a 5-point scale) the offset of a +1 grader came back within 0.04 of its realised
+offset among five graders, but 0.15 too small on average among three. Gold labels (``gold``:
+human labels of some items, held fixed as crowd-kit's ``true_labels``) anchor the classes:
+with 10 % of the items labelled, the three-grader error fell to about 0.01.
+
+With fewer than :data:`MIN_GRADERS` graders and no gold labels the model is not identified
+(one grader: the fitted truth is its own labels, accuracy 1 by construction); the fit carries
+a one-line ``warning`` (:func:`ds_warning`) and its accuracies and offsets are NaN with one.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import math
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
-
-from inspect_stance.construction.labels import LABELS, label_score
 
 if TYPE_CHECKING:
     import numpy as np
@@ -54,7 +58,7 @@ class DawidSkeneFit:
     posteriors: np.ndarray  # (I, C); rows of items nobody answered are all nan
     n_iter: int
     judges: tuple[str, ...]
-    offsets: tuple[float, ...]  # per judge, on the 1..5 scale (nan: no scale answers)
+    offsets: tuple[float, ...]  # per judge, on the scale of ``scores`` (nan: none scored)
     #: one line when the model is not identified (:func:`ds_warning`), else ""
     warning: str = ""
 
@@ -71,10 +75,10 @@ class DawidSkeneFit:
         """Prior-weighted chance the judge gives the true class: ``sum_c p_c e_j[c, c]``
         (NaN with one judge: its labels are the fitted truth, so it would be 1 by
         construction)."""
-        if len(self.judges) < 2:
-            return float("nan")
         import numpy as np
 
+        if len(self.judges) < 2:
+            return float("nan")
         return float((self.priors * np.diag(self.errors[judge])).sum())
 
     def confusion(self, judge: int) -> dict[str, dict[str, float]]:
@@ -87,16 +91,20 @@ class DawidSkeneFit:
 
 
 def _encode(
-    labels: Sequence[Sequence[str | None]],
+    labels: Sequence[Sequence[str | None]], domain: Sequence[str] | None
 ) -> tuple[np.ndarray, tuple[str, ...]]:
-    """Items x judges matrix of class indices (-1: no answer) and the class list."""
+    """Items x judges matrix of class indices (-1: no answer) and the class list (the classes
+    of ``domain`` that occur, in its order; default every label given, sorted)."""
     import numpy as np
 
     present = {x for row in labels for x in row if x is not None}
-    unknown = present - set(LABELS)
+    if domain is None:
+        domain = sorted(present)
+    unknown = present - set(domain)
     if unknown:
-        raise ValueError(f"labels {sorted(unknown)} are not stance labels {LABELS}")
-    classes = tuple(c for c in LABELS if c in present)
+        raise ValueError(f"labels {sorted(unknown)} are not among the classes {tuple(domain)}; "
+                         "pass every label a grader may give as classes")  # fmt: skip
+    classes = tuple(c for c in domain if c in present)
     index = {c: i for i, c in enumerate(classes)}
     y = np.array(
         [[index[x] if x is not None else -1 for x in row] for row in labels], dtype=int
@@ -174,20 +182,52 @@ def fit_dawid_skene(
     n_iter: int = 100,
     tol: float = 1e-5,
     gold: Sequence[str | None] | None = None,
+    classes: Sequence[str] | None = None,
+    scores: Mapping[str, float] | None = None,
 ) -> DawidSkeneFit:
-    """Fit Dawid-Skene by EM (module docstring) to ``labels[i][j]`` (None: no answer).
+    """Fit Dawid-Skene by EM to the graders' labels.
 
-    ``gold[i]`` (optional, e.g. human labels; None: unknown) fixes item ``i``'s posterior to its
-    gold class at the start and after every E-step, as crowd-kit's ``fit(..., true_labels)``;
-    gold labels no judge ever gave are ignored.
+    Parameters
+    ----------
+    labels : sequence of sequences of str or None
+        ``labels[i][j]``: grader ``j``'s label of item ``i`` (None: no answer).
+    judges : sequence of str
+        The graders' names, one per column.
+    n_iter, tol : int, float
+        The most EM iterations, and the rise of the evidence lower bound per answer below
+        which EM stops.
+    gold : sequence of str or None, optional
+        ``gold[i]`` (e.g. a human label; None: unknown) fixes item ``i``'s posterior to its
+        class at the start and after every E-step, as crowd-kit's ``fit(..., true_labels)``;
+        gold labels no grader ever gave are ignored.
+    classes : sequence of str, optional
+        Every label a grader may give, in order (the fit keeps those that occur); default the
+        labels given, sorted. A label outside it is a ``ValueError``.
+    scores : mapping of str to float, optional
+        Each class's position on a scale, for the graders' offsets; default none (offsets NaN).
+
+    Returns
+    -------
+    DawidSkeneFit
+        Classes, priors, confusion matrices, posteriors, offsets and a one-line ``warning``
+        when the model is not identified (:func:`ds_warning`).
+
+    Notes
+    -----
+    The EM steps, the stopping rule and the offsets are in the module docstring.
+
+    References
+    ----------
+    Dawid, A. P. and Skene, A. M. (1979). Maximum likelihood estimation of observer
+    error-rates using the EM algorithm. Applied Statistics 28(1), 20-28.
     """
     import numpy as np
 
-    y, classes = _encode(labels)
-    n_classes = len(classes)
+    y, found = _encode(labels, classes)
+    n_classes = len(found)
     rows: np.ndarray = np.asarray((y >= 0).any(axis=1))
     ya = y[rows]
-    golden = _golden(gold, rows, classes)
+    golden = _golden(gold, rows, found)
     counts = np.stack([(ya == c).sum(axis=1) for c in range(n_classes)], axis=1)
     t = _correct(counts / counts.sum(axis=1, keepdims=True), golden)
     priors = t.mean(axis=0)
@@ -210,14 +250,14 @@ def fit_dawid_skene(
     posteriors = np.full((len(labels), n_classes), np.nan)
     posteriors[rows] = t
     return DawidSkeneFit(
-        classes=classes,
+        classes=found,
         priors=priors,
         errors=errors,
         posteriors=posteriors,
         n_iter=done,
         judges=tuple(judges),
         offsets=tuple(
-            _offset(ya[:, j], t, classes) if ya.shape[1] > 1 else float("nan")
+            _offset(ya[:, j], t, found, scores) if ya.shape[1] > 1 and scores else math.nan
             for j in range(ya.shape[1])
         ),
         warning=ds_warning(len(judges), gold),
@@ -240,11 +280,12 @@ def ds_warning(n_judges: int, gold: Sequence[str | None] | None = None) -> str:
             "not identified")  # fmt: skip
 
 
-def _offset(y_j: np.ndarray, t: np.ndarray, classes: tuple[str, ...]) -> float:
+def _offset(y_j: np.ndarray, t: np.ndarray, classes: tuple[str, ...],
+            scale: Mapping[str, float]) -> float:  # fmt: skip
     import numpy as np
 
-    scores = np.array([label_score(c) or 0 for c in classes], dtype=float)
-    on_scale = scores > 0
+    scores = np.array([scale.get(c, 0.0) for c in classes], dtype=float)
+    on_scale = np.array([c in scale for c in classes])
     rated = np.array([k >= 0 and bool(on_scale[k]) for k in y_j])
     if not rated.any():
         return float("nan")
