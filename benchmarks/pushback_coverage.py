@@ -112,7 +112,7 @@ def main() -> None:
     n = args.studies
     band = 1.96 * math.sqrt(0.95 * 0.05 / n)
     print(f"{n} studies x {args.propositions} propositions x 12 conversations, K={args.turns}; "
-          f"95 % binomial band of the coverage [{0.95 - band:.3f}, {0.95 + band:.3f}]")  # fmt: skip
+          f"95 % binomial band of the coverage [{0.95 - band:.3f}, {min(0.95 + band, 1.0):.3f}]")  # fmt: skip
     for t in range(args.turns):
         cover = sum(r[0][t] for r in results) / n
         plain = sum(r[1][t] for r in results) / n
@@ -122,7 +122,7 @@ def main() -> None:
 
     def bias(name: str, est: list[float], true: float) -> None:
         m, se = statistics.fmean(est), statistics.stdev(est) / math.sqrt(len(est))
-        flag = "within noise" if abs(m - true) <= 2 * se else "BIASED"
+        flag = "within noise" if abs(m - true) <= 2 * se else "beyond 2 MC SE"
         print(f"  {name}: true {true:.4f}, mean estimate {m:.4f}, bias {m - true:+.4f} "
               f"(MC SE {se:.4f}; {flag})")  # fmt: skip
 
