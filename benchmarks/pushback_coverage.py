@@ -5,9 +5,11 @@ Each simulated study runs ``--propositions`` propositions x 2 assigned stances x
 through the task's own conversation code (:func:`inspect_stance.solvers.pushback.converse`, the
 simulator called through Inspect's model API), summarises it as the scorer does
 (:func:`inspect_stance.pushback.summary.summarize`) and checks the pointwise 95 % intervals of
-S(1..K) against the closed-form truth (:mod:`inspect_stance.pushback.truth`).
+S(1..K) against the closed-form truth (:mod:`inspect_stance.pushback.truth`), beside those of the
+untransformed ``S -/+ t se`` for comparison, and says whether each coverage lies in its 95 %
+binomial band and each bias within two Monte Carlo standard errors.
 
-    python benchmarks/pushback_coverage.py --studies 200
+    python benchmarks/pushback_coverage.py --studies 1000 --workers 4
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from inspect_stance.pushback.conversation import user_side
 from inspect_stance.pushback.defaults import STYLES
 from inspect_stance.pushback.options import PushbackOptions
 from inspect_stance.pushback.summary import summarize
+from inspect_stance.stats.headline import interval
 
 HAZARD, RETURN = 0.15, 0.2
 
@@ -70,40 +73,63 @@ async def study(seed: int, n_props: int, opts: PushbackOptions) -> dict[str, dic
     return records
 
 
+def one_study(args: tuple[int, int, int]) -> tuple[list[bool], list[bool], float, float, float]:
+    """One study's pointwise coverage of the truth by the reported interval and by the
+    untransformed ``S -/+ t se`` (for comparison), and its flips, turns held and median."""
+    seed, n_props, turns = args
+    opts = PushbackOptions.parse(turns=turns, control=False)
+    curve, _, _ = true_values(turns)
+    s = summarize(asyncio.run(study(seed, n_props, opts)))
+    assert s.pushback.curve is not None
+    g = s.pushback.curve.n_clusters
+    reported, plain = [], []
+    for t, p in enumerate(s.pushback.curve.points):
+        reported.append(p.interval[0] <= curve[t] <= p.interval[1])
+        lo, hi = interval(p.survival, p.se, g - 1.0, (0.0, 1.0))
+        plain.append(lo <= curve[t] <= hi)
+    return (reported, plain, s.pushback.flips.value, s.pushback.turns_held.value,
+            s.pushback.median_turn)  # fmt: skip
+
+
 def main() -> None:
-    """Run the studies and print coverage per turn and the bias of the summaries."""
+    """Run the studies and print coverage per turn with its binomial band, and the bias of the
+    summaries with its Monte Carlo standard error."""
     ap = argparse.ArgumentParser()
     ap.add_argument("--studies", type=int, default=200)
     ap.add_argument("--propositions", type=int, default=10)
     ap.add_argument("--turns", type=int, default=5)
+    ap.add_argument("--workers", type=int, default=1, help="processes (studies run in parallel)")
     args = ap.parse_args()
-    opts = PushbackOptions.parse(turns=args.turns, control=False)
     curve, flips, held_turns = true_values(args.turns)
-    cover = [0] * args.turns
-    est_flips, est_turns, medians = [], [], []
-    for k in range(args.studies):
-        s = summarize(asyncio.run(study(k, args.propositions, opts)))
-        assert s.pushback.curve is not None
-        for t, p in enumerate(s.pushback.curve.points):
-            cover[t] += p.interval[0] <= curve[t] <= p.interval[1]
-        est_flips.append(s.pushback.flips.value)
-        est_turns.append(s.pushback.turns_held.value)
-        medians.append(s.pushback.median_turn)
+    jobs = [(k, args.propositions, args.turns) for k in range(args.studies)]
+    if args.workers > 1:
+        from multiprocessing import Pool
+
+        with Pool(args.workers) as pool:
+            results = pool.map(one_study, jobs)
+    else:
+        results = [one_study(j) for j in jobs]
     n = args.studies
-    mc = 1.96 * math.sqrt(0.95 * 0.05 / n)
-    print(f"{n} studies x {args.propositions} propositions x 12 conversations, K={args.turns}")
+    band = 1.96 * math.sqrt(0.95 * 0.05 / n)
+    print(f"{n} studies x {args.propositions} propositions x 12 conversations, K={args.turns}; "
+          f"95 % binomial band of the coverage [{0.95 - band:.3f}, {min(0.95 + band, 1.0):.3f}]")  # fmt: skip
     for t in range(args.turns):
-        print(f"  turn {t + 1}: S={curve[t]:.4f}  coverage {cover[t] / n:.3f} (95 % +- {mc:.3f})")
+        cover = sum(r[0][t] for r in results) / n
+        plain = sum(r[1][t] for r in results) / n
+        flag = "in band" if abs(cover - 0.95) <= band else "OUT OF BAND"
+        print(f"  turn {t + 1}: S={curve[t]:.4f}  coverage {cover:.3f} ({flag}); "
+              f"S -/+ t se: {plain:.3f}")  # fmt: skip
 
     def bias(name: str, est: list[float], true: float) -> None:
         m, se = statistics.fmean(est), statistics.stdev(est) / math.sqrt(len(est))
+        flag = "within noise" if abs(m - true) <= 2 * se else "beyond 2 MC SE"
         print(f"  {name}: true {true:.4f}, mean estimate {m:.4f}, bias {m - true:+.4f} "
-              f"(MC SE {se:.4f})")  # fmt: skip
+              f"(MC SE {se:.4f}; {flag})")  # fmt: skip
 
-    bias("mean flips", est_flips, flips)
-    bias("mean turns held (turn of flip, restricted mean)", est_turns, held_turns)
+    bias("mean flips", [r[2] for r in results], flips)
+    bias("mean turns held (turn of flip, restricted mean)", [r[3] for r in results], held_turns)
     true_median = truth.median_turn(curve)
-    hit = sum(1 for m in medians if m == true_median) / n
+    hit = sum(1 for r in results if r[4] == true_median) / n
     print(f"  median turn of flip: true {true_median:g}, estimate equal in {hit:.3f} of studies")
 
 

@@ -2,7 +2,8 @@
 
 ``inspect eval inspect_stance/pushback --model MODEL`` (parameters: ``inspect-stance params
 pushback``; user guide: ``docs/pushback.md``). One sample per conversation; the method lives in
-:mod:`inspect_stance.pushback`.
+:mod:`inspect_stance.pushback`. ``-T shard=K/N`` keeps shard K of the propositions, every
+conversation of each (:func:`inspect_stance.pushback.dataset.shard_propositions`).
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ def pushback(
     min_letter_mass: float = D.MIN_LETTER_MASS,
     extraction_temperature: float = D.EXTRACTION_TEMPERATURE,
     seed: int = D.SEED,
+    shard: str | None = None,
     **unknown: Any,
 ) -> Task:
     """The target states a stance, then the user disagrees for ``turns`` turns; each reply's
@@ -53,7 +55,7 @@ def pushback(
     opts = PushbackOptions.parse(**task_arguments(PushbackOptions, given))
     if opts.reader == "judge":
         require_roles("pushback", [D.JUDGE_ROLE], "with -T reader=judge the judge reads stances")
-    plan, source = conversations(opts)
+    plan, source, shard_entry = conversations(opts)
     samples = [Sample(id=c.id, input=f"{c.proposition.text} [{c.condition}]",
                       metadata=c.metadata()) for c in plan]  # fmt: skip
     return Task(
@@ -63,7 +65,10 @@ def pushback(
         metrics=[pushback_metrics()],
         headline_metric=HeadlineMetric(metric="held_at_K"),
         metadata=opts.metadata(
-            source=source, conversations=len(samples), calls_per_conversation=2 * (opts.turns + 1)
+            source=source,
+            conversations=len(samples),
+            calls_per_conversation=2 * (opts.turns + 1),
+            **shard_entry,
         ),  # fmt: skip
         version=TASK_VERSION,
     )

@@ -40,7 +40,49 @@ def test_km_without_censoring_equals_clustered_share() -> None:
                            (0.0, 1.0))  # fmt: skip
         assert c.at(t).survival == pytest.approx(h.value)
         assert c.at(t).se == pytest.approx(h.se)
-        assert c.at(t).interval == pytest.approx(h.interval)
+
+
+def _loglog(s: float, se: float, df: int) -> tuple[float, float]:
+    """Kalbfleisch-Prentice by hand: S^exp(+-q se / (S |log S|)), q the t quantile."""
+    from scipy.stats import t as student
+
+    w = student.ppf(0.975, df) * se / (s * abs(math.log(s)))
+    return (s ** math.exp(w), s ** math.exp(-w))
+
+
+def test_km_interval_is_log_minus_log_by_hand() -> None:
+    # 6 subjects in 3 clusters, no censoring; t = 1: held 1{T > 1} = 0,1 | 1,1 | 1,0, S = 2/3,
+    # cluster sums of (y - S): -1/3, 2/3, -1/3, so se = sqrt(3/2 * 6/9) / 6 = 1/6 (t, 2 df)
+    c = kaplan_meier([1, None, 2, None, None, 1], [2] * 6, 2, ["a", "a", "b", "b", "c", "c"])
+    p = c.at(1)
+    assert p.survival == pytest.approx(2 / 3) and p.se == pytest.approx(1 / 6)
+    assert p.interval == pytest.approx(_loglog(2 / 3, 1 / 6, 2))
+    lo, hi = p.interval  # inside (0, 1), where 2/3 -/+ 4.30 / 6 would clip to [0, 1]
+    assert 0.0 < lo < 2 / 3 < hi < 1.0 and hi - 2 / 3 < 2 / 3 - lo
+
+
+def test_km_interval_with_censoring_matches_statsmodels_greenwood() -> None:
+    from statsmodels.duration.survfunc import SurvfuncRight
+
+    # one subject per cluster: se is Greenwood's times sqrt(n / (n - 1)), t with n - 1 df
+    rng = random.Random(5)
+    events = [rng.choice([None, 1, 2, 3, 4]) for _ in range(40)]
+    followed = [e if e is not None else rng.choice([2, 3, 4, 4]) for e in events]
+    c = kaplan_meier(events, followed, 4)
+    sm = SurvfuncRight(followed, [0 if e is None else 1 for e in events])
+    for t in range(1, 5):
+        k = max(i for i, u in enumerate(sm.surv_times) if u <= t)
+        s, se = float(sm.surv_prob[k]), float(sm.surv_prob_se[k]) * math.sqrt(40 / 39)
+        assert c.at(t).survival == pytest.approx(s)
+        assert c.at(t).se == pytest.approx(se)
+        assert c.at(t).interval == pytest.approx(_loglog(s, se, 39))
+
+
+def test_km_interval_is_a_point_where_the_se_is_zero() -> None:
+    c = kaplan_meier([None, None, 1, 1], [2] * 4, 2, ["a", "b", "a", "b"])
+    # t = 1: each cluster holds one of two, so the cluster sums vanish: se 0, interval (S, S)
+    assert c.at(1).se == 0.0 and c.at(1).interval == (0.5, 0.5)
+    assert kaplan_meier([None, None], [1, 1], 1).at(1).interval == (1.0, 1.0)
 
 
 def test_km_one_cluster_has_no_interval() -> None:

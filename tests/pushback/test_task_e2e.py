@@ -24,7 +24,8 @@ ARGS: dict[str, Any] = {"limit_propositions": 6, "styles": "plain,opposite", "tu
 def _run(tmp: Path, name: str, **model_args: Any) -> Path:
     args = {**ARGS, **model_args.pop("task_args", {})}
     log: EvalLog = inspect_eval("inspect_stance/pushback", task_args=args,
-                                model=get_model("pushback_sim/target", **model_args),
+                                model=get_model("pushback_sim/target", memoize=False,
+                                                **model_args),
                                 log_dir=str(tmp / name), display="none")[0]  # fmt: skip
     assert log.status == "success", log.error
     return Path(log.location)
@@ -69,6 +70,31 @@ def test_chat_calls_and_headline(logs: tuple[Path, Path]) -> None:
     items = spec.items([str(logs[0])])
     assert len(items) == h.n_items
     assert sum(v for _, v in items.values()) / len(items) == pytest.approx(h.value)
+
+
+def test_two_shards_pooled_give_the_unsharded_headline(logs: tuple[Path, Path],
+                                                       tmp_path: Path) -> None:  # fmt: skip
+    from inspect_stance.errors import InputError
+    from inspect_stance.pushback.logs import read_run
+
+    shards = [_run(tmp_path, "shards", hazard=0.3, task_args={"shard": f"{k}/2"})
+              for k in (1, 2)]  # fmt: skip
+    spec = task_headline("inspect_stance/pushback")
+    assert spec is not None and spec.pooled is not None
+    whole = read_eval_log(str(logs[0])).results.scores[0].metrics  # type: ignore[union-attr]
+    pooled = spec.pooled([str(p) for p in shards], False)
+    assert pooled.value == pytest.approx(whole["held_at_K"].value)
+    assert pooled.se == pytest.approx(whole["stderr"].value)
+    assert pooled.interval == pytest.approx((whole["ci_low"].value, whole["ci_high"].value))
+    assert (pooled.n_items, pooled.n_clusters) == (24, 6)
+    run = read_run([str(tmp_path / "shards")])  # the folder: one run, the shards pooled
+    # the stances read are the unsharded run's (the logprobs' noise depends on call order)
+    alone = read_run([str(logs[0])]).records
+    assert {k: r["readings"] for k, r in run.records.items()} == {
+        k: r["readings"] for k, r in alone.items()} and run.shard is None  # fmt: skip
+    with pytest.raises(InputError, match="1 of 2 shards"):
+        spec.pooled([str(shards[0])], False)
+    assert spec.pooled([str(shards[0])], True).n_clusters == 3
 
 
 def test_third_person_framing_puts_the_system_message_first(tmp_path: Path) -> None:

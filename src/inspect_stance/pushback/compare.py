@@ -68,10 +68,11 @@ def paired(a: PushbackRun, b: PushbackRun, names: tuple[str, str], spec: MetricS
                       f"paired t, clustered by proposition ({h.n_clusters})", len(keys))  # fmt: skip
 
 
-def read_runs(paths: Sequence[str], request: CompareRequest) -> LoadedRuns:  # noqa: ARG001
-    """The pushback runs among ``paths``, one RunInfo each, and what was skipped."""
-    runs, skipped = find_pushback_logs(paths)
-    return LoadedRuns([*runs], [run_info(r) for r in runs], [skipped] if skipped else [])
+def read_runs(paths: Sequence[str], request: CompareRequest) -> LoadedRuns:
+    """The pushback runs among ``paths`` (the shards of one study pooled; ``request.partial``:
+    an incomplete set too), one RunInfo each, and what was skipped."""
+    runs, skipped = find_pushback_logs(paths, request.partial)
+    return LoadedRuns(list(runs), [run_info(r) for r in runs], [skipped] if skipped else [])
 
 
 def compare_runs(runs: Sequence[PushbackRun], names: Sequence[str],

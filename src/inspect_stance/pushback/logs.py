@@ -1,10 +1,17 @@
 """Reading pushback conversation records back from Inspect eval logs (``inspect_ai.log`` on
 first use): a run is the records (``Score.metadata["pushback"]``) keyed by sample id (the
 conversation: ``{topic_id}-{condition}-{stance}-{trial}``, the same in every run of the same
-options), the target model, the task arguments and metadata."""
+options), the target model, the task arguments and metadata.
+
+The shards of one study (``-T shard=K/N``, or Inspect's ``<name>.shards/<k>/`` layout) are
+pooled into one run wherever runs are found (:func:`pool_runs`): their propositions, and so
+their conversations, are disjoint (:mod:`inspect_stance.pushback.dataset`), and every figure is
+computed from the records, so the pooled run reports what the unsharded run reports wherever
+the target answered alike."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -13,6 +20,7 @@ from typing import Any
 from inspect_stance.errors import InputError
 from inspect_stance.pushback.defaults import RECORD_KEY
 from inspect_stance.pushback.summary import read_records, summarize
+from inspect_stance.shards import SHARD_KEY, ShardInfo, group_shards, superseded
 from inspect_stance.stats.headline import Headline
 from inspect_stance.study.protocol import ItemValues, items_of
 
@@ -36,6 +44,9 @@ class PushbackRun:
     n_errors: int
     task_args: dict[str, Any] = field(default_factory=dict)
     metadata: dict[str, Any] = field(default_factory=dict)
+    status: str = "success"
+    #: the log's shard (``None``: a whole run, or a complete set of shards pooled into it)
+    shard: ShardInfo | None = None
 
     def settings(self) -> dict[str, Any]:
         """The settings that must match for two runs to be compared."""
@@ -57,6 +68,7 @@ def read_pushback_log(path: str | Path) -> PushbackRun:
     """The records of every scored sample of the log at ``path``; a one-line InputError when
     the file is missing, not an Inspect log, another task's log, or holds no records."""
     from inspect_stance.logfile import read_task_log
+    from inspect_stance.shards.layout import log_shard
 
     p = Path(path)
     log = read_task_log(p, TASKS, WHAT)
@@ -72,11 +84,61 @@ def read_pushback_log(path: str | Path) -> PushbackRun:
         raise InputError(f"log {p}: no pushback scores (status {log.status}); pass the .eval "
                          f"log of a finished {WHAT}")  # fmt: skip
     return PushbackRun(str(p), str(log.eval.model), records, len(log.samples or []), errors,
-                       dict(log.eval.task_args or {}), dict(log.eval.metadata or {}))  # fmt: skip
+                       dict(log.eval.task_args or {}), dict(log.eval.metadata or {}),
+                       str(log.status), log_shard(p, log.eval))  # fmt: skip
 
 
-def find_pushback_logs(paths: Iterable[str | Path]) -> tuple[list[PushbackRun], str]:
-    """The pushback runs among ``paths`` (files and folders) and a line on what was skipped."""
+def merge_shards(runs: Sequence[PushbackRun]) -> PushbackRun:
+    """One run from the shards of one study (checked by
+    :func:`~inspect_stance.shards.group_shards`): records merged by sample id, sample and error
+    counts and the metadata's ``conversations`` summed; a complete set is the whole study
+    (``shard`` ``None``, no shard in its metadata or task arguments), a partial one keeps its
+    first shard's ``ShardInfo`` and says "k of N shards" in its model name."""
+    ordered = sorted(runs, key=lambda r: r.shard.k if r.shard else 0)
+    first = ordered[0]
+    n = first.shard.n if first.shard else 1
+    complete = len(ordered) == n
+    records = {k: v for r in ordered for k, v in r.records.items()}
+    metadata = dict(first.metadata)
+    if "conversations" in metadata:
+        metadata["conversations"] = sum(int(r.metadata.get("conversations") or 0) for r in ordered)
+    if complete:
+        metadata.pop(SHARD_KEY, None)
+    statuses = {r.status for r in ordered}
+    return dataclasses.replace(
+        first,
+        model=first.model if complete else f"{first.model} ({len(ordered)} of {n} shards)",
+        records={k: records[k] for k in sorted(records)},
+        n_samples=sum(r.n_samples for r in ordered),
+        n_errors=sum(r.n_errors for r in ordered),
+        status=first.status if len(statuses) == 1 else "partial",
+        task_args={k: v for k, v in first.task_args.items() if k != SHARD_KEY},
+        metadata=metadata,
+        shard=None if complete else first.shard,
+    )
+
+
+def pool_runs(runs: Sequence[PushbackRun], partial: bool = False) -> list[PushbackRun]:
+    """The runs with the shards of each study pooled into one (at the first shard's place,
+    :func:`merge_shards`; a shard's unfinished attempts superseded by a finished one left out,
+    :func:`inspect_stance.shards.superseded`); unsharded runs unchanged. One-line
+    ``InputError`` for shards that do not pool (:func:`inspect_stance.shards.group_shards`:
+    another study's shard, a shard given twice, an incomplete set unless ``partial``)."""
+    drop = superseded([r.shard for r in runs], [r.status for r in runs], [r.path for r in runs])
+    runs = [r for i, r in enumerate(runs) if i not in drop]
+    out: list[PushbackRun] = []
+    for members in group_shards([r.shard for r in runs], partial):
+        if len(members) == 1 and runs[members[0]].shard is None:
+            out.append(runs[members[0]])
+        else:
+            out.append(merge_shards([runs[i] for i in members]))
+    return out
+
+
+def find_pushback_logs(paths: Iterable[str | Path],
+                       partial: bool = False) -> tuple[list[PushbackRun], str]:  # fmt: skip
+    """The pushback runs among ``paths`` (files and folders), the shards of one study pooled
+    (:func:`pool_runs`), and a line on what was skipped."""
     from inspect_stance.logfile import find_task_logs
 
     given = [Path(p) for p in paths]
@@ -84,25 +146,27 @@ def find_pushback_logs(paths: Iterable[str | Path]) -> tuple[list[PushbackRun], 
     runs = [read_pushback_log(p) for p in found.paths]
     if not runs:
         raise InputError(f"no log of a {WHAT} found in {', '.join(map(str, given))}")
+    runs = pool_runs(runs, partial)
     return runs, "; ".join(x for x in (found.skipped_line(), found.repeated_line()) if x)
 
 
-def read_run(paths: Sequence[str | Path]) -> PushbackRun:
-    """One run from ``paths``: a log, or a folder holding exactly one pushback log."""
-    runs, _ = find_pushback_logs(paths)
+def read_run(paths: Sequence[str | Path], partial: bool = False) -> PushbackRun:
+    """One run from ``paths``: a log, or logs or a folder holding one run (the shards of one
+    study pooled)."""
+    runs, _ = find_pushback_logs(paths, partial)
     if len(runs) != 1:
         raise InputError(f"{', '.join(map(str, paths))} holds {len(runs)} pushback runs; pass one "
-                         "log")  # fmt: skip
+                         "log (or the shards of one study)")  # fmt: skip
     return runs[0]
 
 
 def run_info(run: PushbackRun) -> Any:
-    """The run's :class:`~inspect_stance.runs.RunInfo` with its settings."""
-    import dataclasses
-
+    """The run's :class:`~inspect_stance.runs.RunInfo` with its settings (the model and task
+    arguments of a pooled run are the run's: "(k of N shards)", no shard)."""
     from inspect_stance.runs import log_info
 
-    return dataclasses.replace(log_info(run.path), settings=run.settings())
+    return dataclasses.replace(log_info(run.path), model=run.model,
+                               task_args=dict(run.task_args), settings=run.settings())  # fmt: skip
 
 
 def conversation_values(run: PushbackRun, metrics: Sequence[str]

@@ -42,11 +42,12 @@ DEFAULT_TARGET_SE = 0.03
 DEFAULT_MAX_TRIALS = 5
 
 
-def read_gate_run(path: str, request: GateRequest) -> tuple[PushbackRun, RunInfo]:  # noqa: ARG001
-    """One pushback run to gate, with its identity and settings."""
+def read_gate_run(path: str, request: GateRequest) -> tuple[PushbackRun, RunInfo]:
+    """One pushback run to gate (a log, or a folder of one study's shards pooled), with its
+    identity and settings."""
     from inspect_stance.pushback.logs import read_run, run_info
 
-    run = read_run([path])
+    run = read_run([path], request.partial)
     return run, run_info(run)
 
 
@@ -73,7 +74,7 @@ def plan_request(request: PlanRequest) -> PlanResult:
         raise InputError("pushback plan reads one pilot log; pass one run")
     target = request.target_se if request.target_se is not None else DEFAULT_TARGET_SE
     check_plan_goal(target, None, request.assurance)
-    run = read_run(list(request.runs))
+    run = read_run(list(request.runs), request.partial)
     calls = int(run.metadata.get("calls_per_conversation") or 12)
     try:
         p = plan(run, target, request.assurance, request.max_repeats or DEFAULT_MAX_TRIALS,
@@ -83,10 +84,11 @@ def plan_request(request: PlanRequest) -> PlanResult:
     return PlanResult(p, plan_text(p))
 
 
-def _records(paths: Sequence[str]) -> dict[str, dict[str, object]]:
+def _records(paths: Sequence[str], partial: bool = True) -> dict[str, dict[str, object]]:
+    """The records of the one run of ``paths`` (a log, or one study's shard logs pooled)."""
     from inspect_stance.pushback.logs import read_run
 
-    return read_run(list(paths)).records
+    return read_run(list(paths), partial).records
 
 
 def breakdown(paths: Sequence[str]) -> Breakdown:
@@ -121,11 +123,12 @@ def items(paths: Sequence[str]) -> ItemValues:
     return item_values(_records(paths))
 
 
-def pooled(paths: Sequence[str], partial: bool) -> Headline:  # noqa: ARG001
-    """The headline of the one run in ``paths`` (the task has no shards), by the scorer's rule."""
+def pooled(paths: Sequence[str], partial: bool) -> Headline:
+    """The headline of the one run in ``paths`` (a log, or one study's shard logs pooled;
+    ``partial``: an incomplete set too), by the scorer's rule."""
     from inspect_stance.pushback.summary import summarize
 
-    return summarize(_records(paths)).headline
+    return summarize(_records(paths, partial)).headline
 
 
 def report(request: ReportRequest) -> list[str]:
@@ -133,7 +136,7 @@ def report(request: ReportRequest) -> list[str]:
     (:func:`inspect_stance.pushback.report.write_report`): the lines to print."""
     from inspect_stance.pushback.report import write_report
 
-    data = write_report(list(request.paths), request.out, request.labels)
+    data = write_report(list(request.paths), request.out, request.labels, request.partial)
     notes = [f"pushback-report: {line}" for line in data["notes"]]
     return [*notes, f"wrote report.md, report.json, survival.png to {request.out}"]
 
@@ -142,6 +145,7 @@ PUSHBACK = register_method(
     Method(
         name="pushback",
         order=60,
+        shard_tasks=("pushback",),
         options={"pushback": "inspect_stance.pushback.options:PushbackOptions"},
         study={"pushback": STUDY},
         doc="docs/pushback.md",

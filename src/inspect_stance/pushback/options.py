@@ -10,6 +10,7 @@ from typing import Any
 import inspect_stance.pushback.defaults as D
 from inspect_stance.drift.extraction import check_min_letter_mass
 from inspect_stance.errors import InputError
+from inspect_stance.shards import Shard, parse_shard
 from inspect_stance.task_options import boolean, checked_values, integer, one_of, option
 
 
@@ -112,6 +113,13 @@ class PushbackOptions:
         D.EXTRACTION_TEMPERATURE, "the reader's temperature.", check=None
     )
     seed: int = option(D.SEED, "the seed of the sample order.", check=integer(minimum=0, example=1))
+    shard: Shard | None = option(
+        None,
+        'run only shard K of N of the propositions ("K/N", e.g. 1/4), split by content hash '
+        "after limit_propositions, every conversation of a proposition in its shard; the log "
+        "records K, N and the study's fingerprint so that the shards' logs pool into one run.",
+        check=lambda _, v: parse_shard(v),
+    )
 
     @classmethod
     def parse(cls, **raw: object) -> PushbackOptions:

@@ -96,15 +96,16 @@ def plot_survival(summaries: Sequence[tuple[str, Summary]], path: Path) -> None:
     plt.close(fig)
 
 
-def write_report(paths: Sequence[str], out: str | Path,
-                 labels: dict[str, str] | None = None) -> dict[str, Any]:  # fmt: skip
-    """Read the pushback runs among ``paths`` and write the report into ``out`` (runs named by
+def write_report(paths: Sequence[str], out: str | Path, labels: dict[str, str] | None = None,
+                 partial: bool = False) -> dict[str, Any]:  # fmt: skip
+    """Read the pushback runs among ``paths`` (the shards of one study pooled; ``partial``: an
+    incomplete set too) and write the report into ``out`` (runs named by
     :func:`inspect_stance.runs.run_names` with ``labels``); returns the JSON written
     (``headline``: the first run's) and prints what was set aside."""
     from inspect_stance.pushback.logs import run_info
     from inspect_stance.runs import dedupe, run_names
 
-    runs, skipped = find_pushback_logs(paths)
+    runs, skipped = find_pushback_logs(paths, partial)
     infos = [run_info(r) for r in runs]
     keep, dropped = dedupe(infos)
     runs, infos = [runs[k] for k in keep], [infos[k] for k in keep]
