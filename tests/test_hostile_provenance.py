@@ -82,7 +82,10 @@ def test_label_sample_output_has_no_workflow_command(tmp_path, capsys):
     )
     out = capsys.readouterr()
     assert not WORKFLOW.search(out.out) and not WORKFLOW.search(out.err), (code, out)
-    assert main is not None
+    assert main(["construction-report", path, "--out", str(tmp_path / "r")]) == 0
+    capsys.readouterr()
+    md = (tmp_path / "r" / "construction_report.md").read_text()
+    assert not WORKFLOW.search(md) and "\r" not in md, md[:600]
 
 
 @pytest.mark.parametrize(
