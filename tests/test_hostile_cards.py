@@ -196,10 +196,12 @@ def test_a_foreign_task_log_is_set_aside_naming_it(tmp_path, capsys):
     assert name in _one_line(capsys.readouterr().err)
 
 
-def test_an_out_where_nothing_can_be_created_is_refused_before_reading(logs, capsys):
+def test_an_out_where_nothing_can_be_created_is_refused_before_reading(tmp_path, capsys):
     """``/proc`` passes ``os.access`` for root, but no folder can be made in it: refused
-    first, in one line (no set-aside line of a log before it)."""
-    assert main(["card", str(logs), "--out", "/proc/inspect-stance-probe"]) == 2
+    first, in one line (no set-aside line of the corrupt log before it)."""
+    _eval(tmp_path, "t", limit=1)
+    (tmp_path / "2026-01-01T00-00-00+00-00_even-handedness_bad.eval").write_bytes(b"PK\x03\x04")
+    assert main(["card", str(tmp_path), "--out", "/proc/inspect-stance-probe"]) == 2
     assert "--out" in _one_line(capsys.readouterr().err)
 
 
