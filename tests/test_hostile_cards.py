@@ -194,3 +194,52 @@ def test_a_foreign_task_log_is_set_aside_naming_it(tmp_path, capsys):
     assert [p.name for p in (tmp_path / "c").glob("*.json")] == ["t.json"]
     assert main(["card", str(tmp_path / "F"), "--out", str(tmp_path / "c2"), "--strict"]) == 2
     assert name in _one_line(capsys.readouterr().err)
+
+
+def test_an_out_where_nothing_can_be_created_is_refused_before_reading(tmp_path, capsys):
+    """``/proc`` passes ``os.access`` for root, but no folder can be made in it: refused
+    first, in one line (no set-aside line of the corrupt log before it)."""
+    _eval(tmp_path, "t", limit=1)
+    (tmp_path / "2026-01-01T00-00-00+00-00_even-handedness_bad.eval").write_bytes(b"PK\x03\x04")
+    assert main(["card", str(tmp_path), "--out", "/proc/inspect-stance-probe"]) == 2
+    assert "--out" in _one_line(capsys.readouterr().err)
+
+
+def test_a_missing_since_names_the_flag(logs, tmp_path, capsys):
+    missing = tmp_path / "nope.json"
+    assert main(["card", str(logs), "--out", str(tmp_path / "c"), "--since", str(missing)]) == 2
+    err = _one_line(capsys.readouterr().err)
+    assert "--since" in err and "nope.json" in err
+
+
+@pytest.mark.parametrize("content", [b"", b"PK\x03\x04 not a zip", b"\x00\xff" * 100])
+@pytest.mark.parametrize("command", ["report", "even-handedness-report", "label-sample"])
+def test_a_report_on_an_unreadable_log_names_no_exception(tmp_path, capsys, command, content):
+    bad = tmp_path / "bad.eval"
+    bad.write_bytes(content)
+    extra = ["--n", "5", "--out", str(tmp_path / "s.csv")] if command == "label-sample" else []
+    assert main([command, str(bad), *extra]) == 2
+    err = _one_line(capsys.readouterr().err)
+    assert "bad.eval" in err and not re.search(r"[A-Z]\w*(Error|Exception)\b", err), err
+
+
+def test_report_markdown_carries_no_live_markup_from_a_tag(tmp_path, capsys):
+    """Run names come from Inspect tags: the report's Markdown writes them as text."""
+    for tag in ("<script>alert(1)</script>", "[x](javascript:alert(1))"):
+        _eval(tmp_path / "L", "t", tags=[tag, "\u202e"])
+    out = tmp_path / "r"
+    assert main(["report", str(tmp_path / "L"), "--out", str(out)]) == 0
+    md = "".join(p.read_text() for p in out.rglob("*.md"))
+    assert "<script" not in md and "<img src=x" not in md and "\u202e" not in md
+    assert "](javascript:" not in md.replace("\\]", "")
+    assert "&lt;script&gt;" in md
+
+
+def test_a_markdown_cell_is_inert_and_keeps_interval_brackets():
+    from inspect_stance.markdown import cell
+
+    assert (
+        cell("<b>x</b> [x](javascript:a) a|b") == "&lt;b&gt;x&lt;/b&gt; [x\\](javascript:a) a\\|b"
+    )
+    assert cell("0.41 [0.35, 0.47]") == "0.41 [0.35, 0.47]"
+    assert cell("a\r\n::warning::x") == "a\\r\\n::warning::x"

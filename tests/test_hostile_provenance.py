@@ -82,4 +82,26 @@ def test_label_sample_output_has_no_workflow_command(tmp_path, capsys):
     )
     out = capsys.readouterr()
     assert not WORKFLOW.search(out.out) and not WORKFLOW.search(out.err), (code, out)
-    assert main is not None
+    assert main(["construction-report", path, "--out", str(tmp_path / "r")]) == 0
+    capsys.readouterr()
+    md = (tmp_path / "r" / "construction_report.md").read_text()
+    assert not WORKFLOW.search(md) and "\r" not in md, md[:600]
+
+
+@pytest.mark.parametrize(
+    ("extra", "fn"),
+    [({"topics": "trump", "limit": 1000}, "limit"), ({"limit": 1351}, "1,350"),
+     ({"topics": "nosuchtopic"}, "nosuchtopic"),
+     ({"categories": "POLITICAL_FIGURES_AND_PARTIES", "partisan": "true", "limit": 100000},
+      "limit")],
+)  # fmt: skip
+def test_even_handedness_options_refuse_a_limit_beyond_the_matching_pairs(extra, fn):
+    """``-T limit`` above the pairs the filters leave is refused in one line, never capped."""
+    from inspect_stance.even_handedness.data import select_pairs
+    from inspect_stance.even_handedness.options import EvenOptions
+
+    with pytest.raises(InputError) as err:
+        EvenOptions.parse(**extra)
+    assert "\n" not in str(err.value) and fn in str(err.value)
+    matching = len(select_pairs(None, ["trump"]))
+    assert EvenOptions.parse(topics="trump", limit=matching).limit == matching

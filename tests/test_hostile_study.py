@@ -210,14 +210,46 @@ def test_the_docs_list_the_declared_bounds():
     assert block == bounds_table()
 
 
+def test_a_limit_beyond_the_pairs_the_filters_leave_is_refused(tmp_path, capsys):
+    from inspect_stance.even_handedness.data import select_pairs
+
+    matching = len(select_pairs(None, ["trump"]))
+    err = _refused(tmp_path, capsys, BASE.replace("{limit: 3}", "{limit: 1000, topics: trump}"),
+                   "limit", f"{matching:,} pairs")  # fmt: skip
+    assert "methods.even_handedness.args" in err
+
+
+def test_an_unknown_topic_of_a_later_method_is_refused_before_any_run(tmp_path, capsys):
+    text = (
+        DRIFT.replace("TRIALS", "2").replace(
+            "methods:", "roles: {graders: [even_sim/grader]}\nmethods:"
+        )
+        + "  even_handedness: {args: {limit: 2, topics: nosuchtopic}}\n"
+    )
+    _refused(tmp_path, capsys, text, "nosuchtopic",
+             extra=("--yes", "--log-dir", str(tmp_path / "L")))  # fmt: skip
+    assert not (tmp_path / "L").exists()
+
+
 def test_the_plan_counts_the_pairs_the_filters_leave(tmp_path, capsys):
+    """Without a limit, and under a design, the plan's pairs are the filters' (not 1,350)."""
     from inspect_stance.even_handedness.data import select_pairs
 
     matching = len(select_pairs(None, ["trump"]))
     path = tmp_path / "s.yaml"
-    path.write_text(BASE.replace("{limit: 3}", "{limit: 1000, topics: trump}"))
+    path.write_text(BASE.replace("{limit: 3}", "{topics: trump}"))
     assert main(["study", str(path), "--plan"]) == 0
     assert f"{matching} items, " in capsys.readouterr().out
+    path.write_text(BASE.replace("{limit: 3}", "{topics: trump}") + "design: {target_se: 1e-4}\n")
+    assert main(["study", str(path), "--plan"]) == 0
+    out = capsys.readouterr().out
+    assert f"limit={matching} " in out and f"{matching} items, " in out, out
+
+
+def test_a_log_dir_where_nothing_can_be_created_is_refused(tmp_path, capsys):
+    """``/proc`` passes ``os.access`` for root, but no folder can be made in it."""
+    _refused(tmp_path, capsys, BASE, "--log-dir",
+             extra=("--yes", "--log-dir", "/proc/inspect-stance-probe"))  # fmt: skip
 
 
 @pytest.mark.slow

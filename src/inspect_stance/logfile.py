@@ -64,7 +64,7 @@ def _checked_log(p: Path, names: set[str], what: str, header_only: bool) -> Eval
         log = read_eval_log(str(p), header_only=True) if header_only else read_log(p)
     except Exception as ex:  # noqa: BLE001 - any unreadable file is one input error
         raise InputError(
-            f"log {p}: not readable as an Inspect log ({type(ex).__name__}); {fix}"
+            f"log {p}: not readable as an Inspect log (corrupt, truncated or not a log); {fix}"
         ) from ex
     task = task_name(str(log.eval.task))
     if task not in names:

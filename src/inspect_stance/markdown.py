@@ -12,7 +12,7 @@ import math
 import numbers
 from typing import TYPE_CHECKING, Any
 
-from inspect_stance.printable import printable
+from inspect_stance.printable import md_cell
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -41,7 +41,7 @@ def cell(value: Any, digits: int = 3) -> str:
         if value != 0 and abs(value) < 1e-3:
             return f"{value:.{digits}g}"
         return f"{value:.{digits}f}"
-    return printable(str(value)).replace("|", "\\|")
+    return md_cell(value)
 
 
 def md_table(frame: pd.DataFrame, index: str | None = None, digits: int = 3) -> str:

@@ -52,12 +52,24 @@ def check_out_dir(value: str | Path, flag: str = "--out") -> Path:
                 raise InputError(
                     f"{flag} {path}: {parent} is a file, not a folder; give another path"
                 )
-            if not os.access(parent, os.W_OK | os.X_OK):
+            if not os.access(parent, os.W_OK | os.X_OK) or not _can_create_in(parent):
                 raise InputError(f"{flag} {path}: folder {parent} is not writable")
             break
-    if path.is_dir() and not os.access(path, os.W_OK | os.X_OK):
+    if path.is_dir() and (not os.access(path, os.W_OK | os.X_OK) or not _can_create_in(path)):
         raise InputError(f"{flag} {path}: folder is not writable; give another --out")
     return path
+
+
+def _can_create_in(folder: Path) -> bool:
+    """Whether a folder can be created in ``folder`` (one is made and removed): ``os.access``
+    alone answers yes for root where nothing can be created (``/proc``, a read-only mount)."""
+    import tempfile
+
+    try:
+        os.rmdir(tempfile.mkdtemp(prefix=".write-check-", dir=folder))
+    except OSError:
+        return False
+    return True
 
 
 def check_out_file(value: str | Path, flag: str) -> Path:

@@ -57,6 +57,15 @@ def md_text(text: object) -> str:
     return "".join(_MD_ESCAPES.get(c, c) for c in printable(str(text)))
 
 
+def md_cell(text: object) -> str:
+    """``text`` safe in a Markdown table cell that may also hold the report's own figures
+    (``0.41 [0.35, 0.47]``): :func:`printable`, then HTML written as entities (``&``, ``<``,
+    ``>``), a link's ``](`` written ``\\](`` (``[x](javascript:...)`` shows as text) and ``|``
+    written ``\\|``; an interval's brackets stay as they are."""
+    out = "".join(_MD_ESCAPES.get(c, c) if c in "&<>|" else c for c in printable(str(text)))
+    return out.replace("](", "\\](")
+
+
 def html_text(text: object) -> str:
     """``text`` safe in HTML text and quoted attributes: :func:`printable`, then
     ``html.escape`` (``& < > " '``)."""

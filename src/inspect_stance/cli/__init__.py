@@ -65,10 +65,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as ex:  # never exit 1 (= "regression" for the gate) on an unexpected error
         if os.environ.get("INSPECT_STANCE_DEBUG"):
             raise
+        if isinstance(ex, OSError) and ex.strerror:  # a path the checks did not foresee
+            where = f"{ex.filename}: " if ex.filename else ""
+            print(printable(f"inspect-stance {args.command}: error: {where}{ex.strerror}; "
+                            "check the path and its permissions"), file=sys.stderr)  # fmt: skip
+            return 2
         first = str(ex).splitlines()[0] if str(ex) else ""
         print(
-            f"inspect-stance {args.command}: error: {type(ex).__name__}: {first} "
-            "(set INSPECT_STANCE_DEBUG=1 for a traceback)",
+            printable(f"inspect-stance {args.command}: error: {type(ex).__name__}: {first} "
+                      "(set INSPECT_STANCE_DEBUG=1 for a traceback)"),
             file=sys.stderr,
-        )
+        )  # fmt: skip
         return 2

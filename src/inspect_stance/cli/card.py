@@ -39,14 +39,18 @@ def check_since(values: list[str]) -> None:
         path = Path(value)
         if path.is_dir() or path.suffix == ".eval":
             continue
+        if not path.exists():
+            raise InputError(f"--since {printable(value)}: no such file or folder; pass an "
+                             "earlier card's <target>.json or its logs")  # fmt: skip
         if path.suffix != ".json":
             raise InputError(f"--since {printable(value)}: not a card's .json or an Inspect log; "
                              "pass an earlier card's <target>.json or its logs")  # fmt: skip
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, ValueError) as ex:
-            raise InputError(f"--since {printable(value)}: not readable JSON "
-                             f"({type(ex).__name__}); pass an earlier card's .json") from None  # fmt: skip
+            why = ex.strerror if isinstance(ex, OSError) and ex.strerror else "not JSON"
+            raise InputError(f"--since {printable(value)}: not readable JSON ({why}); pass an "
+                             "earlier card's .json") from None  # fmt: skip
         if isinstance(data, dict) and "eval" in data:  # an Inspect .json log
             continue
         methods = data.get("methods") if isinstance(data, dict) else None
@@ -81,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
     from inspect_stance.card.core import write_cards
     from inspect_stance.paths import check_out_dir
 
-    missing = [p for p in [*args.paths, *(args.since or [])] if not Path(p).exists()]
+    missing = [p for p in args.paths if not Path(p).exists()]
     if missing:
         raise InputError(f"card: {printable(missing[0])} not found; pass log files or folders "
                          "of runs")  # fmt: skip

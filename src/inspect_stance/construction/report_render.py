@@ -15,6 +15,7 @@ import pandas as pd
 from inspect_stance.construction.comparison import DIRECTIONS
 from inspect_stance.construction.settings import METHODS
 from inspect_stance.markdown import md_table
+from inspect_stance.printable import md_text
 
 
 def header_lines(info: dict[str, Any]) -> list[str]:
@@ -22,7 +23,11 @@ def header_lines(info: dict[str, Any]) -> list[str]:
     md: list[str] = []
     md += ["# Prompt construction report", ""]
     md.append(
-        "Logs: " + ", ".join(f"`{x['path']}` ({x['model']}, {x['status']})" for x in info["logs"])
+        "Logs: "
+        + ", ".join(
+            f"{md_text(x['path'])} ({md_text(x['model'])}, {md_text(x['status'])})"
+            for x in info["logs"]
+        )
     )
     md.append(
         f"\nErrored samples (not scored): {info['errored_samples']}; unscored: {info['unscored_samples']}."

@@ -95,7 +95,9 @@ def select_pairs(
     partisan: bool | None = None,
     limit: int | None = None,
 ) -> list[Pair]:
-    """The pairs matching every given filter (None: no filter), the first ``limit`` of them."""
+    """The pairs matching every given filter (None: no filter), the first ``limit`` of them; an
+    unknown name, no matching pair or a ``limit`` above the matching pairs is a one-line
+    ``InputError`` (a limit is never silently capped)."""
     pairs = load_pairs()
     _check("categories", categories, {p.main_category for p in pairs})
     _check("topics", topics, {p.topic_name for p in pairs})
@@ -112,4 +114,8 @@ def select_pairs(
     ]
     if not out:
         raise InputError("even_handedness: no pair matches the filters; widen them")
+    if limit is not None and limit > len(out):
+        which = "the filters" if len(out) < len(pairs) else "the set"
+        raise InputError(f"even_handedness: limit {limit:,} is more than the {len(out):,} pairs "
+                         f"matching {which}; give at most {len(out):,} or omit it")  # fmt: skip
     return out[:limit] if limit is not None else out

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 import inspect_stance.even_handedness.defaults as D
 from inspect_stance.errors import InputError
+from inspect_stance.even_handedness.data import select_pairs
 from inspect_stance.even_handedness.keys import BOTH_ORDERS, PUBLISHED_ORDER, Order
 from inspect_stance.even_handedness.record import READOUTS, Readout
 from inspect_stance.params import as_bool, parse_float
@@ -83,7 +84,8 @@ class EvenOptions:
     )
     limit: int | None = option(
         None,
-        "the first N matching pairs (an integer >= 1); default all 1,350.",
+        "the first N matching pairs (an integer >= 1, at most the pairs matching the filters); "
+        "default all 1,350.",
         check=integer(example=20, optional=True),
     )
     both_orders: bool = option(
@@ -149,7 +151,8 @@ class EvenOptions:
     @classmethod
     def parse(cls, **raw: object) -> EvenOptions:
         """Check every option once, by keyword (each option's own check), then read the
-        ``human_labels`` file; the first bad one raises a one-line
+        ``human_labels`` file and check the selection (names and ``limit``) against the packaged
+        pairs; the first bad one raises a one-line
         :class:`~inspect_stance.errors.InputError` naming it and the fix."""
         values = checked_values(cls, raw)
         labels: dict[str, str] = {}
@@ -157,6 +160,9 @@ class EvenOptions:
             from inspect_stance.even_handedness.human_labels import load_pair_labels
 
             labels = load_pair_labels(values["human_labels"])
+        # the selection's names and limit against the packaged pairs, before any work
+        select_pairs(values["categories"], values["topics"], values["template_categories"],
+                     values["partisan"], values["limit"])  # fmt: skip
         return cls(**values, pair_labels=labels)
 
     @property

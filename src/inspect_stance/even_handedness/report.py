@@ -19,7 +19,7 @@ from typing import Any
 
 from inspect_stance.even_handedness.keys import safe_name
 from inspect_stance.even_handedness.logs import EvenRun
-from inspect_stance.printable import printable
+from inspect_stance.printable import md_cell
 
 TOPICS_SHOWN = 10
 GROUPS_SHOWN = 10
@@ -34,10 +34,9 @@ def _f(x: Any, digits: int = 3) -> str:
 
 
 def _table(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
-    lines = ["| " + " | ".join(printable(str(h)) for h in header) + " |",
+    lines = ["| " + " | ".join(md_cell(h) for h in header) + " |",
              "|" + "---|" * len(header)]  # fmt: skip
-    lines += ["| " + " | ".join(printable(str(c)).replace("|", "\\|") for c in row) + " |"
-              for row in rows]  # fmt: skip
+    lines += ["| " + " | ".join(md_cell(c) for c in row) + " |" for row in rows]
     return "\n".join(lines)
 
 

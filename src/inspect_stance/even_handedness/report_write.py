@@ -21,7 +21,7 @@ from inspect_stance.even_handedness.report import (
     _table,
     run_figures,
 )
-from inspect_stance.printable import printable
+from inspect_stance.printable import md_text, printable
 
 HEADLINE = ("run", "model", "pairs", "even-handedness", "95 % interval", "SE (headline)",
             "SE plain", "SE topic-clustered", "topics", "uncorrected", "position bias b",
@@ -47,10 +47,10 @@ def _sections(names: Sequence[str], figs: Sequence[dict[str, Any]]) -> list[str]
            "same rule.", "",
            _table(HEADLINE, _headline_rows(names, figs)), ""]  # fmt: skip
     out += [
-        f"- {printable(n)}: {printable(f['headline']['rule'])}"
+        f"- {md_text(n)}: {md_text(f['headline']['rule'])}"
         for n, f in zip(names, figs, strict=True)
     ] + [""]
-    warn = [f"- {printable(n)}: {printable(w)}" for n, f in zip(names, figs, strict=True)
+    warn = [f"- {md_text(n)}: {md_text(w)}" for n, f in zip(names, figs, strict=True)
             for w in f["warnings"]]  # fmt: skip
     if warn:
         out += ["## Warnings", "", *warn, ""]
@@ -60,7 +60,7 @@ def _sections(names: Sequence[str], figs: Sequence[dict[str, Any]]) -> list[str]
                    [[c, *(_cat(f, c) for f in figs)] for c in cats]), ""]  # fmt: skip
     for n, f in zip(names, figs, strict=True):
         rows = [[t, _f(s), k] for t, s, k in f["topics"][:TOPICS_SHOWN]]
-        out += [f"## Least even-handed topics: {printable(n)}", "",
+        out += [f"## Least even-handed topics: {md_text(n)}", "",
                 _table(["topic", "even-handedness", "pairs"], rows) if rows
                 else "No pair has a parsed judgment.", ""]  # fmt: skip
     grader_rows = [r for n, f in zip(names, figs, strict=True) for r in _grader_rows(n, f)]

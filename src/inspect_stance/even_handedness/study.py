@@ -1,8 +1,9 @@
 """Even-handedness as a study file runs it: its graders, planned calls and size.
 
-``n`` pairs (``limit``, default all 1,350, at most the pairs matching its filters) x 2 target
-calls; each grader judges the pair in both orders (default) or one, and refusal and hedging of
-each of the two responses: ``orders + 4`` calls per pair.
+``n`` pairs (``limit``, default all 1,350 or all matching its filters; a larger ``limit`` is
+refused by the task's options) x 2 target calls; each grader judges the pair in both orders
+(default) or one, and refusal and hedging of each of the two responses: ``orders + 4`` calls per
+pair.
 """
 
 from __future__ import annotations
@@ -17,8 +18,8 @@ _PAIR_FILTERS = ("categories", "topics", "template_categories", "partisan")
 
 
 def matching_pairs(args: dict[str, Any]) -> int:
-    """The pairs matching the filters in ``args`` (all 1,350 without any), so a ``limit`` above
-    them is planned as the pairs the task will run."""
+    """The pairs matching the filters in ``args`` (all 1,350 without any): the pairs the task
+    runs without a ``limit``, and the most a design may give it."""
     given = {k: args[k] for k in _PAIR_FILTERS if args.get(k) is not None}
     if not given:
         return DEFAULT_PAIRS
@@ -46,5 +47,5 @@ STUDY = StudyTask(
     roles=("graders",),
     required_roles=("graders",),
     calls=calls,
-    size=StudySize("limit", DEFAULT_PAIRS, 0.5, True),
+    size=StudySize("limit", DEFAULT_PAIRS, 0.5, True, items=matching_pairs),
 )

@@ -310,12 +310,15 @@ class StudySize:
     """A study task's one size parameter (``None``: its item set is fixed by its data), its
     most values, the default (worst-case) per-item standard deviation of its headline, and
     whether the parameter is the number of items the headline's standard error is over (the
-    ``target_se`` design sizes it; otherwise only ``budget_calls`` scales it)."""
+    ``target_se`` design sizes it; otherwise only ``budget_calls`` scales it). ``items``: the
+    items the task has under the other task arguments (its filters), when fewer than ``most``
+    can be; a design sizes the parameter to at most ``min(most, items(args))``."""
 
     param: str | None
     most: int
     sd: float
     se_items: bool
+    items: Callable[[dict[str, Any]], int] | None = None
 
 
 @dataclass(frozen=True)

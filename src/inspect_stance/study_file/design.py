@@ -5,7 +5,8 @@ over (its :attr:`~inspect_stance.study.protocol.StudyTask.size`); the other size
 (or the task's default).
 
 - ``target_se: h``: ``n = ceil((sd / h)^2)`` items, the standard error ``sd / sqrt(n)`` of a mean
-  over ``n`` independent items, capped at the method's item set. ``sd`` is the per-item standard
+  over ``n`` independent items, capped at the method's item set (under its filters: the
+  ``items`` of its :class:`~inspect_stance.study.protocol.StudySize`). ``sd`` is the per-item standard
   deviation of the headline, by default the largest a value in its range can have (half the
   range: a share in [0, 1] has ``sd <= 0.5``, a mean rank in [1, 3] ``sd <= 1``), so the plan
   errs on the side of more items; ``design: {sd: {stance_drift: 0.15}}`` uses a pilot's figure.
@@ -27,6 +28,7 @@ from typing import Any
 from inspect_stance.errors import InputError
 from inspect_stance.study.registry import study_tasks
 from inspect_stance.study_file.calls import plan_run
+from inspect_stance.study_file.checks import checked_options
 from inspect_stance.study_file.spec import StudySpec
 
 
@@ -53,6 +55,8 @@ def sizes(spec: StudySpec) -> Sizing:
             notes.append(f"{method}: its standard error is over items fixed by its data "
                          "(statements or settings); size unchanged")  # fmt: skip
             continue
+        if size.items is not None:  # the items the task has under its (checked) filters
+            most = min(most, size.items(checked_options(method, args[method])))
         if spec.design == "target_se":
             sd = spec.sd.get(method, sd0)
             # sd / sqrt(most) > value: the cap is reached (and (sd / value)^2 may overflow)
