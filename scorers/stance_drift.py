@@ -231,7 +231,7 @@ def counts_metric(started: StartedSamples | None = None) -> Metric:
     def compute(scores: list[SampleScore]) -> Value:
         # re-created from a log (inspect score), ``started`` is the class name: nothing started
         live = started if isinstance(started, StartedSamples) else None
-        errored, errored_trials = live.unscored(scores) if live is not None else (0, 0)
+        errored, errored_trials = live.missing(scores) if live is not None else (0, 0)
         every = counts(_scored(scores), errored, errored_trials)
         return {k: every[k] for k in PANEL_COUNTS}
 
