@@ -63,7 +63,6 @@ from inspect_stance.press.classify import (
     parse_classifier_answer,
 )
 from inspect_stance.press.entropy import entropy_measures
-from inspect_stance.press.figures import PANEL_KEYS, stability_headline, usable_headline
 from inspect_stance.press.labels import is_labelled, is_stable
 from inspect_stance.press.nli import (
     NLIMode,
@@ -117,6 +116,8 @@ def press_headline() -> Metric:
     statements with an ``S_t`` (:func:`inspect_stance.press.figures.stability_headline`)."""
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
+        from inspect_stance.press.figures import stability_headline
+
         return metric_values(stability_headline(_press_records(scores)))
 
     return compute
@@ -131,6 +132,8 @@ def press_metrics() -> Metric:
     breakdown read them)."""
 
     def compute(scores: list[SampleScore]) -> dict[str, float | None]:
+        from inspect_stance.press.figures import PANEL_KEYS
+
         every = run_metrics(_press_records(scores))
         return {k: every.get(k) for k in PANEL_KEYS}
 
@@ -397,6 +400,8 @@ def usable_share() -> Metric:
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
         values = [s.score.value for s in scores]
+        from inspect_stance.press.figures import usable_headline
+
         return metric_values(usable_headline([float(v) for v in values
                                               if isinstance(v, int | float)]))  # fmt: skip
 
