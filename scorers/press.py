@@ -63,7 +63,6 @@ from inspect_stance.press.classify import (
     parse_classifier_answer,
 )
 from inspect_stance.press.entropy import entropy_measures
-from inspect_stance.press.figures import PANEL_KEYS, stability_headline, usable_headline
 from inspect_stance.press.labels import is_labelled, is_stable
 from inspect_stance.press.nli import (
     NLIMode,
@@ -117,6 +116,8 @@ def press_headline() -> Metric:
     statements with an ``S_t`` (:func:`inspect_stance.press.figures.stability_headline`)."""
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
+        from inspect_stance.press.figures import stability_headline
+
         return metric_values(stability_headline(_press_records(scores)))
 
     return compute
@@ -131,6 +132,8 @@ def press_metrics() -> Metric:
     breakdown read them)."""
 
     def compute(scores: list[SampleScore]) -> dict[str, float | None]:
+        from inspect_stance.press.figures import PANEL_KEYS
+
         every = run_metrics(_press_records(scores))
         return {k: every.get(k) for k in PANEL_KEYS}
 
@@ -168,7 +171,11 @@ def press_scorer(
             return incomplete_score(state.metadata)
         arguments = state.store.get(STORE_ARGUMENTS) or []
         factor = state.store.get(STORE_FACTOR) or []
-        classified = await classify_responses(opts, state.metadata, responses, arguments, factor)
+        # the LLM classifier (the `classifier` role); the NLI classifier is no model role
+        judge = None if opts.classifier == "nli" else get_model(role="classifier", required=True)
+        classified = await classify_responses(
+            opts, judge, state.metadata, responses, arguments, factor
+        )
         entropy = await entropy_of_draws(opts, state.store.get(STORE_ENTROPY))
         record = statement_record(opts, state.metadata, classified, entropy, arguments)
         return record_score(record, bool(factor))
@@ -214,10 +221,11 @@ def incomplete_score(md: dict[str, Any]) -> Score:
 
 
 async def classify_texts(
-    opts: PressOptions, statement: str, texts: list[str]
+    opts: PressOptions, judge: Model | None, statement: str, texts: list[str]
 ) -> tuple[list[str], list[Any], int, str]:
     """(stances, details, number of failed classifier calls, classifier name) of ``texts``
-    toward ``statement``, by the NLI model or the LLM classifier (empty texts: neither)."""
+    toward ``statement``, by the NLI model or the LLM classifier ``judge`` (the scorer's
+    ``classifier`` role; None with the NLI classifier) (empty texts: neither)."""
     if opts.classifier == "nli":
         model = await anyio.to_thread.run_sync(load_nli, opts.nli_model, opts.nli_device)
         result = await anyio.to_thread.run_sync(
@@ -232,7 +240,8 @@ async def classify_texts(
             )
         )
         return [st for st, _ in result], [d for _, d in result], 0, f"nli:{opts.nli_model}"
-    judge = get_model(role="classifier", required=True)
+    if judge is None:
+        raise ValueError("classify_texts: the LLM classifier needs its model; pass judge")
     config = role_config(judge, classifier_defaults(opts.classifier_max_tokens))
     todo = [i for i, t in enumerate(texts) if t.strip()]
     outs = await collect(*(classify_with_llm(judge, statement, texts[i], config) for i in todo))
@@ -248,6 +257,7 @@ async def classify_texts(
 
 async def classify_responses(
     opts: PressOptions,
+    judge: Model | None,
     md: dict[str, Any],
     responses: dict[str, list[dict[str, str]]],
     arguments: list[dict[str, Any]],
@@ -272,7 +282,7 @@ async def classify_responses(
     )
     factor_texts = [str(d["text"]) for d in factor]
     found, detail, n_errors, name = await classify_texts(
-        opts, md["statement"], texts + factor_texts
+        opts, judge, md["statement"], texts + factor_texts
     )
     factor_found, factor_detail = found[len(texts) :], detail[len(texts) :]
     found, detail = found[: len(texts)], detail[: len(texts)]
@@ -390,6 +400,8 @@ def usable_share() -> Metric:
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
         values = [s.score.value for s in scores]
+        from inspect_stance.press.figures import usable_headline
+
         return metric_values(usable_headline([float(v) for v in values
                                               if isinstance(v, int | float)]))  # fmt: skip
 

@@ -42,10 +42,6 @@ from inspect_ai.scorer import (
 )
 from inspect_ai.solver import TaskState
 
-from inspect_stance.drift.adaptive.rule import ADAPTIVE_KEY, adaptive_row
-from inspect_stance.drift.extraction import record_label_mismatches, trial_vector
-from inspect_stance.drift.figures import PANEL_COUNTS, counts, matrices_of, spr_headline
-from inspect_stance.drift.logs import PLANNED_KEY, TRIALS_KEY
 from inspect_stance.drift.started import StartedSamples
 from inspect_stance.drift.transition import FloatArray, check_policy
 from inspect_stance.explain import drift_explanation, trial_argmax_counts
@@ -77,6 +73,8 @@ def trial_row(
     (answers whose letter and written label disagree; the letter is kept).
     """
     import numpy as np
+
+    from inspect_stance.drift.extraction import record_label_mismatches, trial_vector
 
     check_policy(unparsed)
     vectors: list[FloatArray] = []
@@ -122,6 +120,8 @@ def _vector(rec: dict[str, Any], unparsed: str, argmax: bool) -> FloatArray | No
     """One trial's vector as :func:`trial_row` counts it (None: left out under ``exclude``)."""
     import numpy as np
 
+    from inspect_stance.drift.extraction import trial_vector
+
     extractions = rec.get("vectors")
     probs = trial_vector([rec.get("probs")] if extractions is None else extractions, unparsed)
     if probs is None:
@@ -132,6 +132,10 @@ def _vector(rec: dict[str, Any], unparsed: str, argmax: bool) -> FloatArray | No
 
 def _make_scorer(unparsed: str, argmax: bool) -> Scorer:
     import numpy as np
+
+    from inspect_stance.drift.adaptive.rule import ADAPTIVE_KEY, adaptive_row
+    from inspect_stance.drift.extraction import trial_vector
+    from inspect_stance.drift.logs import PLANNED_KEY, TRIALS_KEY
 
     check_policy(unparsed)
 
@@ -190,6 +194,8 @@ def _scored(scores: Sequence[SampleScore]) -> list[tuple[dict[str, Any], dict[st
 def matrices_from_scores(scores: Sequence[SampleScore]) -> FloatArray:
     """Stack sample rows into per-proposition matrices ``(P, 5, 5)``; missing rows are NaN
     (:func:`inspect_stance.drift.figures.matrices_of`)."""
+    from inspect_stance.drift.figures import matrices_of
+
     return matrices_of(_scored(scores))[0]
 
 
@@ -202,6 +208,8 @@ def spr_metric() -> Metric:
     with a value)."""
 
     def compute(scores: list[SampleScore]) -> Value:
+        from inspect_stance.drift.figures import spr_headline
+
         return metric_values(spr_headline(matrices_from_scores(scores)))
 
     return compute
@@ -231,7 +239,9 @@ def counts_metric(started: StartedSamples | None = None) -> Metric:
     def compute(scores: list[SampleScore]) -> Value:
         # re-created from a log (inspect score), ``started`` is the class name: nothing started
         live = started if isinstance(started, StartedSamples) else None
-        errored, errored_trials = live.unscored(scores) if live is not None else (0, 0)
+        errored, errored_trials = live.missing(scores) if live is not None else (0, 0)
+        from inspect_stance.drift.figures import PANEL_COUNTS, counts
+
         every = counts(_scored(scores), errored, errored_trials)
         return {k: every[k] for k in PANEL_COUNTS}
 

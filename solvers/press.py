@@ -68,16 +68,6 @@ def arguer_defaults(max_tokens: int) -> GenerateConfig:
     return GenerateConfig(temperature=ARGUER_TEMPERATURE, max_tokens=max_tokens)
 
 
-def resolve_arguer() -> tuple[Model, str]:
-    """(arguer model, ``arguments_source``): the ``arguer`` role when bound
-    (``arguer:<model>``), else the model under test (``target:<model>``)."""
-    if "arguer" in model_roles():
-        model = get_model(role="arguer")
-        return model, f"arguer:{model}"
-    model = get_model()
-    return model, f"target:{model}"
-
-
 def _token_logprobs(output: ModelOutput) -> list[float] | None:
     """Per-token log-probabilities of the first choice, or None when the provider gave none."""
     if not output.choices or output.choices[0].logprobs is None:
@@ -138,7 +128,13 @@ def press_generate(
         source = str(state.metadata.get("arguments_source") or "")
         arguer: tuple[Model, GenerateConfig] | None = None
         if not given:
-            model, source = resolve_arguer()
+            # the arguer role when bound (source arguer:<model>), else the model under test
+            if "arguer" in model_roles():
+                model = get_model(role="arguer", required=True)
+                source = f"arguer:{model}"
+            else:
+                model = get_model()
+                source = f"target:{model}"
             arguer = (model, role_config(model, arguer_defaults(opts.arguer_max_tokens)))
         arguments: list[dict[str, Any]] = []
         responses: dict[str, list[dict[str, str]]] = {p: [] for p in opts.persona_list}
@@ -248,7 +244,9 @@ def press_arguments_generate(
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:  # noqa: ARG001
         statement: str = state.metadata["statement"]
-        model = get_model(role="arguer") if "arguer" in model_roles() else get_model()
+        model = (
+            get_model(role="arguer", required=True) if "arguer" in model_roles() else get_model()
+        )
         source = f"arguer:{model}"
         config = role_config(model, arguer_defaults(opts.arguer_max_tokens))
         arguments: list[dict[str, Any]] = []

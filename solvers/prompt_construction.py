@@ -24,7 +24,14 @@ unreadable answer is counted (metric ``prompter_unparsed_settings``, outcome ``n
 from __future__ import annotations
 
 import anyio
-from inspect_ai.model import CachePolicy, ChatMessageUser, GenerateConfig, get_model, model_roles
+from inspect_ai.model import (
+    CachePolicy,
+    ChatMessageUser,
+    GenerateConfig,
+    Model,
+    get_model,
+    model_roles,
+)
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from inspect_stance.construction.generation import GeneratedPrompts, read_generated_prompts
@@ -49,17 +56,11 @@ RAW_GENERATION_CHARS = 20_000
 
 
 async def generate_prompts(
-    instructions: str, prompter_cache: bool
+    prompter: Model, instructions: str, prompter_cache: bool
 ) -> tuple[GeneratedPrompts, str, str]:
-    """One prompter call for a setting: its parsed prompts, the raw answer and the prompter's
-    name; cached (a week, keyed on the prompter's model args too) unless ``prompter_cache`` is
-    false. A one-line ``InputError`` when no prompter is bound."""
-    if PROMPTER_ROLE not in model_roles():
-        raise InputError(
-            "no prompter: bind a generator model with --model-role prompter=MODEL, "
-            "or reuse saved prompts with -T prompts_from=LOG_OR_FILE"
-        )
-    prompter = get_model(role=PROMPTER_ROLE, required=True)
+    """One ``prompter`` call for a setting: its parsed prompts, the raw answer and the
+    prompter's name; cached (a week, keyed on the prompter's model args too) unless
+    ``prompter_cache`` is false."""
     # keyed on the prompter's model args too (Inspect's key lacks them), a week
     cache = (
         CachePolicy(expiry=ROLE_CACHE_EXPIRY, per_epoch=False, scopes=role_cache_scopes(prompter))
@@ -97,7 +98,13 @@ def construction_prompt(prompter_cache: bool = True) -> Solver:
     async def prompts_for(key: str, instructions: str) -> tuple[GeneratedPrompts, str, str]:
         async with locks.setdefault(key, anyio.Lock()):
             if key not in generated:
-                generated[key] = await generate_prompts(instructions, prompter_cache)
+                if PROMPTER_ROLE not in model_roles():
+                    raise InputError(
+                        "no prompter: bind a generator model with --model-role prompter=MODEL, "
+                        "or reuse saved prompts with -T prompts_from=LOG_OR_FILE"
+                    )
+                prompter = get_model(role=PROMPTER_ROLE, required=True)
+                generated[key] = await generate_prompts(prompter, instructions, prompter_cache)
             return generated[key]
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:  # noqa: ARG001

@@ -104,7 +104,8 @@ def pushback_conversation(opts: PushbackOptions) -> Solver:
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:  # noqa: ARG001
         target = get_model()
-        reader = get_model(role=JUDGE_ROLE) if opts.reader == "judge" else target
+        # -T reader=judge: the task requires the judge role (tasks/pushback.py)
+        reader = get_model(role=JUDGE_ROLE, required=True) if opts.reader == "judge" else target
         record = new_record(state.metadata, opts.turns)
         state.store.set(RECORD_KEY, record)  # appended to in place, turn by turn
         state.messages = await converse(target, reader, state.metadata, opts, config, record)

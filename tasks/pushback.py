@@ -14,7 +14,6 @@ from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.log import HeadlineMetric
 from inspect_stance.scorers.pushback import pushback_metrics, pushback_scorer
-from inspect_stance.solvers.pushback import pushback_conversation
 
 import inspect_stance.pushback.defaults as D
 from inspect_stance.inspect_cli import enter_task
@@ -50,6 +49,8 @@ def pushback(
     """The target states a stance, then the user disagrees for ``turns`` turns; each reply's
     stance is read in a fresh context. Options: :class:`~inspect_stance.pushback.options.PushbackOptions`."""
     given = dict(locals())  # the task's arguments: its parameters only, taken first
+    from inspect_stance.solvers.pushback import pushback_conversation
+
     enter_task()
     reject_unknown_args("pushback", unknown, pushback)
     opts = PushbackOptions.parse(**task_arguments(PushbackOptions, given))

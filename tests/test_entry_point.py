@@ -57,6 +57,7 @@ DEFERRED = tuple(
         "prompt_validation",
         "judge_validation",
         "even_handedness",
+        "pushback",
     )
 )
 

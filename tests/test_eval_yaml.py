@@ -90,6 +90,20 @@ def test_every_registered_task_is_listed_once():
     assert set(names) == registered_tasks()
 
 
+def test_papers_assets_and_data_name_listed_tasks_and_shipped_files():
+    data = listing()
+    listed = set(listed_samples())
+    for key in ("papers", "external_assets", "shipped_data"):
+        for entry in data[key]:
+            assert entry["tasks"] and set(entry["tasks"]) <= listed, (key, entry)
+    # every task cites a reference
+    assert {t for paper in data["papers"] for t in paper["tasks"]} == listed
+    shipped = ROOT / "src" / "inspect_stance" / "data"
+    for entry in data["shipped_data"]:
+        for name in entry["file"].split(", "):
+            assert (shipped / name).is_file(), f"eval.yaml lists {name}, not in {shipped}"
+
+
 def test_every_listed_task_has_a_run_here():
     assert set(listed_samples()) == set(RUNS), "add the new task's simulated roles to RUNS"
 

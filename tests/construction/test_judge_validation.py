@@ -94,6 +94,8 @@ def test_judge_validation_agreement_matches_hand_counts(tmp_path):
         display="none",
     )
     assert log.status == "success"
+    # collected_response puts each row's collected response where the judges read it
+    assert [step.solver for step in log.plan.steps] == ["inspect_stance/collected_response"]
     m = _figures(log)
     assert (m["n_labelled"], m["no_ensemble_label"]) == (6, 2)
     # ensemble on rows 2-5: exact on 2, 3, 5; row 4 is 5 vs 4 (within one)

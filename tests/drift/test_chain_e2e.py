@@ -109,6 +109,8 @@ def test_markov_relay_projection_matches_measurement(markov):
 
 
 def test_calls_per_trial_as_counted_in_the_transcript(markov):
+    # the chain's calls below are stance_chain_trials' (the task's one solver)
+    assert [step.solver for step in markov.plan.steps] == ["inspect_stance/stance_chain_trials"]
     assert markov.eval.metadata["model_calls_per_trial"] == 1 + 3 + 2
     assert markov.eval.metadata["model_calls_per_trial_by_role"] == {"model": 4, "relay": 2}
     for sample in markov.samples:

@@ -100,6 +100,8 @@ def test_logprob_estimator_is_exact_and_flagged(files, tmp_path):
     assert run_.probs.shape == (4, 3, 5, 5)
     np.testing.assert_allclose(run_.probs[0, 0], TRUTH)
     full = read_eval_log(log.location)
+    # the task's one solver, stance_drift_trials, wrote every trial record
+    assert [step.solver for step in log.plan.steps] == ["inspect_stance/stance_drift_trials"]
     rec = full.samples[0].store["trials"][0]
     assert rec["estimator"] == "logprobs" and rec["argument"] and rec["answers"]
 

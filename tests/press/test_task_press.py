@@ -54,6 +54,10 @@ def test_arguments_generated_once_and_reused(three, nli_dir, tmp_path):
         display="none",
     )[0]
     assert args_log.status == "success", args_log.error
+    # press_arguments_generate wrote the arguments below; press_generate then only reads them
+    assert [step.solver for step in args_log.plan.steps] == [
+        "inspect_stance/press_arguments_generate"
+    ]
     assert args_log.eval.metadata["arguments_source"] == "arguer:press_sim/arguer"
     assert args_log.eval.metadata["press_role_configs"]["arguer"] == {
         "temperature": 1.0,
@@ -82,6 +86,7 @@ def test_arguments_generated_once_and_reused(three, nli_dir, tmp_path):
         display="none",
     )[0]
     assert run.status == "success", run.error
+    assert [step.solver for step in run.plan.steps] == ["inspect_stance/press_generate"]
     md = run.eval.metadata
     assert md["arguments_source"] == f"log:{args_log.location}"
     assert md["arguments_origin"] == "arguer:press_sim/arguer"

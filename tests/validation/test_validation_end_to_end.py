@@ -304,6 +304,8 @@ def test_unparsed_and_failed_answers_are_counted(inputs, tmp_path):
         display="none",
     )
     assert log.status == "success"
+    # validation_annotation made the annotators' calls counted below
+    assert [step.solver for step in log.plan.steps] == ["inspect_stance/validation_annotation"]
     m = metrics(log)
     # one setting, 6 prompts: unparsable and raises lose the ranking and 6 x 3 labels each
     assert m["unparsed_ranking"] == 2

@@ -35,7 +35,7 @@ class StartedSamples:
         """Note that ``sample_id`` started, planning ``trials`` trials (per epoch, summed)."""
         self.planned[sample_id] = self.planned.get(sample_id, 0) + trials
 
-    def unscored(self, scores: Sequence[Scored]) -> tuple[int, int]:
+    def missing(self, scores: Sequence[Scored]) -> tuple[int, int]:
         """``(samples, planned trials)`` that started but have no score among ``scores``."""
         scored = {str(s.sample_id) for s in scores}
         missing = [n for sid, n in self.planned.items() if sid not in scored]
