@@ -29,9 +29,9 @@ def _bench():
     return module
 
 
-def test_clustered_paired_test_is_statsmodels_cluster_ols():
+def test_clustered_paired_test_is_statsmodels_cluster_ols_with_equal_clusters():
     rng = np.random.default_rng(3)
-    groups = np.repeat(np.arange(7), [3, 5, 2, 4, 6, 3, 4])
+    groups = np.repeat(np.arange(7), 4)
     d = rng.normal(0.2, 1, groups.size) + rng.normal(0, 1, 7)[groups]
     fit = sm.OLS(d, np.ones((d.size, 1))).fit(cov_type="cluster", cov_kwds={"groups": groups},
                                               use_t=True)  # fmt: skip
@@ -39,7 +39,23 @@ def test_clustered_paired_test_is_statsmodels_cluster_ols():
     assert res.se == pytest.approx(float(fit.bse[0]))
     assert res.p == pytest.approx(float(fit.pvalues[0]))
     assert res.ci == pytest.approx(tuple(fit.conf_int()[0]))
-    assert res.df == 6 and res.n_clusters == 7 and res.n_items == d.size
+    assert res.df == pytest.approx(6) and res.n_clusters == 7 and res.n_items == d.size
+
+
+def test_test_ranking_and_headline_share_one_rule_with_unequal_clusters():
+    from inspect_stance.stats.headline import clustered_mean
+    from inspect_stance.stats.ranking import clustered_covariance
+
+    rng = np.random.default_rng(5)
+    groups = np.repeat(np.arange(7), [3, 5, 2, 4, 6, 3, 4])
+    x = rng.normal(0, 1, (groups.size, 3)) + rng.normal(0, 1, (7, 3))[groups]
+    d = x[:, 2] - x[:, 0]
+    res = clustered_paired_test(d, groups.tolist())
+    h = clustered_mean("d", d, groups.tolist())
+    assert res.se == pytest.approx(h.se) and res.df == pytest.approx(h.df) and res.df < 6
+    _, cov, g, df = clustered_covariance(x, groups.tolist())
+    assert cov[0, 0] + cov[2, 2] - 2 * cov[0, 2] == pytest.approx(res.se**2)
+    assert (g, df) == (7, pytest.approx(res.df))
 
 
 def test_clustered_paired_test_without_clusters_is_the_paired_t():

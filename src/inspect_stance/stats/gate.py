@@ -105,7 +105,7 @@ def _one(spec: MetricSpec, base: np.ndarray, run: np.ndarray, max_drop: float,
     else:
         t = drop / se
         p_drop, p_ni = drop_test.p, ni_test.p
-        upper = drop + float(stats.t.ppf(1 - alpha, g - 1)) * se
+        upper = drop + float(stats.t.ppf(1 - alpha, drop_test.df)) * se
     # the detectable drop of the test with G - 1 df: the paired t over G cluster units whose
     # "sd" makes sd / sqrt(G) the clustered SE
     mde = detectable_difference(g, se * math.sqrt(g), alpha, POWER)
