@@ -239,7 +239,7 @@ def clustered_paired_test(
     within-cluster variance when every cluster has the same mean difference), and
     ``T = (delta - margin) / se`` referred to Student's t with ``df``;
     ``alternative="greater"``: ``p = P(t > T)`` (H1: ``delta > margin``), ``"less"``: ``p = P(t < T)``, ``"two-sided"``: ``2 P(t > |T|)``. The interval is
-    ``delta -/+ t_{(1+c)/2, G-1} se``. ``clusters=None`` (or every item its own cluster) is
+    ``delta -/+ t_{(1+c)/2, df} se``. ``clusters=None`` (or every item its own cluster) is
     exactly the paired t-test (``scipy.stats.ttest_1samp``). Non-finite differences are left
     out. Every difference equal (``se = 0``): the test is degenerate, ``p`` is 0 or 1 by the
     sign of ``delta - margin`` (1 for ``delta = margin`` when two-sided). Fewer than two

@@ -3,26 +3,33 @@ clustered model of the runs' means that ``compare`` tests with.
 
 Rank probabilities: the ``n`` items shared by every run (rows of ``values``, one column per run)
 lie in ``G`` clusters (topics, statements, propositions; ``clusters=None``: every item its own
-cluster). The runs' means ``ybar`` (a vector over the ``m`` runs) have the CR1 cluster-robust
-covariance
+cluster). The runs' means ``ybar`` (a vector over the ``m`` runs) have the CR2 cluster-robust
+covariance of the headline rule (:func:`inspect_stance.stats.headline.mean_variance`)
 
-    ``V = G / (G - 1) * sum_g u_g u_g' / n^2``,  ``u_g = sum_{i in g} (y_i - ybar)``
+    ``V = sum_g u_g u_g' / (1 - n_g / n) / n^2``,  ``u_g = sum_{i in g} (y_i - ybar)``
 
-(the same standard errors as :func:`~inspect_stance.stats.paired.clustered_paired_test` gives a
-difference of two runs: ``Var(ybar_b - ybar_a) = V_aa + V_bb - 2 V_ab``). ``B`` draws of the
-means are drawn with the covariance ``k V``, ``k = (G - 1) / chi2_{G-1}`` drawn anew each time (the
-Student-t widening for the few clusters ``V`` is estimated from), in one of two models:
+with the Bell-McCaffrey degrees of freedom ``df`` (with clusters of equal size: the CR1
+``G / (G - 1) * sum_g u_g u_g' / n^2`` and ``G - 1``); a difference of two runs gets exactly
+:func:`~inspect_stance.stats.paired.clustered_paired_test`'s standard error,
+``Var(ybar_b - ybar_a) = V_aa + V_bb - 2 V_ab``. Ranks depend on the contrasts of the means only
+(``R' ybar``, ``R`` an orthonormal basis orthogonal to the ones vector); ``B`` draws of their
+covariance come from its posterior given an estimate with ``df`` degrees of freedom, the
+inverse Wishart ``IW(df * R' V R, df)`` (with two runs: ``df * V / chi2_df``, the Student-t
+widening), so the draws carry the uncertainty of the estimated covariance, its shape as well
+as its size. Per draw, the true contrasts are drawn in one of two models:
 
-- ``"flat"``: ``ybar + L z sqrt(k)`` (``L L' = V``): a parametric bootstrap of the clustered
-  item effects, the posterior of the true means under a flat prior;
+- ``"flat"``: ``R' ybar + L z`` (``L L'`` the drawn covariance): the posterior of the true
+  means under a flat prior; with two runs, ``P(b first) = F_t(delta / se; df)`` with compare's
+  ``delta``, ``se`` and ``df``;
 - ``"hierarchical"`` (the default): the true means are ``c + theta_t`` with ``theta_t ~ N(0,
   tau^2)``, ``tau`` uniform, integrated over its posterior (:func:`_hierarchical_draws`). Targets
   that are close get the shrinkage that makes their rank-1 probabilities honest: the flat model
   states a winner too often when the targets' true spread is small beside the noise
-  (``benchmarks/ranking_calibration.py``). In each draw
-the runs are ranked (rank 1 = best; ``higher_is_better`` decides the direction; equal draws,
-as for runs with identical items, share the better rank); ``P(rank r) = (draws in which the run
-has rank r) / B``.
+  (``benchmarks/ranking_calibration.py``).
+
+In each draw the runs are ranked (rank 1 = best; ``higher_is_better`` decides the direction;
+draws equal to within ``1e-9`` of their scale, as for runs with identical items, share the
+better rank); ``P(rank r) = (draws in which the run has rank r) / B``.
 
 Tied groups: runs are ordered by their estimate; a group is a maximal run of consecutive runs in
 that order in which no pair differs significantly (adjusted p >= alpha). Groups can overlap (a
@@ -45,8 +52,9 @@ from inspect_stance.stats.multiplicity import Adjust, adjust_pvalues
 from inspect_stance.stats.paired import clustered_paired_test
 
 RankModel = Literal["hierarchical", "flat"]
-RANKING_MODEL = ("rank probabilities: multivariate t (G - 1 df) around the means with their CR1 "
-                 "cluster-robust covariance; tied groups: clustered paired tests, adjusted")  # fmt: skip
+RANKING_MODEL = ("rank probabilities: the means' contrasts with their CR2 cluster-robust "
+                 "covariance, drawn from its inverse-Wishart posterior (Bell-McCaffrey df); tied "
+                 "groups: clustered paired tests, adjusted")  # fmt: skip
 
 
 @dataclass(frozen=True)
