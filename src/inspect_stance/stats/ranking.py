@@ -120,7 +120,8 @@ def rank_probabilities(
         theta = w + (root @ rng.standard_normal((n_resamples, rot.shape[1], 1)))[..., 0]
     else:
         theta = _hierarchical_draws(mean, w, sig, rng)
-    draws = theta @ rot.T
+    # directions without variance (runs that differ by a constant) keep their observed value
+    draws = (mean - rot @ w) + theta @ rot.T
     # runs whose draws differ only by rounding are equal (identical items): share the rank
     score = -draws if higher_is_better else draws
     tol = 1e-9 * max(float(np.abs(draws).max(initial=0.0)), 1e-300)
