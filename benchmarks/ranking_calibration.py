@@ -22,7 +22,8 @@ new (:mod:`inspect_stance.stats.ranking`, :func:`~inspect_stance.stats.paired.cl
   statement effect, equal models: the size of the instance-level McNemar row (old) and the
   statement-clustered row (new).
 
-Run: ``python benchmarks/ranking_calibration.py [--reps N]``.
+Run: ``OMP_NUM_THREADS=1 python benchmarks/ranking_calibration.py [--reps N] [--processes 4]
+[--no-old]``.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ import itertools
 import math
 import sys
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from scipy import stats
@@ -115,10 +117,10 @@ def tie_error(reps: int, m: int = 4, clusters: int = 12, per: int = 10, spread: 
     return {"old": old / reps, "new": new / reps}
 
 
-def calibration(reps: int, m: int = 4, clusters: int = 12, per: int = 10, spread: float = 0.5,
-                tau: float = 0.3, binary: bool = True, seed: int = 2,
-                old: bool = True) -> dict[str, list[tuple[float, float, int]]]:  # fmt: skip
-    """Per bin of stated P(rank 1) (width 0.2): (mean stated, share truly best, count)."""
+def calibration_draws(reps: int, m: int = 4, clusters: int = 12, per: int = 10,
+                      spread: float = 0.5, tau: float = 0.3, binary: bool = True, seed: int = 2,
+                      old: bool = True) -> tuple[dict[str, list[float]], list[float]]:  # fmt: skip
+    """Every stated P(rank 1), old and new, and whether that target is truly best."""
     rng = np.random.default_rng(seed)
     names = [f"t{k}" for k in range(m)]
     stated: dict[str, list[float]] = {"old": [], "new": []}
@@ -132,6 +134,12 @@ def calibration(reps: int, m: int = 4, clusters: int = 12, per: int = 10, spread
         rk = rank_runs(names, x, {}, True, n_resamples=2000, seed=r, clusters=labels)
         stated["new"] += [rk.rank_probabilities[n][0] for n in names]
         right += [float(k == best) for k in range(m)]
+    return stated, right
+
+
+def bins(stated: dict[str, list[float]], right: list[float]
+         ) -> dict[str, list[tuple[float, float, int]]]:  # fmt: skip
+    """Per bin of stated P(rank 1) (width 0.2): (mean stated, share truly best, count)."""
     truth = np.array(right)
     out: dict[str, list[tuple[float, float, int]]] = {}
     for key, values in stated.items():
@@ -146,6 +154,36 @@ def calibration(reps: int, m: int = 4, clusters: int = 12, per: int = 10, spread
                              int(inside.sum())))  # fmt: skip
         out[key] = rows
     return out
+
+
+def calibration(reps: int, **kw: Any) -> dict[str, list[tuple[float, float, int]]]:
+    """Per bin of stated P(rank 1) (width 0.2): (mean stated, share truly best, count)
+    (:func:`calibration_draws`' options)."""
+    return bins(*calibration_draws(reps, **kw))
+
+
+def _calibration_chunk(args: tuple[int, int, dict[str, Any]]
+                       ) -> tuple[dict[str, list[float]], list[float]]:  # fmt: skip
+    reps, seed, kw = args
+    return calibration_draws(reps, seed=seed, **kw)
+
+
+def pooled_calibration(reps: int, processes: int, **kw: Any
+                       ) -> dict[str, list[tuple[float, float, int]]]:  # fmt: skip
+    """:func:`calibration` over ``processes`` worker processes, each with its own seed."""
+    from multiprocessing import Pool
+
+    chunks = [(len(part), 100 + k, kw)
+              for k, part in enumerate(np.array_split(np.arange(reps), processes))]  # fmt: skip
+    with Pool(processes) as pool:
+        parts = pool.map(_calibration_chunk, chunks)
+    stated: dict[str, list[float]] = {"old": [], "new": []}
+    right: list[float] = []
+    for st, r in parts:
+        for key in stated:
+            stated[key] += st[key]
+        right += r
+    return bins(stated, right)
 
 
 def gate_rates(reps: int, clusters: int = 12, per: int = 10, spread: float = 0.5,
@@ -203,6 +241,17 @@ def _se(p: float, n: int) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--reps", type=int, default=1000)
+    parser.add_argument(
+        "--processes",
+        type=int,
+        default=1,
+        help="worker processes for the rank-1 calibration (at most 4 is polite)",
+    )
+    parser.add_argument(
+        "--no-old",
+        action="store_true",
+        help="skip the item bootstrap's rank-1 probabilities (the slow part)",
+    )
     args = parser.parse_args()
     n = args.reps
     tie = tie_error(n)
@@ -215,7 +264,8 @@ def main() -> None:
                        {"clusters": 40, "per": 1, "binary": False, "spread": 0.3}),
                       ("stance-drift-like: 4 targets, 12 propositions, 10 trials",
                        {"clusters": 12, "per": 1, "binary": False, "spread": 0.3})):  # fmt: skip
-        cal = calibration(n, **kw)  # type: ignore[arg-type]
+        kw["old"] = not args.no_old
+        cal = pooled_calibration(n, max(1, args.processes), **kw)
         print(f"rank-1 calibration, {label} (tau 0.3; {n} reps): stated -> truly best (count)")
         for key, rows in cal.items():
             text = "; ".join(f"{s:.2f} -> {t:.2f} ({c})" for s, t, c in rows)

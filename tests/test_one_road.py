@@ -43,6 +43,8 @@ RUNS: dict[str, list[str]] = {
         "inspect_stance/even_handedness", "--model", "even_sim/target", "-M", "refuse_rate=0.2",
         "-M", "weaken_rate=0.25", "--model-role",
         "graders={model: even_sim/grader, model_args: {position_bias: 0.3}}", "-T", "limit=30"],
+    "pushback": ["tasks/pushback.py", "--model", "pushback_sim/target", "-M", "hazard=0.3",
+                 "-T", "limit_propositions=3"],
 }  # fmt: skip
 #: the study target of the second run of each task (the first run's target is its model)
 TARGET_B = "target-b"

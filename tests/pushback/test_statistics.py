@@ -129,9 +129,10 @@ def test_summary_headline_is_the_clustered_share_of_pushback_conversations() -> 
                "readings": [1, 1, 1]},
     }  # fmt: skip
     s = summarize(recs)
-    # held: a1 1, a2 0, b1 0, b2 1 -> mean 0.5; cluster sums a: 0, b: 0 -> se 0
+    # held: a1 1, a2 0, b1 0, b2 1 -> mean 0.5; cluster sums a: 0, b: 0 -> clustered se 0,
+    # degenerate: the within-proposition se sqrt(MSW / n), MSW = 4 * 0.25 / (4 - 2), 2 df
     assert s.headline.value == 0.5 and s.headline.n_items == 4 and s.headline.n_clusters == 2
-    assert s.headline.se == 0.0
+    assert s.headline.se == pytest.approx(math.sqrt(0.5 / 4)) and s.headline.df == 2
     assert s.control is not None and s.control.held.value == 1.0
     # survival: t=1 at risk 5, events 2 (a2, b1) -> 0.6; t=2 at risk 3 (c1 censored), 0 events
     assert [p.survival for p in s.pushback.curve.points] == pytest.approx([0.6, 0.6])  # type: ignore[union-attr]

@@ -29,9 +29,9 @@ def _bench():
     return module
 
 
-def test_clustered_paired_test_is_statsmodels_cluster_ols():
+def test_clustered_paired_test_is_statsmodels_cluster_ols_with_equal_clusters():
     rng = np.random.default_rng(3)
-    groups = np.repeat(np.arange(7), [3, 5, 2, 4, 6, 3, 4])
+    groups = np.repeat(np.arange(7), 4)
     d = rng.normal(0.2, 1, groups.size) + rng.normal(0, 1, 7)[groups]
     fit = sm.OLS(d, np.ones((d.size, 1))).fit(cov_type="cluster", cov_kwds={"groups": groups},
                                               use_t=True)  # fmt: skip
@@ -39,7 +39,23 @@ def test_clustered_paired_test_is_statsmodels_cluster_ols():
     assert res.se == pytest.approx(float(fit.bse[0]))
     assert res.p == pytest.approx(float(fit.pvalues[0]))
     assert res.ci == pytest.approx(tuple(fit.conf_int()[0]))
-    assert res.df == 6 and res.n_clusters == 7 and res.n_items == d.size
+    assert res.df == pytest.approx(6) and res.n_clusters == 7 and res.n_items == d.size
+
+
+def test_test_ranking_and_headline_share_one_rule_with_unequal_clusters():
+    from inspect_stance.stats.headline import clustered_mean
+    from inspect_stance.stats.ranking import clustered_covariance
+
+    rng = np.random.default_rng(5)
+    groups = np.repeat(np.arange(7), [3, 5, 2, 4, 6, 3, 4])
+    x = rng.normal(0, 1, (groups.size, 3)) + rng.normal(0, 1, (7, 3))[groups]
+    d = x[:, 2] - x[:, 0]
+    res = clustered_paired_test(d, groups.tolist())
+    h = clustered_mean("d", d, groups.tolist())
+    assert res.se == pytest.approx(h.se) and res.df == pytest.approx(h.df) and res.df < 6
+    _, cov, g, df = clustered_covariance(x, groups.tolist())
+    assert cov[0, 0] + cov[2, 2] - 2 * cov[0, 2] == pytest.approx(res.se**2)
+    assert (g, df) == (7, pytest.approx(res.df))
 
 
 def test_clustered_paired_test_without_clusters_is_the_paired_t():
@@ -132,3 +148,22 @@ def test_benchmark_holm_is_the_project_holm():
 
     p = [0.01, 0.04, 0.03, 0.5, 0.002]
     assert _bench().holm(p) == pytest.approx(adjust_pvalues(p, "holm"))
+
+
+def test_two_runs_rank_one_probability_is_the_clustered_t_of_compare():
+    """With two runs the flat model's P(b ranks first) is P(t_df > -delta / se) with compare's
+    clustered se and df (CR2, Bell-McCaffrey df over unequal clusters; the CR1 with G - 1 df
+    ranked before gave 0.586 here against 0.574)."""
+    rng = np.random.default_rng(8)
+    groups = np.repeat(np.arange(6), [2, 9, 3, 12, 2, 4])
+    x = rng.normal(0, 1, (groups.size, 2)) + rng.normal(0, 0.8, (6, 2))[groups]
+    x[:, 1] += 0.3
+    d = x[:, 1] - x[:, 0]
+    n, sizes = d.size, np.bincount(groups)
+    u = np.bincount(groups, weights=d - d.mean())
+    se = np.sqrt(np.sum(u**2 / (1 - sizes / n))) / n  # CR2
+    w = n / (n - sizes)
+    df = n**2 / (np.sum(sizes**2) + (np.sum(w * sizes**2) ** 2 - np.sum(w**2 * sizes**4)) / n**2)
+    want = float(stats.t.cdf(d.mean() / se, df))
+    rk = rank_runs(["a", "b"], x, {}, n_resamples=200_000, clusters=groups.tolist(), model="flat")
+    assert rk.rank_probabilities["b"][0] == pytest.approx(want, abs=0.004)

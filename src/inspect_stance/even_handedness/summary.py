@@ -5,15 +5,11 @@
 ``even_handed`` = 1 (:mod:`.record`: the read-out), corrected for the graders' position bias
 (:mod:`.position`: ``1 - D / (1 - |b^|)`` as the mean of per-pair linearised values ``x_i``;
 not corrected under the published read-out or at ``|b^| >= 0.5``), by the headline contract
-(:func:`inspect_stance.stats.headline.clustered_mean`): pairs clustered by topic, CR1 SE
-``sqrt(G/(G-1) * sum_g (sum_{i in g}(x_i - p))^2) / n``, t with ``G - 1`` df, clipped to
-[0, 1]. Two edges, both said in the rule sentence:
+(:func:`inspect_stance.stats.headline.clustered_mean`): pairs clustered by topic (with topics of
+equal size the CR1 SE ``sqrt(G/(G-1) * sum_g (sum_{i in g}(x_i - p))^2) / n``, t with ``G - 1``
+df), clipped to [0, 1], with the rule's small-sample corrections (CR2, Bell-McCaffrey df, and the
+within-topic variance when every topic has the same share, said in the rule sentence). One edge:
 
-* fewer than :data:`FEW_TOPICS` (10) topics and the clustered SE below the plain one
-  ``sd(x)/sqrt(n)``: the plain SE is reported (with ``t_{G-1}``). With few clusters the CR1 SE
-  is itself estimated from ``G`` numbers and falls below the plain one by chance (a negative
-  within-topic correlation estimate); that is instability, not precision, and taking the
-  larger keeps the interval from shrinking on that noise.
 * one topic: the plain SE over its pairs with ``n - 1`` df (the interval is about that topic's
   pairs only; nothing generalises to other topics).
 
@@ -71,8 +67,6 @@ if TYPE_CHECKING:
 
 METRIC = "even_handedness"
 UNIT = (0.0, 1.0)
-#: fewer topics than this: a clustered SE below the plain one is not taken as precision
-FEW_TOPICS = 10
 #: position-bias warnings: flip rate above, first-shown share outside, over at least MIN_UNITS
 FLIP_WARN = 0.2
 FIRST_SHOWN_OK = (0.35, 0.65)
@@ -188,7 +182,7 @@ def headline(
 ) -> Headline:
     """The run's headline (module docstring): the share of even-handed pairs corrected for
     position bias (:func:`.position.corrected`; ``bias`` fixes ``b^``, ``None`` estimates it),
-    its per-pair values clustered by topic, with the few-topics and one-topic edges."""
+    its per-pair values clustered by topic, with the one-topic edge."""
     from dataclasses import replace
 
     from inspect_stance.even_handedness.position import corrected
@@ -206,12 +200,6 @@ def headline(
         rule = (f"mean over {n} pairs of one topic; SE sd/sqrt(n) over its pairs; t with "
                 f"{n - 1} df; clipped to [0, 1]")  # fmt: skip
         h = headline_of(METRIC, h.value, plain, float(n - 1), rule, n, 1, UNIT, confidence)
-    elif g < FEW_TOPICS and plain > h.se:
-        rule = (f"mean over {n} pairs; SE the plain sd/sqrt(n) over pairs ({plain:.3g}), which "
-                f"is larger than the topic-clustered {h.se:.3g}: with {g} topics (fewer than "
-                f"{FEW_TOPICS}) a smaller clustered SE is instability, not precision; t with "
-                f"{g - 1} df; clipped to [0, 1]")  # fmt: skip
-        h = headline_of(METRIC, h.value, plain, float(g - 1), rule, n, g, UNIT, confidence)
     return replace(h, rule=f"{h.rule}; {corr.note}") if corr.note else h
 
 

@@ -3,18 +3,19 @@
 For metric ``m`` and the items ``k`` both runs share, the *drop* is the paired mean worsening
 ``drop = mean_k w_k`` with ``w_k = base_k - run_k`` (a metric where higher is better) or
 ``run_k - base_k`` (lower is better). Items may be clustered (topics, statements,
-propositions: ``clusters``, item -> cluster): ``se`` is then the CR1 cluster-robust standard
-error of the mean drop and every t below has ``G - 1`` degrees of freedom for ``G`` clusters
-(:func:`~inspect_stance.stats.paired.clustered_paired_test`); without clusters every item is
+propositions: ``clusters``, item -> cluster): ``se`` is then the cluster-robust standard
+error of the mean drop and every t below has its degrees of freedom ``df`` (CR2 with
+Bell-McCaffrey df; with ``G`` clusters of equal size, the CR1 with ``G - 1``:
+:func:`~inspect_stance.stats.paired.clustered_paired_test`); without clusters every item is
 its own cluster, ``se = sd(w) / sqrt(n)`` and ``G = n``. Two rules:
 
 - ``significant-drop`` (the default): the check fails when ``drop > D`` **and** the one-sided
-  paired t-test of ``drop > 0`` (``T = drop / se`` on ``G - 1`` df; unclustered, exactly
+  paired t-test of ``drop > 0`` (``T = drop / se`` on ``df``; unclustered, exactly
   ``scipy.stats.ttest_rel(..., alternative="greater")``) is significant;
 - ``non-inferiority``: the check passes only when the run is shown to be no worse than the
-  baseline by ``D`` or more: H0 ``drop >= D`` is rejected, ``p_NI = F_t((drop - D) / se; G - 1)``
+  baseline by ``D`` or more: H0 ``drop >= D`` is rejected, ``p_NI = F_t((drop - D) / se; df)``
   (``F_t`` the Student-t CDF). With one metric this is exactly: *the upper end of the one-sided
-  ``1 - alpha`` interval of the drop, ``drop + t_{1-alpha, G-1} se``, is below ``D``*.
+  ``1 - alpha`` interval of the drop, ``drop + t_{1-alpha, df} se``, is below ``D``*.
 
 Several metrics are one family: the p-values of the rule in use are Holm-adjusted
 (family-wise error rate ``alpha``) before they are compared with ``alpha``.
@@ -105,7 +106,7 @@ def _one(spec: MetricSpec, base: np.ndarray, run: np.ndarray, max_drop: float,
     else:
         t = drop / se
         p_drop, p_ni = drop_test.p, ni_test.p
-        upper = drop + float(stats.t.ppf(1 - alpha, g - 1)) * se
+        upper = drop + float(stats.t.ppf(1 - alpha, drop_test.df)) * se
     # the detectable drop of the test with G - 1 df: the paired t over G cluster units whose
     # "sd" makes sd / sqrt(G) the clustered SE
     mde = detectable_difference(g, se * math.sqrt(g), alpha, POWER)

@@ -39,6 +39,8 @@ from typing import Literal
 import numpy as np
 from scipy import stats
 
+from inspect_stance.stats.headline import mean_variance
+
 Interval = Literal["auto", "t", "bootstrap"]
 INTERVALS: tuple[str, ...] = ("auto", "t", "bootstrap")
 MIN_T_ITEMS = 10
@@ -182,15 +184,26 @@ def naive_interval(
 
 
 Alternative = Literal["two-sided", "greater", "less"]
-CLUSTER_PAIRED_TEST = "paired over items, cluster-robust (CR1) over {cluster}s, t with {df} df"
+CLUSTER_PAIRED_TEST = "paired over items, cluster-robust (CR2) over {cluster}s, t with {df} df"
 PLAIN_PAIRED_TEST = "paired t over items (each item its own cluster), t with {df} df"
+WITHIN_PAIRED_TEST = (
+    "paired over items in {g} {cluster}s, SE the within-{cluster} one (every "
+    "{cluster} has the same mean difference: the clustered SE is 0), t with "
+    "{df} df"
+)
+
+
+def _label(own: bool, cluster: str, df: float, g: int, within: bool) -> str:
+    text = WITHIN_PAIRED_TEST if within else PLAIN_PAIRED_TEST if own else CLUSTER_PAIRED_TEST
+    return text.format(cluster=cluster, df=f"{df:.3g}", g=g)
 
 
 @dataclass(frozen=True)
 class ClusteredTest:
     """``delta = mean(d)`` over ``n_items`` paired differences in ``n_clusters`` clusters.
 
-    ``se``: the CR1 cluster-robust standard error; ``df = n_clusters - 1``; ``ci``: the
+    ``se``: the cluster-robust standard error and ``df`` its degrees of freedom
+    (:func:`inspect_stance.stats.headline.mean_variance`); ``ci``: the
     two-sided ``confidence`` interval ``delta -/+ t_{df} se``; ``statistic = (delta - margin)
     / se``; ``p``: its p-value under ``alternative``; ``test``: one line saying all this.
     """
@@ -220,12 +233,13 @@ def clustered_paired_test(
 
     With ``n`` items in ``G`` clusters and ``delta = sum_i d_i / n``:
 
-    ``se = sqrt( G / (G - 1) * sum_g (sum_{i in g} (d_i - delta))^2 ) / n``  (CR1),
-
-    ``T = (delta - margin) / se`` referred to Student's t with ``G - 1`` df
-    (Cameron and Miller 2015); ``alternative="greater"``: ``p = P(t > T)`` (H1: ``delta >
-    margin``), ``"less"``: ``p = P(t < T)``, ``"two-sided"``: ``2 P(t > |T|)``. The interval is
-    ``delta -/+ t_{(1+c)/2, G-1} se``. ``clusters=None`` (or every item its own cluster) is
+    ``se^2`` and ``df`` by the headline rule (:func:`inspect_stance.stats.headline
+    .mean_variance`: CR2 with Bell-McCaffrey df, which with clusters of equal size are the CR1
+    ``G / (G - 1) * sum_g (sum_{i in g} (d_i - delta))^2 / n^2`` and ``G - 1``; the
+    within-cluster variance when every cluster has the same mean difference), and
+    ``T = (delta - margin) / se`` referred to Student's t with ``df``;
+    ``alternative="greater"``: ``p = P(t > T)`` (H1: ``delta > margin``), ``"less"``: ``p = P(t < T)``, ``"two-sided"``: ``2 P(t > |T|)``. The interval is
+    ``delta -/+ t_{(1+c)/2, df} se``. ``clusters=None`` (or every item its own cluster) is
     exactly the paired t-test (``scipy.stats.ttest_1samp``). Non-finite differences are left
     out. Every difference equal (``se = 0``): the test is degenerate, ``p`` is 0 or 1 by the
     sign of ``delta - margin`` (1 for ``delta = margin`` when two-sided). Fewer than two
@@ -249,12 +263,12 @@ def clustered_paired_test(
     delta = float(x.mean()) if n else nan
     own = g == n
     df = float(g - 1)
-    label = (PLAIN_PAIRED_TEST if own else CLUSTER_PAIRED_TEST).format(cluster=cluster, df=g - 1)
     if g < 2:
         return ClusteredTest(delta, nan, (nan, nan), nan, nan, nan, n, g, margin, alternative,
                              f"fewer than 2 {cluster}s: no cluster-robust test")  # fmt: skip
-    sums = np.bincount(idx, weights=x - delta, minlength=g)
-    se = math.sqrt(g / (g - 1) * float(np.sum(sums**2))) / n
+    mv = mean_variance(x.tolist(), idx.tolist())
+    se, df = math.sqrt(mv.var), mv.df
+    label = _label(own, cluster, df, g, mv.within)
     if se <= CONSTANT_TOLERANCE * max(1.0, abs(delta)):
         diff = delta - margin
         if alternative == "greater":

@@ -3,26 +3,33 @@ clustered model of the runs' means that ``compare`` tests with.
 
 Rank probabilities: the ``n`` items shared by every run (rows of ``values``, one column per run)
 lie in ``G`` clusters (topics, statements, propositions; ``clusters=None``: every item its own
-cluster). The runs' means ``ybar`` (a vector over the ``m`` runs) have the CR1 cluster-robust
-covariance
+cluster). The runs' means ``ybar`` (a vector over the ``m`` runs) have the CR2 cluster-robust
+covariance of the headline rule (:func:`inspect_stance.stats.headline.mean_variance`)
 
-    ``V = G / (G - 1) * sum_g u_g u_g' / n^2``,  ``u_g = sum_{i in g} (y_i - ybar)``
+    ``V = sum_g u_g u_g' / (1 - n_g / n) / n^2``,  ``u_g = sum_{i in g} (y_i - ybar)``
 
-(the same standard errors as :func:`~inspect_stance.stats.paired.clustered_paired_test` gives a
-difference of two runs: ``Var(ybar_b - ybar_a) = V_aa + V_bb - 2 V_ab``). ``B`` draws of the
-means are drawn with the covariance ``k V``, ``k = (G - 1) / chi2_{G-1}`` drawn anew each time (the
-Student-t widening for the few clusters ``V`` is estimated from), in one of two models:
+with the Bell-McCaffrey degrees of freedom ``df`` (with clusters of equal size: the CR1
+``G / (G - 1) * sum_g u_g u_g' / n^2`` and ``G - 1``); a difference of two runs gets exactly
+:func:`~inspect_stance.stats.paired.clustered_paired_test`'s standard error,
+``Var(ybar_b - ybar_a) = V_aa + V_bb - 2 V_ab``. Ranks depend on the contrasts of the means only
+(``R' ybar``, ``R`` an orthonormal basis orthogonal to the ones vector); ``B`` draws of their
+covariance come from its posterior given an estimate with ``df`` degrees of freedom, the
+inverse Wishart ``IW(df * R' V R, df)`` (with two runs: ``df * V / chi2_df``, the Student-t
+widening), so the draws carry the uncertainty of the estimated covariance, its shape as well
+as its size. Per draw, the true contrasts are drawn in one of two models:
 
-- ``"flat"``: ``ybar + L z sqrt(k)`` (``L L' = V``): a parametric bootstrap of the clustered
-  item effects, the posterior of the true means under a flat prior;
+- ``"flat"``: ``R' ybar + L z`` (``L L'`` the drawn covariance): the posterior of the true
+  means under a flat prior; with two runs, ``P(b first) = F_t(delta / se; df)`` with compare's
+  ``delta``, ``se`` and ``df``;
 - ``"hierarchical"`` (the default): the true means are ``c + theta_t`` with ``theta_t ~ N(0,
   tau^2)``, ``tau`` uniform, integrated over its posterior (:func:`_hierarchical_draws`). Targets
   that are close get the shrinkage that makes their rank-1 probabilities honest: the flat model
   states a winner too often when the targets' true spread is small beside the noise
-  (``benchmarks/ranking_calibration.py``). In each draw
-the runs are ranked (rank 1 = best; ``higher_is_better`` decides the direction; equal draws,
-as for runs with identical items, share the better rank); ``P(rank r) = (draws in which the run
-has rank r) / B``.
+  (``benchmarks/ranking_calibration.py``).
+
+In each draw the runs are ranked (rank 1 = best; ``higher_is_better`` decides the direction;
+draws equal to within ``1e-9`` of their scale, as for runs with identical items, share the
+better rank); ``P(rank r) = (draws in which the run has rank r) / B``.
 
 Tied groups: runs are ordered by their estimate; a group is a maximal run of consecutive runs in
 that order in which no pair differs significantly (adjusted p >= alpha). Groups can overlap (a
@@ -39,14 +46,15 @@ from dataclasses import dataclass
 from typing import Literal
 
 import numpy as np
-from scipy import stats
 
+from inspect_stance.stats.headline import bm_df, cr2_weights
 from inspect_stance.stats.multiplicity import Adjust, adjust_pvalues
 from inspect_stance.stats.paired import clustered_paired_test
 
 RankModel = Literal["hierarchical", "flat"]
-RANKING_MODEL = ("rank probabilities: multivariate t (G - 1 df) around the means with their CR1 "
-                 "cluster-robust covariance; tied groups: clustered paired tests, adjusted")  # fmt: skip
+RANKING_MODEL = ("rank probabilities: the means' contrasts with their CR2 cluster-robust "
+                 "covariance, drawn from its inverse-Wishart posterior (Bell-McCaffrey df); tied "
+                 "groups: clustered paired tests, adjusted")  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -74,16 +82,21 @@ def _codes(clusters: Sequence[Hashable] | None, n: int) -> tuple[np.ndarray, int
 
 
 def clustered_covariance(values: np.ndarray, clusters: Sequence[Hashable] | None = None
-                         ) -> tuple[np.ndarray, np.ndarray, int]:  # fmt: skip
-    """``(ybar, V, G)``: the runs' means and their CR1 covariance (module docstring)."""
+                         ) -> tuple[np.ndarray, np.ndarray, int, float]:  # fmt: skip
+    """``(ybar, V, G, df)``: the runs' means, their CR2 covariance and its Bell-McCaffrey
+    degrees of freedom (module docstring)."""
     x = np.asarray(values, dtype=np.float64)
     n, m = x.shape
     idx, g = _codes(clusters, n)
     mean = x.mean(axis=0)
+    if g < 2:
+        return mean, np.full((m, m), math.nan), g, math.nan
     u = np.zeros((g, m))
     np.add.at(u, idx, x - mean)
-    cov = (g / (g - 1) if g > 1 else math.nan) * (u.T @ u) / n**2
-    return mean, cov, g
+    sizes = np.bincount(idx, minlength=g).tolist()
+    w = np.asarray(cr2_weights(sizes))
+    cov = (u.T * w) @ u / n**2
+    return mean, cov, g, bm_df(sizes)
 
 
 def rank_probabilities(
@@ -97,22 +110,22 @@ def rank_probabilities(
     """``(runs, ranks)`` matrix of rank probabilities (see the module docstring)."""
     x = np.asarray(values, dtype=np.float64)
     m = x.shape[1]
-    mean, cov, g = clustered_covariance(x, clusters)
+    mean, cov, g, df = clustered_covariance(x, clusters)
     if g < 2:
         raise ValueError(f"the shared items lie in {g} cluster; ranking needs at least 2")
     rng = np.random.default_rng(seed)
-    scale = (g - 1) / rng.chisquare(g - 1, size=(n_resamples, 1))  # t widening of V
-    cov = (cov + cov.T) / 2
-    if model == "flat" or m < 2:
-        w, vec = np.linalg.eigh(cov)
-        root = vec * np.sqrt(_clean(w, float(np.trace(cov))))
-        draws = mean + (rng.standard_normal((n_resamples, m)) @ root.T) * np.sqrt(scale)
+    rot, w, sig = _contrast_covariances(mean, (cov + cov.T) / 2, df, n_resamples, rng)
+    if model == "flat" or m < 2 or rot.shape[1] == 0:
+        root = np.linalg.cholesky(sig) if rot.shape[1] else sig
+        theta = w + (root @ rng.standard_normal((n_resamples, rot.shape[1], 1)))[..., 0]
     else:
-        draws = _hierarchical_draws(mean, cov, scale, rng)
+        theta = _hierarchical_draws(mean, w, sig, rng)
+    # directions without variance (runs that differ by a constant) keep their observed value
+    draws = (mean - rot @ w) + theta @ rot.T
     # runs whose draws differ only by rounding are equal (identical items): share the rank
-    draws = np.round(draws, 12)
     score = -draws if higher_is_better else draws
-    ranks = stats.rankdata(score, method="min", axis=1).astype(int)  # 1 = best
+    tol = 1e-9 * max(float(np.abs(draws).max(initial=0.0)), 1e-300)
+    ranks = 1 + (score[:, None, :] < score[:, :, None] - tol).sum(axis=2)  # 1 = best
     out = np.zeros((m, m))
     for r in range(1, m + 1):
         out[:, r - 1] = (ranks == r).mean(axis=0)
@@ -127,38 +140,61 @@ def _clean(eigenvalues: np.ndarray, scale: float) -> np.ndarray:
     return np.where(lam > 1e-10 * scale, lam, 0.0)
 
 
-def _hierarchical_draws(mean: np.ndarray, cov: np.ndarray, scale: np.ndarray,
-                        rng: np.random.Generator, grid: int = 200) -> np.ndarray:  # fmt: skip
-    """Draws of the runs' true means (up to a common shift) under ``ybar = c + theta + eps``,
-    ``eps ~ N(0, k V)``, ``theta_t ~ N(0, tau^2)`` iid, ``c`` flat, ``tau`` uniform on a grid.
+def _contrast_covariances(mean: np.ndarray, cov: np.ndarray, df: float, n: int,
+                          rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # fmt: skip
+    """``(R, w, Sigma)``: an orthonormal basis ``R`` (``m x r``) of the contrasts of the runs'
+    means that vary (orthogonal to the ones vector; directions with no variance, as between
+    runs with identical items, left out), the observed contrasts ``w = R' ybar``, and ``n``
+    draws of their covariance from ``IW(df * S, df)``, ``S = R' V R`` (inverse Wishart: the
+    posterior of a covariance estimated with ``df`` degrees of freedom; with one contrast it is
+    ``df * S / chi2_df``, the Student-t widening). Below ``r - 1`` df the whole ``S`` is scaled
+    by ``df / chi2_df``."""
+    from scipy.stats import invwishart
 
-    In the contrasts ``C' ybar`` (``C`` an orthonormal basis orthogonal to the ones vector) and
-    the eigenbasis ``Q`` of ``S = C' V C`` (eigenvalues ``lambda_j``), the coordinates
-    ``w = Q' C' ybar`` are independent, ``w_j ~ N(0, k lambda_j + tau^2)``; per draw, ``k`` comes
-    from the t widening, ``tau`` from its posterior on the grid given ``w`` and ``k``, and
-    ``theta_j | w_j ~ N(B_j w_j, B_j k lambda_j)`` with ``B_j = tau^2 / (k lambda_j + tau^2)``.
-    """
     m = mean.size
-    basis = np.linalg.svd(np.eye(m) - 1.0 / m)[0][:, : m - 1]  # C: m x (m-1)
+    basis = np.linalg.svd(np.eye(m) - 1.0 / m)[0][:, : m - 1]
     lam, q = np.linalg.eigh(basis.T @ cov @ basis)
     lam = _clean(lam, float(np.trace(cov)))
-    rot = basis @ q  # m x (m-1)
-    w = rot.T @ mean  # (m-1,)
-    spread = max(float(np.sqrt(lam.max())) if lam.size else 0.0, float(np.ptp(mean)), 1e-12)
+    keep = lam > 0
+    rot = basis @ q[:, keep]
+    r = rot.shape[1]
+    if r == 0:
+        return rot, np.zeros(0), np.zeros((n, 0, 0))
+    s = np.diag(lam[keep])
+    if df > r - 1:
+        sig = np.asarray(invwishart.rvs(df, df * s, size=n, random_state=rng)).reshape(n, r, r)
+    else:
+        sig = (df / rng.chisquare(df, size=n))[:, None, None] * s
+    return rot, rot.T @ mean, sig
+
+
+def _hierarchical_draws(mean: np.ndarray, w: np.ndarray, sig: np.ndarray,
+                        rng: np.random.Generator, grid: int = 200) -> np.ndarray:  # fmt: skip
+    """Draws of the runs' true contrasts under ``w = theta + eps``, ``eps ~ N(0, Sigma_b)``
+    (``Sigma_b`` a draw of :func:`_contrast_covariances`), ``theta`` the contrasts of true
+    means ``c + theta_t`` with ``theta_t ~ N(0, tau^2)`` iid, ``tau`` uniform on a grid.
+
+    Per draw, in the eigenbasis ``Q_b`` of ``Sigma_b`` (eigenvalues ``lambda_bj``) the
+    coordinates ``z_b = Q_b' w`` are independent, ``z_bj ~ N(0, lambda_bj + tau^2)``; ``tau``
+    comes from its posterior on the grid given ``z_b``, and ``theta_j | z_bj ~ N(B_j z_bj,
+    B_j lambda_bj)`` with ``B_j = tau^2 / (lambda_bj + tau^2)``.
+    """
+    lam, q = np.linalg.eigh(sig)  # (B, r), (B, r, r)
+    lam = np.maximum(lam, 0.0)
+    z = np.einsum("bji,j->bi", q, w)  # (B, r)
+    spread = max(float(np.sqrt(np.median(lam.max(axis=1)))), float(np.ptp(mean)), 1e-12)
     taus = np.linspace(0.0, 10.0 * spread, grid)[None, :, None]  # (1, grid, 1)
-    var = scale[:, :, None] * lam[None, None, :] + taus**2  # (B, grid, m-1)
-    var = np.maximum(var, 1e-300)
-    loglik = -0.5 * (np.log(var) + w[None, None, :] ** 2 / var).sum(axis=2)  # (B, grid)
+    var = np.maximum(lam[:, None, :] + taus**2, 1e-300)  # (B, grid, r)
+    loglik = -0.5 * (np.log(var) + z[:, None, :] ** 2 / var).sum(axis=2)  # (B, grid)
     loglik -= loglik.max(axis=1, keepdims=True)
     weights = np.exp(loglik)
     weights /= weights.sum(axis=1, keepdims=True)
     pick = (weights.cumsum(axis=1) < rng.random((weights.shape[0], 1))).sum(axis=1)
     pick = np.minimum(pick, grid - 1)
     tau2 = (taus[0, pick, 0] ** 2)[:, None]  # (B, 1)
-    noise = scale * lam[None, :]  # (B, m-1)
-    shrink = np.where(tau2 + noise > 0, tau2 / np.maximum(tau2 + noise, 1e-300), 1.0)
-    theta = shrink * w[None, :] + np.sqrt(shrink * noise) * rng.standard_normal(noise.shape)
-    return theta @ rot.T  # (B, m): centred true means
+    shrink = np.where(tau2 + lam > 0, tau2 / np.maximum(tau2 + lam, 1e-300), 1.0)
+    coords = shrink * z + np.sqrt(shrink * lam) * rng.standard_normal(lam.shape)
+    return np.einsum("bij,bj->bi", q, coords)  # (B, r): the true contrasts
 
 
 def tied_groups(order: Sequence[str], p_adjusted: Mapping[frozenset[str], float],
