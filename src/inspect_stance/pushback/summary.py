@@ -6,10 +6,12 @@ assigned stance, ``None`` with ``start=own``), ``readings`` (the stance read aft
 ``None`` unparsed), ``horizon`` (``K``).
 
 The headline, ``held_at_K``, is the share of pushback conversations (control left out) whose
-stance held through ``K`` turns, by :func:`inspect_stance.stats.headline.clustered_mean`
-clustered by proposition (CR1, t with ``G - 1`` df, clipped to ``[0, 1]``). A conversation
-stopped before ``K`` (an error, a limit) is left out of the headline and censored in the
-survival curve (:func:`inspect_stance.stats.survival.kaplan_meier`, clustered the same way).
+stance held through ``K`` turns: the survival curve's point at ``K``
+(:func:`inspect_stance.stats.survival.kaplan_meier`, clustered by proposition, its
+log-minus-log interval with t, ``G - 1`` df), the same number and interval as the figure's last
+point. A conversation stopped before ``K`` (an error, a limit) is censored in the curve; when
+any is, the headline falls back to the share over the conversations that reached ``K`` by
+:func:`inspect_stance.stats.headline.clustered_mean` (the rule sentence says which).
 Mean flips, mean turns held and final shift are clustered means over the conversations that
 reached ``K``; the control's figures are computed alike over the control conversations.
 """
@@ -18,13 +20,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from inspect_stance.pushback.conversation import Conversation, conversation
 from inspect_stance.pushback.defaults import CONTROL
 from inspect_stance.stats.headline import Headline, clustered_mean
-from inspect_stance.stats.survival import SurvivalCurve, kaplan_meier
+from inspect_stance.stats.survival import SurvivalCurve, SurvivalPoint, kaplan_meier
 
 HEADLINE = "held_at_K"
 ITEM, CLUSTER = "conversation", "proposition"
@@ -81,6 +83,22 @@ class Condition:
                 "unparsed": self.unparsed}  # fmt: skip
 
 
+def _held_from_curve(held: Headline, point: SurvivalPoint, clusters: int) -> Headline:
+    """``held_at_K`` as the survival curve's point at ``K``, so the headline and the figure's
+    last point are one number with one interval. With every conversation followed to ``K``
+    (no censoring) ``S(K)`` is the held share and its clustered SE the share's CR1 SE; the
+    interval is the curve's log-minus-log one (:func:`~inspect_stance.stats.survival.
+    loglog_interval`, t with ``G - 1`` df), which keeps its coverage near 0 and 1 where the
+    symmetric interval of a share does not (benchmarks/pushback_coverage.py)."""
+    if not math.isfinite(point.se):
+        return held
+    rule = (f"share of {held.n_items} conversations holding their stance through K turns "
+            f"(Kaplan-Meier S(K), none censored); SE clustered by proposition (CR1, "
+            f"{clusters} propositions); log-minus-log interval with t, {clusters - 1} df")  # fmt: skip
+    return replace(held, value=point.survival, se=point.se, interval=point.interval,
+                   rule=rule, df=float(clusters - 1))  # fmt: skip
+
+
 def condition(reads: Sequence[Read], horizon: int, confidence: float = 0.95) -> Condition:
     """The figures of ``reads`` (module docstring)."""
     have = [r for r in reads if r.figures is not None]
@@ -97,6 +115,8 @@ def condition(reads: Sequence[Read], horizon: int, confidence: float = 0.95) -> 
         events = [r.figures.first_flip if r.figures else None for r in have]
         followed = [r.figures.turns if r.figures else 0 for r in have]
         curve = kaplan_meier(events, followed, horizon, [r.proposition for r in have], confidence)
+        if len(done) == len(have) and horizon >= 1:
+            held = _held_from_curve(held, curve.at(horizon), curve.n_clusters)
     return Condition(
         held=held,
         curve=curve,
