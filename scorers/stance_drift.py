@@ -45,6 +45,7 @@ from inspect_ai.solver import TaskState
 from inspect_stance.drift.adaptive.rule import ADAPTIVE_KEY, adaptive_row
 from inspect_stance.drift.extraction import record_label_mismatches, trial_vector
 from inspect_stance.drift.figures import PANEL_COUNTS, counts, matrices_of, spr_headline
+from inspect_stance.drift.held import held
 from inspect_stance.drift.logs import PLANNED_KEY, TRIALS_KEY
 from inspect_stance.drift.started import StartedSamples
 from inspect_stance.drift.transition import FloatArray, check_policy
@@ -136,7 +137,10 @@ def _make_scorer(unparsed: str, argmax: bool) -> Scorer:
     check_policy(unparsed)
 
     async def score(state: TaskState, target: Target) -> Score:  # noqa: ARG001
-        records = state.store.get(TRIALS_KEY) or []
+        # held while the sample runs (drift.held); in the store when re-scored from a log
+        records = held(state.uuid)
+        if records is None:
+            records = state.store.get(TRIALS_KEY) or []
         row, counts = trial_row(records, unparsed, argmax)
         planned = int(state.store.get(PLANNED_KEY) or len(records))
         missing = max(planned - len(records), 0)
