@@ -42,6 +42,7 @@ from inspect_ai.scorer import (
 )
 from inspect_ai.solver import TaskState
 
+from inspect_stance.drift.held import held
 from inspect_stance.drift.started import StartedSamples
 from inspect_stance.drift.transition import FloatArray, check_policy
 from inspect_stance.explain import drift_explanation, trial_argmax_counts
@@ -140,7 +141,10 @@ def _make_scorer(unparsed: str, argmax: bool) -> Scorer:
     check_policy(unparsed)
 
     async def score(state: TaskState, target: Target) -> Score:  # noqa: ARG001
-        records = state.store.get(TRIALS_KEY) or []
+        # held while the sample runs (drift.held); in the store when re-scored from a log
+        records = held(state.uuid)
+        if records is None:
+            records = state.store.get(TRIALS_KEY) or []
         row, counts = trial_row(records, unparsed, argmax)
         planned = int(state.store.get(PLANNED_KEY) or len(records))
         missing = max(planned - len(records), 0)

@@ -52,7 +52,8 @@ from inspect_stance.solvers.trial_record import TrialRecordFile, record_dir, rec
 import inspect_stance.drift.defaults as D
 from inspect_stance.drift.chain.relay_prompts import check_operation, relay_prompt, relay_steps
 from inspect_stance.drift.extraction import extract, to_stance_order
-from inspect_stance.drift.logs import PLANNED_KEY, TRIALS_KEY
+from inspect_stance.drift.held import hold
+from inspect_stance.drift.logs import PLANNED_KEY
 from inspect_stance.drift.prompts import (
     check_variant,
     extraction_prompt,
@@ -314,8 +315,8 @@ def stance_chain_trials(
         runner = ChainRunner(model, relays, state, dict(settings), config)
         if cache:
             runner.open_record(_record_key(runner, state, templates))
-        done: list[dict[str, Any]] = []
-        state.store.set(TRIALS_KEY, done)  # appended to in place as chains finish
+        # appended to as chains finish; moved into the store by the task's cleanup (drift.held)
+        done = hold(state.uuid)
         state.store.set(PLANNED_KEY, trials)
         await _run_chains(runner, trials, trials_in_flight(model), done)
         done.sort(key=lambda r: int(r["trial"]))

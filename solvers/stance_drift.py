@@ -21,10 +21,12 @@ connection limit otherwise), so trials finish steadily rather than all at the en
 ``adaptive`` the trials run in waves (:mod:`inspect_stance.drift.adaptive.rule`): after each wave the
 sample stops once its confidence sequence is narrow enough (``state.store["adaptive"]``).
 
-**Nothing finished is lost.** Each trial's record is appended to ``state.store["trials"]`` (plain
-lists, viewable in ``inspect view`` under the sample's Info → Store) the moment the trial
-finishes, so a sample stopped by ``--time-limit`` / ``--token-limit`` / ``--working-limit`` keeps
-and scores its finished trials (the scorer flags the sample as incomplete).
+**Nothing finished is lost.** Each trial's record is appended to the sample's held records
+(:mod:`inspect_stance.drift.held`) the moment the trial finishes, so a sample stopped by
+``--time-limit`` / ``--token-limit`` / ``--working-limit`` keeps and scores its finished trials
+(the scorer flags the sample as incomplete); the task's cleanup (:func:`drift_cleanup`) moves
+them, once, into ``state.store["trials"]`` (plain lists, viewable in ``inspect view`` under the
+sample's Info → Store).
 ``state.store["trials_planned"]`` holds the number of trials the sample should have.
 
 Record fields: ``trial, argument, answers, orders, vectors, estimators, probs, estimator,
@@ -82,6 +84,7 @@ from inspect_stance.drift.extraction import (
     label_mismatch,
     to_stance_order,
 )
+from inspect_stance.drift.held import hold, release
 from inspect_stance.drift.logs import PLANNED_KEY, TRIALS_KEY
 from inspect_stance.drift.prompts import (
     MULTIPLE_EXTRACTIONS,
@@ -94,6 +97,7 @@ from inspect_stance.drift.started import StartedSamples
 from inspect_stance.drift.trials import combine, shuffled_orders
 from inspect_stance.fingerprint import digest, model_identity
 from inspect_stance.hooks import ensure_replay_notice
+from inspect_stance.provenance import record_provenance
 from inspect_stance.stances import STANCES
 
 logger = logging.getLogger(__name__)
@@ -128,7 +132,7 @@ class DriftSettings:
 
 class SampleTrials:
     """The trials of one sample: recorded trials replayed, missing ones run (wave by wave when
-    adaptive), each appended to ``state.store["trials"]`` and the trial record as it finishes."""
+    adaptive), each appended to the held records and the trial record as it finishes."""
 
     def __init__(self, s: DriftSettings, state: TaskState, model: Model) -> None:
         self.s = s
@@ -147,8 +151,8 @@ class SampleTrials:
         self.gen_prompt = generation_prompt(
             self.proposition, self.stance, s.variant, s.words_limit, s.base_order
         )
-        self.done: list[dict[str, Any]] = []
-        state.store.set(TRIALS_KEY, self.done)  # appended to in place as trials finish
+        # appended to as trials finish; moved into the store by the task's cleanup (drift.held)
+        self.done = hold(state.uuid)
         state.store.set(PLANNED_KEY, s.trials)
         if s.started is not None:  # an errored sample has no score: the metrics count it
             s.started.add(self.sample_key, s.trials)
@@ -312,6 +316,16 @@ class SampleTrials:
         )
         state.completed = True
         return state
+
+
+async def drift_cleanup(state: TaskState) -> None:
+    """Task cleanup (after scoring, on every path): the sample's trial records, held while it
+    ran (:mod:`inspect_stance.drift.held`), into ``state.store["trials"]``, then its call
+    provenance (:func:`~inspect_stance.provenance.record_provenance`)."""
+    records = release(state.uuid)
+    if records is not None:
+        state.store.set(TRIALS_KEY, records)
+    await record_provenance(state)
 
 
 @solver

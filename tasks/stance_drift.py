@@ -29,7 +29,6 @@ from inspect_stance.drift.started import StartedSamples
 from inspect_stance.fingerprint import FINGERPRINT_KEY, task_fingerprint
 from inspect_stance.inspect_cli import enter_task
 from inspect_stance.params import reject_unknown_args
-from inspect_stance.provenance import record_provenance
 from inspect_stance.roles import require_roles
 from inspect_stance.task_options import task_arguments
 from inspect_stance.viewer import headline
@@ -104,7 +103,7 @@ def stance_drift(
     """
     given = dict(locals())  # the task's arguments: its parameters only, taken first
     from inspect_stance.solvers.stance_chain import CHAIN_RECORD_FORMAT, RELAY_ROLE
-    from inspect_stance.solvers.stance_drift import RECORD_FORMAT
+    from inspect_stance.solvers.stance_drift import RECORD_FORMAT, drift_cleanup
 
     enter_task()
 
@@ -118,7 +117,8 @@ def stance_drift(
     inputs = {"propositions": propositions, "arguments_from": arguments_from}
     fingerprint = {FINGERPRINT_KEY: task_fingerprint("stance_drift", inputs, data.samples)}
     return Task(
-        cleanup=record_provenance,  # who answered each call (provenance.py)
+        # the held trial records into the store, and who answered each call (provenance.py)
+        cleanup=drift_cleanup,
         dataset=MemoryDataset(data.samples, name="stance_drift"),
         solver=drift_solver(opts, data, started),
         scorer=stance_drift_scorer(unparsed=opts.unparsed),
