@@ -19,7 +19,7 @@ matched against the HTML it writes.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 if TYPE_CHECKING:
     from markdown_it.token import Token
@@ -102,7 +102,7 @@ def _transposed(heads: list[Token], cells: list[Token]) -> list[Token]:
     """A (column, value) table of one row: one ``<tr>`` per column, its header then its cell."""
     from markdown_it.token import Token
 
-    def block(kind: str, tag: str, nesting: int, **attrs: str) -> Token:
+    def block(kind: str, tag: str, nesting: Literal[-1, 1], **attrs: str) -> Token:
         return Token(kind, tag, nesting, attrs=dict(attrs), block=True)
 
     out = [block("table_open", "table", 1, **{"class": "transposed"}),
