@@ -25,6 +25,9 @@ add its own), and no edit to any command:
         name="even_handedness",
         tasks=("even_handedness",),
         report_command="even-handedness-report",   # its own report command (an alias)
+        report=my_report,                          # ReportRequest -> lines to print
+        report_cli=ReportCommand("help", "description", out="my_report",
+                                 options=(ReportOption("--human", "a file"),)),
         comparer=comparer_of("my_package.compare"),  # METRICS, read_runs, compare_runs
         gate=Gate(metrics=("even_handedness",), min_flag="--min-even-handedness",
                   load=my_gate_load, evaluate=my_gate_evaluate),
