@@ -22,20 +22,19 @@ from inspect_stance.errors import InputError
 from inspect_stance.printable import printable
 
 SUBCOMMAND_MODULES: tuple[str, ...] = (
+    "inspect_stance.cli.report",  # every method's logs; the registered methods' report options
     "inspect_stance.cli.drift",
     "inspect_stance.cli.gate",
     "inspect_stance.cli.plan",
     "inspect_stance.cli.press",
-    "inspect_stance.cli.construction",
     "inspect_stance.cli.label_sample",
-    "inspect_stance.cli.validation",
     "inspect_stance.cli.compare",
     "inspect_stance.cli.params",
     "inspect_stance.cli.card",
     "inspect_stance.cli.even_handedness",
     "inspect_stance.cli.study",
     "inspect_stance.cli.shard",
-    "inspect_stance.cli.method_reports",  # each method that declares its report function
+    "inspect_stance.cli.method_reports",  # each method's own report command (an alias)
 )
 
 

@@ -1,39 +1,15 @@
-"""``inspect-stance even-handedness-report`` and ``inspect-stance even-handedness-plan``.
-
-The report (:mod:`inspect_stance.even_handedness.report_write`) over one or more logs or
-folders; the planner (:mod:`inspect_stance.even_handedness.planning`) from a pilot log. Bad
-input is one line on stderr and exit 2.
-"""
+"""``inspect-stance even-handedness-plan``: the planner
+(:mod:`inspect_stance.even_handedness.planning`) from a pilot log. Bad input is one line on
+stderr and exit 2. (The report is the method's report function:
+:mod:`inspect_stance.even_handedness.report_command`.)"""
 
 from __future__ import annotations
 
 import argparse
 import json
-from pathlib import Path
 from typing import Any
 
 from inspect_stance.errors import InputError
-from inspect_stance.shards import PARTIAL_HELP
-
-
-def _report(args: argparse.Namespace) -> int:
-    from inspect_stance.even_handedness.logs import find_even_logs, run_info
-    from inspect_stance.even_handedness.report_write import write_report
-    from inspect_stance.paths import check_out_dir
-    from inspect_stance.runs import dedupe, parse_labels, run_names
-
-    check_out_dir(args.out)
-    runs, skipped = find_even_logs(args.logs, args.partial)
-    infos = [run_info(r) for r in runs]
-    keep, dropped = dedupe(infos)
-    runs, infos = [runs[k] for k in keep], [infos[k] for k in keep]
-    names, notes = run_names(infos, parse_labels(args.label))
-    for line in [*notes, skipped, dropped]:
-        if line:
-            print(f"even-handedness-report: {line}")
-    written = write_report(runs, names, Path(args.out))
-    print(f"wrote {', '.join(p.name for p in written)} to {args.out}")
-    return 0
 
 
 def _plan(args: argparse.Namespace) -> int:
@@ -52,26 +28,7 @@ def _plan(args: argparse.Namespace) -> int:
 
 
 def register(subparsers: Any) -> None:
-    """Add ``even-handedness-report`` and ``even-handedness-plan`` to ``subparsers``."""
-    p = subparsers.add_parser(
-        "even-handedness-report",
-        help="even-handedness tables, per-category figure, topics, graders, agreement",
-        description="Headline with topic-clustered SE, per-category figure, least even-handed "
-        "topics, position flips and length preference per grader, agreement (Cohen's kappa, "
-        "Krippendorff's alpha, Dawid-Skene), refusal/hedging by side. Folders are searched for "
-        "even_handedness logs; other tasks' logs are skipped and counted. The shards of one study "
-        "(-T shard=K/N) are pooled into one run.",
-    )
-    p.add_argument("logs", nargs="+", metavar="LOG", help="even_handedness logs or folders")
-    p.add_argument("--out", default="even_handedness_report", help="output folder")
-    from inspect_stance.cli.types import add_label_argument
-
-    add_label_argument(p)
-    p.add_argument("--partial", action="store_true", help=PARTIAL_HELP)
-    from inspect_stance.cli.html import add_html_argument, with_html
-
-    add_html_argument(p)
-    p.set_defaults(func=with_html(_report, "even-handedness-report", "logs"))
+    """Add ``even-handedness-plan`` to ``subparsers``."""
     q = subparsers.add_parser(
         "even-handedness-plan",
         help="pairs x graders for a target SE, from a pilot log (variance components)",

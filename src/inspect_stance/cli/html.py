@@ -90,9 +90,7 @@ def with_html(
     func: Callable[[argparse.Namespace], int], command: str, inputs: str = "paths"
 ) -> Callable[[argparse.Namespace], int]:
     """``func`` followed by the page of ``command`` when ``--html`` is given (see the module
-    docstring); ``report`` over runs of any method but the one it reports itself (stance drift)
-    goes through :func:`inspect_stance.cli.report.report_html` (the method's page, or one page
-    of all of them)."""
+    docstring)."""
 
     def run(args: argparse.Namespace) -> int:
         html = getattr(args, "html", None)
@@ -102,17 +100,7 @@ def with_html(
         from inspect_stance.html.studies import page_of_command
 
         page = page_of_command(command)
-        logs: list[Path] | None = None
-        if command == "report" and (found := sorted_for_html(args)) is not None:
-            present = found.methods()
-            if len(present) != 1 or present[0].report_command != command:
-                from inspect_stance.cli.report import report_html
-
-                return report_html(args, found)
-            logs = found.by_method[present[0].name]  # the method ``report`` itself reports
-        if logs is None:
-            logs = study_logs(list(getattr(args, inputs)), page.tasks)
-        return one_page(func, args, page, logs)
+        return one_page(func, args, page, study_logs(list(getattr(args, inputs)), page.tasks))
 
     return run
 

@@ -1,4 +1,5 @@
-"""``inspect-stance press-report`` and ``inspect-stance press-compare``.
+"""``inspect-stance press-compare`` (the PReSS report is the method's report function:
+:mod:`inspect_stance.press.report_command`).
 
 Every bad input is one line on stderr and exit 2 (option values are checked here rather than by
 argparse, whose errors print a usage block).
@@ -9,10 +10,8 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
-from inspect_stance.cli.types import add_label_argument
-from inspect_stance.press.factor_analysis import FACTOR_METHODS, MISSING_RULES
 from inspect_stance.press.prompts import PERSONAS
 
 if TYPE_CHECKING:
@@ -31,70 +30,6 @@ def _choice(option: str, value: str, choices: tuple[str, ...]) -> str:
     if value not in choices:
         raise InputError(f"{option} {value!r}; use one of {', '.join(choices)}")
     return value
-
-
-def _set_index(value: str) -> int:
-    from inspect_stance.errors import InputError
-
-    try:
-        k = int(value)
-    except ValueError:
-        k = -1
-    if k < 0 or str(k) != value.strip():
-        raise InputError(f"--table2-set {value!r}; use an argument-set index 0, 1, ... (default 0)")
-    return k
-
-
-def _report(args: argparse.Namespace) -> int:
-    from inspect_stance.errors import InputError
-    from inspect_stance.press.logs import find_press_logs
-    from inspect_stance.press.report import write_report
-    from inspect_stance.press.report_tables import CI_METHODS
-
-    ci = _choice("--ci", args.ci, CI_METHODS)
-    method = _choice("--factor-method", args.factor_method, FACTOR_METHODS)
-    missing = _choice("--factor-missing", args.factor_missing, MISSING_RULES)
-    table2_set = _set_index(args.table2_set)
-    from inspect_stance.paths import check_out_dir
-    from inspect_stance.runs import parse_labels
-
-    labels = parse_labels(args.label)
-
-    check_out_dir(args.out)
-    try:
-        runs, skipped = find_press_logs(args.logs, args.partial)
-        if skipped:
-            print(f"press-report: {skipped}", file=sys.stderr)
-        from inspect_stance.provenance import warn_provenance
-
-        warn_provenance(runs, "press-report")  # calls of one model from several backends?
-        result = write_report(
-            runs,
-            args.out,
-            _names(args.left),
-            _names(args.right),
-            table2_set=table2_set,
-            ci=cast(Any, ci),
-            factor_method=cast(Any, method),
-            factor_missing=cast(Any, missing),
-            labels=labels,
-        )
-    except ValueError as ex:
-        raise InputError(str(ex)) from ex
-    for warning in result.get("warnings", []):
-        print(f"press-report: warning: {warning}", file=sys.stderr)
-    if args.json:
-        json.dump(result, sys.stdout, indent=2, default=str)
-        print()
-    else:
-        # the scree plot is written only when the analysis ran (not for observations alone)
-        ran = set(result["factor_analysis"]) - {"factor_observations"}
-        factor = " and the factor analysis (scree.png)" if ran else ""
-        print(
-            f"press-report: {len(runs)} log(s); wrote {result['out_dir']}/report.md, heatmap.png, "
-            f"stability.png, CSV tables{factor}"
-        )
-    return 0
 
 
 def _compare(args: argparse.Namespace) -> int:
@@ -209,68 +144,8 @@ def print_compare_markdown(
 
 
 def register(subparsers: Any) -> None:
-    """Add ``press-report`` and ``press-compare`` to ``subparsers``."""
-    _add_report_parser(subparsers)
+    """Add ``press-compare`` to ``subparsers``."""
     _add_compare_parser(subparsers)
-
-
-def _add_report_parser(subparsers: Any) -> None:
-    """The ``press-report`` subcommand and its options."""
-    p = subparsers.add_parser(
-        "press-report",
-        help="PReSS heatmap, stability chart, Table 2, factor analysis and tables over logs",
-        description="Label x model heatmap, S_t chart, Table-2 label distribution by model "
-        "group with 95%% CIs, SF/SU/ID and AUROC tables, and the Appendix-B factor analysis "
-        "(CSV, PNG, markdown). Folders are searched for PReSS logs; other tasks' logs are "
-        "skipped and counted.",
-    )
-    p.add_argument(
-        "logs", nargs="+", metavar="LOG", help="PReSS .eval logs (one model each) or folders"
-    )
-    p.add_argument("--out", default="press_report", help="output folder (default: press_report)")
-    p.add_argument(
-        "--left",
-        action="append",
-        metavar="MODEL[,MODEL]",
-        help="models in the left group (model name as in the log, or its --label name)",
-    )
-    p.add_argument(
-        "--right", action="append", metavar="MODEL[,MODEL]", help="models in the right group"
-    )
-    p.add_argument(
-        "--table2-set",
-        default="0",
-        metavar="K",
-        help="the single argument set of the Table-2 label shares (default 0, the first)",
-    )
-    p.add_argument(
-        "--ci",
-        default="normal",
-        metavar="normal|t",
-        help="Table-2 CI: normal (p +- 1.96 sqrt(p(1-p)/n), the paper's; default) or t",
-    )
-    p.add_argument(
-        "--factor-method",
-        default="pf",
-        metavar="pf|pc",
-        help="factor analysis: pf = principal factors (the paper's; default), "
-        "pc = principal components",
-    )
-    p.add_argument(
-        "--factor-missing",
-        default="drop",
-        metavar="drop|zero",
-        help="a neither / unclassified factor draw: drop its observation (default) or keep as 0",
-    )
-    p.add_argument("--json", action="store_true", help="print the tables as JSON")
-    from inspect_stance.shards import PARTIAL_HELP
-
-    p.add_argument("--partial", action="store_true", help=PARTIAL_HELP)
-    add_label_argument(p)
-    from inspect_stance.cli.html import add_html_argument, with_html
-
-    add_html_argument(p)
-    p.set_defaults(func=with_html(_report, "press-report", "logs"))
 
 
 def _add_compare_parser(subparsers: Any) -> None:

@@ -13,6 +13,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from inspect_stance.construction.page import PAGE
+from inspect_stance.construction.report_command import COMMAND as REPORT_COMMAND
+from inspect_stance.construction.report_command import report
 from inspect_stance.construction.study import STUDY
 from inspect_stance.errors import InputError
 from inspect_stance.study.protocol import (
@@ -100,6 +102,8 @@ CONSTRUCTION = register_method(
         tasks=("prompt_construction", "judge_validation"),
         title="prompt-construction",
         report_command="construction-report",
+        report=report,
+        report_cli=REPORT_COMMAND,
         report_dir="prompt_construction",
         comparer=comparer_of("inspect_stance.construction.compare"),
         gate=Gate["ConstructionRun"](

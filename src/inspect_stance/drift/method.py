@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING, Any
 
 from inspect_stance.drift import figures
 from inspect_stance.drift.page import PAGE
+from inspect_stance.drift.report_command import COMMAND as REPORT_COMMAND
+from inspect_stance.drift.report_command import report
 from inspect_stance.drift.study import STUDY
 from inspect_stance.errors import InputError
 from inspect_stance.study.protocol import (
@@ -93,6 +95,8 @@ STANCE_DRIFT = register_method(
         tasks=("stance_drift",),
         title="stance-drift",
         report_command="report",
+        report=report,
+        report_cli=REPORT_COMMAND,
         npz=True,
         comparer=comparer_of("inspect_stance.drift.compare"),
         gate=Gate["LoadedDrift"](

@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING
 
 from inspect_stance.errors import InputError
 from inspect_stance.even_handedness.page import PAGE
+from inspect_stance.even_handedness.report_command import COMMAND as REPORT_COMMAND
+from inspect_stance.even_handedness.report_command import report
 from inspect_stance.even_handedness.study import STUDY
 from inspect_stance.study.protocol import (
     Breakdown,
@@ -116,6 +118,8 @@ EVEN_HANDEDNESS = register_method(
         tasks=("even_handedness",),
         title="even-handedness",
         report_command="even-handedness-report",
+        report=report,
+        report_cli=REPORT_COMMAND,
         comparer=comparer_of("inspect_stance.even_handedness.compare"),
         gate=Gate["EvenRun"](
             metrics=GATE_METRICS,

@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING
 
 from inspect_stance.press import figures
 from inspect_stance.press.page import PAGE
+from inspect_stance.press.report_command import COMMAND as REPORT_COMMAND
+from inspect_stance.press.report_command import report
 from inspect_stance.press.study import STUDY
 from inspect_stance.study.protocol import (
     Gate,
@@ -72,6 +74,8 @@ PRESS = register_method(
         tasks=("press",),
         title="PReSS",
         report_command="press-report",
+        report=report,
+        report_cli=REPORT_COMMAND,
         comparer=comparer_of("inspect_stance.press.compare_runs"),
         plan=plan,
         gate=Gate["PressRun"](

@@ -25,6 +25,9 @@ add its own), and no edit to any command:
         name="even_handedness",
         tasks=("even_handedness",),
         report_command="even-handedness-report",   # its own report command (an alias)
+        report=my_report,                          # ReportRequest -> lines to print
+        report_cli=ReportCommand("help", "description", out="my_report",
+                                 options=(ReportOption("--human", "a file"),)),
         comparer=comparer_of("my_package.compare"),  # METRICS, read_runs, compare_runs
         gate=Gate(metrics=("even_handedness",), min_flag="--min-even-handedness",
                   load=my_gate_load, evaluate=my_gate_evaluate),
@@ -247,13 +250,66 @@ class PlanResult:
 @dataclass(frozen=True)
 class ReportRequest:
     """What a method's report was asked: its runs (logs or folders of one study's shards), the
-    output folder, ``RUN=NAME`` labels of its own runs and whether an incomplete set of one
-    study's shards is reported as the shards given."""
+    output folder (``""``: print only, where the method's :class:`ReportCommand` allows it),
+    ``RUN=NAME`` labels of its own runs, whether an incomplete set of one study's shards is
+    reported as the shards given, whether to print JSON instead of text, and the values of the
+    method's own report options (:attr:`ReportCommand.options`, by ``dest``; the command fills
+    in their defaults)."""
 
     paths: tuple[str, ...]
     out: str
     labels: dict[str, str] = field(default_factory=dict)
     partial: bool = False
+    json: bool = False
+    options: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class ReportOption:
+    """One option of a method's report command: its flag (``--human-labels``), help and
+    default; ``kind``: ``text``, ``number`` (a float), ``integer``, ``flag`` (present or not;
+    default ``False``) or ``repeat`` (a text given any number of times; a list, default
+    ``None``). Its value reaches the report as ``ReportRequest.options[dest]``, ``dest`` the
+    flag without its dashes, ``-`` as ``_``."""
+
+    flag: str
+    help: str
+    default: Any = None
+    kind: Literal["text", "number", "integer", "flag", "repeat"] = "text"
+    metavar: str | None = None
+
+    @property
+    def dest(self) -> str:
+        """The option's key in :attr:`ReportRequest.options` (``--human-labels``:
+        ``human_labels``)."""
+        return self.flag.lstrip("-").replace("-", "_")
+
+    @property
+    def value(self) -> Any:
+        """Its value when not given."""
+        return False if self.kind == "flag" else self.default
+
+
+@dataclass(frozen=True)
+class ReportCommand:
+    """A method's report command as the command line shows it: its help line and description,
+    the help of its inputs, the default ``--out`` (``None``: no default; the report prints only
+    unless ``--out`` is given), whether it takes ``--json``, the help of ``--label`` (empty:
+    the shared one), and the method's own ``options`` (read back as
+    :attr:`ReportRequest.options`)."""
+
+    help: str
+    description: str
+    paths_help: str = "logs or folders"
+    out: str | None = None
+    json: bool = False
+    label_help: str = ""
+    options: tuple[ReportOption, ...] = ()
+
+    def defaults(self) -> dict[str, Any]:
+        """Each option's value when not given, by ``dest`` (what ``report`` passes to a method's
+        report run over several methods' logs)."""
+        return {o.dest: o.value for o in self.options}
 
 
 @dataclass(frozen=True)
@@ -404,10 +460,13 @@ class Method:
     #: document ``options``' tasks
     doc: str = ""
     #: its report as a function (``ReportRequest -> lines to print``; one-line ``InputError``
-    #: on bad input): ``report`` calls it directly and the command ``report_command`` is
-    #: built from it (``PATH... --out --label --partial --html``) with no command module of
-    #: its own; ``None``: ``report_command`` is a command the method registers itself
+    #: on bad input; notes for the reader go to stderr): ``report`` calls it directly and the
+    #: command ``report_command`` is built from it (``PATH... --out --label --partial --html``
+    #: and ``report_cli``'s options) with no command module of its own
     report: Callable[[ReportRequest], list[str]] | None = None
+    #: its report command's help, inputs, default ``--out`` and own options
+    #: (:class:`ReportCommand`; ``None``: only the shared options)
+    report_cli: ReportCommand | None = None
     #: its place among the methods (report's folders and sections, ``methods()``): lower first
     order: int = 100
     #: the tasks a study file may run, keyed by task (:class:`StudyTask`; none: the method

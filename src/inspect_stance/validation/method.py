@@ -22,6 +22,8 @@ from inspect_stance.study.protocol import (
 )
 from inspect_stance.validation import figures
 from inspect_stance.validation.page import PAGE
+from inspect_stance.validation.report_command import COMMAND as REPORT_COMMAND
+from inspect_stance.validation.report_command import report
 from inspect_stance.validation.study import STUDY
 
 if TYPE_CHECKING:
@@ -86,6 +88,8 @@ PROMPT_VALIDATION = register_method(
         tasks=("prompt_validation",),
         title="prompt-validation",
         report_command="validation-report",
+        report=report,
+        report_cli=REPORT_COMMAND,
         comparer=comparer_of("inspect_stance.validation.compare"),
         gate=Gate["ValidationRun"](
             metrics=GATE_METRICS,
