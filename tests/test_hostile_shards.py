@@ -34,6 +34,7 @@ def test_more_shards_than_items_is_refused():
         ("press", {}),
         ("prompt_construction", {"topics": "1003"}),
         ("even_handedness", {"limit": 2}),
+        ("pushback", {"limit_propositions": 2}),
     ],
 )
 def test_every_task_refuses_more_shards_than_items(task, args):
@@ -123,3 +124,13 @@ def test_the_script_imports_cleanly_in_a_fresh_interpreter(tmp_path):
 def test_a_shard_job_of_a_huge_size_is_refused(capsys, arg):
     assert main(["shard", "stance_drift", "--shards", "2", "--model", "a/b", "-T", arg]) == 2
     assert "at most" in _one_line_error(capsys)
+
+
+def test_a_shard_job_the_task_would_refuse_is_refused_before_it_is_written():
+    from inspect_stance.shards.jobs import make_job
+
+    with pytest.raises(InputError, match="27 pairs matching the filters"):
+        make_job("even_handedness", 2, "m", {"topics": "trump", "limit": 1000})
+    with pytest.raises(InputError, match="styles"):
+        make_job("pushback", 2, "m", {"styles": "shouting"})
+    assert make_job("even_handedness", 2, "m", {"topics": "trump", "limit": 10}).n == 2

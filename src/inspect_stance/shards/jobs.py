@@ -106,6 +106,7 @@ def make_job(
             f"-T {unknown[0]}: {name} has no such option; see inspect-stance params {name}"
         )
     _check_sizes(args)
+    _check_options(name, args)
     if not model.strip():
         raise InputError(
             "--model is empty; give the model under test, e.g. --model openai/gpt-4o-mini"
@@ -113,6 +114,21 @@ def make_job(
     return ShardJob(
         name, n, model, args, {r: list(m) for r, m in (roles or {}).items()}, log_dir, package
     )
+
+
+def _check_options(task: str, args: Mapping[str, Any]) -> None:
+    """The task's own option check (its options class's ``parse``, as ``inspect eval`` runs it:
+    a limit beyond the items its filters leave, an unknown topic), so a job the task would
+    refuse is refused before it is written."""
+    import importlib
+
+    from inspect_stance.docgen import declared_options
+
+    spec = declared_options().get(task)
+    if spec is None:
+        return
+    module, cls = spec.split(":")
+    getattr(importlib.import_module(module), cls).parse(**args)
 
 
 def _check_sizes(args: Mapping[str, Any]) -> None:
