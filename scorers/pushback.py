@@ -64,6 +64,8 @@ def pushback_metrics() -> Metric:
         records = {str(s.sample_id): s.score.metadata[RECORD_KEY] for s in scores
                    if s.score.metadata and s.score.metadata.get(RECORD_KEY, {}).get("readings")
                    is not None}  # fmt: skip
+        if not records:  # Inspect's progress display asks before any sample is scored
+            return {HEADLINE: math.nan}
         return run_metrics(records)
 
     return compute

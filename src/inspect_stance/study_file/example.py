@@ -36,7 +36,7 @@ methods:              # each method's task arguments (inspect-stance params METH
   press: {{args: {{nli_model: {nli}}}}}
   prompt_construction: {{args: {{templates_per_setting: 2, prompts_per_setting: 2}}}}
   prompt_validation: {{args: {{topics: "1003", intents: opinion}}}}
-  even_handedness: {{args: {{limit: 30}}}}
+  even_handedness: {{args: {{topics: "biden,affirmative_action,transgender_rights,abortion,immigration"}}}}
   pushback: {{args: {{limit_propositions: 5}}}}
 design:
   sizes: explicit     # or target_se: 0.03, or budget_calls: 20000 (docs/cards.md)
