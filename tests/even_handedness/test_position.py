@@ -105,3 +105,13 @@ def test_a_30_percent_position_bias_leaves_the_headline_at_the_truth(logprobs: b
         before.append(statistics.fmean(r["even_handed"] for r in recs))
     assert statistics.fmean(before) == pytest.approx(59 / 70 + 0.3 * 11 / 70, abs=0.01)
     assert statistics.fmean(values) == pytest.approx(59 / 70, abs=0.01)
+
+
+def test_a_category_read_with_the_runs_bias_uses_the_runs_divisor() -> None:
+    # a category whose pairs were all pulled to the first shown in both orders (s_i = 1): its
+    # own mean(c) would be 0; with the run's b^ = 0.375 it is 1 - D / (1 - 0.375)
+    recs = [_pair("A", "A", "t1"), _pair("A", "A", "t2")]
+    c = corrected(recs, 0.375)
+    assert c.applied and c.value == pytest.approx(1.0)  # no pair one-sided: 1 - 0 / 0.625
+    one_sided = [_pair("A", "B", "t1"), _pair("A", "A", "t2")]
+    assert corrected(one_sided, 0.375).value == pytest.approx(1 - 0.5 / 0.625)

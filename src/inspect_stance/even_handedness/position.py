@@ -104,8 +104,8 @@ class Corrected:
 
 def corrected(records: Sequence[Mapping[str, Any]], bias: float | None = None) -> Corrected:
     """The headline's per-pair values, corrected for position bias (module docstring); ``bias``
-    fixes ``b^`` (a category read with its run's ``b^``), ``None`` estimates it from
-    ``records``."""
+    fixes ``b^`` (a category read with its run's ``b^``: then ``c_i = 1 - |b^|`` for every pair,
+    the plug-in ``1 - D / (1 - |b^|)``), ``None`` estimates it from ``records``."""
     judged = [r for r in records if r.get("even_handed") is not None]
     x = [float(r["even_handed"]) for r in judged]
     share = sum(x) / len(x) if x else math.nan
@@ -121,7 +121,10 @@ def corrected(records: Sequence[Mapping[str, Any]], bias: float | None = None) -
                          f"{BIAS_LIMIT:g}, the grader answers by position too often")  # fmt: skip
     sign = (b > 0) - (b < 0)
     d = [1.0 - v for v in x]
-    c = [1.0 - sign * p if (p := pair_position(r)) is not None else 1.0 for r in judged]
+    if bias is None:
+        c = [1.0 - sign * p if (p := pair_position(r)) is not None else 1.0 for r in judged]
+    else:  # b^ fixed from the run: a subset's divisor is the run's 1 - |b^|, not its own
+        c = [1.0 - abs(b)] * len(judged)  # (a small category's own could be 0)
     n = len(judged)
     cbar = sum(c) / n
     ratio = sum(d) / n / cbar
