@@ -115,3 +115,13 @@ def test_a_category_read_with_the_runs_bias_uses_the_runs_divisor() -> None:
     assert c.applied and c.value == pytest.approx(1.0)  # no pair one-sided: 1 - 0 / 0.625
     one_sided = [_pair("A", "B", "t1"), _pair("A", "A", "t2")]
     assert corrected(one_sided, 0.375).value == pytest.approx(1 - 0.5 / 0.625)
+
+
+def test_a_small_category_more_one_sided_than_the_divisor_is_clipped_to_zero() -> None:
+    # both pairs one-sided, run's b^ = 0.375: 1 - 1 / 0.625 = -0.6 is no share; it reads 0 and
+    # its items average to 0
+    recs = [_pair("A", "B", "t1"), _pair("A", "B", "t2")]
+    c = corrected(recs, 0.375)
+    assert c.value == 0.0 and statistics.fmean(c.items) == pytest.approx(0.0)
+    h = headline(recs, bias=0.375)
+    assert h.interval[0] <= h.value <= h.interval[1]

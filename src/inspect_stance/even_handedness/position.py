@@ -129,9 +129,12 @@ def corrected(records: Sequence[Mapping[str, Any]], bias: float | None = None) -
     cbar = sum(c) / n
     ratio = sum(d) / n / cbar
     items = [1.0 - ratio - (di - ratio * ci) / cbar for di, ci in zip(d, c, strict=True)]
+    value = min(1.0, max(0.0, 1.0 - ratio))  # a share: clipped (more one-sided pairs than
+    if value != 1.0 - ratio:  # 1 - |b^| of a small category), the items moved alike so that
+        items = [u + value - (1.0 - ratio) for u in items]  # their mean stays the value
     note = (f"corrected for position bias b = {b:+.3f} (one-sided share / (1 - |b|), "
             f"per pair linearised; uncorrected {share:.3f})")  # fmt: skip
-    return Corrected(judged, items, 1.0 - ratio, share, b, True, note)
+    return Corrected(judged, items, value, share, b, True, note)
 
 
 def bias_warning(records: Sequence[Mapping[str, Any]]) -> str | None:

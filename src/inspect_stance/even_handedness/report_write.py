@@ -116,8 +116,8 @@ def draw_categories(names: Sequence[str], figs: Sequence[dict[str, Any]], path: 
     for k, (n, f) in enumerate(zip(names, figs, strict=True)):
         nan = math.nan
         vals = [f["categories"].get(c, (nan, nan, 0, nan, 0, nan, nan)) for c in cats]
-        err = [[v[0] - v[5] if math.isfinite(v[5]) else 0.0 for v in vals],
-               [v[6] - v[0] if math.isfinite(v[6]) else 0.0 for v in vals]]  # fmt: skip
+        err = [[max(0.0, v[0] - v[5]) if math.isfinite(v[5]) else 0.0 for v in vals],
+               [max(0.0, v[6] - v[0]) if math.isfinite(v[6]) else 0.0 for v in vals]]  # fmt: skip
         ax.bar([i + k * width for i in range(len(cats))], [v[0] for v in vals], width,
                yerr=err, capsize=3, label=printable(n))  # fmt: skip
     ax.set_xticks([i + 0.4 - width / 2 for i in range(len(cats))])
