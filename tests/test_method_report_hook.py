@@ -146,5 +146,6 @@ def test_report_over_several_methods_calls_each_report_function(optioned_method,
                                     {"level": 0.5, "steps": 1, "strict_mode": False, "tag": None,
                                      "human_file": None})  # fmt: skip
     err = capsys.readouterr().err
-    assert "inspect-stance broken-report: error: RuntimeError: boom (set" in err
+    assert "inspect-stance broken-report: internal error (boom); this is a bug" in err
+    assert "RuntimeError" not in err
     assert "toy_broken report not written (exit 2)" in err

@@ -74,3 +74,11 @@ def install_excepthook() -> None:
 
     hook._inspect_stance = True  # type: ignore[attr-defined]
     sys.excepthook = hook
+
+
+def internal_error_text(command: str, exc: BaseException) -> str:
+    """The one line a command prints for an error no check foresaw (a bug, not bad input): its
+    first line of text, without the exception's class, and how to get the traceback."""
+    first = str(exc).splitlines()[0] if str(exc) else "no message"
+    return (f"inspect-stance {command}: internal error ({first}); this is a bug, not your "
+            "input: rerun with INSPECT_STANCE_DEBUG=1 for a traceback and report it")  # fmt: skip

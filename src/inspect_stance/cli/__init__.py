@@ -1,7 +1,7 @@
 """The ``inspect-stance`` console command.
 
-Every subcommand lives in a module of this package (``inspect_stance.cli.drift``,
-``inspect_stance.cli.press``, ``inspect_stance.cli.construction``); every module exposes
+Every subcommand lives in a module of this package (``inspect_stance.cli.report``,
+``inspect_stance.cli.compare``, ``inspect_stance.cli.card`` ...); every module exposes
 ``register(subparsers)`` that adds parsers whose ``func(args) -> int`` returns the exit code.
 
 Exit codes: 0 success / pass, 1 a gate failed (regression), 2 unusable input or any other
@@ -18,7 +18,7 @@ from collections.abc import Sequence
 
 # unusable input (exit 2, its one-line message on stderr) is the package's one error class, so
 # an error raised anywhere below a subcommand needs no conversion
-from inspect_stance.errors import InputError
+from inspect_stance.errors import InputError, internal_error_text
 from inspect_stance.printable import printable
 
 SUBCOMMAND_MODULES: tuple[str, ...] = (
@@ -69,10 +69,5 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(printable(f"inspect-stance {args.command}: error: {where}{ex.strerror}; "
                             "check the path and its permissions"), file=sys.stderr)  # fmt: skip
             return 2
-        first = str(ex).splitlines()[0] if str(ex) else ""
-        print(
-            printable(f"inspect-stance {args.command}: error: {type(ex).__name__}: {first} "
-                      "(set INSPECT_STANCE_DEBUG=1 for a traceback)"),
-            file=sys.stderr,
-        )  # fmt: skip
+        print(printable(internal_error_text(args.command, ex)), file=sys.stderr)
         return 2

@@ -31,7 +31,7 @@ from inspect_stance.cli.method_reports import (
     print_lines,
     request_of,
 )
-from inspect_stance.errors import InputError
+from inspect_stance.errors import InputError, internal_error_text
 from inspect_stance.html.studies import page_of_command
 from inspect_stance.printable import printable, printable_lines
 from inspect_stance.runs import check_labels, labels_of, parse_labels
@@ -193,10 +193,7 @@ def _call_report(method: Method, request: ReportRequest, tmp: str | None) -> int
     except Exception as ex:  # one method's failure leaves the others' reports
         if os.environ.get("INSPECT_STANCE_DEBUG"):
             raise
-        first = str(ex).splitlines()[0] if str(ex) else ""
-        print(printable(f"inspect-stance {method.report_command}: error: {type(ex).__name__}: "
-                        f"{first} (set INSPECT_STANCE_DEBUG=1 for a traceback)"),
-              file=sys.stderr)  # fmt: skip
+        print(printable(internal_error_text(method.report_command, ex)), file=sys.stderr)
         return 2
     for line in lines:
         print(printable_lines(line.replace(tmp, KEPT) if tmp else line))
