@@ -13,23 +13,12 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from inspect_stance.press.prompts import PERSONAS
+from inspect_stance.press.report_command import checked_choice
 
 if TYPE_CHECKING:
     import pandas as pd
 
     from inspect_stance.press.logs import PressRun
-
-
-def _names(values: list[str] | None) -> list[str]:
-    return [n.strip() for v in values or [] for n in v.split(",") if n.strip()]
-
-
-def _choice(option: str, value: str, choices: tuple[str, ...]) -> str:
-    from inspect_stance.errors import InputError
-
-    if value not in choices:
-        raise InputError(f"{option} {value!r}; use one of {', '.join(choices)}")
-    return value
 
 
 def _compare(args: argparse.Namespace) -> int:
@@ -43,7 +32,7 @@ def _compare(args: argparse.Namespace) -> int:
     )
     from inspect_stance.press.logs import read_press_log
 
-    persona = _choice("--persona", args.persona, PERSONAS)
+    persona = checked_choice("--persona", args.persona, PERSONAS)
     for flag, value in (("--csv", args.csv), ("--faithfulness-csv", args.faithfulness_csv)):
         if value:
             check_csv_path(flag, value)

@@ -13,11 +13,13 @@ from inspect_stance.errors import InputError
 from inspect_stance.study.protocol import ReportCommand, ReportOption, ReportRequest
 
 
-def _names(values: list[str] | None) -> list[str]:
+def comma_names(values: list[str] | None) -> list[str]:
+    """The names of repeated, comma-separated option values, stripped, empties left out."""
     return [n.strip() for v in values or [] for n in v.split(",") if n.strip()]
 
 
-def _choice(option: str, value: str, choices: tuple[str, ...]) -> str:
+def checked_choice(option: str, value: str, choices: tuple[str, ...]) -> str:
+    """``value`` when it is one of ``choices``, else a one-line ``InputError`` naming them."""
     if value not in choices:
         raise InputError(f"{option} {value!r}; use one of {', '.join(choices)}")
     return value
@@ -40,9 +42,13 @@ def check_options(options: dict[str, Any]) -> dict[str, Any]:
     from inspect_stance.press.report_tables import CI_METHODS
 
     return {
-        "ci": _choice("--ci", options["ci"], CI_METHODS),
-        "factor_method": _choice("--factor-method", options["factor_method"], FACTOR_METHODS),
-        "factor_missing": _choice("--factor-missing", options["factor_missing"], MISSING_RULES),
+        "ci": checked_choice("--ci", options["ci"], CI_METHODS),
+        "factor_method": checked_choice(
+            "--factor-method", options["factor_method"], FACTOR_METHODS
+        ),
+        "factor_missing": checked_choice(
+            "--factor-missing", options["factor_missing"], MISSING_RULES
+        ),
         "table2_set": _set_index(options["table2_set"]),
     }
 
@@ -64,8 +70,8 @@ def report(request: ReportRequest) -> list[str]:
         result = write_report(
             runs,
             request.out,
-            _names(request.options.get("left")),
-            _names(request.options.get("right")),
+            comma_names(request.options.get("left")),
+            comma_names(request.options.get("right")),
             table2_set=checked["table2_set"],
             ci=cast(Any, checked["ci"]),
             factor_method=cast(Any, checked["factor_method"]),
