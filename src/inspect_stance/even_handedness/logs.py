@@ -24,7 +24,7 @@ from typing import Any
 from inspect_stance.errors import InputError
 from inspect_stance.even_handedness.keys import GRADERS_ROLE, RECORD
 from inspect_stance.even_handedness.position import headline_items
-from inspect_stance.shards import SHARD_KEY, ShardInfo, group_shards, one_run, superseded
+from inspect_stance.shards import SHARD_KEY, ShardInfo, one_run, pool_shards
 from inspect_stance.stats.headline import Headline
 from inspect_stance.study.protocol import ItemValues
 
@@ -233,15 +233,7 @@ def pool_even_runs(runs: Sequence[EvenRun], partial: bool = False) -> list[EvenR
     out, :func:`inspect_stance.shards.superseded`); unsharded runs unchanged. One-line
     ``InputError`` for shards that do not pool (:func:`inspect_stance.shards.group_shards`:
     another study's shard, a shard given twice, an incomplete set unless ``partial``)."""
-    drop = superseded([r.shard for r in runs], [r.status for r in runs], [r.path for r in runs])
-    runs = [r for i, r in enumerate(runs) if i not in drop]
-    out: list[EvenRun] = []
-    for members in group_shards([r.shard for r in runs], partial):
-        if len(members) == 1 and runs[members[0]].shard is None:
-            out.append(runs[members[0]])
-        else:
-            out.append(merge_even_shards([runs[i] for i in members]))
-    return out
+    return pool_shards(runs, merge_even_shards, partial)
 
 
 def run_info(run: EvenRun) -> Any:

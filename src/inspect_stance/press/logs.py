@@ -19,7 +19,7 @@ from inspect_stance.press.faithfulness import OUTCOMES, faithfulness
 from inspect_stance.press.labels import is_stable
 from inspect_stance.press.stability import stability_headline, topic_stability
 from inspect_stance.provenance import merge
-from inspect_stance.shards import ShardInfo, group_shards, one_run, superseded
+from inspect_stance.shards import ShardInfo, one_run, pool_shards
 from inspect_stance.stats.family import RunItems
 from inspect_stance.stats.headline import Headline
 from inspect_stance.study.protocol import ItemValues, items_of
@@ -248,16 +248,7 @@ def pool_press_runs(runs: Sequence[PressRun], partial: bool = False) -> list[Pre
     what the unsharded run reports wherever the target answered the same);
     unsharded runs unchanged. One-line ``InputError`` for shards that do not pool
     (:func:`inspect_stance.shards.group_shards`; ``partial`` reports an incomplete set)."""
-    drop = superseded([r.shard for r in runs], [r.status for r in runs], [r.path for r in runs])
-    runs = [r for i, r in enumerate(runs) if i not in drop]
-    groups = group_shards([r.shard for r in runs], partial)
-    out: list[PressRun] = []
-    for members in groups:
-        if len(members) == 1 and runs[members[0]].shard is None:
-            out.append(runs[members[0]])
-        else:
-            out.append(merge_press_shards([runs[i] for i in members]))
-    return out
+    return pool_shards(runs, merge_press_shards, partial)
 
 
 #: task arguments two compared PReSS runs must share (unless --allow-different-settings)

@@ -20,7 +20,7 @@ from typing import Any
 from inspect_stance.errors import InputError
 from inspect_stance.pushback.defaults import RECORD_KEY
 from inspect_stance.pushback.summary import read_records, summarize
-from inspect_stance.shards import SHARD_KEY, ShardInfo, group_shards, superseded
+from inspect_stance.shards import SHARD_KEY, ShardInfo, pool_shards
 from inspect_stance.stats.headline import Headline
 from inspect_stance.study.protocol import ItemValues, items_of
 
@@ -124,15 +124,7 @@ def pool_runs(runs: Sequence[PushbackRun], partial: bool = False) -> list[Pushba
     :func:`inspect_stance.shards.superseded`); unsharded runs unchanged. One-line
     ``InputError`` for shards that do not pool (:func:`inspect_stance.shards.group_shards`:
     another study's shard, a shard given twice, an incomplete set unless ``partial``)."""
-    drop = superseded([r.shard for r in runs], [r.status for r in runs], [r.path for r in runs])
-    runs = [r for i, r in enumerate(runs) if i not in drop]
-    out: list[PushbackRun] = []
-    for members in group_shards([r.shard for r in runs], partial):
-        if len(members) == 1 and runs[members[0]].shard is None:
-            out.append(runs[members[0]])
-        else:
-            out.append(merge_shards([runs[i] for i in members]))
-    return out
+    return pool_shards(runs, merge_shards, partial)
 
 
 def find_pushback_logs(paths: Iterable[str | Path],

@@ -244,6 +244,24 @@ def superseded(
     return out
 
 
+def pool_shards(runs: Sequence[T], merge: Callable[[list[T]], T], partial: bool = False) -> list[T]:
+    """``runs`` (each with ``shard``, ``status`` and ``path``) with the shards of each study
+    pooled into one by ``merge`` (at the first shard's place), a shard's unfinished attempts
+    superseded by a finished one left out (:func:`superseded`); unsharded runs unchanged.
+    One-line ``InputError`` for shards that do not pool (:func:`group_shards`: another study's
+    shard, a shard given twice, an incomplete set unless ``partial``)."""
+    each: list[Any] = list(runs)
+    drop = superseded([x.shard for x in each], [x.status for x in each], [x.path for x in each])
+    kept: list[Any] = [x for i, x in enumerate(each) if i not in drop]
+    out: list[T] = []
+    for members in group_shards([x.shard for x in kept], partial):
+        if len(members) == 1 and kept[members[0]].shard is None:
+            out.append(kept[members[0]])
+        else:
+            out.append(merge([kept[i] for i in members]))
+    return out
+
+
 def one_run(pooled: Sequence[T]) -> T:
     """The one run that a set of shards pooled into; a one-line ``InputError`` when they
     pooled into several (shards of different studies, or a whole run among them)."""
