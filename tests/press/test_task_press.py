@@ -372,8 +372,8 @@ def test_sample_ids_follow_the_statement_text(tmp_path, nli_dir):
             "nli_agree_hypothesis 'The author agrees.' lacks '{statement}'; e.g. -T nli_agree_hypothesis='{statement}'",
         ),
         (
-            {"arguments": "."},
-            "arguments .: is a folder without a PReSS or press_arguments log; pass a log, a "
+            {"arguments": "{empty}"},  # a folder with no log (tmp_path: the cwd may hold logs)
+            "arguments {empty}: is a folder without a PReSS or press_arguments log; pass a log, a "
             ".jsonl file, or the folder of one press_arguments run's shards",
         ),
         (
@@ -382,7 +382,9 @@ def test_sample_ids_follow_the_statement_text(tmp_path, nli_dir):
         ),
     ],
 )
-def test_bad_parameters_are_one_line(nli_dir, kwargs, message):
+def test_bad_parameters_are_one_line(nli_dir, tmp_path, kwargs, message):
+    kwargs = {k: str(tmp_path) if v == "{empty}" else v for k, v in kwargs.items()}
+    message = message.replace("{empty}", str(tmp_path))
     kwargs.setdefault("nli_model", str(nli_dir / "keyed"))
     with pytest.raises(InputError) as ex:
         press(**kwargs)
