@@ -30,7 +30,6 @@ ALLOWED: dict[str, tuple[int, str]] = {
     "cli/even_handedness.py": (2, "even-handedness plan command (an alias)"),
     "cli/__init__.py": (2, "the method-named subcommand modules it registers"),
     "study_file/example.py": (2, "the example study file names its methods (product text)"),
-    "cli/label_sample.py": (1, "the stance-drift labelling sample command"),
 }
 
 

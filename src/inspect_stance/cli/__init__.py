@@ -23,11 +23,9 @@ from inspect_stance.printable import printable
 
 SUBCOMMAND_MODULES: tuple[str, ...] = (
     "inspect_stance.cli.report",  # every method's logs; the registered methods' report options
-    "inspect_stance.cli.drift",
     "inspect_stance.cli.gate",
     "inspect_stance.cli.plan",
     "inspect_stance.cli.press",
-    "inspect_stance.cli.label_sample",
     "inspect_stance.cli.compare",
     "inspect_stance.cli.params",
     "inspect_stance.cli.card",
@@ -35,6 +33,7 @@ SUBCOMMAND_MODULES: tuple[str, ...] = (
     "inspect_stance.cli.study",
     "inspect_stance.cli.shard",
     "inspect_stance.cli.method_reports",  # each method's own report command (an alias)
+    "inspect_stance.cli.method_commands",  # each method's own further commands
 )
 
 

@@ -64,6 +64,8 @@ def add_shared_options(p: argparse.ArgumentParser, cli: ReportCommand | None) ->
 def add_option(p: argparse.ArgumentParser, option: ReportOption) -> None:
     """One of a method's report options on ``p`` (its kind as argparse's ``type``/``action``)."""
     extra = dict(_KINDS[option.kind])
+    if option.required:
+        extra["required"] = True
     if option.kind != "flag":
         extra["default"] = option.default
         if option.metavar:

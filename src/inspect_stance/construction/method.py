@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from inspect_stance.construction import label_sample_command
 from inspect_stance.construction.page import PAGE
 from inspect_stance.construction.report_command import COMMAND as REPORT_COMMAND
 from inspect_stance.construction.report_command import report
@@ -92,6 +93,7 @@ CONSTRUCTION = register_method(
         name="construction",
         order=30,
         shard_tasks=("prompt_construction", "judge_validation"),
+        commands=(label_sample_command.COMMAND,),
         study={"prompt_construction": STUDY},
         options={
             "prompt_construction": "inspect_stance.construction.options:ConstructionOptions",

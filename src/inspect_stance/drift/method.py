@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from inspect_stance.drift import figures
+from inspect_stance.drift import figures, human_study_command
 from inspect_stance.drift.page import PAGE
 from inspect_stance.drift.report_command import COMMAND as REPORT_COMMAND
 from inspect_stance.drift.report_command import report
@@ -89,6 +89,7 @@ STANCE_DRIFT = register_method(
         name="stance_drift",
         order=10,
         shard_tasks=("stance_drift",),
+        commands=(human_study_command.COMMAND,),
         study={"stance_drift": STUDY},
         options={"stance_drift": "inspect_stance.drift.options:DriftOptions"},
         doc="docs/stance_drift.md",

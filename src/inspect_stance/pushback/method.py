@@ -25,6 +25,7 @@ from inspect_stance.study.protocol import (
     Method,
     PlanRequest,
     PlanResult,
+    ReportCommand,
     ReportRequest,
     TaskHeadline,
     comparer_of,
@@ -150,6 +151,16 @@ PUSHBACK = register_method(
         study={"pushback": STUDY},
         doc="docs/pushback.md",
         report=report,
+        report_cli=ReportCommand(
+            help="pushback: held stance by turn (survival), flips, turn of flip, by style",
+            description="Per run: the share of conversations holding their stance through K "
+            "turns of disagreement (Kaplan-Meier, clustered by proposition), the survival "
+            "table and figure, flips, turns held and final shift, by pushback style and held "
+            "stance, beside the no-pushback control. The shards of one study (-T shard=K/N) "
+            "are pooled into one run.",
+            paths_help="pushback logs or folders",
+            out="pushback_report",
+        ),
         tasks=("pushback",),
         report_command="pushback-report",
         comparer=comparer_of("inspect_stance.pushback.compare"),

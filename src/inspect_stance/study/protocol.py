@@ -277,6 +277,8 @@ class ReportOption:
     default: Any = None
     kind: Literal["text", "number", "integer", "flag", "repeat"] = "text"
     metavar: str | None = None
+    #: the command refuses to run without it (argparse's one-line usage error)
+    required: bool = False
 
     @property
     def dest(self) -> str:
@@ -288,6 +290,26 @@ class ReportOption:
     def value(self) -> Any:
         """Its value when not given."""
         return False if self.kind == "flag" else self.default
+
+
+@dataclass(frozen=True)
+class MethodCommand:
+    """One of a method's own further ``inspect-stance`` subcommands, declared without argparse
+    (:mod:`inspect_stance.cli.method_commands` builds its parser): ``name``, its help line and
+    description; ``inputs`` / ``inputs_help``: the metavar and help of its positional inputs,
+    one, or one or more with ``many``; ``options``: its options (:class:`ReportOption`);
+    ``run``: ``(inputs, options)`` -> the lines to print, the options keyed by
+    :attr:`ReportOption.dest` (one-line ``InputError`` on bad input, before any work; notes
+    for the reader go to stderr)."""
+
+    name: str
+    help: str
+    description: str
+    inputs: str
+    inputs_help: str
+    run: Callable[[Sequence[str], dict[str, Any]], list[str]]
+    many: bool = False
+    options: tuple[ReportOption, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -475,6 +497,10 @@ class Method:
     #: its tasks that take ``-T shard=K/N`` (``inspect-stance shard``; a helper task whose logs
     #: its runs read, such as ``press_arguments``, may be among them)
     shard_tasks: tuple[str, ...] = ()
+    #: its own further subcommands of ``inspect-stance`` (:class:`MethodCommand`), e.g. a
+    #: labelling sample or the analysis of a reference study's human labels; the shared
+    #: commands are generic
+    commands: tuple[MethodCommand, ...] = ()
 
     @property
     def label(self) -> str:
