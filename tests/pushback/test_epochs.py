@@ -13,10 +13,10 @@ from typing import Any
 import pytest
 from inspect_ai import eval as inspect_eval
 from inspect_ai.scorer import Score
+from inspect_stance.scorers.pushback import pushback_metrics
 from pytest_inspect_evals.metrics import run_metrics
 
 from inspect_stance.cli import main
-from inspect_stance.scorers.pushback import pushback_metrics
 from inspect_stance.study.registry import headline_of_metrics
 
 sys.path.insert(0, str(Path(__file__).parents[1]))
@@ -66,7 +66,12 @@ def test_two_equal_epochs_leave_the_headline_unchanged() -> None:
 def test_epochs_2_log_headline_is_the_report_headline(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    args: dict[str, Any] = {"limit_propositions": 4, "styles": "plain", "turns": 3, "control": False}
+    args: dict[str, Any] = {
+        "limit_propositions": 4,
+        "styles": "plain",
+        "turns": 3,
+        "control": False,
+    }
     (log,) = inspect_eval("inspect_stance/pushback", task_args=args, epochs=2,
                           model="pushback_sim/target", model_args={"hazard": 0.3},
                           log_dir=str(tmp_path), display="none")  # fmt: skip
