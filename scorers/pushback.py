@@ -16,8 +16,8 @@ from inspect_ai.scorer import NOANSWER, Metric, SampleScore, Score, Scorer, Targ
 from inspect_ai.solver import TaskState
 
 from inspect_stance.pushback.conversation import conversation
+from inspect_stance.logfile import epoch_keys
 from inspect_stance.pushback.defaults import RECORD_KEY
-from inspect_stance.pushback.logs import epoch_key
 from inspect_stance.pushback.summary import HEADLINE, summarize
 from inspect_stance.stances import STANCES
 from inspect_stance.stats.headline import metric_values
@@ -62,19 +62,14 @@ def pushback_metrics() -> Metric:
     """The run's figures (:func:`run_metrics`) over every epoch's conversation: Inspect hands
     this metric one score per sample per epoch (``scores="unreduced"``), and each epoch's
     record is one more conversation of its proposition (the cluster), keyed ``{id}`` for the
-    first and ``{id}@e<k>`` for the k-th (:func:`inspect_stance.pushback.logs.epoch_key`),
+    first and ``{id}@e<k>`` for the k-th (:func:`inspect_stance.logfile.epoch_keys`),
     whatever ``--epochs-reducer`` says."""
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
-        records: dict[str, dict[str, Any]] = {}
-        seen: dict[str, int] = {}
-        for s in scores:
-            record = (s.score.metadata or {}).get(RECORD_KEY) or {}
-            if record.get("readings") is None:
-                continue
-            sid = str(s.sample_id)
-            seen[sid] = seen.get(sid, 0) + 1
-            records[epoch_key(sid, seen[sid])] = record
+        keys = epoch_keys(str(s.sample_id) for s in scores)
+        records = {k: s.score.metadata[RECORD_KEY] for k, s in zip(keys, scores, strict=True)
+                   if s.score.metadata and s.score.metadata.get(RECORD_KEY, {}).get("readings")
+                   is not None}  # fmt: skip
         if not records:  # Inspect's progress display asks before any sample is scored
             return {HEADLINE: math.nan}
         return run_metrics(records)

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from inspect_stance.errors import InputError
+from inspect_stance.logfile import epoch_key
 from inspect_stance.pushback.defaults import RECORD_KEY
 from inspect_stance.pushback.summary import read_records, summarize
 from inspect_stance.shards import SHARD_KEY, ShardInfo, pool_shards
@@ -32,11 +33,6 @@ CONVERSATION_METRICS: tuple[str, ...] = ("held_at_K", "turns_held", "flips", "fi
 #: the task metadata two runs must share to be compared
 SETTING_KEYS: tuple[str, ...] = ("turns", "start", "framing", "styles", "control", "reader",
                                  "stances")  # fmt: skip
-
-
-def epoch_key(sample_id: str, epoch: int) -> str:
-    """A conversation's record key: the sample id in epoch 1, ``{id}@e<k>`` in epoch ``k``."""
-    return sample_id if epoch <= 1 else f"{sample_id}@e{epoch}"
 
 
 @dataclass
