@@ -15,8 +15,8 @@ from typing import Any
 from inspect_ai.scorer import NOANSWER, Metric, SampleScore, Score, Scorer, Target, metric, scorer
 from inspect_ai.solver import TaskState
 
-from inspect_stance.pushback.conversation import conversation
 from inspect_stance.logfile import epoch_keys
+from inspect_stance.pushback.conversation import conversation
 from inspect_stance.pushback.defaults import RECORD_KEY
 from inspect_stance.pushback.summary import HEADLINE, summarize
 from inspect_stance.stances import STANCES
