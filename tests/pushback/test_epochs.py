@@ -62,7 +62,6 @@ def test_two_equal_epochs_leave_the_headline_unchanged() -> None:
     assert once["n_clusters"] == twice["n_clusters"] == 2
 
 
-@pytest.mark.slow
 def test_epochs_2_log_headline_is_the_report_headline(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
