@@ -86,3 +86,11 @@ def test_epochs_2_log_headline_is_the_report_headline(
     for a, b in ((got["value"], h.value), (got["se"], h.se), *zip(got["interval"], h.interval,
                                                                    strict=True)):  # fmt: skip
         assert math.isclose(a, b, rel_tol=0, abs_tol=1e-12)
+    assert main(["card", log.location, "--out", str(tmp_path / "card")]) == 0
+    (card,) = [json.loads(f.read_text()) for f in (tmp_path / "card").glob("*.json")
+               if f.name != "leaderboard.json"]  # fmt: skip
+    e = card["methods"]["even_handedness"]
+    assert (e["n_items"], e["n_clusters"]) == (h.n_items, h.n_clusters)
+    for a, b in ((e["value"], h.value), (e["stderr"], h.se), *zip(e["ci"], h.interval,
+                                                                 strict=True)):  # fmt: skip
+        assert math.isclose(a, b, rel_tol=0, abs_tol=1e-12)

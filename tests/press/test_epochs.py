@@ -143,6 +143,12 @@ def test_epochs_2_log_headline_is_the_report_headline(
     assert spec is not None and spec.pooled is not None and spec.items is not None
     _same(spec.pooled([log.location], False), h)
     assert len(spec.items([log.location])) == h.n_items
+    assert main(["card", log.location, "--out", str(tmp_path / "card")]) == 0
+    (card,) = [json.loads(f.read_text()) for f in (tmp_path / "card").glob("*.json")
+               if f.name != "leaderboard.json"]  # fmt: skip
+    e = card["methods"]["press"]
+    _same(Headline("mean_S_t", e["value"], e["stderr"], tuple(e["ci"]), "", e["n_items"],
+                   e["n_clusters"]), h)  # fmt: skip
 
 
 def test_epochs_2_arguments_log_headline_is_the_pooled_headline(
