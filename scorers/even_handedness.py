@@ -161,11 +161,14 @@ def even_handedness_scorer(
     return score
 
 
-@metric(name="even_handedness")
+@metric(name="even_handedness", scores="unreduced")
 def even_handedness_metrics() -> Metric:
     """The headline first (:func:`inspect_stance.even_handedness.summary.panel_metrics`: the
     share of even-handed pairs, its topic-clustered SE and t interval, pairs and topics), then
-    the few figures a reader of the panel needs; the position-bias warnings go to the log."""
+    the few figures a reader of the panel needs; the position-bias warnings go to the log.
+    Inspect hands it one score per pair per epoch (``scores="unreduced"``, whatever
+    ``--epochs-reducer`` says): each epoch's record is one more pair of its topic (the
+    cluster), so ``pairs`` and ``n_items`` count pair-epochs."""
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
         records = [

@@ -109,11 +109,15 @@ def _press_records(scores: list[SampleScore]) -> list[dict[str, Any]]:
     return [s.score.metadata for s in scores if s.score.metadata and s.score.metadata.get("press")]
 
 
-@metric(name="mean_S_t")
+@metric(name="mean_S_t", scores="unreduced")
 def press_headline() -> Metric:
     """The task's headline: ``mean_S_t`` over statements, ``stderr = sd(S_t) / sqrt(n)``, a
     t interval with ``n - 1`` df clipped to [0, 1], ``n_items`` = ``n_clusters`` = the
-    statements with an ``S_t`` (:func:`inspect_stance.press.figures.stability_headline`)."""
+    statements with an ``S_t`` (:func:`inspect_stance.press.figures.stability_headline`).
+    Inspect hands it one score per statement per epoch (``scores="unreduced"``, whatever
+    ``--epochs-reducer`` says): each epoch's record is one more item of its statement's
+    cluster (``n_items`` statement-epochs, ``n_clusters`` statements, SE clustered by
+    statement)."""
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
         from inspect_stance.press.figures import stability_headline
@@ -123,11 +127,12 @@ def press_headline() -> Metric:
     return compute
 
 
-@metric
+@metric(scores="unreduced")
 def press_metrics() -> Metric:
     """The figures a reader of the panel needs beside the headline: ``n_statements``,
     ``lean_right`` (share of right-aligned labels), ``n_unparsed`` and ``n_classifier_errors``
-    (:mod:`inspect_stance.press.summary`). The label shares, faithfulness, persona figures and
+    (:mod:`inspect_stance.press.summary`), over every epoch's record (``scores="unreduced"``,
+    as :func:`press_headline`). The label shares, faithfulness, persona figures and
     AUROCs are in :func:`inspect_stance.press.figures.figures` (the report and the card's
     breakdown read them)."""
 
@@ -392,18 +397,20 @@ def record_score(record: dict[str, Any], has_factor: bool) -> Score:
     )
 
 
-@metric(name="mean")
+@metric(name="mean", scores="unreduced")
 def usable_share() -> Metric:
     """The ``press_arguments`` headline: the mean over statements of the share of usable
     argument sets, ``sd / sqrt(n)`` over statements, t with ``n - 1`` df, clipped to [0, 1]
-    (:func:`inspect_stance.press.figures.usable_headline`)."""
+    (:func:`inspect_stance.press.figures.usable_headline`). One score per statement per epoch
+    (``scores="unreduced"``, whatever ``--epochs-reducer`` says): each epoch's share is one
+    more item of its statement's cluster (the sample id)."""
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
-        values = [s.score.value for s in scores]
         from inspect_stance.press.figures import usable_headline
 
-        return metric_values(usable_headline([float(v) for v in values
-                                              if isinstance(v, int | float)]))  # fmt: skip
+        kept = [(float(v), str(s.sample_id)) for s in scores
+                if isinstance(v := s.score.value, int | float)]  # fmt: skip
+        return metric_values(usable_headline([v for v, _ in kept], [k for _, k in kept]))
 
     return compute
 

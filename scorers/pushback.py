@@ -15,6 +15,7 @@ from typing import Any
 from inspect_ai.scorer import NOANSWER, Metric, SampleScore, Score, Scorer, Target, metric, scorer
 from inspect_ai.solver import TaskState
 
+from inspect_stance.logfile import epoch_keys
 from inspect_stance.pushback.conversation import conversation
 from inspect_stance.pushback.defaults import RECORD_KEY
 from inspect_stance.pushback.summary import HEADLINE, summarize
@@ -56,12 +57,17 @@ def run_metrics(records: dict[str, dict[str, Any]]) -> dict[str, float]:
     return out
 
 
-@metric(name=HEADLINE)
+@metric(name=HEADLINE, scores="unreduced")
 def pushback_metrics() -> Metric:
-    """The run's figures (:func:`run_metrics`)."""
+    """The run's figures (:func:`run_metrics`) over every epoch's conversation: Inspect hands
+    this metric one score per sample per epoch (``scores="unreduced"``), and each epoch's
+    record is one more conversation of its proposition (the cluster), keyed ``{id}`` for the
+    first and ``{id}@e<k>`` for the k-th (:func:`inspect_stance.logfile.epoch_keys`),
+    whatever ``--epochs-reducer`` says."""
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
-        records = {str(s.sample_id): s.score.metadata[RECORD_KEY] for s in scores
+        keys = epoch_keys(str(s.sample_id) for s in scores)
+        records = {k: s.score.metadata[RECORD_KEY] for k, s in zip(keys, scores, strict=True)
                    if s.score.metadata and s.score.metadata.get(RECORD_KEY, {}).get("readings")
                    is not None}  # fmt: skip
         if not records:  # Inspect's progress display asks before any sample is scored

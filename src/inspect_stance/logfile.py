@@ -36,6 +36,23 @@ def read_log(path: str | Path) -> EvalLog:
     return read_eval_log(str(path), exclude_fields=set(SKIP_FIELDS))
 
 
+def epoch_key(sample_id: str, epoch: int) -> str:
+    """A sample's record key in a run of ``inspect eval --epochs N``: the sample id in epoch 1,
+    ``{id}@e<k>`` in epoch ``k`` (each epoch one more item of the sample's cluster)."""
+    return sample_id if epoch <= 1 else f"{sample_id}@e{epoch}"
+
+
+def epoch_keys(sample_ids: Iterable[str]) -> list[str]:
+    """:func:`epoch_key` of each id in turn, its ``k``-th occurrence taken as epoch ``k`` (a
+    metric's scores carry no epoch: one per sample per epoch when unreduced)."""
+    seen: dict[str, int] = {}
+    out = []
+    for sid in sample_ids:
+        seen[sid] = seen.get(sid, 0) + 1
+        out.append(epoch_key(sid, seen[sid]))
+    return out
+
+
 def task_name(name: str) -> str:
     """A task's name without its package: ``inspect_stance/press`` and ``press`` name the same
     task (the one normalisation; :func:`inspect_stance.study.method_of_task` uses it too)."""

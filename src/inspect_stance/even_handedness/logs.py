@@ -1,7 +1,8 @@
 """Reading even-handedness pair records back from Inspect eval logs (``inspect_ai.log`` lazily).
 
 A run is the per-pair records (``Score.metadata["even_handedness"]``) keyed by the sample id
-(``{topic}-{index}``: content, the same pair in every run), the target model, the graders
+(``{topic}-{index}``: content, the same pair in every run; epoch ``k >= 2`` of ``inspect eval
+--epochs N`` is one more pair of the same topic, keyed ``{id}@e<k>``), the target model, the graders
 (``--model-role graders=...``), the task arguments and the task metadata (orders judged,
 thresholds). Logs are found and read with the shared :mod:`inspect_stance.logfile` helpers; a
 folder may hold other tasks' logs, which are skipped and counted.
@@ -24,6 +25,7 @@ from typing import Any
 from inspect_stance.errors import InputError
 from inspect_stance.even_handedness.keys import GRADERS_ROLE, RECORD
 from inspect_stance.even_handedness.position import headline_items
+from inspect_stance.logfile import epoch_key
 from inspect_stance.shards import SHARD_KEY, ShardInfo, one_run, pool_shards
 from inspect_stance.stats.headline import Headline
 from inspect_stance.study.protocol import ItemValues
@@ -104,8 +106,8 @@ def _graders(roles: Any) -> list[str]:
 
 def pair_order(sample_id: str) -> tuple[int, str]:
     """Sort key of a pair record: its place in the packaged set (the index ending the sample
-    id ``{topic}-{index}``), then the id."""
-    tail = sample_id.rsplit("-", 1)[-1]
+    id ``{topic}-{index}``, an epoch's ``@e<k>`` aside), then the key."""
+    tail = sample_id.split("@e", 1)[0].rsplit("-", 1)[-1]
     return (int(tail) if tail.isdigit() else -1, sample_id)
 
 
@@ -128,7 +130,7 @@ def read_even_log(path: str | Path) -> EvenRun:
             n_errors += 1
         for score in (sample.scores or {}).values():
             if score.metadata and isinstance(score.metadata.get(RECORD), dict):
-                records[str(sample.id)] = dict(score.metadata[RECORD])
+                records[epoch_key(str(sample.id), sample.epoch)] = dict(score.metadata[RECORD])
                 break
     if not records:
         raise InputError(

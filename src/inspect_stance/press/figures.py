@@ -74,48 +74,60 @@ def breakdown(paths: Sequence[str]) -> Breakdown:
 
 
 def items(paths: Sequence[str]) -> ItemValues:
-    """Each statement's ``S_t`` (no persona), keyed by its statement id, its own cluster."""
+    """Each statement's ``S_t`` (no persona), keyed by its statement id, its own cluster; under
+    ``--epochs N`` its k-th record keyed ``{id}@e<k>``, in the statement's cluster."""
+    from inspect_stance.logfile import epoch_keys
     from inspect_stance.press.stability import topic_stability
 
+    records = _records(paths)
+    ids = [str(r.get("statement_id", r.get("statement"))) for r in records]
     out: ItemValues = {}
-    for r in _records(paths):
+    for r, sid, key in zip(records, ids, epoch_keys(ids), strict=True):
         value = topic_stability(r["labels"]["none"])
         if value is not None:
-            key = str(r.get("statement_id", r.get("statement")))
-            out[key] = (key, float(value))
+            out[key] = (sid, float(value))
     return out
 
 
-def usable_headline(shares: Sequence[float]) -> Headline:
+def usable_headline(shares: Sequence[float], statements: Sequence[str] | None = None) -> Headline:
     """The ``press_arguments`` headline: the mean over statements of each statement's share of
     argument sets with both texts, ``sd / sqrt(n)`` over the statements (each its own
-    cluster), t with ``n - 1`` df, clipped to ``[0, 1]``."""
-    return clustered_mean(USABLE, list(shares), None, (0.0, 1.0), item="statement",
+    cluster), t with ``n - 1`` df, clipped to ``[0, 1]``; with ``statements`` (each share's
+    statement: under ``--epochs N`` one share per statement per epoch) clustered by statement
+    (CR2, Bell-McCaffrey df)."""
+    repeated = statements is not None and len(set(statements)) < len(statements)
+    return clustered_mean(USABLE, list(shares), statements, (0.0, 1.0),
+                          item="statement-epoch" if repeated else "statement",
                           cluster="statement")  # fmt: skip
 
 
-def _usable_shares(paths: Sequence[str]) -> list[float]:
+def _usable_shares(paths: Sequence[str]) -> tuple[list[float], list[str]]:
+    """Every scored sample's share of usable argument sets and its statement (sample id)."""
     from inspect_stance.logfile import read_log
 
-    values = [x.value for p in paths for sample in read_log(p).samples or []
-              for x in list((sample.scores or {}).values())[:1]]  # fmt: skip
-    return [float(v) for v in values if isinstance(v, int | float)]
+    kept = [(float(x.value), str(sample.id)) for p in paths
+            for sample in read_log(p).samples or []
+            for x in list((sample.scores or {}).values())[:1]
+            if isinstance(x.value, int | float)]  # fmt: skip
+    return [v for v, _ in kept], [k for _, k in kept]
 
 
 def pooled_usable(paths: Sequence[str], partial: bool) -> Headline:  # noqa: ARG001
     """The ``press_arguments`` headline over the statements of every shard log (their
     statements are disjoint; nothing to refuse: ``partial`` has no effect)."""
-    return usable_headline(_usable_shares(paths))
+    return usable_headline(*_usable_shares(paths))
 
 
 def usable_items(paths: Sequence[str]) -> ItemValues:
-    """Each statement's share of usable argument sets, keyed by sample id."""
-    from inspect_stance.logfile import read_log
+    """Each statement's share of usable argument sets, keyed by sample id (epoch ``k >= 2``:
+    ``{id}@e<k>``, in its statement's cluster)."""
+    from inspect_stance.logfile import epoch_key, read_log
 
     out: ItemValues = {}
     for p in paths:
         for sample in read_log(p).samples or []:
             for score in list((sample.scores or {}).values())[:1]:
                 if isinstance(score.value, int | float):
-                    out[str(sample.id)] = (str(sample.id), float(score.value))
+                    sid = str(sample.id)
+                    out[epoch_key(sid, sample.epoch)] = (sid, float(score.value))
     return out

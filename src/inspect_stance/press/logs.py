@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from inspect_stance.errors import InputError
+from inspect_stance.logfile import epoch_keys
 from inspect_stance.press.faithfulness import OUTCOMES, faithfulness
 from inspect_stance.press.labels import is_stable
 from inspect_stance.press.stability import stability_headline, topic_stability
@@ -271,15 +272,27 @@ def setting_values(task_args: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
+def _keyed_labels(run: PressRun, persona: str) -> list[tuple[str, str, list[str]]]:
+    """(key, statement, labels under ``persona``) per record with labels: the key is the
+    statement, its k-th record under ``--epochs N`` ``{statement}@e<k>``
+    (:func:`inspect_stance.logfile.epoch_keys`)."""
+    kept = [r for r in run.records if r["labels"].get(persona)]
+    statements = [str(r["statement"]) for r in kept]
+    return [(k, st, list(r["labels"][persona]))
+            for k, st, r in zip(epoch_keys(statements), statements, kept, strict=True)]  # fmt: skip
+
+
 def persona_labels(run: PressRun, persona: str) -> dict[str, list[str]]:
-    """Statement -> the PReSS labels of its argument sets under ``persona``."""
-    return {str(r["statement"]): list(r["labels"][persona])
-            for r in run.records if r["labels"].get(persona)}  # fmt: skip
+    """Statement -> the PReSS labels of its argument sets under ``persona`` (each epoch's
+    record of a statement under ``--epochs N``: ``{statement}@e<k>``)."""
+    return {k: labels for k, _, labels in _keyed_labels(run, persona)}
 
 
 def press_items(run: PressRun, name: str, persona: str = "none") -> RunItems:
-    """Per-statement S_t and SF/SU/ID indicators, and the instance-level stable indicators."""
-    labels = persona_labels(run, persona)
+    """Per-statement S_t and SF/SU/ID indicators, and the instance-level stable indicators;
+    each epoch's record of a statement one more item in the statement's cluster."""
+    keyed = _keyed_labels(run, persona)
+    labels = {k: ls for k, _, ls in keyed}
     items: dict[str, dict[str, float]] = {"share_stable": {}}
     items.update({f"P_{o}": {} for o in OUTCOMES})
     for statement, ls in labels.items():
@@ -288,4 +301,5 @@ def press_items(run: PressRun, name: str, persona: str = "none") -> RunItems:
         for o in OUTCOMES:
             items[f"P_{o}"][statement] = float(outcome == o)
     stable = np.array([float(is_stable(x)) for ls in labels.values() for x in ls])
-    return RunItems(name=name, items=items, trials={"share_stable": stable})
+    return RunItems(name=name, items=items, trials={"share_stable": stable},
+                    clusters={k: st for k, st, _ in keyed})  # fmt: skip

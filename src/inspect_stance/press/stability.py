@@ -46,9 +46,14 @@ def labelled_stability(labels: Sequence[str]) -> float | None:
 
 def stability_headline(records: Sequence[Mapping[str, Any]]) -> Headline:
     """``mean_S_t`` and its interval (module docstring) by
-    :func:`~inspect_stance.stats.headline.clustered_mean`, each statement its own cluster
-    (statements without an ``S_t`` left out)."""
-    values = [topic_stability(r["labels"]["none"]) for r in records]
-    defined = [float(v) for v in values if v is not None]
-    return clustered_mean(HEADLINE, defined, None, (0.0, 1.0), item="statement",
+    :func:`~inspect_stance.stats.headline.clustered_mean` over the records with an ``S_t``,
+    clustered by statement (its text): each statement its own cluster, and under ``inspect eval
+    --epochs N`` each epoch's record one more item of its statement's cluster (CR2 by
+    statement, Bell-McCaffrey df; with one record per statement ``sd / sqrt(n)``, ``n - 1``
+    df)."""
+    pairs = [(v, str(r["statement"])) for r in records
+             if (v := topic_stability(r["labels"]["none"])) is not None]  # fmt: skip
+    repeated = len({k for _, k in pairs}) < len(pairs)
+    return clustered_mean(HEADLINE, [float(v) for v, _ in pairs], [k for _, k in pairs],
+                          (0.0, 1.0), item="statement-epoch" if repeated else "statement",
                           cluster="statement")  # fmt: skip

@@ -34,6 +34,10 @@ and the report's per-model numbers:
 - ``n_classifier_errors``: of those, responses whose LLM-classifier call raised an error (the
   rest got an answer naming no single category).
 
+Under ``inspect eval --epochs N`` a statement has one record per epoch: every figure above
+takes each record as one more statement x epoch (a share or mean over records), and
+``n_statements`` counts the statements.
+
 S_t and the shares are recomputed from the labels, so logs written with an earlier record
 version (whose stored ``S_t`` left unlabelled sets out) are summarised by today's definitions.
 """
@@ -142,7 +146,9 @@ def _lean(labels: Sequence[str]) -> float | None:
 
 def summarize(records: Sequence[Mapping[str, Any]]) -> dict[str, float | None]:
     """Run-level figures from statement records (see module docstring); None = not computable."""
-    out: dict[str, float | None] = {"n_statements": float(len(records))}
+    # statements, not records: under --epochs N a statement has one record per epoch
+    n_statements = len({str(r["statement"]) for r in records})
+    out: dict[str, float | None] = {"n_statements": float(n_statements)}
     none_labels = [x for r in records for x in r["labels"]["none"]]
     first = [
         r["labels"]["none"][TABLE2_SET] for r in records if len(r["labels"]["none"]) > TABLE2_SET

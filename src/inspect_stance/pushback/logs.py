@@ -1,7 +1,8 @@
 """Reading pushback conversation records back from Inspect eval logs (``inspect_ai.log`` on
 first use): a run is the records (``Score.metadata["pushback"]``) keyed by sample id (the
 conversation: ``{topic_id}-{condition}-{stance}-{trial}``, the same in every run of the same
-options), the target model, the task arguments and metadata.
+options; epoch ``k >= 2`` of ``inspect eval --epochs N`` is one more conversation of the same
+proposition, keyed ``{id}@e<k>``), the target model, the task arguments and metadata.
 
 The shards of one study (``-T shard=K/N``, or Inspect's ``<name>.shards/<k>/`` layout) are
 pooled into one run wherever runs are found (:func:`pool_runs`): their propositions, and so
@@ -18,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from inspect_stance.errors import InputError
+from inspect_stance.logfile import epoch_key
 from inspect_stance.pushback.defaults import RECORD_KEY
 from inspect_stance.pushback.summary import read_records, summarize
 from inspect_stance.shards import SHARD_KEY, ShardInfo, pool_shards
@@ -78,7 +80,7 @@ def read_pushback_log(path: str | Path) -> PushbackRun:
         errors += sample.error is not None
         for score in (sample.scores or {}).values():
             if score.metadata and isinstance(score.metadata.get(RECORD_KEY), dict):
-                records[str(sample.id)] = dict(score.metadata[RECORD_KEY])
+                records[epoch_key(str(sample.id), sample.epoch)] = dict(score.metadata[RECORD_KEY])
                 break
     if not records:
         raise InputError(f"log {p}: no pushback scores (status {log.status}); pass the .eval "
