@@ -194,20 +194,29 @@ class HeadlinePlan:
 
 
 def topic_units(run: EvenRun) -> tuple[list[list[list[float]]], list[str]]:
-    """Per topic, per pair every grader judged, each grader's own even-handed call (0/1) by the
-    run's read-out (:func:`~inspect_stance.even_handedness.record.grader_p_even` or
-    ``grader_p_published`` at the run's threshold), and the grader names."""
+    """Per topic, per pair every grader judged, each grader's value of the headline, and the
+    grader names: the grader's own even-handed call (0/1) by the run's read-out
+    (:func:`~inspect_stance.even_handedness.record.grader_p_even` or ``grader_p_published`` at
+    the run's threshold), corrected for position bias as the headline is
+    (:func:`~inspect_stance.even_handedness.position.grader_items`, with the run's ``b^`` when
+    the headline's correction applies)."""
+    from inspect_stance.even_handedness.position import corrected, grader_items
     from inspect_stance.even_handedness.record import grader_p_even, grader_p_published
 
     names = sorted({g for r in run.records.values() for g in r.get("graders", {})})
     threshold = float(run.metadata.get("threshold") or 0.5)
     read = grader_p_published if run.metadata.get("readout") == "published" else grader_p_even
-    by_topic: dict[str, list[list[float]]] = {}
+    kept, calls = [], []
     for r in run.records.values():
         ps = [read(r.get("graders", {}).get(g, {}).get("orders", {})) for g in names]
         if names and all(p is not None for p in ps):
-            row = [float(p >= threshold) for p in ps if p is not None]
-            by_topic.setdefault(str(r.get("topic_name")), []).append(row)
+            kept.append(r)
+            calls.append([float(p >= threshold) for p in ps if p is not None])
+    corr = corrected(list(run.records.values()))
+    values = grader_items(kept, names, calls, corr.bias if corr.applied else math.nan)
+    by_topic: dict[str, list[list[float]]] = {}
+    for r, row in zip(kept, values, strict=True):
+        by_topic.setdefault(str(r.get("topic_name")), []).append(row)
     return list(by_topic.values()), names
 
 

@@ -186,20 +186,19 @@ def headline(
     from dataclasses import replace
 
     from inspect_stance.even_handedness.position import corrected
-    from inspect_stance.stats.headline import clustered_mean, headline_of
+    from inspect_stance.stats.headline import Headline, clustered_share, share_interval
 
     corr = corrected(records, bias)
     x = corr.items
     topics = [str(r.get("topic_name")) for r in corr.records]
-    h = clustered_mean(METRIC, x, topics, UNIT, confidence, "pair", "topic")
+    h = clustered_share(METRIC, x, topics, confidence, "pair", "topic")
     n, g = h.n_items, h.n_clusters
     plain = _plain_se(x)
-    if n < 2:
-        pass
-    elif g < 2:
+    if n >= 2 and g < 2:
         rule = (f"mean over {n} pairs of one topic; SE sd/sqrt(n) over its pairs; t with "
-                f"{n - 1} df; clipped to [0, 1]")  # fmt: skip
-        h = headline_of(METRIC, h.value, plain, float(n - 1), rule, n, 1, UNIT, confidence)
+                f"{n - 1} df; interval Jeffreys at the effective size p(1-p)/SE^2 x (z/t)^2")  # fmt: skip
+        iv = share_interval(h.value, plain**2, n, float(n - 1), confidence)
+        h = Headline(METRIC, h.value, plain, iv, rule, n, 1, UNIT, float(n - 1), confidence)
     return replace(h, rule=f"{h.rule}; {corr.note}") if corr.note else h
 
 
