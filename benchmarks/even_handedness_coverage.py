@@ -38,7 +38,6 @@ from scipy.stats import t as t_dist
 from statsmodels.stats.proportion import proportion_confint
 
 from inspect_stance.even_handedness.summary import headline
-from inspect_stance.stats.headline import clustered_mean
 
 SPREAD, TRUTH, PAIRS = 0.5, 0.843, 10
 NODES, WEIGHTS = np.polynomial.hermite_e.hermegauss(60)
@@ -90,11 +89,10 @@ def coverage(reps: int, bias: float, layout: str, seed: int = 20261205) -> None:
           f"{'Wilson':>7} {'logit t':>8}")  # fmt: skip
     for g in (2, 3, 5, 10, 30):
         start = time.perf_counter()
-        sizes_for = (lambda: np.full(g, PAIRS)) if layout == "equal" else (
-            lambda: rng.choice(SET_SIZES, g, replace=False))  # fmt: skip
         hits, values = np.zeros(4), []
         for _ in range(reps):
-            recs = records(rng, sizes_for(), bias)
+            sizes = np.full(g, PAIRS) if layout == "equal" else rng.choice(SET_SIZES, g, False)
+            recs = records(rng, sizes, bias)
             h = headline(recs)
             values.append(h.value)
             ivs = [h.interval, *_others(h.value, h.se, h.n_items, float(h.df or math.inf))]
