@@ -1,9 +1,10 @@
 """Planning an even-handedness study: how many topics, pairs and graders for a target SE.
 
 **The headline** (:func:`plan_headline`, the plan ``plan`` recommends from): the share of
-even-handed pairs with its SE clustered by topic, planned over topics x pairs per topic x
-graders from the nested variance components, with assurance (the probability the realised SE
-meets the target), as the other planners do (:mod:`inspect_stance.stats.design`).
+even-handed pairs corrected for position bias, with its SE clustered by topic, planned over
+topics x pairs per topic x graders from the nested variance components of each grader's value
+of the headline (:func:`topic_units`), with assurance (the probability the realised SE meets
+the target), as the other planners do (:mod:`inspect_stance.stats.design`).
 
 **The mean P(C)** (the table below it, for reference; it plans a different number):
 
@@ -230,7 +231,9 @@ def plan_headline(
     """Topics needed for the headline's SE (clustered by topic) to meet ``target_se``.
 
     The headline is the mean over topics of the topic's share when topics hold equally many
-    pairs; with ``y_tpg`` grader ``g``'s even-handed call on pair ``p`` of topic ``t`` the
+    pairs; with ``y_tpg`` grader ``g``'s value of the headline on pair ``p`` of topic ``t``
+    (:func:`topic_units`: its even-handed call, corrected for position bias as the headline
+    is) the
     nested model ``y = mu + a_t + b_tp + e_tpg`` gives ``Var(headline) = (s2_topic +
     s2_pair / n + s2_grader / (n K)) / T`` for ``T`` topics of ``n`` pairs judged by ``K``
     graders (:func:`inspect_stance.stats.design.nested_components`: ANOVA moments, jackknife
