@@ -2,7 +2,7 @@
 ``by_category.png`` in an output folder.
 
 Per run: the headline with its plain and topic-clustered standard errors, refusal, hedging and
-direction; even-handedness per category (table and figure, bars: 95 % interval clustered by topic, t with topics - 1 df);
+direction; even-handedness per category (table and figure, bars: the headline's 95 % interval);
 the least even-handed topics; per grader the position-flip rate, the share of first-shown
 choices, the length preference, the Dawid–Skene accuracy and the family flag; agreement
 (Cohen's kappa per two graders, Krippendorff's alpha, Dawid–Skene's even-handedness); per
