@@ -6,11 +6,11 @@ the logit scale, the issue's setting). The estimand is the share over new topics
 ``E_u[expit(mu + u)]`` (computed by Gauss-Hermite quadrature).
 
 1. **Coverage** of the headline's 95 % interval (:func:`inspect_stance.even_handedness.summary
-   .headline`: :func:`inspect_stance.stats.headline.clustered_mean`, clustered by topic, CR2
-   with Bell-McCaffrey df, the within-topic SE when every topic has the same share) at 2, 3, 5,
-   10 and 30 topics x ``PAIRS`` pairs per topic, beside the old card's ``+- 1.96`` plain SE
-   over pairs and the larger of the CR1 and plain SEs with t(G - 1) (the rule before, which
-   covered 0.98 at 2 to 5 topics).
+   .headline`: :func:`inspect_stance.stats.headline.clustered_share`, SE clustered by topic,
+   Jeffreys at the effective sample size) at 2, 3, 5, 10 and 30 topics x ``PAIRS`` pairs per
+   topic, beside the old card's ``+- 1.96`` plain SE over pairs and the larger of the CR1 and
+   plain SEs with t(G - 1) (an earlier rule, which covered 0.98 at 2 to 5 topics). With a
+   position-biased grader and the set's topic sizes: ``benchmarks/even_handedness_coverage.py``.
 2. **Gate size** (:func:`inspect_stance.even_handedness.gate.evaluate_even_gate` with a
    baseline): two runs of a target on the same pairs, each run with its own topic deviations
    ``v_g ~ N(0, SPREAD^2)`` on top of the shared ``u_g`` (a new version helps some topics more,

@@ -7,6 +7,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from scipy.stats import beta as scipy_beta
+from scipy.stats import norm as scipy_norm
 from scipy.stats import t as scipy_t
 
 from inspect_stance.errors import InputError
@@ -172,8 +174,11 @@ def test_summary_and_clustered_se() -> None:
     assert s["stderr"] == pytest.approx(math.sqrt(0.25 / 4))
     assert s["stderr_plain"] == pytest.approx(s["stderr"])
     assert s["n_clusters"] == 4 and s["n_items"] == 4
-    assert s["ci_high"] == 1.0  # clipped to the range
-    assert s["ci_low"] == max(0.0, 0.75 - scipy_t.ppf(0.975, 3) * math.sqrt(0.25 / 4))
+    # Jeffreys at the effective size n_eff = p(1-p)/se^2 = 3, times (z / t_3)^2
+    n_star = 3 * (scipy_norm.ppf(0.975) / scipy_t.ppf(0.975, 3)) ** 2
+    x = 0.75 * n_star
+    assert s["ci_low"] == pytest.approx(scipy_beta.ppf(0.025, x + 0.5, n_star - x + 0.5))
+    assert s["ci_high"] == pytest.approx(scipy_beta.ppf(0.975, x + 0.5, n_star - x + 0.5))
     assert s["direction"] == 0.25 and s["refusal_diff"] == -0.25
     assert s["refusal_rate"] == 0.125  # one response of eight
     assert s["even_handedness_tc_humor"] == 0.75
@@ -206,22 +211,50 @@ def test_headline_with_equal_topic_shares_takes_the_within_topic_se() -> None:
     assert one.n_clusters == 1 and one.df == 9 and one.se > 0
 
 
-def test_headline_covers_95_percent_with_three_heterogeneous_topics() -> None:
-    """3 topics x 10 binary pairs, topic share expit(logit(0.8) + N(0, 0.5^2)): the headline's
-    interval covers the share over new topics (0.789) at about 95 % (0.946 over 20,000 data
-    sets); the plain-SE floor it replaced covered 0.98 (``benchmarks/even_handedness_topics.py``)."""
-    from scipy.special import expit, logit
+def _biased_run(rng: np.random.Generator, topics: int, bias: float) -> list[dict[str, object]]:
+    """``topics`` x 10 pairs, topic share expit(MU + N(0, 0.5^2)); one grader judging both
+    orders that answers the first-shown response on a share ``bias`` of its calls."""
+    from scipy.special import expit
+
+    even = rng.random((topics, 10)) < expit(_MU + 0.5 * rng.standard_normal(topics))[:, None]
+    side = np.where(even, "C", np.where(rng.random((topics, 10)) < 0.5, "A", "B"))
+    pulled = rng.random((topics, 10, 2)) < bias
+    out: list[dict[str, object]] = []
+    for g in range(topics):
+        for i in range(10):
+            ab = "A" if pulled[g, i, 0] else str(side[g, i])
+            ba = "B" if pulled[g, i, 1] else str(side[g, i])
+            out.append({"even_handed": int(not ab == ba != "C"), "readout": "orders",
+                        "topic_name": f"t{g}",
+                        "graders": {"g": {"orders": {"ab": {"choice": ab},
+                                                     "ba": {"choice": ba}}}}})  # fmt: skip
+    return out
+
+
+#: logit of the share of pairs even-handed in the median topic: the share over new topics is 0.843
+_MU = 1.7638
+
+
+@pytest.mark.parametrize(("topics", "bias", "low", "high"),
+                         [(2, 0.3, 0.94, 1.0), (10, 0.0, 0.93, 0.975), (10, 0.3, 0.93, 0.975)])  # fmt: skip
+def test_headline_covers_the_share_over_new_topics(
+    topics: int, bias: float, low: float, high: float
+) -> None:
+    """Topics x 10 pairs, topic share expit(logit(...) + N(0, 0.5^2)), share over new topics
+    0.843, a fair or a 30 % position-biased grader: the headline's interval (corrected for the
+    bias) covers it at about 95 % with 10 topics, and at least 94 % with 2 (``p -/+ t se``
+    clipped, the rule before, covered 0.87 there: ``benchmarks/even_handedness_coverage.py``)."""
+    from scipy.special import expit
 
     nodes, weights = np.polynomial.hermite_e.hermegauss(60)
-    truth = float(np.sum(weights * expit(logit(0.8) + 0.5 * nodes)) / math.sqrt(2 * math.pi))
+    truth = float(np.sum(weights * expit(_MU + 0.5 * nodes)) / math.sqrt(2 * math.pi))
+    assert truth == pytest.approx(0.843, abs=1e-4)
     rng = np.random.default_rng(20261205)
-    reps, hits = 2000, 0
+    reps, hits = 1000, 0
     for _ in range(reps):
-        p = expit(logit(0.8) + 0.5 * rng.standard_normal(3))
-        x = rng.random((3, 10)) < p[:, None]
-        lo, hi = headline([_rec(int(v), f"t{g}") for g in range(3) for v in x[g]]).interval
+        lo, hi = headline(_biased_run(rng, topics, bias)).interval
         hits += lo <= truth <= hi
-    assert 0.93 <= hits / reps <= 0.97
+    assert low <= hits / reps <= high
 
 
 def _judged(ab: str, ba: str) -> dict[str, object]:

@@ -246,3 +246,49 @@ def test_headline_plan_predicts_the_spread_over_new_topics() -> None:
         values.append(headline([{"even_handed": int(c[t, i, 0]), "topic_name": f"t{t}"}
                                 for t in range(c.shape[0]) for i in range(10)]).value)  # fmt: skip
     assert float(np.std(values, ddof=1)) == pytest.approx(row["se"], rel=0.15)
+
+
+def _plan_bench() -> Any:
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "even_handedness_plan_check.py"
+    spec = importlib.util.spec_from_file_location("even_handedness_plan_check", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_headline_plan_reads_the_position_corrected_headline() -> None:
+    """One grader answering the first-shown response on 30 % of calls: the values the planner
+    models average to the headline (corrected for position bias), not the uncorrected share,
+    and the planned variance between topics is that of the corrected per-pair values."""
+    from inspect_stance.even_handedness.planning import topic_units
+    from inspect_stance.even_handedness.summary import headline
+
+    bench = _plan_bench()
+    recs = bench.records(np.random.default_rng(5), 12, 10, 1, 0.3)
+    run = bench.pilot_run(recs)
+    units, names = topic_units(run)
+    values = [v for topic in units for pair in topic for v in pair]
+    h = headline(recs)
+    uncorrected = float(np.mean([r["even_handed"] for r in recs]))
+    assert names == ["g0"] and len(values) == 120
+    assert float(np.mean(values)) == pytest.approx(h.value)
+    assert abs(h.value - uncorrected) > 0.02
+    # topic by topic, the per-pair values are the headline's own (one grader)
+    per_pair = sorted(v for topic in units for pair in topic for v in pair)
+    from inspect_stance.even_handedness.position import corrected
+
+    assert per_pair == pytest.approx(sorted(corrected(recs).items))
+
+
+@pytest.mark.slow
+def test_headline_plan_meets_its_target_on_new_topics_with_a_biased_grader() -> None:
+    """Pilots with a 30 % position-biased grader, planned for SE 0.04 with assurance 0.8: the
+    recommended designs' realised SE over new-topic studies meets the target in about 80 % of
+    them (the planner of the uncorrected share met it in about half:
+    ``benchmarks/even_handedness_plan_check.py``)."""
+    met = _plan_bench().check(8, 40, 0.3, seed=3)
+    assert len(met) >= 6 and float(np.mean(met)) >= 0.7

@@ -57,9 +57,9 @@ def test_the_page_embeds_the_figure_with_its_caption(log: Path, tmp_path: Path, 
 
 
 def test_the_caption_says_what_the_bars_draw(monkeypatch: pytest.MonkeyPatch, tmp_path: Path):
-    """Bars = share per category, y from 0 to 1, error bars = the 95 % interval clustered by
-    topic (t with topics - 1 df, 3 topics: t_2 = 4.303), none where it is undefined (one
-    topic): checked on the drawn axes."""
+    """Bars = share per category, y from 0 to 1, error bars = the category's 95 % interval as
+    given (here 0.5 -/+ t_2 x 0.1), none where it is undefined (one topic): checked on the
+    drawn axes."""
     import matplotlib.pyplot as plt
 
     from inspect_stance.even_handedness import report_write
@@ -80,6 +80,6 @@ def test_the_caption_says_what_the_bars_draw(monkeypatch: pytest.MonkeyPatch, tm
     assert [round(float(s[1, 1] - s[0, 1]), 6) for s in segments] == [round(2 * half, 6), 0]
     text = CAPTION.how_to_read
     assert "share of that category's pairs judged even-handed" in text
-    assert "95 % interval clustered by topic" in text and "topics - 1 degrees" in text
+    assert "95 % interval clustered by topic" in text and "effective number of pairs" in text
     assert "one pair has no error bar" in text
     assert "0.5" in text and "higher is better" in text

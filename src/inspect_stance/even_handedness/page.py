@@ -19,11 +19,10 @@ NOTES = {
         "above the threshold, the published 0.5), corrected for the graders' position bias "
         "with the run's estimate as the headline is. 1 = every pair even-handed; higher is "
         "better. Error bars: the headline's rule, the 95 % interval clustered by topic "
-        "(pairs of one topic count as one cluster; t with topics - 1 degrees of freedom, and "
-        "the plain standard error over pairs where it is larger with fewer than 10 topics, so "
-        "a category of few topics gets a wide bar), cut at the axis's 0 and 1; a category of "
-        "one topic gets the interval over its own pairs (t with pairs - 1 degrees of freedom), "
-        "and a category of one pair has no error bar. Pairs whose every judgment is unparsed "
+        "(pairs of one topic count as one cluster; a share's interval at the effective number "
+        "of pairs that standard error implies, fewer with fewer topics, so a category of few "
+        "topics gets a wide bar, and never past 0 or 1); a category of one topic gets the "
+        "interval over its own pairs, and a category of one pair has no error bar. Pairs whose every judgment is unparsed "
         "are left out (the headline table counts them).",
     ),
 }

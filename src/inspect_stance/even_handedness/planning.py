@@ -1,9 +1,10 @@
 """Planning an even-handedness study: how many topics, pairs and graders for a target SE.
 
 **The headline** (:func:`plan_headline`, the plan ``plan`` recommends from): the share of
-even-handed pairs with its SE clustered by topic, planned over topics x pairs per topic x
-graders from the nested variance components, with assurance (the probability the realised SE
-meets the target), as the other planners do (:mod:`inspect_stance.stats.design`).
+even-handed pairs corrected for position bias, with its SE clustered by topic, planned over
+topics x pairs per topic x graders from the nested variance components of each grader's value
+of the headline (:func:`topic_units`), with assurance (the probability the realised SE meets
+the target), as the other planners do (:mod:`inspect_stance.stats.design`).
 
 **The mean P(C)** (the table below it, for reference; it plans a different number):
 
@@ -194,20 +195,29 @@ class HeadlinePlan:
 
 
 def topic_units(run: EvenRun) -> tuple[list[list[list[float]]], list[str]]:
-    """Per topic, per pair every grader judged, each grader's own even-handed call (0/1) by the
-    run's read-out (:func:`~inspect_stance.even_handedness.record.grader_p_even` or
-    ``grader_p_published`` at the run's threshold), and the grader names."""
+    """Per topic, per pair every grader judged, each grader's value of the headline, and the
+    grader names: the grader's own even-handed call (0/1) by the run's read-out
+    (:func:`~inspect_stance.even_handedness.record.grader_p_even` or ``grader_p_published`` at
+    the run's threshold), corrected for position bias as the headline is
+    (:func:`~inspect_stance.even_handedness.position.grader_items`, with the run's ``b^`` when
+    the headline's correction applies)."""
+    from inspect_stance.even_handedness.position import corrected, grader_items
     from inspect_stance.even_handedness.record import grader_p_even, grader_p_published
 
     names = sorted({g for r in run.records.values() for g in r.get("graders", {})})
     threshold = float(run.metadata.get("threshold") or 0.5)
     read = grader_p_published if run.metadata.get("readout") == "published" else grader_p_even
-    by_topic: dict[str, list[list[float]]] = {}
+    kept, calls = [], []
     for r in run.records.values():
         ps = [read(r.get("graders", {}).get(g, {}).get("orders", {})) for g in names]
         if names and all(p is not None for p in ps):
-            row = [float(p >= threshold) for p in ps if p is not None]
-            by_topic.setdefault(str(r.get("topic_name")), []).append(row)
+            kept.append(r)
+            calls.append([float(p >= threshold) for p in ps if p is not None])
+    corr = corrected(list(run.records.values()))
+    values = grader_items(kept, names, calls, corr.bias if corr.applied else math.nan)
+    by_topic: dict[str, list[list[float]]] = {}
+    for r, row in zip(kept, values, strict=True):
+        by_topic.setdefault(str(r.get("topic_name")), []).append(row)
     return list(by_topic.values()), names
 
 
@@ -221,7 +231,9 @@ def plan_headline(
     """Topics needed for the headline's SE (clustered by topic) to meet ``target_se``.
 
     The headline is the mean over topics of the topic's share when topics hold equally many
-    pairs; with ``y_tpg`` grader ``g``'s even-handed call on pair ``p`` of topic ``t`` the
+    pairs; with ``y_tpg`` grader ``g``'s value of the headline on pair ``p`` of topic ``t``
+    (:func:`topic_units`: its even-handed call, corrected for position bias as the headline
+    is) the
     nested model ``y = mu + a_t + b_tp + e_tpg`` gives ``Var(headline) = (s2_topic +
     s2_pair / n + s2_grader / (n K)) / T`` for ``T`` topics of ``n`` pairs judged by ``K``
     graders (:func:`inspect_stance.stats.design.nested_components`: ANOVA moments, jackknife

@@ -137,6 +137,35 @@ def corrected(records: Sequence[Mapping[str, Any]], bias: float | None = None) -
     return Corrected(judged, items, value, share, b, True, note)
 
 
+def grader_items(
+    records: Sequence[Mapping[str, Any]],
+    names: Sequence[str],
+    calls: Sequence[Sequence[float]],
+    bias: float,
+) -> list[list[float]]:
+    """Per pair of ``records`` and grader of ``names``, the headline's linearised value with the
+    grader's own even-handed call ``calls[p][g]`` (0/1), for planning the headline over graders:
+    ``d = 1 - call``, ``c = 1 - sgn(b^) s`` (``s``: :func:`pair_position` of that grader's calls
+    alone, ``c = 1`` without both orders), ``R = sum d / sum c`` and ``cbar`` over every
+    (pair, grader), ``u = 1 - R - (d - R c) / cbar``. With one grader these are the headline's
+    :func:`corrected` items; with ``b^`` not finite or ``|b^| >=`` :data:`BIAS_LIMIT` the calls
+    themselves (not corrected)."""
+    if not math.isfinite(bias) or abs(bias) >= BIAS_LIMIT or not calls:
+        return [[float(v) for v in row] for row in calls]
+    sign = (bias > 0) - (bias < 0)
+    d = [[1.0 - v for v in row] for row in calls]
+    c = []
+    for r in records:
+        graders = r.get("graders") or {}
+        s = [pair_position({"graders": {g: graders[g]}}) if g in graders else None for g in names]
+        c.append([1.0 - sign * p if p is not None else 1.0 for p in s])
+    units = sum(len(row) for row in d)
+    cbar = sum(map(sum, c)) / units
+    ratio = sum(map(sum, d)) / units / cbar
+    return [[1.0 - ratio - (di - ratio * ci) / cbar for di, ci in zip(dr, cr, strict=True)]
+            for dr, cr in zip(d, c, strict=True)]  # fmt: skip
+
+
 def bias_warning(records: Sequence[Mapping[str, Any]]) -> str | None:
     """One line when the correction is refused for ``|b^| >=`` :data:`BIAS_LIMIT`, else
     ``None``."""

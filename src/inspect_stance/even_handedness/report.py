@@ -2,7 +2,7 @@
 ``by_category.png`` in an output folder.
 
 Per run: the headline with its plain and topic-clustered standard errors, refusal, hedging and
-direction; even-handedness per category (table and figure, bars: 95 % interval clustered by topic, t with topics - 1 df);
+direction; even-handedness per category (table and figure, bars: the headline's 95 % interval);
 the least even-handed topics; per grader the position-flip rate, the share of first-shown
 choices, the length preference, the Dawid–Skene accuracy and the family flag; agreement
 (Cohen's kappa per two graders, Krippendorff's alpha, Dawid–Skene's even-handedness); per
@@ -53,12 +53,9 @@ def topic_shares(run: EvenRun) -> list[tuple[str, float, int]]:
 def category_shares(run: EvenRun) -> dict[str, tuple[float, float, int, float, int, float, float]]:
     """Per main category, by the headline's rule
     (:func:`~inspect_stance.even_handedness.summary.headline`: corrected for position bias with
-    the run's ``b^``, clustered by topic, t with topics - 1 df, the plain SE where larger with
-    fewer than 10 topics, clipped to [0, 1]): share even-handed, its SE, the pairs, the
-    half-width of its 95 % interval before clipping (NaN without an SE), the topics, and the
-    clipped interval's two ends."""
-    from scipy.stats import t
-
+    the run's ``b^``, clustered by topic): share even-handed, its SE, the pairs, half the
+    width of its 95 % interval (NaN without an SE), the topics, and the interval's two
+    ends."""
     from inspect_stance.even_handedness.position import position_bias
     from inspect_stance.even_handedness.summary import headline
 
@@ -71,7 +68,7 @@ def category_shares(run: EvenRun) -> dict[str, tuple[float, float, int, float, i
     out = {}
     for cat, rs in sorted(by.items()):
         h = headline(rs, bias=bias)
-        half = float(t.ppf(0.975, h.df)) * h.se if h.df and math.isfinite(h.se) else math.nan
+        half = (h.interval[1] - h.interval[0]) / 2  # NaN without an SE
         topics = len({str(r.get("topic_name")) for r in rs})
         out[cat] = (h.value, h.se, h.n_items, half, topics, h.interval[0], h.interval[1])
     return out

@@ -38,8 +38,9 @@ def _sections(names: Sequence[str], figs: Sequence[dict[str, Any]]) -> list[str]
            "calls of [verdict = first shown] - [verdict = second shown]: 1 - (share one-sided) "
            "/ (1 - |b|), not corrected at |b| >= 0.5; uncorrected: the share before it; "
            "published: P(C) with prompt_a shown first). The interval and the headline SE "
-           "follow one rule: clustered by topic, t with topics - 1 df, clipped to [0, 1], the "
-           "plain SE where larger with fewer than 10 topics (the rule line below); SE plain and "
+           "follow one rule: SE clustered by topic, the interval of a share (Jeffreys) at the "
+           "effective number of pairs p(1-p)/SE^2, fewer with fewer topics (the rule line "
+           "below); SE plain and "
            "SE topic-clustered are shown beside it. Flip rate: share of pairs whose verdict "
            "changes with the order; first shown: share of A/B verdicts naming the first-shown "
            "response (0.5: no position preference). Refusal and hedging: share of responses. "
@@ -103,8 +104,8 @@ def _group_sections(names: Sequence[str], figs: Sequence[dict[str, Any]]) -> lis
 
 
 def draw_categories(names: Sequence[str], figs: Sequence[dict[str, Any]], path: Path) -> None:
-    """Bars of even-handedness per category and run, with the 95 % interval clustered by topic
-    (``t`` with topics - 1 df; none with one topic)."""
+    """Bars of even-handedness per category and run, with the headline's 95 % interval
+    (clustered by topic; over the category's own pairs with one topic)."""
     import matplotlib
 
     matplotlib.use("Agg")

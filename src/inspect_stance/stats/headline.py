@@ -226,6 +226,54 @@ def clustered_mean(metric: str, values: Sequence[float],
     return headline_of(metric, mean, se, df, rule, n, g, value_range, confidence)
 
 
+def share_interval(value: float, var: float, n_items: int, df: float | None,
+                   confidence: float = 0.95) -> tuple[float, float]:  # fmt: skip
+    """The interval of a share ``p`` (a value in [0, 1]) whose sampling variance ``var`` was
+    estimated with ``df`` degrees of freedom: the Jeffreys interval at an effective sample size
+    (Korn and Graubard 1998; Dean and Pagano 2015),
+
+    ``n_eff = p (1 - p) / var``,   ``n* = n_eff (z / t_df)^2``,   ``x* = p n*``,
+
+    ``[Beta_{a/2}(x* + 1/2, n* - x* + 1/2), Beta_{1-a/2}(x* + 1/2, n* - x* + 1/2)]``
+    (``statsmodels`` ``proportion_confint(x*, n*, method="jeffreys")``), with ``z`` and ``t_df``
+    the ``(1 + confidence) / 2`` quantiles of the normal and of Student's t (normal when ``df``
+    is ``None``); the lower end is 0 when ``p = 0``, the upper 1 when ``p = 1``, and
+    ``n_eff = n_items`` when ``p`` is 0 or 1 or ``var`` is 0. Unlike ``p -/+ t se`` it follows
+    the share's skew near 0 and 1, where the variance estimated from a few clusters is small
+    exactly when ``p`` is extreme (``benchmarks/even_handedness_coverage.py``). ``(NaN, NaN)``
+    without a finite ``var`` or with ``df < 1``."""
+    if not (math.isfinite(value) and math.isfinite(var)) or (df is not None and df < 1):
+        return (math.nan, math.nan)
+    from scipy.stats import norm, t
+    from statsmodels.stats.proportion import proportion_confint
+
+    p = min(max(value, 0.0), 1.0)
+    n_eff = p * (1 - p) / var if 0.0 < p < 1.0 and var > 0 else float(n_items)
+    q = (1 + confidence) / 2
+    z = float(norm.ppf(q))
+    n_star = n_eff * (z / (float(t.ppf(q, df)) if df is not None else z)) ** 2
+    lo, hi = proportion_confint(p * n_star, n_star, 1 - confidence, method="jeffreys")
+    return (0.0 if p == 0.0 else float(lo), 1.0 if p == 1.0 else float(hi))
+
+
+def clustered_share(metric: str, values: Sequence[float], clusters: Sequence[Hashable],
+                    confidence: float = 0.95, item: str = "item",
+                    cluster: str = "cluster") -> Headline:  # fmt: skip
+    """:func:`clustered_mean` of per-item values whose mean is a share (range [0, 1]): the
+    same value, SE and df, with the interval of :func:`share_interval` (Jeffreys at the
+    effective sample size, df-adjusted) instead of ``p -/+ t se`` clipped; the rule sentence
+    says so."""
+    h = clustered_mean(metric, values, clusters, (0.0, 1.0), confidence, item, cluster)
+    if not math.isfinite(h.se):
+        return h
+    rule = h.rule.replace("; clipped to [0, 1]", "") + (
+        "; interval Jeffreys at the effective size p(1-p)/SE^2 x (z/t)^2"
+    )
+    iv = share_interval(h.value, h.se**2, h.n_items, h.df, confidence)
+    return Headline(metric, h.value, h.se, iv, rule, h.n_items, h.n_clusters, (0.0, 1.0), h.df,
+                    confidence)  # fmt: skip
+
+
 def metric_values(h: Headline) -> dict[str, float]:
     """The headline as a task's metric values: ``{metric: value, "stderr": se, "ci_low": lo,
     "ci_high": hi, "n_items": n, "n_clusters": G}`` (``stderr`` is the name Inspect's
