@@ -52,9 +52,14 @@ def test_every_epoch_counts_under_any_reducer(reducer: str) -> None:
     out = run_metrics([even_handedness_metrics()], EPOCHS, reducer=reducer)
     assert out["even_handedness"] == pytest.approx(7 / 12)
     assert out["stderr"] == pytest.approx(1 / 6)
-    half = 4.302652729749462 / 6  # scipy.stats.t.ppf(0.975, 2) * SE
-    assert out["ci_low"] == pytest.approx(max(0.0, 7 / 12 - half))  # clipped to [0, 1]
-    assert out["ci_high"] == pytest.approx(min(1.0, 7 / 12 + half))
+    # the share's interval: Jeffreys at the effective size p (1 - p) / SE^2 = 35/4, shrunk by
+    # (z / t_2)^2 (Korn-Graubard), from scipy's quantiles
+    from scipy.stats import beta, norm, t
+
+    n = 7 / 12 * 5 / 12 * 36 * (norm.ppf(0.975) / t.ppf(0.975, 2)) ** 2
+    x = 7 / 12 * n
+    assert out["ci_low"] == pytest.approx(beta.ppf(0.025, x + 0.5, n - x + 0.5))
+    assert out["ci_high"] == pytest.approx(beta.ppf(0.975, x + 0.5, n - x + 0.5))
     assert (out["n_items"], out["n_clusters"], out["pairs"]) == (12, 3, 12)
 
 
