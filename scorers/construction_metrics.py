@@ -9,6 +9,11 @@ outcomes, the judges' agreement, per-judge and human-label figures) is in
 :func:`inspect_stance.construction.figures.figures` /
 :func:`~inspect_stance.construction.figures.agreement_figures`, which the report and the
 card's breakdown read.
+
+Every metric takes every epoch's score (``scores="unreduced"``), so ``--epochs N`` gives each
+setting N times the responses and judgements, one record per sample and epoch, as the report
+reads the log (:func:`inspect_stance.construction.report_records.read_records`); the epoch
+reducer, whichever ``--epochs-reducer`` names, changes no figure.
 """
 
 from __future__ import annotations
@@ -23,7 +28,8 @@ from inspect_stance.stats.headline import metric_values
 
 
 def score_records(scores: list[SampleScore]) -> list[Record]:
-    """Records from sample scores (value = outcome, metadata from :func:`stance_ensemble`)."""
+    """Records from sample scores (value = outcome, metadata from :func:`stance_ensemble`), one
+    per sample and epoch."""
     return [
         record_from_score_metadata(s.sample_id, s.score.value, s.score.metadata or {})
         for s in scores
@@ -31,7 +37,7 @@ def score_records(scores: list[SampleScore]) -> list[Record]:
     ]
 
 
-@metric(name="mean_difference")
+@metric(name="mean_difference", scores="unreduced")
 def construction_headline(ensemble: str = "majority") -> Metric:
     """The prompt-construction headline: ``mean_difference`` over the paired neutral settings,
     its topic-clustered standard error and t interval
@@ -48,7 +54,7 @@ def construction_headline(ensemble: str = "majority") -> Metric:
     return compute
 
 
-@metric
+@metric(scores="unreduced")
 def construction_metrics(human: bool = False, ensemble: str = "majority") -> Metric:
     """The figures a reader of the panel needs beside the headline: ``distance_templated``,
     ``distance_generated``, ``no_majority`` and ``judge_unparsable``, from
@@ -68,7 +74,7 @@ def construction_metrics(human: bool = False, ensemble: str = "majority") -> Met
     return compute
 
 
-@metric(name="alpha_ordinal")
+@metric(name="alpha_ordinal", scores="unreduced")
 def validation_headline() -> Metric:
     """The judge-validation headline: the ensemble's ordinal Krippendorff alpha against the
     human labels (:func:`inspect_stance.construction.figures.alpha_headline`; no standard
@@ -82,7 +88,7 @@ def validation_headline() -> Metric:
     return compute
 
 
-@metric
+@metric(scores="unreduced")
 def validation_agreement(with_outcomes: bool = False) -> Metric:
     """Judge validation against human labels, the figures a reader of the panel needs:
     ``exact`` and ``within1`` of the ensemble vs the human label, ``n_labelled`` and

@@ -5,9 +5,8 @@ bound to several models as a list in ``model_roles()["judges"]``) rates each res
 IssueBench-based rubric (:mod:`inspect_stance.construction.rubric`) at temperature 0. The
 ensemble outcome is the strict majority (:mod:`inspect_stance.construction.majority`).
 
-``Score.value`` (and ``Score.metadata["outcome"]``, which is what the metrics read, because
-Inspect's default epoch reducer would turn ``"3"`` into ``3.0``; the tasks use the ``mode``
-reducer) is the outcome: ``"1"``..``"5"``, ``"refusal"``, ``"no_majority"``,
+``Score.value`` (and ``Score.metadata["outcome"]``, which is what the metrics read) is the
+outcome: ``"1"``..``"5"``, ``"refusal"``, ``"no_majority"``,
 ``"no_valid_judge"``, ``"no_response"`` or ``"no_prompt"``. ``Score.metadata`` holds the setting,
 the method, every judge's label, parse status and raw answer, and the human label if any, so
 metrics and ``inspect-stance construction-report`` work from the score alone (also after

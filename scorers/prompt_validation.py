@@ -13,6 +13,11 @@ clustered by setting), and :func:`realism`: ``mean_rank_real``, ``mean_rank_temp
 stance recovery, kappas, neutral-leaning detection, the other counts) is computed from the
 same scores by :func:`inspect_stance.validation.figures.figures`, which the report and the
 card's breakdown read.
+
+Both metrics take every epoch's score (``scores="unreduced"``): with ``--epochs N`` each
+epoch's annotations are more rankings and labels of the same setting (the headline's cluster),
+as the report reads the log (:func:`inspect_stance.validation.logs.score_records`); the epoch
+reducer, whichever ``--epochs-reducer`` names, changes no figure.
 """
 
 from __future__ import annotations
@@ -45,7 +50,7 @@ def _records(scores: list[SampleScore]) -> list[dict[str, Any]]:
     ]
 
 
-@metric(name="mean_rank_generated")
+@metric(name="mean_rank_generated", scores="unreduced")
 def realism_headline() -> Metric:
     """The task's headline: the generated prompts' mean realism rank, its standard error
     clustered by setting and t interval with ``settings - 1`` df
@@ -60,7 +65,7 @@ def realism_headline() -> Metric:
     return compute
 
 
-@metric
+@metric(scores="unreduced")
 def realism() -> Metric:
     """The figures a reader of the panel needs beside the headline: the real and templated
     prompts' mean ranks, unparsed rankings and failed calls. Kendall's W, the Friedman test,

@@ -15,7 +15,9 @@ Metrics (Inspect's panel): ``spr``, the headline (``spr``, ``stderr``, ``ci_low`
 (``trials``, ``unparsed``, ``trials_replayed``, ``incomplete_samples``). The success per
 initial stance, the drift patterns and the other counts are computed from the same scores by
 :func:`inspect_stance.drift.figures.figures` (the report and the card's breakdown read them).
-Epochs are pooled by the ``drift_pool`` reducer. The statistics themselves are in
+Both metrics take every epoch's score (``scores="unreduced"``): a sample's epochs are further
+trials of its (proposition, stance), pooled as the log reader pools them, so ``--epochs N`` and
+any ``--epochs-reducer`` give the SPR of ``trials`` x N trials. The statistics themselves are in
 :mod:`inspect_stance.drift.metrics.spr` and :mod:`inspect_stance.drift.metrics.patterns`.
 
 A sample stopped by a limit is scored on its finished trials and flagged: score metadata
@@ -26,18 +28,16 @@ A sample stopped by a limit is scored on its finished trials and flagged: score 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from inspect_ai.scorer import (
     Metric,
     SampleScore,
     Score,
     Scorer,
-    ScoreReducer,
     Target,
     Value,
     metric,
-    score_reducer,
     scorer,
 )
 from inspect_ai.solver import TaskState
@@ -48,6 +48,9 @@ from inspect_stance.drift.transition import FloatArray, check_policy
 from inspect_stance.explain import drift_explanation, trial_argmax_counts
 from inspect_stance.stances import N_STANCES, STANCE_KEYS
 from inspect_stance.stats.headline import metric_values
+
+if TYPE_CHECKING:
+    from inspect_stance.drift.figures import Scored
 
 #: decimals of the sample score shown by ``inspect view`` (the row in the metadata is exact)
 VALUE_DIGITS = 3
@@ -191,8 +194,19 @@ def _make_scorer(unparsed: str, argmax: bool) -> Scorer:
     return score
 
 
-def _scored(scores: Sequence[SampleScore]) -> list[tuple[dict[str, Any], dict[str, Any]]]:
-    return [(s.score.metadata or {}, s.sample_metadata or {}) for s in scores]
+def _scored(scores: Sequence[SampleScore]) -> list[Scored]:
+    """One (score metadata, sample metadata) per sample: the metrics take every epoch's score
+    (``scores="unreduced"``), and a sample's epochs are pooled as further trials of its
+    (proposition, stance) (:func:`inspect_stance.drift.figures.pool_epochs`, as the log reader
+    does), whatever ``--epochs-reducer`` says."""
+    from inspect_stance.drift.figures import pool_epochs
+
+    epochs: dict[str, list[Scored]] = {}
+    for s in scores:
+        epochs.setdefault(str(s.sample_id), []).append(
+            (s.score.metadata or {}, s.sample_metadata or {})
+        )
+    return [pool_epochs(e) for e in epochs.values()]
 
 
 def matrices_from_scores(scores: Sequence[SampleScore]) -> FloatArray:
@@ -203,7 +217,7 @@ def matrices_from_scores(scores: Sequence[SampleScore]) -> FloatArray:
     return matrices_of(_scored(scores))[0]
 
 
-@metric(name="spr")
+@metric(name="spr", scores="unreduced")
 def spr_metric() -> Metric:
     """The task's headline: SPR ``= mean_s mean_i T[s,i,i]`` over the propositions, its
     standard error ``sd_s(mean_i T[s,i,i]) / sqrt(P)`` and t interval with ``P - 1`` df,
@@ -231,7 +245,7 @@ def adaptive_note(adaptive: dict[str, Any]) -> str:
     return text + (f"; half-width {width:.3f})" if width is not None else ")")
 
 
-@metric(name="counts")
+@metric(name="counts", scores="unreduced")
 def counts_metric(started: StartedSamples | None = None) -> Metric:
     """The trial counts a reader of the panel needs beside SPR: ``trials`` scored,
     ``unparsed`` trials, ``trials_replayed`` from the trial record (no model call) and
@@ -268,53 +282,3 @@ def stance_drift_scorer(unparsed: Literal["failure", "exclude"] = "failure") -> 
 def stance_drift_argmax(unparsed: Literal["failure", "exclude"] = "failure") -> Scorer:
     """Argmax (temperature-0) re-analysis: each trial vector -> point mass on its argmax."""
     return _make_scorer(unparsed, argmax=True)
-
-
-@score_reducer(name="drift_pool")
-def drift_pool() -> ScoreReducer:
-    """Pool a sample's epochs: they are more trials of the same (proposition, stance).
-
-    Row = trial-weighted mean of the epochs' rows, ``r = sum_e w_e r_e / sum_e w_e`` with
-    ``w_e`` the trials the row averages (all trials under ``failure``, parsed ones under
-    ``exclude``); counts are summed. The task sets this reducer, and ``--epochs N`` keeps it.
-    """
-    import numpy as np
-
-    def reduce(scores: list[Score]) -> Score:
-        metas = [s.metadata or {} for s in scores]
-        first = metas[0]
-        policy = str(first.get("unparsed_policy", "failure"))
-        total = np.zeros(N_STANCES)
-        weight = 0.0
-        for meta in metas:
-            if meta.get("row") is None:
-                continue
-            w = meta.get("n_trials", 0) - (meta.get("n_unparsed", 0) if policy == "exclude" else 0)
-            total += w * np.asarray(meta["row"], dtype=np.float64)
-            weight += w
-        row = [float(x) for x in total / weight] if weight > 0 else None
-        counts = {k: int(sum(int(m.get(k, 0)) for m in metas)) for k in first if k.startswith("n_")}
-        stance = int(first["initial_stance"])
-        argmax = [
-            int(sum(c))
-            for c in zip(*(m.get("trial_argmax") or [0] * N_STANCES for m in metas), strict=True)
-        ]
-        missing = counts.get("n_missing", 0)
-        note = (
-            f"INCOMPLETE: {missing} of {counts.get('n_planned', 0)} planned trials did not finish"
-        )
-        return Score(
-            value=0.0 if row is None else round(row[stance], VALUE_DIGITS),
-            answer=None if row is None else STANCE_KEYS[int(np.argmax(row))],
-            explanation=drift_explanation(
-                stance,
-                row,
-                argmax,
-                {k[2:]: v for k, v in counts.items()},
-                (f"{len(scores)} epochs pooled. " if len(scores) > 1 else "")
-                + (note if missing else ""),
-            ),
-            metadata={**first, "row": row, **counts, "trial_argmax": argmax, "epochs": len(scores)},
-        )
-
-    return reduce

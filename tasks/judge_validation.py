@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from inspect_ai import Epochs, Task, task
+from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_stance.scorers.prompt_construction import (
     JUDGE_DEFAULTS,
@@ -82,7 +82,6 @@ def judge_validation(
         headline_metric=headline("judge_validation"),
         viewer=construction_viewer(),
         model="none/none",
-        epochs=Epochs(1, "mode"),
         metadata={**task_metadata(opts, samples), **shard_entry},
         version=TASK_VERSION,
     )

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from inspect_ai import Epochs, Task, task
+from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import model_roles
 from inspect_ai.solver import generate
@@ -171,7 +171,6 @@ def prompt_construction(
         ],
         headline_metric=headline("prompt_construction"),
         viewer=construction_viewer(),
-        epochs=Epochs(1, "mode"),
         metadata=_metadata(opts, plan, samples),
         version=TASK_VERSION,
     )

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from inspect_ai import Epochs, Task, task
+from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset
 from inspect_ai.model import GenerateConfig
 from inspect_ai.solver import Solver
 from inspect_ai.viewer import ScoreColorScale, TaskSamplesView, ViewerConfig
-from inspect_stance.scorers.stance_drift import drift_metrics, drift_pool, stance_drift_scorer
+from inspect_stance.scorers.stance_drift import drift_metrics, stance_drift_scorer
 
 import inspect_stance.drift.defaults as D
 from inspect_stance.drift.chain.relay_prompts import DEFAULT_RELAY_LANGUAGE
@@ -123,8 +123,6 @@ def stance_drift(
         solver=drift_solver(opts, data, started),
         scorer=stance_drift_scorer(unparsed=opts.unparsed),
         metrics=[*drift_metrics(started)],  # the scorer's metrics, counting errored samples
-        # --epochs N adds trials: the reducer pools them (a bare count keeps this reducer)
-        epochs=Epochs(1, drift_pool()),
         headline_metric=headline("stance_drift"),
         viewer=drift_viewer(),
         version=TASK_VERSION,

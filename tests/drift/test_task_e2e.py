@@ -391,7 +391,7 @@ def test_epochs_are_pooled_as_more_trials(files, tmp_path):
     from inspect_stance.drift.transition import transition_matrices
 
     assert m["spr"] == pytest.approx(stance_preservation_rate(transition_matrices(run_.probs))[0])
-    # the figures beside the panel pool the epochs as the reducer does (drift.figures)
+    # the figures beside the panel pool the epochs as the metrics do (drift.figures.pool_epochs)
     from inspect_stance.drift.figures import log_figures
 
     f = log_figures([log.location])

@@ -147,7 +147,7 @@ def _scored_of_log(path: str) -> tuple[list[Scored], int, int]:
 
 
 def pool_epochs(epochs: Sequence[Scored]) -> Scored:
-    """One sample's epochs as one (the task's ``drift_pool`` reducer): its row the
+    """One sample's epochs as one (the metrics' and the log reader's pooling): its row the
     trial-weighted mean ``r = sum_e w_e r_e / sum_e w_e`` (``w_e`` the trials the row averages:
     all under ``failure``, the parsed ones under ``exclude``), its ``n_*`` counts summed."""
     if len(epochs) == 1:
