@@ -68,3 +68,18 @@ def _inspect_hooks_loaded_first() -> None:
 
     with contextlib.redirect_stdout(io.StringIO()):
         init_hooks()
+
+
+@pytest.fixture
+def offline_mockllm(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Inspect's ``mockllm`` offline, for the tests that run ``pytest_inspect_evals.metrics``
+    (an eval on ``mockllm``): mockllm estimates each call's input tokens with tiktoken's
+    ``o200k_base`` table, which tiktoken downloads on first use; tests never reach a network,
+    so the estimate here is four characters a token (the metrics under test read scores, never
+    token counts)."""
+    from inspect_ai.model._providers.mockllm import MockLLM  # no public hook for its estimate
+
+    async def count_text_tokens(self: MockLLM, text: str) -> int:  # noqa: ARG001
+        return max(1, len(text) // 4)
+
+    monkeypatch.setattr(MockLLM, "count_text_tokens", count_text_tokens)

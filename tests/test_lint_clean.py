@@ -37,24 +37,12 @@ SUPPRESSED = {
     ("external_dependencies", "tasks/even_handedness.py"),
     ("external_dependencies", "solvers/even_handedness.py"),
     ("external_dependencies", "scorers/construction_controls.py"),
-    # spr and counts run through the drift_pool reducer at epochs=2 (tests/drift/test_task_e2e.py)
-    ("custom_metric_tests", "scorers/stance_drift.py"),
 }
-# the warnings left, as (rule, file); no other is accepted (PLW1514, the one curated ruff rule,
-# is on: pyproject [tool.ruff.lint]). Open: these metrics read each sample's score metadata,
-# and no test runs them through Inspect's epoch reducer, which with --epochs N keeps one
-# epoch's metadata (the tasks without their own reducer: press, even_handedness, pushback,
-# prompt_validation; prompt_construction and judge_validation reduce by mode).
-WARNINGS: set[tuple[str, str]] = {
-    ("custom_metric_tests", f"scorers/{name}.py")
-    for name in (
-        "construction_metrics",
-        "even_handedness",
-        "press",
-        "prompt_validation",
-        "pushback",
-    )
-}
+# the warnings left, as (rule, file): none (PLW1514, the one curated ruff rule, is on:
+# pyproject [tool.ruff.lint]). Every @metric runs through Inspect's epoch handling in a test
+# that imports pytest_inspect_evals.metrics (custom_metric_tests): the metrics that read score
+# metadata take every epoch (scores="unreduced"), so --epochs N counts each epoch
+WARNINGS: set[tuple[str, str]] = set()
 
 
 pytestmark = pytest.mark.slow

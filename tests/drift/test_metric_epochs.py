@@ -24,9 +24,7 @@ from inspect_stance.tasks.stance_drift import stance_drift
 from pytest_inspect_evals.metrics import run_metrics
 from scipy.stats import t as student_t
 
-from tests.mockllm_offline import mockllm_offline  # noqa: F401 (the fixture)
-
-pytestmark = pytest.mark.usefixtures("mockllm_offline")
+pytestmark = pytest.mark.usefixtures("offline_mockllm")
 REDUCERS = ("mean", "mode", "max", "median")
 
 

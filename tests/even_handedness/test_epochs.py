@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import math
-import sys
 from pathlib import Path
 
 import pytest
@@ -20,9 +19,6 @@ from pytest_inspect_evals.metrics import run_metrics
 from inspect_stance.cli import main
 from inspect_stance.even_handedness.keys import RECORD
 from inspect_stance.study.registry import headline_of_metrics
-
-sys.path.insert(0, str(Path(__file__).parents[1]))
-from offline_mockllm import offline_mockllm  # noqa: E402, F401 - the fixture
 
 pytestmark = pytest.mark.usefixtures("offline_mockllm")
 

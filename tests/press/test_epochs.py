@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import math
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -27,9 +26,6 @@ from inspect_stance.press.statements import load_statements
 from inspect_stance.press.summary import sample_record
 from inspect_stance.stats.headline import Headline
 from inspect_stance.study.registry import headline_of_metrics, task_headline
-
-sys.path.insert(0, str(Path(__file__).parents[1]))
-from offline_mockllm import offline_mockllm  # noqa: E402, F401 - the fixture
 
 pytestmark = pytest.mark.usefixtures("offline_mockllm")
 

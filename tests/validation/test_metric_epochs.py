@@ -18,9 +18,7 @@ from inspect_ai.scorer import Score
 from inspect_stance.scorers.prompt_validation import realism, realism_headline
 from pytest_inspect_evals.metrics import run_metrics
 
-from tests.mockllm_offline import mockllm_offline  # noqa: F401 (the fixture)
-
-pytestmark = pytest.mark.usefixtures("mockllm_offline")
+pytestmark = pytest.mark.usefixtures("offline_mockllm")
 REDUCERS = ("mean", "mode", "max")
 ITEMS = [{"item_id": "r", "source": "real"}, {"item_id": "t", "source": "templated"},
          {"item_id": "g", "source": "generated"}]  # fmt: skip
