@@ -4,8 +4,8 @@
 runs over pairs, clustered by topic (:mod:`.compare`: ``METRICS``, ``read_runs``,
 ``compare_runs``); ``gate`` checks ``--min-even-handedness`` and the baseline rules
 (:mod:`.gate`); ``plan`` gives pairs x graders for a target SE from a pilot log
-(:mod:`.planning`; its own options ``--max-graders`` and ``--binary``, :data:`PLAN_OPTIONS`). The hooks import their cores when called,
-so listing the methods stays light.
+(:mod:`.planning`; its own options ``--max-graders`` and ``--binary``, :data:`PLAN_OPTIONS`).
+The hooks import their cores when called, so listing the methods stays light.
 """
 
 from __future__ import annotations

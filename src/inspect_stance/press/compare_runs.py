@@ -23,8 +23,8 @@ transition table (:func:`~inspect_stance.press.compare.transitions`).
 
 Settings that must match: the statements file, the number of argument sets, the classifier
 (``classifier``, ``nli_mode``, ``nli_model``), and the arguments (every run faced the same
-arguments: :func:`~inspect_stance.press.compare.check_runs_arguments`, refused with its own
-fix unless ``--allow-different-arguments``).
+arguments: :func:`~inspect_stance.press.compare.check_runs_arguments`, refused by
+:func:`read_runs` with its own fix unless ``--allow-different-arguments``).
 """
 
 from __future__ import annotations
@@ -127,20 +127,24 @@ def compare_press(
 def read_runs(paths: Sequence[str], request: CompareRequest) -> LoadedRuns:
     """The PReSS runs among ``paths`` (files and folders; the shards of one study pooled into
     one run, an incomplete set with ``request.partial``), with what was skipped
-    (``compare``'s reader, :func:`inspect_stance.study.protocol.comparer_of`)."""
+    (``compare``'s reader, :func:`inspect_stance.study.protocol.comparer_of`). Runs that did not
+    all face the same arguments are refused here, with their own fix (one-line InputError,
+    :func:`~inspect_stance.press.compare.check_runs_arguments`); with
+    ``--allow-different-arguments`` their fingerprints are left out of the settings checked."""
     check_persona(request.persona)
     runs, skipped = find_press_logs(paths, request.partial)
+    allow = bool(request.options.get("allow_different_arguments"))
+    if not allow:
+        check_runs_arguments(runs)
     infos = [press_info(r) for r in runs]
-    for info in infos:  # checked by compare_runs, with its own fix and flag
+    for info in infos if allow else ():
         info.settings.pop("arguments_fingerprint", None)
     return LoadedRuns([*runs], infos, [skipped] if skipped else [])
 
 
 def compare_runs(runs: Sequence[PressRun], names: Sequence[str],
                  metrics: Sequence[MetricSpec], request: CompareRequest) -> CompareResult:  # fmt: skip
-    """:func:`compare_press` with the request's settings, once every run is known to have faced
-    the same arguments (one-line InputError otherwise, unless ``--allow-different-arguments``)."""
-    check_runs_arguments(runs, bool(request.options.get("allow_different_arguments")))
+    """:func:`compare_press` with the request's settings."""
     return compare_press(runs, names, request.persona, request.confidence, request.interval,
                          request.adjust, request.alpha, metrics)  # fmt: skip
 
