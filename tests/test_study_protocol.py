@@ -28,6 +28,9 @@ def test_every_comparer_module_implements_the_interface():
             assert list(inspect.signature(core.read_runs).parameters) == ["paths", "request"]
             assert list(inspect.signature(core.compare_runs).parameters) == [
                 "runs", "names", "metrics", "request"]  # fmt: skip
+            if m.comparer.sections is not None:
+                assert list(inspect.signature(core.compare_sections).parameters) == [
+                    "runs", "names", "request"]  # fmt: skip
 
 
 def test_gates_name_their_floor_and_default_metric():

@@ -24,7 +24,7 @@ def test_targets_compare_refuses_are_set_apart_with_compare_s_reason(tmp_path, c
     c = write_log(tmp_path / "c.eval", "m/c", OTHER, metadata={"arguments_fingerprint": "f2"})
     assert main(["compare", a, c]) == 2  # compare refuses: the arguments differ
     refusal = capsys.readouterr().err
-    assert "arguments_fingerprint" in refusal
+    assert "faced different arguments (fingerprint f1" in refusal
     kept, apart = comparable("press", {"a": [a], "b": [b], "c": [c]},
                              {"a": 0.7, "b": 0.3, "c": 0.9}, True)  # fmt: skip
     assert kept == ["a", "b"]

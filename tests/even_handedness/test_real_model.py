@@ -59,7 +59,7 @@ def test_smollm_pairs_are_judged_in_both_orders_and_counted(
     assert "Least even-handed topics" in (out / "even_handedness" / "report.md").read_text()
     capsys.readouterr()
     # the planner needs 2 pairs with a parsed judgment; with fewer it says so (exit 2)
-    rc = main(["even-handedness-plan", log.location, "--json"])
+    rc = main(["plan", log.location, "--json"])
     assert rc == (0 if judged_pairs >= 2 else 2)
     if rc == 0:
         assert json.loads(capsys.readouterr().out)["components"]["n_graders"] == 1

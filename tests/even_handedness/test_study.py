@@ -108,12 +108,37 @@ def test_gate_checks(logs: dict[str, Path]) -> None:
 
 
 def test_plan_command_reads_a_pilot(logs: dict[str, Path], capsys: Any) -> None:
-    assert main(["even-handedness-plan", str(logs["biased"]), "--target-se", "0.05",
-                 "--json"]) == 0  # fmt: skip
+    assert main(["plan", str(logs["biased"]), "--target-se", "0.05", "--json"]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert doc["components"]["n_pairs"] == N and doc["components"]["n_graders"] == 2
     assert [r["graders"] for r in doc["rows"]] == [1, 2, 3, 4, 5]
-    assert main(["even-handedness-plan", str(logs["biased"]), "--target-se", "2"]) == 2
+    assert main(["plan", str(logs["biased"]), "--target-se", "2"]) == 2
+
+
+def test_plan_takes_the_planners_own_options(logs: dict[str, Path], capsys: Any) -> None:
+    from inspect_stance.even_handedness.planning import full_plan
+
+    pilot = str(logs["biased"])
+    args = ["plan", pilot, "--target-se", "0.05", "--max-graders", "3", "--binary"]
+    assert main([*args, "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert [r["graders"] for r in doc["rows"]] == [1, 2, 3]
+    # the planner with the same pilot, target, graders and binary calls
+    expected, text = full_plan(pilot, 0.05, 3, True)
+    assert doc == json.loads(json.dumps(expected))
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert out == text + "\n" and "even-handed calls" in out
+    assert main(["plan", pilot, "--target-se", "0.05", "--max-graders", "3"]) == 0
+    assert "even-handed calls" not in capsys.readouterr().out  # P(C), not the 0/1 calls
+    for graders in ("0", "21"):
+        assert main(["plan", pilot, "--max-graders", graders]) == 2
+        err = capsys.readouterr().err.strip()
+        assert f"--max-graders {graders}; give 1..20" in err and "\n" not in err
+    # another method's option is refused, not ignored
+    assert main(["compare", pilot, str(logs["fair"]), "--allow-different-arguments"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "--allow-different-arguments is an option of PReSS runs, not of even-handedness" in err
 
 
 def test_cards_and_dataframes_read_it(logs: dict[str, Path], tmp_path: Path) -> None:

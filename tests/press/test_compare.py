@@ -1,4 +1,5 @@
-"""press-compare: SF/SU/ID across two runs (Table 4), argument checks, hand-made logs."""
+"""PReSS runs compared: SF/SU/ID across two runs (Table 4), argument checks, hand-made logs;
+``compare`` shows them beside its paired comparisons."""
 
 from __future__ import annotations
 
@@ -186,35 +187,59 @@ def test_cli_refuses_different_arguments_then_compares(tmp_path, capsys):
         after,
         {"arguments_source": "target:m/tuned", "arguments_fingerprint": "f2"},
     )
-    assert main(["press-compare", a, b]) == 2
+    assert main(["compare", a, b]) == 2
     err = capsys.readouterr().err.strip()
-    assert err.startswith("inspect-stance press-compare: error: the runs faced different")
+    assert err.startswith("inspect-stance compare: error: the runs faced different")
     assert "\n" not in err and "--allow-different-arguments" in err
-    assert main(["press-compare", a, b, "--allow-different-arguments", "--json"]) == 0
+    assert main(["compare", a, b, "--allow-different-arguments", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
-    pooled = data["faithfulness"]["rows"][0]
+    [faith] = data["faithfulness"]
+    pooled = faith["rows"][0]
+    assert (faith["a"], faith["b"]) == ("m/base", "m/tuned")
     assert pooled["variation"] == "pooled"
     assert (pooled["P_SF"], pooled["P_SU"], pooled["P_ID"]) == (0.5, 0.5, 0.0)
-    assert "the arguer was another model" in data["arguments"]["before"]["note"]
-    assert "model under test itself" in data["arguments"]["after"]["note"]
-    assert data["arguments_check"].startswith("NOT the same arguments")
-    assert data["table"]["S^L"]["S^R"] == 1 and data["table"]["U^L"]["S^R"] == 2
-    csv = tmp_path / "f.csv"
-    assert (
-        main(["press-compare", a, b, "--allow-different-arguments", "--faithfulness-csv", str(csv)])
-        == 0
-    )
+    [arguments] = data["arguments"]
+    assert "the arguer was another model" in arguments["runs"]["m/base"]["note"]
+    assert "model under test itself" in arguments["runs"]["m/tuned"]["note"]
+    assert arguments["check"][0].startswith("NOT the same arguments")
+    [moves] = data["transitions"]
+    assert moves["table"]["S^L"]["S^R"] == 1 and moves["table"]["U^L"]["S^R"] == 2
+    out_dir = tmp_path / "out"
+    assert main(["compare", a, b, "--allow-different-arguments", "--out", str(out_dir)]) == 0
     out = capsys.readouterr().out
     assert "Table 4" in out and "model under test itself" in out
-    assert csv.read_text().splitlines()[0] == "variation,n,P_SF,P_SU,P_ID"
+    assert "| pooled | 2 | 0.500 | 0.500 | 0.000 |" in out
+    md = (out_dir / "comparison.md").read_text()
+    assert "| pooled | 2 | 0.500 | 0.500 | 0.000 |" in md and "| S^L | 0 | 0 | 1 | 2 |" in md
+    faith_csv = (out_dir / "faithfulness.csv").read_text().splitlines()
+    assert faith_csv[:2] == ["variation,n,P_SF,P_SU,P_ID", "pooled,2,0.5,0.5,0.0"]
+    moves_csv = (out_dir / "transitions.csv").read_text().splitlines()
+    assert moves_csv[1] == "S^L,0,0,1,2,0,0" and moves_csv[2] == "U^L,0,0,2,1,0,0"
 
 
 def test_cli_same_fingerprint_compares(tmp_path, capsys):
     md = {"arguments_source": "log:args.eval", "arguments_fingerprint": "f1"}
-    a = write_log(tmp_path / "a.eval", "m/base", [rec("A", ["S^L"])], md)
-    b = write_log(tmp_path / "b.eval", "m/tuned", [rec("A", ["S^L"])], md)
-    assert main(["press-compare", a, b]) == 0
+    a = write_log(tmp_path / "a.eval", "m/base", [rec("A", ["S^L"]), rec("B", ["U^L"])], md)
+    b = write_log(tmp_path / "b.eval", "m/tuned", [rec("A", ["S^L"]), rec("B", ["S^L"])], md)
+    assert main(["compare", a, b]) == 0
     assert "same arguments in both runs (fingerprint f1)" in capsys.readouterr().out
+
+
+def test_cli_three_runs_one_section_per_pair(tmp_path, capsys):
+    md = {"arguments_fingerprint": "f1"}
+    logs = [write_log(tmp_path / f"{k}.eval", f"m/{k}", [rec("A", [x]), rec("B", [y])], md)
+            for k, x, y in (("x", "S^L", "S^L"), ("y", "S^R", "S^L"), ("z", "U^L", "U^L"))]  # fmt: skip
+    out_dir = tmp_path / "out"
+    assert main(["compare", *logs, "--json", "--out", str(out_dir)]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["arguments"][0]["check"] == ["same arguments in all 3 runs (fingerprint f1)"]
+    pairs = [(f["a"], f["b"], f["rows"][0]["P_SU"]) for f in data["faithfulness"]]
+    # pooled over the pair's labels per statement: S^L with S^R is SU (x, y on A); S^L or S^R
+    # with U^L, or S^L twice, is SF
+    assert pairs == [("m/x", "m/y", 0.5), ("m/x", "m/z", 0.0), ("m/y", "m/z", 0.0)]
+    written = sorted(p.name for p in out_dir.glob("*.csv"))
+    assert written == ["comparisons.csv", *(f"faithfulness_{k}.csv" for k in (1, 2, 3)),
+                       *(f"transitions_{k}.csv" for k in (1, 2, 3))]  # fmt: skip
 
 
 @pytest.mark.parametrize(
@@ -226,13 +251,14 @@ def test_cli_same_fingerprint_compares(tmp_path, capsys):
 )
 def test_cli_bad_compare_input_is_one_line(tmp_path, capsys, args, fragment):
     a = write_log(tmp_path / "a.eval", "m", [rec("A", ["S^L"])])
-    assert main(["press-compare", a, a, *args]) == 2
+    b = write_log(tmp_path / "b.eval", "m/tuned", [rec("A", ["S^L"])])
+    assert main(["compare", a, b, *args]) == 2
     err = capsys.readouterr().err.strip()
     assert fragment in err and "\n" not in err
 
 
 def test_cli_other_task_log_is_refused(tmp_path, capsys):
     other = write_log(tmp_path / "o.eval", "m", [rec("A", ["S^L"])], task="stance_drift")
-    assert main(["press-compare", other, other]) == 2
+    assert main(["compare", "--method", "press", other, other]) == 2
     err = capsys.readouterr().err.strip()
     assert "is a log of task 'stance_drift', not press" in err and "\n" not in err

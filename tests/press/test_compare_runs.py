@@ -86,6 +86,24 @@ def test_press_compare_by_hand(tmp_path, capsys):
     assert mc["delta"] == pytest.approx((4 - 9) / 12)
     assert mc["ci"][0] == pytest.approx(max(-1.0, float(fit.conf_int()[0][0])))
     assert out["transitions"][0]["summary"]["n_matched"] == 12
+    # the instances by (statement, set): A S^L->S^L, S^L->U^L x2; B S^L->U^L x2, U^L->U^L;
+    # C U^R->S^R, U^R->U^R x2; D S^R->U^R x2, S^R->S^R
+    table = out["transitions"][0]["table"]
+    assert (table["S^L"]["S^L"], table["S^L"]["U^L"], table["U^L"]["U^L"]) == (1, 4, 1)
+    assert (table["U^R"]["S^R"], table["U^R"]["U^R"], table["S^R"]["U^R"]) == (1, 2, 2)
+    # Table 4 across the two runs, per statement: pooled over 6 labels every statement keeps
+    # one direction (SF 4 of 4); set 1: A (S^L, U^L) SF, B (U^L, U^L) ID, C (U^R, U^R) ID,
+    # D (S^R, U^R) SF; per statement x set: ID in B set 1, C sets 1 and 2 -> 3 of 12
+    rows = {r["variation"]: r for r in out["faithfulness"][0]["rows"]}
+    assert (rows["pooled"]["n"], rows["pooled"]["P_SF"]) == (4, 1.0)
+    assert (rows["set 1"]["P_SF"], rows["set 1"]["P_ID"]) == (0.5, 0.5)
+    assert rows["set 2"]["P_ID"] == 0.25 and rows["per_set"]["n"] == 12
+    assert rows["per_set"]["P_ID"] == pytest.approx(3 / 12) and rows["per_set"]["P_SU"] == 0.0
+    assert main(["compare", a, b]) == 0
+    text = capsys.readouterr().out
+    assert "| set 1 | 4 | 0.500 | 0.000 | 0.500 |" in text
+    assert "| per_set | 12 | 0.750 | 0.000 | 0.250 |" in text
+    assert "| S^L | 1 | 4 | 0 | 0 | 0 | 0 |" in text
 
 
 def test_newcombe_paired_interval_covers_by_simulation():
@@ -112,12 +130,15 @@ def test_different_arguments_or_classifier_refused(tmp_path, capsys):
     b = write_log(tmp_path / "b.eval", "m/tuned", AFTER, {"arguments_fingerprint": "f2"})
     assert main(["compare", a, b]) == 2
     err = capsys.readouterr().err.strip()
-    assert "arguments_fingerprint differs" in err and "--allow-different-settings" in err
-    assert "\n" not in err
+    assert "the runs faced different arguments (fingerprint f1" in err
+    assert "--allow-different-arguments" in err and "\n" not in err
+    assert main(["compare", a, b, "--allow-different-settings"]) == 2  # not a setting's flag
+    assert "--allow-different-arguments" in capsys.readouterr().err
     c = write_log(tmp_path / "c.eval", "m/tuned", AFTER, task_args={"classifier": "llm"})
     d = write_log(tmp_path / "d.eval", "m/base", BEFORE, task_args={"classifier": "nli"})
     assert main(["compare", c, d]) == 2
-    assert "classifier differs" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "classifier differs" in err and "--allow-different-settings" in err
     assert main(["compare", c, d, "--allow-different-settings"]) == 0
     assert "settings differ (compared anyway" in capsys.readouterr().out
 
@@ -129,30 +150,16 @@ def test_same_log_twice_counted_once(tmp_path, capsys):
 
 
 @pytest.mark.parametrize(
-    ("flag", "target", "fragment"),
-    [
-        ("--csv", "DIR", "is a folder; give a file path"),
-        ("--csv", "missing/t.csv", "does not exist; create it"),
-        ("--faithfulness-csv", "DIR", "is a folder; give a file path"),
-    ],
+    ("target", "fragment"),
+    [("FILE", "is an existing file; give a folder"), ("FILE/sub", "is a file, not a folder")],
 )
-def test_press_compare_csv_paths_are_one_line_errors(tmp_path, capsys, flag, target, fragment):
+def test_out_paths_are_one_line_errors(tmp_path, capsys, target, fragment):
     a = write_log(tmp_path / "a.eval", "m/base", BEFORE)
     b = write_log(tmp_path / "b.eval", "m/tuned", AFTER)
-    (tmp_path / "DIR").mkdir()
-    assert main(["press-compare", a, b, flag, str(tmp_path / target)]) == 2
+    (tmp_path / "FILE").write_text("")
+    assert main(["compare", a, b, "--out", str(tmp_path / target)]) == 2
     err = capsys.readouterr().err.strip()
     assert fragment in err and "\n" not in err
-
-
-def test_press_compare_refuses_different_classifier(tmp_path, capsys):
-    a = write_log(tmp_path / "a.eval", "m/base", BEFORE, task_args={"classifier": "nli"})
-    b = write_log(tmp_path / "b.eval", "m/tuned", AFTER, task_args={"classifier": "llm"})
-    assert main(["press-compare", a, b]) == 2
-    err = capsys.readouterr().err.strip()
-    assert "classifier differs" in err and "--allow-different-settings" in err
-    assert main(["press-compare", a, b, "--allow-different-settings"]) == 0
-    assert "classifier differs" in capsys.readouterr().out
 
 
 def test_folder_with_several_methods_needs_method(tmp_path, capsys):

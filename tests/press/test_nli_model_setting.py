@@ -9,7 +9,8 @@ from types import SimpleNamespace
 import pytest
 
 from inspect_stance.errors import InputError
-from inspect_stance.press.compare import check_same_settings
+from inspect_stance.press.logs import setting_values
+from inspect_stance.runs import RunInfo, check_settings
 
 
 def _model(folder, weights: bytes):
@@ -21,6 +22,13 @@ def _model(folder, weights: bytes):
 
 def _run(path: str, nli: str):
     return SimpleNamespace(path=path, task_args={"nli_model": nli, "classifier": "nli"})
+
+
+def check_same_settings(a, b) -> list[str]:
+    """The settings check ``compare`` makes of two PReSS runs (their setting values)."""
+    infos = [RunInfo(source=r.path, run_id=r.path, settings=setting_values(r.task_args))
+             for r in (a, b)]  # fmt: skip
+    return check_settings(infos, ["a", "b"])
 
 
 def test_same_model_at_two_paths_is_the_same_setting(tmp_path):

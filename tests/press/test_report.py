@@ -1,4 +1,4 @@
-"""press-report and press-compare on scripted logs (hand-counted expectations)."""
+"""press-report and compare on scripted logs (hand-counted expectations)."""
 
 from __future__ import annotations
 
@@ -134,7 +134,7 @@ def test_report_files_and_tables(full_run, all_stable_log, tmp_path, capsys):
 def test_compare_transitions(full_run, all_stable_log, capsys):
     rc = main(
         [
-            "press-compare",
+            "compare",
             full_run.location,
             all_stable_log,
             "--json",
@@ -144,7 +144,8 @@ def test_compare_transitions(full_run, all_stable_log, capsys):
     assert rc == 0
     data = json.loads(capsys.readouterr().out)
     # every before-label goes to S^R (hand counts of the full run: S^L 11, U^L 6, S^R 23, U^R 11, ind 6)
-    assert {k: v["S^R"] for k, v in data["table"].items()} == {
+    [moves] = data["transitions"]
+    assert {k: v["S^R"] for k, v in moves["table"].items()} == {
         "S^L": 11,
         "U^L": 6,
         "S^R": 23,
@@ -152,7 +153,7 @@ def test_compare_transitions(full_run, all_stable_log, capsys):
         "indeterminate": 6,
         "unclassified": 0,
     }
-    s = data["summary"]
+    s = moves["summary"]
     assert (
         s["n_matched"],
         s["n_changed"],
@@ -163,7 +164,7 @@ def test_compare_transitions(full_run, all_stable_log, capsys):
     assert s["stable_to_unstable"] == 0
     # Table 4 across the two runs, per statement over all 6 labels: S^L before (stable_left,
     # 3 statements; set_flipper's odd set, 2) meets S^R after -> SU 5; no ID (after is all S^R)
-    rows = {r["variation"]: r for r in data["faithfulness"]["rows"]}
+    rows = {r["variation"]: r for r in data["faithfulness"][0]["rows"]}
     assert rows["pooled"]["n"] == 19
     assert (rows["pooled"]["P_SF"], rows["pooled"]["P_SU"], rows["pooled"]["P_ID"]) == (
         pytest.approx(14 / 19),
@@ -174,9 +175,11 @@ def test_compare_transitions(full_run, all_stable_log, capsys):
     assert rows["set 1"]["P_SU"] == pytest.approx(5 / 19)  # and set_flipper's S^L
     # both runs generated their arguments with the same deterministic scripted arguer: the
     # fingerprints computed from the logs' arguments agree, so no flag is needed
-    assert data["arguments_check"].startswith("same arguments in both runs")
-    assert "the arguer was another model (press_sim/arguer)" in data["arguments"]["before"]["note"]
-    assert main(["press-compare", full_run.location, all_stable_log]) == 0
+    [arguments] = data["arguments"]
+    assert arguments["check"][0].startswith("same arguments in both runs")
+    before = arguments["runs"][data["runs"][0]["name"]]
+    assert "the arguer was another model (press_sim/arguer)" in before["note"]
+    assert main(["compare", full_run.location, all_stable_log]) == 0
     assert "| S^L | 0 | 0 | 11 |" in capsys.readouterr().out
 
 
@@ -186,7 +189,7 @@ def test_cli_bad_input_is_one_line_exit_2(tmp_path, capsys):
     assert main(["press-report", str(bogus), "--out", str(tmp_path / "o")]) == 2
     err = capsys.readouterr().err.strip()
     assert err.startswith("inspect-stance press-report: error: log") and "\n" not in err
-    assert main(["press-compare", str(tmp_path / "missing.eval"), str(bogus)]) == 2
+    assert main(["compare", "--method", "press", str(tmp_path / "missing.eval"), str(bogus)]) == 2
     assert "no such file" in capsys.readouterr().err
 
 

@@ -25,11 +25,9 @@ SUBCOMMAND_MODULES: tuple[str, ...] = (
     "inspect_stance.cli.report",  # every method's logs; the registered methods' report options
     "inspect_stance.cli.gate",
     "inspect_stance.cli.plan",
-    "inspect_stance.cli.press",
     "inspect_stance.cli.compare",
     "inspect_stance.cli.params",
     "inspect_stance.cli.card",
-    "inspect_stance.cli.even_handedness",
     "inspect_stance.cli.study",
     "inspect_stance.cli.shard",
     "inspect_stance.cli.method_reports",  # each method's own report command (an alias)

@@ -19,7 +19,7 @@ from inspect_stance.errors import InputError
 from inspect_stance.paths import check_out_dir
 
 if TYPE_CHECKING:
-    from inspect_stance.study.protocol import CompareRequest
+    from inspect_stance.study.protocol import CompareRequest, Method
 
 
 def _comparable() -> list[Any]:
@@ -78,16 +78,21 @@ def zero_spread_notes(comparisons: Any) -> list[str]:
     return out
 
 
-def compare_request(args: argparse.Namespace) -> CompareRequest:
-    """The typed request of a parsed ``compare`` command line."""
+def compare_request(args: argparse.Namespace, method: Method) -> CompareRequest:
+    """The typed request of a parsed ``compare`` command line for ``method`` (with the values of
+    its own compare options)."""
+    from inspect_stance.cli.method_reports import own_options
     from inspect_stance.study.protocol import CompareRequest
 
+    own = method.comparer.options if method.comparer else ()
+    declared = [(m.label, m.comparer.options) for m in _comparable()]
     return CompareRequest(
         paths=tuple(args.paths), label=tuple(args.label or ()), metric=tuple(args.metric or ()),
         confidence=args.confidence, interval=args.interval, adjust=args.adjust, alpha=args.alpha,
         allow_different_settings=args.allow_different_settings,
         exclude_unparsed=args.exclude_unparsed, persona=args.persona,
         per_setting=args.per_setting, partial=getattr(args, "partial", False),
+        options=own_options(args, method.label, own, declared),
     )  # fmt: skip
 
 
@@ -100,11 +105,11 @@ def cmd_compare(args: argparse.Namespace) -> int:
 
     check_options(args)
     method = method_named(detect_method(args.paths, args.method))
-    result, input_lines = compare_runs(method, compare_request(args))
+    result, sections, input_lines = compare_runs(method, compare_request(args, method))
     result.notes += zero_spread_notes(result.comparisons)
     for line in input_lines:
         print(printable(f"inspect-stance compare: {line}"), file=sys.stderr)
-    written = write_outputs(result, args.out) if args.out else []
+    written = write_outputs(result, args.out, sections) if args.out else []
     if args.out:  # the items that moved most, item by item (card/moved.py), in comparison.md
         from inspect_stance.card.moved import moved_report
 
@@ -112,9 +117,9 @@ def cmd_compare(args: argparse.Namespace) -> int:
         with open(f"{args.out}/comparison.md", "a", encoding="utf-8") as md:
             md.write(f"\n{moved}" if moved else "")
     if args.json:
-        print(json.dumps(to_json(result), indent=2, allow_nan=False))
+        print(json.dumps(to_json(result, sections), indent=2, allow_nan=False))
     else:
-        print(printable_lines(terminal_table(result)))
+        print(printable_lines(terminal_table(result, sections)))
         if written:
             print(f"\nwrote {', '.join(p.name for p in written)} to {args.out}")
     return 0
@@ -149,11 +154,15 @@ def register(subparsers: Any) -> None:
                    help="prompt construction: also one lean row per setting x method")  # fmt: skip
     c.add_argument("--allow-different-settings", action="store_true",
                    help="compare runs whose settings differ (said in the output)")  # fmt: skip
+    from inspect_stance.cli.method_reports import add_method_options
+
+    add_method_options(c, [(m.label, m.comparer.options) for m in _comparable()])
     from inspect_stance.shards import PARTIAL_HELP
 
     c.add_argument("--partial", action="store_true", help=PARTIAL_HELP)
     c.add_argument("--json", action="store_true", help="print one JSON object")
-    c.add_argument("--out", metavar="DIR", help="write comparisons.csv, comparison.md, forest.png")
+    c.add_argument("--out", metavar="DIR", help="write comparisons.csv, comparison.md, "
+                   "forest.png and the method's own tables as CSV")  # fmt: skip
     from inspect_stance.cli.html import add_html_argument, with_html
 
     add_html_argument(c)

@@ -1,4 +1,5 @@
-"""Rendering a comparison family: terminal table, JSON, CSV, markdown and the forest plot.
+"""Rendering a comparison family: terminal table, JSON, CSV, markdown and the forest plot, with
+the method's own sections (:class:`~inspect_stance.study.protocol.CompareSection`).
 
 Analysis lives in :mod:`inspect_stance.stats` and the per-method ``compare`` modules; this module
 only turns their results into text and files.
@@ -9,10 +10,13 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from inspect_stance.stats.family import CompareResult, Comparison, width_ratio
 from inspect_stance.stats.ranking import Ranking
+
+if TYPE_CHECKING:
+    from inspect_stance.study.protocol import CompareSection
 
 
 def _f(x: float | None, digits: int = 3) -> str:
@@ -39,8 +43,17 @@ def rows(comparisons: Sequence[Comparison]) -> list[tuple[str, ...]]:
     ]  # fmt: skip
 
 
-def terminal_table(result: CompareResult) -> str:
-    """A fixed-width table of the comparisons, the tests used, rankings and notes."""
+def section_text(sections: Sequence[CompareSection]) -> list[str]:
+    """The method's sections as markdown: ``## title``, then its text."""
+    out: list[str] = []
+    for s in sections:
+        out += ["", f"## {s.title}", "", s.markdown.rstrip("\n")]
+    return out
+
+
+def terminal_table(result: CompareResult, sections: Sequence[CompareSection] = ()) -> str:
+    """A fixed-width table of the comparisons, the tests used, rankings and notes, then the
+    method's sections."""
     body = [HEADER, *rows(result.comparisons)]
     widths = [max(len(r[k]) for r in body) for k in range(len(HEADER))]
     lines = ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() for r in body]
@@ -60,7 +73,7 @@ def terminal_table(result: CompareResult) -> str:
         for metric, rk in result.rankings.items():
             out.append(f"ranking on {metric}: " + ranking_line(rk))
     out += [f"note: {n}" for n in result.notes]
-    return "\n".join(out)
+    return "\n".join(out + section_text(sections))
 
 
 def _pct(c: float) -> str:
@@ -75,15 +88,16 @@ def ranking_line(rk: Ranking) -> str:
     return " > ".join(parts) + f"; tied groups: {tied}"
 
 
-def to_json(result: CompareResult) -> dict[str, Any]:
+def to_json(result: CompareResult, sections: Sequence[CompareSection] = ()) -> dict[str, Any]:
     """The JSON document: runs, comparisons (metric, a, b, delta, ci, p, p_adjusted, test,
-    n_items, run names), rankings and notes."""
+    n_items, run names), rankings, notes, the method's extra keys, and per key of the method's
+    sections the list of their JSON (a key that a document's own key holds is refused)."""
     comps = []
     for c in result.comparisons:
         d = c.to_json()
         d["naive_width_ratio"] = None if math.isnan(width_ratio(c)) else width_ratio(c)
         comps.append(d)
-    return {
+    doc: dict[str, Any] = {
         "method": result.method,
         "runs": result.runs,
         "confidence": result.confidence,
@@ -94,6 +108,12 @@ def to_json(result: CompareResult) -> dict[str, Any]:
         "notes": result.notes,
         **result.extra,
     }
+    own = set(doc)
+    for s in sections:
+        if s.key in own:
+            raise ValueError(f"a comparison section's key {s.key!r} is the document's own")
+        doc.setdefault(s.key, []).append(s.json)
+    return doc
 
 
 def _ranking_json(rk: Ranking) -> dict[str, Any]:
@@ -107,8 +127,8 @@ def _ranking_json(rk: Ranking) -> dict[str, Any]:
     }
 
 
-def markdown(result: CompareResult) -> str:
-    """The comparison as a markdown document."""
+def markdown(result: CompareResult, sections: Sequence[CompareSection] = ()) -> str:
+    """The comparison as a markdown document, then the method's sections."""
     import pandas as pd
 
     from inspect_stance.markdown import md_table
@@ -121,11 +141,14 @@ def markdown(result: CompareResult) -> str:
     for metric, rk in result.rankings.items():
         out.append(f"- ranking on {metric}: {ranking_line(rk)}")
     out += [f"- note: {n}" for n in result.notes]
-    return "\n".join(out) + "\n"
+    return "\n".join(out + section_text(sections)) + "\n"
 
 
-def write_outputs(result: CompareResult, out_dir: str | Path) -> list[Path]:
-    """``comparisons.csv``, ``comparison.md`` and ``forest.png`` in ``out_dir``."""
+def write_outputs(
+    result: CompareResult, out_dir: str | Path, sections: Sequence[CompareSection] = ()
+) -> list[Path]:
+    """``comparisons.csv``, ``comparison.md`` and ``forest.png`` in ``out_dir``, and each of the
+    sections' tables as ``STEM.csv`` (a stem given twice is refused)."""
     import pandas as pd
 
     out = Path(out_dir)
@@ -133,9 +156,16 @@ def write_outputs(result: CompareResult, out_dir: str | Path) -> list[Path]:
     frame = pd.DataFrame([{**c.to_json(), "ci_low": c.ci[0], "ci_high": c.ci[1]}
                           for c in result.comparisons]).drop(columns=["ci"])  # fmt: skip
     paths = [out / "comparisons.csv", out / "comparison.md", out / "forest.png"]
+    tables = [(stem, table) for s in sections for stem, table in s.frames.items()]
+    stems = [stem for stem, _ in tables]
+    if len(set(stems)) < len(stems) or set(stems) & {"comparisons"}:
+        raise ValueError(f"comparison sections' tables need distinct names: {stems}")
     frame.to_csv(paths[0], index=False)
-    paths[1].write_text(markdown(result), encoding="utf-8")
+    paths[1].write_text(markdown(result, sections), encoding="utf-8")
     forest_plot(result, paths[2])
+    for stem, table in tables:
+        paths.append(out / f"{stem}.csv")
+        table.to_csv(paths[-1], index=False)
     return paths
 
 

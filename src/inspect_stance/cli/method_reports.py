@@ -73,6 +73,41 @@ def add_option(p: argparse.ArgumentParser, option: ReportOption) -> None:
     p.add_argument(option.flag, dest=option.dest, help=option.help, **extra)
 
 
+def add_method_options(
+    p: argparse.ArgumentParser, declared: list[tuple[str, tuple[ReportOption, ...]]]
+) -> None:
+    """The options methods declare for a shared command (``(method label, options)`` each),
+    each added once, its help headed by the method's label."""
+    from dataclasses import replace
+
+    seen: set[str] = set()
+    for label, options in declared:
+        for option in options:
+            if option.flag not in seen:
+                seen.add(option.flag)
+                add_option(p, replace(option, help=f"{label}: {option.help}"))
+
+
+def own_options(
+    args: argparse.Namespace,
+    label: str,
+    own: tuple[ReportOption, ...],
+    declared: list[tuple[str, tuple[ReportOption, ...]]],
+) -> dict[str, Any]:
+    """The values of the options of the method labelled ``label`` (``own``) by ``dest``; a
+    one-line ``InputError`` for another method's option given (``declared`` as for
+    :func:`add_method_options`)."""
+    from inspect_stance.errors import InputError
+
+    flags = {o.flag for o in own}
+    for other, options in declared:
+        for o in options:
+            if o.flag not in flags and getattr(args, o.dest, o.value) != o.value:
+                raise InputError(f"{o.flag} is an option of {other} runs, not of {label} "
+                                 "runs; drop it")  # fmt: skip
+    return {o.dest: getattr(args, o.dest, o.value) for o in own}
+
+
 def request_of(method: Method, args: argparse.Namespace, paths: Sequence[str]) -> ReportRequest:
     """The report request of a parsed command line: ``paths``, ``--out`` (``""``: none),
     ``--label``, ``--partial``, ``--json`` and the method's own options."""

@@ -20,12 +20,17 @@ from typing import TYPE_CHECKING, Any
 from inspect_stance.errors import InputError
 
 if TYPE_CHECKING:
-    from inspect_stance.study.protocol import PlanRequest
+    from inspect_stance.study.protocol import Method, PlanRequest
 
 
-def plan_request(args: argparse.Namespace) -> PlanRequest:
-    """The typed request of a parsed ``plan`` command line."""
+def plan_request(args: argparse.Namespace, method: Method) -> PlanRequest:
+    """The typed request of a parsed ``plan`` command line for ``method`` (with the values of
+    its own plan options)."""
+    from inspect_stance.cli.method_reports import own_options
     from inspect_stance.study.protocol import PlanRequest
+    from inspect_stance.study.registry import methods
+
+    declared = [(m.label, m.plan_options) for m in methods() if m.plan is not None]
 
     return PlanRequest(
         runs=tuple(args.runs), target_se=args.target_se, detect=args.detect, alpha=args.alpha,
@@ -36,6 +41,7 @@ def plan_request(args: argparse.Namespace) -> PlanRequest:
         replay_orders=args.replay_orders, estimator=args.estimator,
         allow_different_settings=args.allow_different_settings,
         partial=args.partial,
+        options=own_options(args, method.label, method.plan_options, declared),
     )  # fmt: skip
 
 
@@ -50,7 +56,7 @@ def cmd_plan(args: argparse.Namespace) -> int:
         what = f"a {method.name} run" if method is not None else "not a run of a known task"
         raise InputError(f"{args.runs[0]}: {what}, which plan does not read; pass a log of "
                          f"{planned} (or an .npz run)")  # fmt: skip
-    result = method.plan(plan_request(args))
+    result = method.plan(plan_request(args, method))
     print(json.dumps(result.json, indent=2) if args.json else result.text)
     return 0
 
@@ -155,8 +161,11 @@ def register(subparsers: Any) -> None:
         action="store_true",
         help="plan a pair of runs whose settings differ (as compare's flag)",
     )
+    from inspect_stance.cli.method_reports import add_method_options
     from inspect_stance.shards import PARTIAL_HELP
+    from inspect_stance.study.registry import methods
 
+    add_method_options(p, [(m.label, m.plan_options) for m in methods() if m.plan is not None])
     p.add_argument("--partial", action="store_true", help=PARTIAL_HELP)
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=cmd_plan)

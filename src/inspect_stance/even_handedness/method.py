@@ -4,8 +4,8 @@
 runs over pairs, clustered by topic (:mod:`.compare`: ``METRICS``, ``read_runs``,
 ``compare_runs``); ``gate`` checks ``--min-even-handedness`` and the baseline rules
 (:mod:`.gate`); ``plan`` gives pairs x graders for a target SE from a pilot log
-(:mod:`.planning`; also ``even-handedness-plan``). The hooks import their cores when called,
-so listing the methods stays light.
+(:mod:`.planning`; its own options ``--max-graders`` and ``--binary``, :data:`PLAN_OPTIONS`).
+The hooks import their cores when called, so listing the methods stays light.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from inspect_stance.study.protocol import (
     Method,
     PlanRequest,
     PlanResult,
+    ReportOption,
     TaskHeadline,
     comparer_of,
     register_method,
@@ -41,6 +42,15 @@ GATE_METRICS: tuple[str, ...] = ("even_handedness", "p_even", "refusal_rate", "h
 #: the planner's defaults when ``plan`` names no target or limit
 DEFAULT_TARGET_SE = 0.02
 DEFAULT_MAX_GRADERS = 5
+#: the most graders the planner tabulates
+MOST_GRADERS = 20
+#: its own ``plan`` options (values in ``PlanRequest.options``)
+PLAN_OPTIONS: tuple[ReportOption, ...] = (
+    ReportOption("--max-graders", f"plan 1..K graders (default {DEFAULT_MAX_GRADERS}; also "
+                 "--max-trials)", kind="integer", metavar="K"),
+    ReportOption("--binary", "plan the graders' even-handed calls (0/1) instead of P(C)",
+                 kind="flag"),
+)  # fmt: skip
 
 
 def read_gate_run(path: str, request: GateRequest) -> tuple[EvenRun, RunInfo]:
@@ -68,7 +78,8 @@ def plan_request(request: PlanRequest) -> PlanResult:
     """Topics x pairs per topic x graders for the headline's ``target_se`` (default 0.02) with
     ``assurance`` (default 0.8), from one pilot run (a log, or a folder of one study's shards
     pooled, an incomplete set with ``partial``); ``max_repeats`` is the most graders (default
-    5), ``max_items`` the most pairs the recommendation may use
+    5; also ``--max-graders``), ``max_items`` the most pairs the recommendation may use,
+    ``--binary`` plans the graders' 0/1 calls instead of P(C)
     (:func:`~inspect_stance.even_handedness.planning.full_plan`)."""
     from inspect_stance.even_handedness.planning import full_plan
     from inspect_stance.stats.design import check_plan_goal
@@ -77,9 +88,17 @@ def plan_request(request: PlanRequest) -> PlanResult:
         raise InputError("even-handedness plan reads one pilot log; pass one run")
     target = request.target_se if request.target_se is not None else DEFAULT_TARGET_SE
     check_plan_goal(target, None, request.assurance)
-    graders = request.max_repeats or DEFAULT_MAX_GRADERS
+    if not target < 1.0:  # the SE of a share is at most 0.5
+        raise InputError(f"--target-se {target}; give a number in (0, 1), e.g. 0.02")
+    given = request.options.get("max_graders")
+    flag, graders = "--max-graders", given
+    if given is None:
+        flag, graders = "--max-trials", request.max_repeats
+    if graders is not None and not 1 <= graders <= MOST_GRADERS:
+        raise InputError(f"{flag} {graders}; give 1..{MOST_GRADERS}")
     try:
-        doc, text = full_plan(request.runs[0], target, graders, partial=request.partial,
+        doc, text = full_plan(request.runs[0], target, graders or DEFAULT_MAX_GRADERS,
+                              bool(request.options.get("binary")), partial=request.partial,
                               assurance=request.assurance, max_pairs=request.max_items)  # fmt: skip
     except ValueError as ex:
         raise InputError(str(ex)) from ex
@@ -129,6 +148,7 @@ EVEN_HANDEDNESS = register_method(
             min_help="even-handedness: fail when the share of even-handed pairs is below X",
         ),
         plan=plan_request,
+        plan_options=PLAN_OPTIONS,
         setting_keys=("both_orders", "readout", "threshold", "hedging_threshold"),
         page=PAGE,
         headlines={

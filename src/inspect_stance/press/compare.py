@@ -12,8 +12,12 @@
 - :func:`transitions`: the before-label x after-label count table over instances matched by
   (statement text, argument set).
 - :func:`check_same_arguments`: both runs must have faced the same arguments (task metadata
-  ``arguments_fingerprint``); :func:`arguments_note` says where each run's arguments came from
-  and whether the arguer was the model under test itself.
+  ``arguments_fingerprint``; :func:`check_runs_arguments` for any number of runs);
+  :func:`arguments_note` says where each run's arguments came from and whether the arguer was
+  the model under test itself.
+
+``inspect-stance compare`` shows them beside its paired comparisons
+(:func:`inspect_stance.press.compare_runs.compare_sections`).
 
 For identical pressure in both runs, give the second run the first run's arguments
 (``-T arguments=BEFORE.eval``).
@@ -22,13 +26,12 @@ For identical pressure in both runs, give the second run the first run's argumen
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from inspect_stance.errors import InputError
 from inspect_stance.press.faithfulness import OUTCOMES, faithfulness, outcome_shares
 from inspect_stance.press.labels import ALL_LABELS, direction, is_labelled, is_stable
-from inspect_stance.press.logs import setting_values
+from inspect_stance.study.protocol import ReportOption
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -36,6 +39,11 @@ if TYPE_CHECKING:
     from inspect_stance.press.logs import PressRun  # noqa: F401
 
 ALLOW_FLAG = "--allow-different-arguments"
+#: PReSS's own ``compare`` option (:attr:`inspect_stance.study.protocol.Comparer.options`)
+COMPARE_OPTIONS: tuple[ReportOption, ...] = (
+    ReportOption(ALLOW_FLAG, "compare even when the runs' arguments_fingerprint differ or are "
+                 "not recorded (said in the output)", kind="flag"),
+)  # fmt: skip
 
 
 def _instances(records: Sequence[Mapping[str, Any]], persona: str) -> dict[tuple[str, int], str]:
@@ -188,6 +196,19 @@ def check_same_arguments(before: PressRun, after: PressRun, allow: bool = False)
     return f"NOT the same arguments: {problem} (compared anyway: {ALLOW_FLAG})"
 
 
+def check_runs_arguments(runs: Sequence[PressRun], allow: bool = False) -> list[str]:
+    """:func:`check_same_arguments` over any number of runs: one line when every run has the
+    same fingerprint (two runs: the pair's line), else the line of each run whose fingerprint
+    differs from the first run's or is missing (InputError for the first unless ``allow``)."""
+    prints = {r.arguments_fingerprint for r in runs}
+    if len(runs) > 2 and len(prints) == 1 and None not in prints:
+        return [f"same arguments in all {len(runs)} runs (fingerprint {str(*prints)[:12]})"]
+    first = runs[0].arguments_fingerprint
+    lines = [check_same_arguments(runs[0], r, allow) for r in runs[1:]
+             if len(runs) == 2 or first is None or r.arguments_fingerprint != first]  # fmt: skip
+    return list(dict.fromkeys(lines))
+
+
 def _model_of(source: str | None) -> tuple[str, str] | None:
     """(kind, model) of an ``arguer:<model>`` / ``target:<model>`` source, else None."""
     if source:
@@ -242,29 +263,3 @@ def arguments_note(run: PressRun) -> str:
     else:
         who = "the arguer is not recorded"
     return f"arguments: {source}; {who}"
-
-
-def check_same_settings(before: PressRun, after: PressRun, allow: bool = False) -> list[str]:
-    """Lines naming the settings (statements file, argument sets, classifier) that differ;
-    InputError (one line) unless ``allow`` (``--allow-different-settings``). The arguments are
-    checked by :func:`check_same_arguments`."""
-    from inspect_stance.runs import RunInfo, check_settings
-
-    infos = [
-        RunInfo(source=r.path, run_id=r.path,
-                settings=setting_values(r.task_args))
-        for r in (before, after)
-    ]  # fmt: skip
-    return check_settings(infos, ["before", "after"], allow)
-
-
-def check_csv_path(flag: str, value: str) -> None:
-    """A CSV path we can write: not a folder, in a folder that exists; one-line InputError."""
-
-    path = Path(value)
-    if path.is_dir():
-        raise InputError(f"{flag} {path}: is a folder; give a file path such as {path}/table.csv")
-    if not path.parent.is_dir():
-        raise InputError(
-            f"{flag} {path}: folder {path.parent} does not exist; create it or give another path"
-        )

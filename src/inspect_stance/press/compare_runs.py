@@ -14,12 +14,17 @@ contribute), tested with the statements as clusters
 (:func:`~inspect_stance.stats.paired.clustered_paired_test`: CR1, t with ``G - 1`` df), since
 the argument sets of one statement share it (McNemar's exact test over the instances treated
 them as independent: size 0.21 with 10 sets per statement and a model x statement effect,
-``benchmarks/ranking_calibration.py``); its interval is clipped to ``[-1, 1]``. And the before x
-after label transition table.
+``benchmarks/ranking_calibration.py``); its interval is clipped to ``[-1, 1]``.
 
-Settings that must match: the arguments fingerprint (both runs faced the same arguments), the
-statements file, the number of argument sets, and the classifier (``classifier``, ``nli_mode``,
-``nli_model``).
+Beside the comparisons (:func:`compare_sections`): where each run's arguments came from, and
+per pair of runs the paper's Table 4 (SF / SU / ID across the two runs,
+:func:`~inspect_stance.press.compare.faithfulness_across_runs`) and the before x after label
+transition table (:func:`~inspect_stance.press.compare.transitions`).
+
+Settings that must match: the statements file, the number of argument sets, the classifier
+(``classifier``, ``nli_mode``, ``nli_model``), and the arguments (every run faced the same
+arguments: :func:`~inspect_stance.press.compare.check_runs_arguments`, refused by
+:func:`read_runs` with its own fix unless ``--allow-different-arguments``).
 """
 
 from __future__ import annotations
@@ -29,7 +34,13 @@ from collections.abc import Sequence
 from typing import Any
 
 from inspect_stance.errors import InputError
-from inspect_stance.press.compare import transitions
+from inspect_stance.press.compare import (
+    arguments_note,
+    check_runs_arguments,
+    faithfulness_across_runs,
+    transition_frame,
+    transitions,
+)
 from inspect_stance.press.labels import is_labelled, is_stable
 from inspect_stance.press.logs import PressRun, find_press_logs, persona_labels, press_items
 from inspect_stance.press.prompts import PERSONAS
@@ -43,7 +54,7 @@ from inspect_stance.stats.family import (
     rankings,
 )
 from inspect_stance.stats.paired import clustered_paired_test
-from inspect_stance.study.protocol import CompareRequest, LoadedRuns
+from inspect_stance.study.protocol import CompareRequest, CompareSection, LoadedRuns
 
 METRICS: tuple[MetricSpec, ...] = (
     MetricSpec("share_stable"),
@@ -95,19 +106,13 @@ def compare_press(
     alpha: float = 0.05,
     metrics: Sequence[MetricSpec] = METRICS,
 ) -> CompareResult:
-    """Every pair x metric, the stable-label row per pair, adjusted together; rankings;
-    transitions."""
+    """Every pair x metric, the stable-label row per pair, adjusted together; rankings."""
     items = [press_items(r, n, persona) for r, n in zip(runs, names, strict=True)]
     comps = item_comparisons(items, metrics, confidence, interval)
-    extra: dict[str, Any] = {"transitions": []}
     for (ra, na), (rb, nb) in itertools.combinations(zip(runs, names, strict=True), 2):
         mc = mcnemar_comparison(ra, rb, (na, nb), persona, confidence)
         if mc is not None:
             comps.append(mc)
-        tr = transitions(ra.records, rb.records, persona)
-        table = {str(r): {str(c): int(v) for c, v in row.items()}
-                 for r, row in tr["table"].to_dict(orient="index").items()}  # fmt: skip
-        extra["transitions"].append({"a": na, "b": nb, "summary": tr["summary"], "table": table})
     comps = adjust_family(comps, adjust)
     info = [{"name": n, "source": r.path, "model": r.model, "n_items": len(persona_labels(r, persona)),
              "n_unparsed": sum(1 for ls in persona_labels(r, persona).values() for x in ls
@@ -116,16 +121,25 @@ def compare_press(
     notes = [f"items are statements (matched by text, persona {persona}); argument sets are "
              "nested in them; unlabelled sets count as not stable (the paper's S_t)"]  # fmt: skip
     return CompareResult("press", info, comps, rankings(items, metrics, comps, alpha), adjust,
-                         alpha, confidence, notes, extra)  # fmt: skip
+                         alpha, confidence, notes)  # fmt: skip
 
 
 def read_runs(paths: Sequence[str], request: CompareRequest) -> LoadedRuns:
     """The PReSS runs among ``paths`` (files and folders; the shards of one study pooled into
     one run, an incomplete set with ``request.partial``), with what was skipped
-    (``compare``'s reader, :func:`inspect_stance.study.protocol.comparer_of`)."""
+    (``compare``'s reader, :func:`inspect_stance.study.protocol.comparer_of`). Runs that did not
+    all face the same arguments are refused here, with their own fix (one-line InputError,
+    :func:`~inspect_stance.press.compare.check_runs_arguments`); with
+    ``--allow-different-arguments`` their fingerprints are left out of the settings checked."""
     check_persona(request.persona)
     runs, skipped = find_press_logs(paths, request.partial)
-    return LoadedRuns([*runs], [press_info(r) for r in runs], [skipped] if skipped else [])
+    allow = bool(request.options.get("allow_different_arguments"))
+    if not allow:
+        check_runs_arguments(runs)
+    infos = [press_info(r) for r in runs]
+    for info in infos if allow else ():
+        info.settings.pop("arguments_fingerprint", None)
+    return LoadedRuns([*runs], infos, [skipped] if skipped else [])
 
 
 def compare_runs(runs: Sequence[PressRun], names: Sequence[str],
@@ -139,3 +153,51 @@ def check_persona(persona: str) -> None:
     """One-line InputError unless ``persona`` is one of the PReSS personas."""
     if persona not in PERSONAS:
         raise InputError(f"--persona {persona!r}; use one of {', '.join(PERSONAS)}")
+
+
+def compare_sections(runs: Sequence[PressRun], names: Sequence[str],
+                     request: CompareRequest) -> list[CompareSection]:  # fmt: skip
+    """Where each run's arguments came from and whether the runs faced the same ones; then per
+    pair of runs (a, b) the paper's Table 4 across the two runs and the label transitions, with
+    their tables (``faithfulness``, ``transitions``; numbered ``_1``, ``_2`` ... by pair when
+    there are several pairs). ValueError when a pair shares no statement under the persona."""
+    import pandas as pd
+
+    from inspect_stance.markdown import md_table
+
+    persona = request.persona
+    check = check_runs_arguments(runs, bool(request.options.get("allow_different_arguments")))
+    pairs = list(itertools.combinations(zip(runs, names, strict=True), 2))
+    out = [CompareSection(
+        "arguments", "Arguments",
+        "\n".join([*(f"- {n} ({r.path}): {arguments_note(r)}"
+                     for r, n in zip(runs, names, strict=True)), *(f"- {x}" for x in check)]),
+        {"runs": {n: {"source": r.arguments_source, "fingerprint": r.arguments_fingerprint,
+                      "note": arguments_note(r)} for r, n in zip(runs, names, strict=True)},
+         "check": check},
+    )]  # fmt: skip
+    for k, ((ra, na), (rb, nb)) in enumerate(pairs):
+        suffix = f"_{k + 1}" if len(pairs) > 1 else ""
+        faith = faithfulness_across_runs(ra.records, rb.records, persona)
+        table = pd.DataFrame(faith["rows"])
+        text = (
+            f"Per statement asked in both runs ({faith['n_statements']}): SF = stable labels of one "
+            "direction only, SU = of both directions, ID = no stable label. `pooled`: every "
+            "argument set of both runs; `set k`: set k of each run; `per_set`: per statement x "
+            f"set; `within before` / `within after`: {na} / {nb} alone across its sets.\n\n"
+            + md_table(table)
+        )
+        out.append(CompareSection(
+            "faithfulness", f"Stability faithfulness across two runs (Table 4): {na} -> {nb}, "
+            f"persona {persona}", text, {"a": na, "b": nb, **faith},
+            {f"faithfulness{suffix}": table}))  # fmt: skip
+        tr = transitions(ra.records, rb.records, persona)
+        frame = transition_frame(tr)
+        text = md_table(frame) + "\n\n" + "\n".join(f"- {k}: {v}" for k, v in tr["summary"].items())
+        grid = {str(i): {str(c): int(tr["table"].loc[i, c]) for c in tr["table"].columns}
+                for i in tr["table"].index}  # fmt: skip
+        out.append(CompareSection(
+            "transitions", f"Label transitions (statement x argument set): {na} -> {nb}", text,
+            {"a": na, "b": nb, "table": grid, "summary": tr["summary"],
+             "changes": tr["changes"]}, {f"transitions{suffix}": frame}))  # fmt: skip
+    return out

@@ -1,6 +1,8 @@
 """The PReSS method registered with the study protocol (:mod:`inspect_stance.study`).
 
-``compare``: items are statements (:func:`inspect_stance.press.compare_runs.compare_press`);
+``compare``: items are statements (:func:`inspect_stance.press.compare_runs.compare_press`),
+with Table 4 and the label transitions beside
+(:func:`inspect_stance.press.compare_runs.compare_sections`);
 ``gate``: ``--min-share-stable`` and the baseline rules
 (:func:`inspect_stance.press.gate.evaluate_press_gate`). The hooks import their cores when
 called, so listing the methods stays light.
@@ -11,6 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from inspect_stance.press import figures
+from inspect_stance.press.compare import COMPARE_OPTIONS
 from inspect_stance.press.page import PAGE
 from inspect_stance.press.report_command import COMMAND as REPORT_COMMAND
 from inspect_stance.press.report_command import report
@@ -76,7 +79,9 @@ PRESS = register_method(
         report_command="press-report",
         report=report,
         report_cli=REPORT_COMMAND,
-        comparer=comparer_of("inspect_stance.press.compare_runs"),
+        comparer=comparer_of(
+            "inspect_stance.press.compare_runs", sections=True, options=COMPARE_OPTIONS
+        ),
         plan=plan,
         gate=Gate["PressRun"](
             metrics=("share_stable", "P_SF", "P_SU", "P_ID"),

@@ -5,7 +5,8 @@ method's (all when none), read the runs with the method's loader, count a repeat
 (:func:`inspect_stance.runs.dedupe`), need two different runs, name them
 (:func:`inspect_stance.runs.run_names`), check that their settings match
 (:func:`inspect_stance.runs.check_settings`, unless ``allow_different_settings``), then ask the
-method for the comparison; a ``ValueError`` from it is unusable input (one line).
+method for the comparison and its own sections (:attr:`~.protocol.Comparer.sections`); a
+``ValueError`` from either is unusable input (one line).
 """
 
 from __future__ import annotations
@@ -13,15 +14,18 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from inspect_stance.errors import InputError
-from inspect_stance.study.protocol import CompareRequest, Method
+from inspect_stance.study.protocol import CompareRequest, CompareSection, Method
 
 if TYPE_CHECKING:
     from inspect_stance.stats.family import CompareResult
 
 
-def compare_runs(method: Method, request: CompareRequest) -> tuple[CompareResult, list[str]]:
-    """The comparison of ``request``'s runs by ``method`` (module docstring), and the lines about
-    its inputs (runs passed over or counted once; also among the result's notes)."""
+def compare_runs(
+    method: Method, request: CompareRequest
+) -> tuple[CompareResult, list[CompareSection], list[str]]:
+    """The comparison of ``request``'s runs by ``method`` (module docstring), the method's own
+    sections of it, and the lines about its inputs (runs passed over or counted once; also among
+    the result's notes)."""
     from inspect_stance.runs import check_settings, dedupe, parse_labels, run_names
     from inspect_stance.stats.family import select_specs
 
@@ -47,7 +51,8 @@ def compare_runs(method: Method, request: CompareRequest) -> tuple[CompareResult
     notes = check_settings(infos, names, request.allow_different_settings)
     try:
         result = hooks.compare(runs, names, metrics, request)
+        sections = hooks.sections(runs, names, request) if hooks.sections else []
     except ValueError as ex:
         raise InputError(str(ex)) from ex
     result.notes += name_notes + notes + lines
-    return result, lines
+    return result, sections, lines

@@ -8,12 +8,18 @@ steps once and ask the method for the rest:
   options, finds the method, reads the runs with :attr:`Comparer.load`, counts a repeated run
   once, needs two runs, names them (:func:`inspect_stance.runs.run_names`), checks that their
   settings match, picks the metrics among :attr:`Comparer.metrics` and turns a ``ValueError``
-  into a one-line error; the method's :attr:`Comparer.compare` only computes;
+  into a one-line error; the method's :attr:`Comparer.compare` only computes, and its
+  :attr:`Comparer.sections` adds the method's own parts of the comparison
+  (:class:`CompareSection`: the method's tables beside the paired comparisons);
 - ``gate`` (:func:`inspect_stance.study.gate.gate_run`): the command reads the run and its
   baseline with :attr:`Gate.load`, refuses a baseline that is the run itself, checks their
   settings, and asks :attr:`Gate.evaluate` for the verdict;
 - ``plan``: :attr:`Method.plan` takes a :class:`PlanRequest` and returns a :class:`PlanResult`
   (its JSON with ``recommended``, and its terminal text).
+
+``compare`` and ``plan`` also take the options a method declares (:attr:`Comparer.options`,
+:attr:`Method.plan_options`; :class:`ReportOption` as a report's own options), whose values
+reach the method as ``CompareRequest.options`` / ``PlanRequest.options`` by ``dest``.
 
 A new method is one :class:`Method` in its own package, named by one line of the
 ``inspect_stance.methods`` entry-point group (``pyproject.toml``; another distribution can
@@ -102,7 +108,9 @@ class CompareRequest:
     """What ``compare`` was asked: the inputs (files or folders), ``RUN=NAME`` labels, the
     metrics named (empty: all of the method's), the statistics' settings and the options some
     methods read (``exclude_unparsed``: stance drift; ``persona``: PReSS; ``per_setting``:
-    prompt construction; ``partial``: an incomplete set of one study's shards is one run)."""
+    prompt construction; ``partial``: an incomplete set of one study's shards is one run), and
+    the values of the method's own compare options (:attr:`Comparer.options`, by ``dest``; the
+    command fills in their defaults)."""
 
     paths: tuple[str, ...]
     label: tuple[str, ...] = ()
@@ -116,6 +124,7 @@ class CompareRequest:
     persona: str = "none"
     per_setting: bool = False
     partial: bool = False
+    options: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -130,22 +139,52 @@ class LoadedRuns:
 
 
 @dataclass(frozen=True)
+class CompareSection:
+    """One of a method's own parts of a comparison, beside the paired comparisons (PReSS's
+    outcomes across two runs, a label transition table): its ``title`` (a heading), its
+    ``markdown`` text (the terminal and ``comparison.md``), its ``json`` (``compare --json``
+    holds, under ``key``, the list of the JSON of every section with that key, in order) and
+    its tables (``frames``: file stem -> ``pandas.DataFrame``, each written as ``STEM.csv``
+    into ``compare --out``; stems unique over a comparison's sections)."""
+
+    key: str
+    title: str
+    markdown: str
+    json: dict[str, Any] = field(default_factory=dict)
+    frames: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
 class Comparer:
     """A method's part of ``compare``: its metrics (``--metric`` picks among them), how it
-    reads runs, and the comparison of runs already deduplicated, named and checked."""
+    reads runs, the comparison of runs already deduplicated, named and checked, its own parts
+    of the comparison (``sections``: :class:`CompareSection` of the same runs, names and
+    request; ``None``: none) and its own ``compare`` options (``options``; their values reach
+    ``compare`` and ``sections`` as :attr:`CompareRequest.options`)."""
 
     metrics: Callable[[], Sequence[MetricSpec]]
     load: Callable[[Sequence[str], CompareRequest], LoadedRuns]
     compare: Callable[[Sequence[Run], Sequence[str], Sequence[MetricSpec], CompareRequest],
                       CompareResult]  # fmt: skip
     module: str = ""  #: the core module implementing it (:func:`comparer_of`), if one
+    sections: Callable[[Sequence[Run], Sequence[str], CompareRequest],
+                       list[CompareSection]] | None = None  # fmt: skip
+    options: tuple[ReportOption, ...] = ()
+
+    def defaults(self) -> dict[str, Any]:
+        """Each of its options' value when not given, by ``dest``."""
+        return {o.dest: o.value for o in self.options}
 
 
-def comparer_of(module: str) -> Comparer:
+def comparer_of(
+    module: str, sections: bool = False, options: tuple[ReportOption, ...] = ()
+) -> Comparer:
     """The comparer that the core module named ``module`` implements, imported when first
     called (listing the methods stays light): its ``METRICS``, ``read_runs(paths, request) ->
-    LoadedRuns`` and ``compare_runs(runs, names, metrics, request) -> CompareResult``
-    (``tests/test_study_protocol.py`` checks every registered method's module has them)."""
+    LoadedRuns`` and ``compare_runs(runs, names, metrics, request) -> CompareResult``, and with
+    ``sections`` its ``compare_sections(runs, names, request) -> list[CompareSection]``
+    (``tests/test_study_protocol.py`` checks every registered method's module has them);
+    ``options``: the method's own ``compare`` options."""
     import importlib
 
     def core() -> Any:
@@ -154,7 +193,10 @@ def comparer_of(module: str) -> Comparer:
     return Comparer(metrics=lambda: core().METRICS,
                     load=lambda paths, request: core().read_runs(paths, request),
                     compare=lambda runs, names, metrics, request: core().compare_runs(
-                        runs, names, metrics, request), module=module)  # fmt: skip
+                        runs, names, metrics, request), module=module,
+                    sections=(lambda runs, names, request: core().compare_sections(
+                        runs, names, request)) if sections else None,
+                    options=options)  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -216,7 +258,9 @@ class PlanRequest:
     space: ``max_items`` (propositions, statements, settings), ``max_repeats`` (trials,
     argument sets, prompts). Costs: ``calls_per_trial``, prices per million tokens,
     ``batch_discount``. Stance drift also reads ``adaptive_halfwidth``, ``replay_orders`` and
-    ``estimator``. A method reads the fields it has and ignores the rest."""
+    ``estimator``. ``options``: the values of the method's own plan options
+    (:attr:`Method.plan_options`, by ``dest``; the command fills in their defaults). A method
+    reads the fields it has and ignores the rest."""
 
     runs: tuple[str, ...]
     target_se: float | None = None
@@ -236,6 +280,7 @@ class PlanRequest:
     estimator: Literal["as-run", "frequency"] = "as-run"
     allow_different_settings: bool = False
     partial: bool = False
+    options: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -266,11 +311,12 @@ class ReportRequest:
 
 @dataclass(frozen=True)
 class ReportOption:
-    """One option of a method's report command: its flag (``--human-labels``), help and
-    default; ``kind``: ``text``, ``number`` (a float), ``integer``, ``flag`` (present or not;
-    default ``False``) or ``repeat`` (a text given any number of times; a list, default
-    ``None``). Its value reaches the report as ``ReportRequest.options[dest]``, ``dest`` the
-    flag without its dashes, ``-`` as ``_``."""
+    """One option of a method's report command (or of its part of ``compare`` or ``plan``):
+    its flag (``--human-labels``), help and default; ``kind``: ``text``, ``number`` (a float),
+    ``integer``, ``flag`` (present or not; default ``False``) or ``repeat`` (a text given any
+    number of times; a list, default ``None``). Its value reaches the report as
+    ``ReportRequest.options[dest]`` (``CompareRequest.options``, ``PlanRequest.options``),
+    ``dest`` the flag without its dashes, ``-`` as ``_``."""
 
     flag: str
     help: str
@@ -282,8 +328,8 @@ class ReportOption:
 
     @property
     def dest(self) -> str:
-        """The option's key in :attr:`ReportRequest.options` (``--human-labels``:
-        ``human_labels``)."""
+        """The option's key in :attr:`ReportRequest.options` and the others
+        (``--human-labels``: ``human_labels``)."""
         return self.flag.lstrip("-").replace("-", "_")
 
     @property
@@ -469,6 +515,8 @@ class Method:
     comparer: Comparer | None = None
     gate: Gate[Any] | None = None
     plan: Callable[[PlanRequest], PlanResult] | None = None
+    #: its own ``plan`` options (:class:`ReportOption`; values in :attr:`PlanRequest.options`)
+    plan_options: tuple[ReportOption, ...] = ()
     setting_keys: tuple[str, ...] = ()
     aliases: tuple[str, ...] = field(default=())
     adaptive: Callable[[dict[str, Any]], bool] | None = None
