@@ -235,3 +235,21 @@ def test_a_chain_run_is_refused_against_a_one_hop_run(ref):
     with pytest.raises(InputError, match="relay_operation differs"):
         check_settings([chain, translated], ["chain", "translated"])
     check_settings([one, npz], ["one", "npz"])  # a one-hop log and an .npz compare
+
+
+def test_ranking_line_gives_equal_runs_one_rank() -> None:
+    """Two runs with identical items and a third below: the line names the shared rank of the
+    equal pair (1 and 1, joined by '='), each with P(rank 1) = 1, not ranks 1 and 2 with
+    P(rank 2) = 0 for the second."""
+    import numpy as np
+
+    from inspect_stance.cli.compare_render import ranking_line
+    from inspect_stance.stats.ranking import rank_runs
+
+    a = np.array([0.9, 0.8, 0.7, 0.9, 0.6, 0.8])
+    values = np.column_stack([a, a, a - 0.5])
+    rk = rank_runs(["A", "B", "C"], values)
+    line = ranking_line(rk)
+    assert line.startswith(
+        "A (0.783, P(rank 1) 1.00) = B (0.783, P(rank 1) 1.00) > C (0.283, P(rank 3) 1.00)"
+    ), line  # means 4.7 / 6 and 1.7 / 6

@@ -65,8 +65,8 @@ def rank_targets(per_target: Mapping[str, Mapping[str, ItemValue | float]],
         "tied_groups": ranked.tied_groups,
         "n_items": ranked.n_items,
         "n_clusters": ranked.n_clusters,
-        "test": "paired over shared items, cluster-robust (CR1) over clusters, t with G - 1 df, "
-        "Holm over the pairs",
+        "test": "paired over shared items, cluster-robust (CR2) over clusters, t with "
+        "Bell-McCaffrey df, Holm over the pairs",
         "pairs": [
             {
                 "a": names[i],

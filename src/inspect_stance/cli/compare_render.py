@@ -81,11 +81,18 @@ def _pct(c: float) -> str:
 
 
 def ranking_line(rk: Ranking) -> str:
-    """``A (P rank 1 = 0.91) > B ...; tied: {A, B}``."""
-    parts = [f"{n} ({_f(rk.estimates[n])}, P(rank {k + 1}) {rk.rank_probabilities[n][k]:.2f})"
-             for k, n in enumerate(rk.order)]  # fmt: skip
+    """``A (0.71, P(rank 1) 0.91) > B (0.64, P(rank 2) 0.88) = C (0.64, P(rank 2) 0.80); tied
+    groups: {B, C}``: each run with its rank by estimate (equal estimates share the better
+    rank, joined by ``=``) and the probability of that rank."""
+    ranks = rk.ranks or {n: k + 1 for k, n in enumerate(rk.order)}
+    line = ""
+    for k, n in enumerate(rk.order):
+        if k:
+            line += " = " if ranks[n] == ranks[rk.order[k - 1]] else " > "
+        p = rk.rank_probabilities[n][ranks[n] - 1]
+        line += f"{n} ({_f(rk.estimates[n])}, P(rank {ranks[n]}) {p:.2f})"
     tied = "; ".join("{" + ", ".join(g) + "}" for g in rk.tied_groups) or "none"
-    return " > ".join(parts) + f"; tied groups: {tied}"
+    return line + f"; tied groups: {tied}"
 
 
 def to_json(result: CompareResult, sections: Sequence[CompareSection] = ()) -> dict[str, Any]:
