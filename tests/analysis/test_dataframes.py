@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 from inspect_ai.analysis import evals_df, samples_df
 
-from inspect_stance.analysis import items_df, runs_df, trials_df
+from inspect_stance.analysis import items_df, runs_df
+from inspect_stance.drift.dataframes import trials_df
 from inspect_stance.stances import STANCE_KEYS
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "analysis.md"
