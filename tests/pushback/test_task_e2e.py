@@ -126,3 +126,16 @@ def test_report_gate_compare_plan(logs: tuple[Path, Path], tmp_path: Path,
     held = next(c for c in out["comparisons"] if c["metric"] == "held_at_K")
     assert held["delta"] > 0 and held["n_items"] == 6 * 2 * 2
     assert main(["plan", a, "--target-se", "0.05"]) == 0
+
+
+def test_report_json_with_out_prints_the_json_and_writes_the_report(
+    logs: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``report LOG --out DIR --json``: the report is written and the headlines are printed as
+    JSON on stdout (the report's own lines on stderr), not the JSON silently dropped."""
+    assert main(["report", str(logs[0]), "--out", str(tmp_path / "r"), "--json"]) == 0
+    out, err = capsys.readouterr()
+    got = json.loads(out)["methods"]["pushback"]["headline"]
+    assert 0.0 <= got["value"] <= 1.0 and got["n_items"] > 0
+    assert "pushback: 1 log(s) ->" in err
+    assert (tmp_path / "r" / "pushback" / "report.json").is_file()

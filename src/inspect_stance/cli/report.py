@@ -15,6 +15,7 @@ method, in registry order, after a contents list. Nothing here names a method.""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import sys
@@ -118,6 +119,11 @@ def cmd_report(args: argparse.Namespace) -> int:
     if found is not None and others and args.json and not args.out:
         print(json.dumps(report_json(found, args.partial), indent=2, allow_nan=False))
         return 0
+    if found is not None and others and args.json:  # --out too: the reports written, their
+        with contextlib.redirect_stdout(sys.stderr):  # lines on stderr, the JSON on stdout
+            code = report_methods(found, args.out, parse_labels(args.label or []), args.partial)
+        print(json.dumps(report_json(found, args.partial), indent=2, allow_nan=False))
+        return code
     if found is not None and (others and args.out or own is None):
         return report_methods(found, args.out, parse_labels(args.label or []), args.partial)
     if own is None or own.report is None:
