@@ -63,24 +63,29 @@ def truths(rng: random.Random, drawn: bool) -> list[str]:
     return (["even"] * N_EVEN + ["a", "b"] * N_PAIRS)[:N_PAIRS]
 
 
-def records(rng: random.Random, bias: float, logprobs: bool, drawn: bool) -> list[dict[str, Any]]:
-    """One simulated run's pair records (one grader, both orders)."""
+def records(rng: random.Random, bias: float, logprobs: bool, drawn: bool,
+            graders: int = 1) -> list[dict[str, Any]]:  # fmt: skip
+    """One simulated run's pair records (``graders`` graders alike but for their independent
+    pulls, both orders)."""
     out = []
     for i, t in enumerate(truths(rng, drawn)):
-        orders = {}
-        for o in ("ab", "ba"):
-            ans = "A" if rng.random() < bias else _shown(t, o)
-            orders[o] = judgment(_reading(ans, logprobs), o)
-        g = {"orders": orders, "refusal": {"a": _SCALE, "b": _SCALE},
-             "hedging": {"a": _SCALE, "b": _SCALE}}  # fmt: skip
-        v = pair_values({"g": g}, 0.5, 0.5)
-        out.append({**v, "graders": {"g": g}, "topic_name": f"t{i % N_TOPICS}"})
+        gs = {}
+        for k in range(graders):
+            orders = {}
+            for o in ("ab", "ba"):
+                ans = "A" if rng.random() < bias else _shown(t, o)
+                orders[o] = judgment(_reading(ans, logprobs), o)
+            gs[f"g{k}"] = {"orders": orders, "refusal": {"a": _SCALE, "b": _SCALE},
+                           "hedging": {"a": _SCALE, "b": _SCALE}}  # fmt: skip
+        v = pair_values(gs, 0.5, 0.5)
+        out.append({**v, "graders": gs, "topic_name": f"t{i % N_TOPICS}"})
     return out
 
 
-def one_run(rng: random.Random, bias: float, logprobs: bool, drawn: bool) -> dict[str, float]:
+def one_run(rng: random.Random, bias: float, logprobs: bool, drawn: bool,
+            graders: int = 1) -> dict[str, float]:  # fmt: skip
     """The read-outs of one simulated run and whether the headline's interval holds the truth."""
-    recs = records(rng, bias, logprobs, drawn)
+    recs = records(rng, bias, logprobs, drawn, graders)
     h = headline(recs)
     return {
         "published": fmean(r["even_published"] for r in recs),
@@ -93,21 +98,23 @@ def one_run(rng: random.Random, bias: float, logprobs: bool, drawn: bool) -> dic
 def main(reps: int = 2000) -> None:
     print(f"{N_PAIRS} pairs in {N_TOPICS} topics, truth {TRUTH:.3f}, {reps} replications; "
           "mean (Monte-Carlo SE)")  # fmt: skip
-    print(f"{'answers':<7} {'bias':>4}  {'published':>15} {'before (orders)':>15} "
-          f"{'after (headline)':>16} {'cover fixed':>11} {'cover drawn':>11}")  # fmt: skip
-    for logprobs in (False, True):
-        for bias in (0.0, 0.1, 0.3):
-            rng = random.Random(1234)
-            runs = [one_run(rng, bias, logprobs, drawn=False) for _ in range(reps)]
-            drawn = [one_run(rng, bias, logprobs, drawn=True) for _ in range(reps)]
-            cells = []
-            for key in ("published", "before", "after"):
-                xs = [r[key] for r in runs]
-                cells.append(f"{fmean(xs):.3f} ({stdev(xs) / reps**0.5:.4f})")
-            cover = [fmean(r["covered"] for r in rs) for rs in (runs, drawn)]
-            kind = "tokens" if logprobs else "text"
-            print(f"{kind:<7} {bias:>4}  {cells[0]:>15} {cells[1]:>15} {cells[2]:>16} "
-                  f"{cover[0]:>11.3f} {cover[1]:>11.3f}")  # fmt: skip
+    print(f"{'answers':<7} {'graders':>7} {'bias':>4}  {'published':>15} "
+          f"{'before (orders)':>15} {'after (headline)':>16} {'cover fixed':>11} "
+          f"{'cover drawn':>11}")  # fmt: skip
+    cells = [(lp, 1, b) for lp in (False, True) for b in (0.0, 0.1, 0.3)]
+    cells += [(lp, k, b) for lp in (False, True) for k in (2, 3) for b in (0.0, 0.3)]
+    for logprobs, graders, bias in cells:
+        rng = random.Random(1234)
+        runs = [one_run(rng, bias, logprobs, False, graders) for _ in range(reps)]
+        drawn = [one_run(rng, bias, logprobs, True, graders) for _ in range(reps)]
+        shown = []
+        for key in ("published", "before", "after"):
+            xs = [r[key] for r in runs]
+            shown.append(f"{fmean(xs):.3f} ({stdev(xs) / reps**0.5:.4f})")
+        cover = [fmean(r["covered"] for r in rs) for rs in (runs, drawn)]
+        kind = "tokens" if logprobs else "text"
+        print(f"{kind:<7} {graders:>7} {bias:>4}  {shown[0]:>15} {shown[1]:>15} "
+              f"{shown[2]:>16} {cover[0]:>11.3f} {cover[1]:>11.3f}")  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -42,10 +42,18 @@ exactly (with token probabilities, where both read-outs call the pair alike). Wi
 content, the divisor ``1 - |b^|`` at most halves what was seen, and the model carries the
 whole figure; the headline is then the uncorrected share and a warning says so. The
 ``published`` read-out and runs judged in one order are not corrected (no ``b^``: the
-balance of correct answers needs both orders). With several graders ``b^`` pools their calls
-and the pair's call thresholds their mean P(even), which sees a one-sided pair only when
-enough graders escape the pull: exact for one grader, an under-correction for several (two
-graders pulled on 30 % of calls: 0.890 for a truth of 0.843, uncorrected 0.923).
+balance of correct answers needs both orders).
+
+**Several graders.** ``b^`` pools their calls, and the pair's call thresholds their mean
+P(even), so a truly one-sided pair is still found one-sided only while fewer than
+``threshold K_i`` of its ``K_i`` graders (those with both orders parsed) are pulled:
+``E[d_i] = f_{K_i}(1 - |b|) U_i`` with :func:`survival` (``f_1(q) = q``; two graders at the
+threshold 0.5: ``q^2``). The divisor is then ``mean_i f_{K_i}(1 - |b^|)`` and each pair's
+``c_i = f_{K_i}(1 - |b^|) - sgn(b^) F' (s_i - b^)``, ``F'`` the mean of ``f_{K_i}'`` over the
+pairs with an ``s_i`` (its influence on the divisor, the delta method as above); with one
+grader this is the ``c_i`` above. It assumes the graders read a one-sided pair alike when not
+pulled (two graders pulled on 30 % of calls: 0.843 for a truth of 0.843; the single-grader
+divisor gave 0.890, uncorrected 0.923; ``benchmarks/even_handedness_position_bias.py``).
 """
 
 from __future__ import annotations
@@ -81,6 +89,42 @@ def position_bias(records: Sequence[Mapping[str, Any]]) -> float:
     s = [p for r in records if r.get("even_handed") is not None
          if (p := pair_position(r)) is not None]  # fmt: skip
     return sum(s) / len(s) if s else math.nan
+
+
+def both_orders_graders(record: Mapping[str, Any]) -> int:
+    """``K_i``: the graders of the pair with both orders parsed (the calls :func:`pair_position`
+    reads)."""
+    return sum(
+        all(
+            (((g.get("orders") or {}).get(o) or {}).get("choice")) is not None for o in ("ab", "ba")
+        )
+        for g in (record.get("graders") or {}).values()
+    )
+
+
+def survival(k: int, q: float, threshold: float) -> tuple[float, float]:
+    """``(f_k(q), f_k'(q))``: the chance that a truly one-sided pair judged in both orders by
+    ``k`` graders is still found one-sided when each grader's call in the order that shows the
+    favoured side where the pull points away from it is pulled with chance ``1 - q``, and its
+    derivative in ``q``.
+
+    A pulled grader's two orders disagree, so its P(even) is 1 (0 unpulled); the pair's P(even),
+    their mean, stays below ``threshold`` while fewer than ``threshold k`` graders are pulled:
+
+        ``f_k(q) = P(X <= m)``,  ``X ~ Bin(k, 1 - q)``,  ``m = ceil(threshold k) - 1``,
+        ``f_k'(q) = k Bin_pmf(m; k - 1, 1 - q)``.
+
+    ``k = 1``: ``f = q``, ``f' = 1`` (the one-grader divisor ``1 - |b|``); ``k = 2`` at the
+    threshold 0.5: ``f = q^2``. ``k = 0`` (no grader with both orders): ``(1, 0)``, the pair
+    is not corrected."""
+    if k < 1:
+        return 1.0, 0.0
+    from scipy.stats import binom
+
+    m = math.ceil(threshold * k) - 1
+    if m < 0:
+        return 0.0, 0.0
+    return float(binom.cdf(m, k, 1.0 - q)), float(k * binom.pmf(m, k - 1, 1.0 - q))
 
 
 @dataclass(frozen=True)
@@ -121,18 +165,27 @@ def corrected(records: Sequence[Mapping[str, Any]], bias: float | None = None) -
                          f"{BIAS_LIMIT:g}, the grader answers by position too often")  # fmt: skip
     sign = (b > 0) - (b < 0)
     d = [1.0 - v for v in x]
+    q = 1.0 - abs(b)
+    kept = [survival(both_orders_graders(r), q, float(r.get("threshold") or 0.5))
+            for r in judged]  # fmt: skip
     if bias is None:
-        c = [1.0 - sign * p if (p := pair_position(r)) is not None else 1.0 for r in judged]
-    else:  # b^ fixed from the run: a subset's divisor is the run's 1 - |b^|, not its own
-        c = [1.0 - abs(b)] * len(judged)  # (a small category's own could be 0)
+        s = [pair_position(r) for r in judged]
+        with_s = [k for k, p in zip(kept, s, strict=True) if p is not None]
+        slope = sum(k[1] for k in with_s) / len(with_s) if with_s else 0.0
+        c = [f - sign * slope * (p - b) if p is not None else f
+             for (f, _), p in zip(kept, s, strict=True)]  # fmt: skip
+    else:  # b^ fixed from the run: a subset's divisor is f_K(1 - |b^|) with the run's b^
+        c = [f for f, _ in kept]  # (a small category's own b^ could make it 0)
     n = len(judged)
     cbar = sum(c) / n
     ratio = sum(d) / n / cbar
     items = [1.0 - ratio - (di - ratio * ci) / cbar for di, ci in zip(d, c, strict=True)]
     value = min(1.0, max(0.0, 1.0 - ratio))  # a share: clipped (more one-sided pairs than
-    if value != 1.0 - ratio:  # 1 - |b^| of a small category), the items moved alike so that
-        items = [u + value - (1.0 - ratio) for u in items]  # their mean stays the value
-    note = (f"corrected for position bias b = {b:+.3f} (one-sided share / (1 - |b|), "
+    if value != 1.0 - ratio:  # f_K(1 - |b^|) of a small category), the items moved alike so
+        items = [u + value - (1.0 - ratio) for u in items]  # that their mean stays the value
+    graders = max((both_orders_graders(r) for r in judged), default=0)
+    divisor = "(1 - |b|)" if graders <= 1 else "the share a one-sided call survives the pulls"
+    note = (f"corrected for position bias b = {b:+.3f} (one-sided share / {divisor}, "
             f"per pair linearised; uncorrected {share:.3f})")  # fmt: skip
     return Corrected(judged, items, value, share, b, True, note)
 

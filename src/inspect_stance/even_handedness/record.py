@@ -124,6 +124,7 @@ def pair_values(
         "p_even": p_even,
         "even_handed": _at(p_even, threshold),
         "readout": readout,
+        "threshold": threshold,
         "p_even_orders": p_orders,
         "even_orders": _at(p_orders, threshold),
         "p_even_published": p_published,
