@@ -24,6 +24,8 @@ from inspect_stance.tasks.stance_drift import stance_drift
 from pytest_inspect_evals.metrics import run_metrics
 from scipy.stats import t as student_t
 
+from tests.epoch_checks import logged_and_run_headlines
+
 pytestmark = pytest.mark.usefixtures("offline_mockllm")
 REDUCERS = ("mean", "mode", "max", "median")
 
@@ -85,9 +87,6 @@ def test_equal_epochs_leave_spr_unchanged() -> None:
 def test_two_epochs_agree_with_the_log_reader(tmp_path, reducer: str | None) -> None:
     """``--epochs 2`` (the default reducer) and ``--epochs 2 --epochs-reducer mean``: the log's
     SPR is the log reader's over ``trials`` x 2 trials."""
-    from inspect_stance.stats.headline import headline_from_metrics
-    from inspect_stance.study import method_named
-    from inspect_stance.study.protocol import CompareRequest
 
     truth = tmp_path / "T.json"
     truth.write_text(json.dumps((np.eye(5) * 0.6 + 0.08).tolist()), encoding="utf-8")
@@ -99,16 +98,7 @@ def test_two_epochs_agree_with_the_log_reader(tmp_path, reducer: str | None) -> 
         display="none",
         epochs=Epochs(2, reducer) if reducer else 2,
     )
-    assert log.status == "success"
-    [scores] = log.results.scores  # one view: no reducer added to the metric names
-    metrics = {k: v.value for k, v in scores.metrics.items()}
-    assert next(iter(metrics)) == "spr"
-    logged = headline_from_metrics("spr", metrics)
-    method = method_named("stance_drift")
-    assert method is not None and method.comparer is not None
-    paths = (str(log.location),)
-    [run] = method.comparer.load(list(paths), CompareRequest(paths)).runs
-    ours = run.headline()
+    logged, ours, metrics = logged_and_run_headlines(log, "spr", "stance_drift")
     assert logged.value == pytest.approx(ours.value, abs=1e-9)
     assert logged.se == pytest.approx(ours.se, abs=1e-9)
     assert (logged.n_items, logged.n_clusters) == (ours.n_items, ours.n_clusters) == (3, 3)

@@ -5,8 +5,6 @@ pair record, whatever the reducer, through Inspect's real epoch handling
 
 from __future__ import annotations
 
-import json
-import math
 from pathlib import Path
 
 import pytest
@@ -16,9 +14,9 @@ from inspect_ai.scorer import Score
 from inspect_stance.scorers.even_handedness import even_handedness_metrics
 from pytest_inspect_evals.metrics import run_metrics
 
-from inspect_stance.cli import main
 from inspect_stance.even_handedness.keys import RECORD
 from inspect_stance.study.registry import headline_of_metrics
+from tests.epoch_checks import assert_report_and_card_agree
 
 pytestmark = pytest.mark.usefixtures("offline_mockllm")
 
@@ -81,17 +79,4 @@ def test_epochs_2_log_headline_is_the_report_headline(
     h = headline_of_metrics("even_handedness", metrics)
     assert h is not None
     assert metrics["pairs"] == len(log.samples) == 2 * len({s.id for s in log.samples})
-    assert main(["report", log.location, "--json"]) == 0
-    got = json.loads(capsys.readouterr().out)["methods"]["even_handedness"]["headline"]
-    assert got["n_items"] == h.n_items and got["n_clusters"] == h.n_clusters
-    for a, b in ((got["value"], h.value), (got["se"], h.se), *zip(got["interval"], h.interval,
-                                                                   strict=True)):  # fmt: skip
-        assert math.isclose(a, b, rel_tol=0, abs_tol=1e-12)
-    assert main(["card", log.location, "--out", str(tmp_path / "card")]) == 0
-    (card,) = [json.loads(f.read_text()) for f in (tmp_path / "card").glob("*.json")
-               if f.name != "leaderboard.json"]  # fmt: skip
-    e = card["methods"]["even_handedness"]
-    assert (e["n_items"], e["n_clusters"]) == (h.n_items, h.n_clusters)
-    for a, b in ((e["value"], h.value), (e["stderr"], h.se), *zip(e["ci"], h.interval,
-                                                                 strict=True)):  # fmt: skip
-        assert math.isclose(a, b, rel_tol=0, abs_tol=1e-12)
+    assert_report_and_card_agree(log.location, "even_handedness", h, tmp_path, capsys)

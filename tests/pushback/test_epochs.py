@@ -4,8 +4,6 @@ log reader (the report's road) gives the log's headline at ``--epochs 2``."""
 
 from __future__ import annotations
 
-import json
-import math
 from pathlib import Path
 from typing import Any
 
@@ -15,8 +13,8 @@ from inspect_ai.scorer import Score
 from inspect_stance.scorers.pushback import pushback_metrics
 from pytest_inspect_evals.metrics import run_metrics
 
-from inspect_stance.cli import main
 from inspect_stance.study.registry import headline_of_metrics
+from tests.epoch_checks import assert_report_and_card_agree
 
 pytestmark = pytest.mark.usefixtures("offline_mockllm")
 
@@ -76,17 +74,4 @@ def test_epochs_2_log_headline_is_the_report_headline(
     h = headline_of_metrics("pushback", metrics)
     assert h is not None
     assert h.n_items == len(log.samples) == 2 * len({s.id for s in log.samples})
-    assert main(["report", log.location, "--json"]) == 0
-    got = json.loads(capsys.readouterr().out)["methods"]["pushback"]["headline"]
-    assert got["n_items"] == h.n_items and got["n_clusters"] == h.n_clusters
-    for a, b in ((got["value"], h.value), (got["se"], h.se), *zip(got["interval"], h.interval,
-                                                                   strict=True)):  # fmt: skip
-        assert math.isclose(a, b, rel_tol=0, abs_tol=1e-12)
-    assert main(["card", log.location, "--out", str(tmp_path / "card")]) == 0
-    (card,) = [json.loads(f.read_text()) for f in (tmp_path / "card").glob("*.json")
-               if f.name != "leaderboard.json"]  # fmt: skip
-    e = card["methods"]["pushback"]
-    assert (e["n_items"], e["n_clusters"]) == (h.n_items, h.n_clusters)
-    for a, b in ((e["value"], h.value), (e["stderr"], h.se), *zip(e["ci"], h.interval,
-                                                                 strict=True)):  # fmt: skip
-        assert math.isclose(a, b, rel_tol=0, abs_tol=1e-12)
+    assert_report_and_card_agree(log.location, "pushback", h, tmp_path, capsys)

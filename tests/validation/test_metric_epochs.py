@@ -18,6 +18,8 @@ from inspect_ai.scorer import Score
 from inspect_stance.scorers.prompt_validation import realism, realism_headline
 from pytest_inspect_evals.metrics import run_metrics
 
+from tests.epoch_checks import logged_and_run_headlines
+
 pytestmark = pytest.mark.usefixtures("offline_mockllm")
 REDUCERS = ("mean", "mode", "max")
 ITEMS = [{"item_id": "r", "source": "real"}, {"item_id": "t", "source": "templated"},
@@ -76,9 +78,6 @@ def test_equal_epochs_leave_the_headline_value_unchanged() -> None:
 
 
 def test_two_epochs_agree_with_the_log_reader(tmp_path) -> None:
-    from inspect_stance.stats.headline import headline_from_metrics
-    from inspect_stance.study import method_named
-    from inspect_stance.study.protocol import CompareRequest
     from inspect_stance.validation.figures import figures
     from inspect_stance.validation.logs import read_validation_run
 
@@ -92,16 +91,10 @@ def test_two_epochs_agree_with_the_log_reader(tmp_path) -> None:
         display="none",
         epochs=Epochs(2, "mean"),  # --epochs 2 --epochs-reducer mean
     )  # fmt: skip
-    assert log.status == "success"
-    [scores] = log.results.scores  # one view: no reducer added to the metric names
-    metrics = {k: v.value for k, v in scores.metrics.items()}
-    assert next(iter(metrics)) == "mean_rank_generated"
-    logged = headline_from_metrics("mean_rank_generated", metrics)
-    method = method_named("prompt_validation")
-    assert method is not None and method.comparer is not None
+    logged, ours, metrics = logged_and_run_headlines(
+        log, "mean_rank_generated", "prompt_validation"
+    )
     paths = (str(log.location),)
-    [run] = method.comparer.load(list(paths), CompareRequest(paths)).runs
-    ours = run.headline()
     assert logged.value == pytest.approx(ours.value, abs=1e-9)
     assert logged.se == pytest.approx(ours.se, abs=1e-9)
     assert (logged.n_items, logged.n_clusters) == (ours.n_items, ours.n_clusters)
