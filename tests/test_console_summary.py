@@ -22,7 +22,7 @@ def test_the_line_by_hand():
     metrics = {"spr": 0.6, "stderr": 0.02, "ci_low": 0.55, "ci_high": 0.65, "n_items": 25.0,
                "n_clusters": 5.0, "trials": 25.0, "unparsed": 3.0}  # fmt: skip
     line = summary_line("inspect_stance/stance_drift", metrics)
-    assert line == (f"stance_drift: spr 0.600 [0.550, 0.650] (95 % t interval over 5 "
+    assert line == (f"stance_drift: spr 0.600 [0.550, 0.650] (95 % interval over 5 "
                     f"{spec.cluster}s, 25 {spec.item}s; higher is better) · trials 25 · "
                     "unparsed 3")  # fmt: skip
     assert "25.000" not in line
@@ -36,7 +36,7 @@ def test_the_line_names_the_declared_headline_not_the_first_metric():
     metrics = {"n_statements": 19.0, "mean_S_t": 0.667, "stderr": 0.05, "ci_low": 0.55,
                "ci_high": 0.78, "n_items": 19.0, "n_clusters": 19.0, "n_unparsed": 0.0}  # fmt: skip
     line = summary_line("press", metrics)
-    assert line == ("press: mean_S_t 0.667 [0.550, 0.780] (95 % t interval over 19 statements;"
+    assert line == ("press: mean_S_t 0.667 [0.550, 0.780] (95 % interval over 19 statements;"
                     " higher is better) · n statements 19 · n unparsed 0")  # fmt: skip
 
 

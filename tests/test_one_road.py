@@ -137,7 +137,7 @@ def test_the_console_line_agrees_to_its_precision(runs, task):
     for path, line in zip(runs["tasks"][task]["logs"], runs["tasks"][task]["lines"], strict=True):
         spec, h, _first = _log_headline(path)
         pattern = (rf"^{task}: {re.escape(spec.metric)} {_NUMBER} \[{_NUMBER}, {_NUMBER}\] "
-                   r"\(95 % t interval over ([\d,]+) [^,;]+?(?:, ([\d,]+) [^;]+)?; "
+                   r"\(95 % interval over ([\d,]+) [^,;]+?(?:, ([\d,]+) [^;]+)?; "
                    rf"{spec.better} is better\)")  # fmt: skip
         m = re.match(pattern, line)
         assert m, f"{task}: the last line printed is not the headline line: {line!r}"

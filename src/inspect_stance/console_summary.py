@@ -8,7 +8,7 @@ of :func:`inspect_stance.stats.headline.metric_values` (the value, ``stderr``, `
 (:class:`inspect_stance.study.protocol.TaskHeadline`). This line reads it back
 (:func:`inspect_stance.study.registry.headline_of_metrics`), never recomputing it:
 
-``press: mean_S_t 0.667 [0.550, 0.780] (95 % t interval over 19 statements; higher is
+``press: mean_S_t 0.667 [0.550, 0.780] (95 % interval over 19 statements; higher is
 better) · n statements 19 · n unparsed 0``
 
 the declared headline metric, its value and interval as the scorer wrote them, the count of
@@ -47,7 +47,7 @@ def summary_line(task: str, metrics: dict[str, float]) -> str | None:
             over = f"{h.n_clusters:,} {_plural(spec.cluster, h.n_clusters)}"
             if h.n_items != h.n_clusters:
                 over += f", {h.n_items:,} {_plural(spec.item, h.n_items)}"
-            head += f" [{lo:.3f}, {hi:.3f}] (95 % t interval over {over};"
+            head += f" [{lo:.3f}, {hi:.3f}] (95 % interval over {over};"
         else:
             head += " (no interval;"
         head += f" {spec.better} is better)"
