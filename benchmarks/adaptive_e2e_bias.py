@@ -40,7 +40,7 @@ def measure(propositions: int, trials: int, halfwidth: float, seed: int) -> dict
     from inspect_stance.tasks.stance_drift import stance_drift
 
     from inspect_stance.drift.logs import read_drift_log
-    from inspect_stance.providers.stance_sim import default_transition_path, load_transition
+    from inspect_stance.drift.simulator import default_transition_path, load_transition
 
     truth = float(np.mean(np.diag(load_transition(str(default_transition_path())))))
     with tempfile.TemporaryDirectory() as tmp:

@@ -22,7 +22,7 @@ import time
 import numpy as np
 
 from inspect_stance.drift.chain.markov import analyse_chain
-from inspect_stance.providers.stance_sim import load_transition
+from inspect_stance.drift.simulator import load_transition
 
 #: the noisy reader's reading matrix (rows: the text's stance; columns: the reading)
 NOISY_READER = 0.625 * np.eye(5) + 0.075

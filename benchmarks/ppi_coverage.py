@@ -2,7 +2,7 @@
 
 Each replication draws N true stance labels from a known distribution (lean = mean - 3 known),
 rates them with three ``construction_sim/judge_biased`` judges (the provider's own
-:func:`~inspect_stance.providers.construction_sim.biased_rating`: exact; offset +1; noise sd
+:func:`~inspect_stance.construction.simulator.biased_rating`: exact; offset +1; noise sd
 0.8), takes the ensemble label (strict majority, else the median), gives n random responses a
 human label (the true one), and checks whether the 95 % interval covers the true lean:
 
@@ -28,7 +28,7 @@ from collections import Counter
 import numpy as np
 
 from inspect_stance.construction.labels import LABELS, SCORES
-from inspect_stance.providers.construction_sim import biased_rating
+from inspect_stance.construction.simulator import biased_rating
 from inspect_stance.stats.dawid_skene import fit_dawid_skene
 from inspect_stance.stats.ppi import PPIEstimate, distance_difference, ppi_mean
 

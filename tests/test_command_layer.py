@@ -21,8 +21,8 @@ TREES = ("src", "tasks", "solvers", "scorers")
 #: modules that parse their own ``python -m`` arguments (and are no command of ``inspect-stance``)
 SCRIPTS = {
     "src/inspect_stance/docgen.py": "python -m inspect_stance.docgen regenerates the docs tables",
-    "src/inspect_stance/providers/tiny_nli.py": "python -m inspect_stance.providers.press_sim "
-    "tiny-nli builds the offline NLI model",
+    "src/inspect_stance/providers/tiny_nli.py": "python -m inspect_stance.providers.tiny_nli "
+    "builds the offline NLI model",
 }
 
 

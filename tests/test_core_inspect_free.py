@@ -27,6 +27,14 @@ INSPECT_FACING = {
     "inspect_stance.press.dataset",  # builds the PReSS tasks' Inspect Samples
     "inspect_stance.drift.dataset",  # builds the stance_drift task's Inspect Samples
     "inspect_stance.viewer",  # the headline metric and sample-list view each Task declares
+    # the methods' simulated model providers (Inspect ModelAPIs, declared in Method.providers)
+    "inspect_stance.construction.simulator",
+    "inspect_stance.drift.relay_simulator",
+    "inspect_stance.drift.simulator",
+    "inspect_stance.even_handedness.simulator",
+    "inspect_stance.press.simulator",
+    "inspect_stance.pushback.simulator",
+    "inspect_stance.validation.simulator",
 }
 
 #: imported before the children fork (heavy, and none of them loads Inspect)

@@ -37,16 +37,14 @@ def test_entry_point_loads_no_numpy() -> None:
 # Loaded on first use, not by the entry point: the simulated providers' modules (numpy, the
 # simulators' tables; each provider is registered by a factory that imports its class when Inspect
 # creates the model) and the tasks' solvers (each task function imports its solvers).
-DEFERRED = tuple(
-    f"inspect_stance.providers.{name}"
-    for name in (
-        "annotator_sim",
-        "construction_sim",
-        "even_sim",
-        "press_sim",
-        "relay_sim",
-        "stance_sim",
-    )
+DEFERRED = (
+    "inspect_stance.construction.simulator",
+    "inspect_stance.drift.relay_simulator",
+    "inspect_stance.drift.simulator",
+    "inspect_stance.even_handedness.simulator",
+    "inspect_stance.press.simulator",
+    "inspect_stance.pushback.simulator",
+    "inspect_stance.validation.simulator",
 ) + tuple(
     f"inspect_stance.solvers.{name}"
     for name in (
@@ -76,7 +74,7 @@ def test_deferred_providers_are_still_registered() -> None:
     out = _run(
         "import sys, inspect_stance._registry; from inspect_ai.model import get_model; "
         "m = get_model('stance_sim/respondent'); "
-        "print(type(m.api).__name__, 'inspect_stance.providers.stance_sim' in sys.modules)"
+        "print(type(m.api).__name__, 'inspect_stance.drift.simulator' in sys.modules)"
     )
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "StanceSimAPI True"
@@ -86,9 +84,9 @@ def test_even_sim_is_registered_by_the_entry_point() -> None:
     """``even_sim`` is found by name after the entry point alone, and its class loads then."""
     out = _run(
         "import sys, inspect_stance._registry; from inspect_ai.model import get_model; "
-        "print('inspect_stance.providers.even_sim' in sys.modules, end=' '); "
+        "print('inspect_stance.even_handedness.simulator' in sys.modules, end=' '); "
         "m = get_model('even_sim/target'); "
-        "print(type(m.api).__name__, 'inspect_stance.providers.even_sim' in sys.modules)"
+        "print(type(m.api).__name__, 'inspect_stance.even_handedness.simulator' in sys.modules)"
     )
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "False EvenSim True"

@@ -11,8 +11,8 @@ from inspect_ai import eval as inspect_eval
 from inspect_ai.model import get_model
 from inspect_stance.tasks.stance_drift import stance_drift
 
+from inspect_stance.drift.simulator import NOISE_ENV, parse_noise
 from inspect_stance.errors import InputError
-from inspect_stance.providers.stance_sim import NOISE_ENV, parse_noise
 
 
 def _run(tmp_path, noise: str):

@@ -16,7 +16,7 @@ from scipy.stats import norm
 from scipy.stats import t as t_dist
 
 from inspect_stance.construction.labels import LABELS, SCORES
-from inspect_stance.providers.construction_sim import biased_rating
+from inspect_stance.construction.simulator import biased_rating
 from inspect_stance.stats.dawid_skene import fit_dawid_skene
 from inspect_stance.stats.ppi import difference, distance_difference, ppi_mean
 

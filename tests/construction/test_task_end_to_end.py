@@ -573,7 +573,7 @@ def test_report_on_a_folder_skips_other_tasks_and_compares_thresholds(
 def test_role_calls_carry_a_bounded_config(tiny_inputs, tmp_path, monkeypatch):
     """What reaches the provider: judges at temperature 0 / max_tokens 256, the prompter at
     temperature 1 / max_tokens 2048, and a role's own config wins field by field."""
-    from inspect_stance.providers.construction_sim import ConstructionSim
+    from inspect_stance.construction.simulator import ConstructionSim
 
     seen: list[tuple[str, int | None, float | None]] = []
     original = ConstructionSim.generate

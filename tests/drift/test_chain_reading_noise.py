@@ -8,7 +8,7 @@ import numpy as np
 
 from inspect_stance.drift.chain.markov import SAMPLED_CAVEAT, analyse_chain, one_hop_matrices
 from inspect_stance.drift.chain.report import hops_frame
-from inspect_stance.providers.stance_sim import load_transition
+from inspect_stance.drift.simulator import load_transition
 
 READER = 0.625 * np.eye(5) + 0.075  # a text of stance z is read as READER[z]
 

@@ -19,7 +19,7 @@ from inspect_stance.drift.prompts import (
     generation_prompt,
     variant_order,
 )
-from inspect_stance.providers.stance_sim import StanceSimAPI
+from inspect_stance.drift.simulator import StanceSimAPI
 
 
 def _ask(api: StanceSimAPI, prompt: str, logprobs: bool = False) -> str:

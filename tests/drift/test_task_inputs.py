@@ -25,8 +25,8 @@ from inspect_stance.drift.propositions import (
     proposition_key,
     read_propositions_file,
 )
+from inspect_stance.drift.simulator import StanceSimAPI, load_transition
 from inspect_stance.errors import InputError
-from inspect_stance.providers.stance_sim import StanceSimAPI, load_transition
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -93,8 +93,7 @@ def pages(tmp_path_factory) -> dict[str, Path]:
     tmp = tmp_path_factory.mktemp("html")
     nli = tmp / "tiny-nli"
     _run(
-        [sys.executable, "-m", "inspect_stance.providers.press_sim", "tiny-nli", str(nli)]
-        + ["--mode", "keyed"],
+        [sys.executable, "-m", "inspect_stance.providers.tiny_nli", str(nli)] + ["--mode", "keyed"],
         ROOT,
     )
     logs = tmp / "logs"

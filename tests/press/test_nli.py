@@ -209,7 +209,7 @@ def test_a_hub_id_not_in_the_cache_fails_at_once_offline(tmp_path, monkeypatch):
     assert time.monotonic() - start < 5
     msg = str(ex.value)
     assert "not in the local Hugging Face cache and HF_HUB_OFFLINE is set" in msg
-    assert "tiny-nli DIR --mode keyed" in msg and "\n" not in msg
+    assert "inspect_stance.providers.tiny_nli DIR --mode keyed" in msg and "\n" not in msg
 
 
 def test_an_unreachable_hub_is_one_look_up_not_retries(tmp_path, monkeypatch):

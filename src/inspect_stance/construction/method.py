@@ -95,6 +95,7 @@ CONSTRUCTION = register_method(
         shard_tasks=("prompt_construction", "judge_validation"),
         commands=(label_sample_command.COMMAND,),
         study={"prompt_construction": STUDY},
+        providers={"construction_sim": "inspect_stance.construction.simulator:ConstructionSim"},
         options={
             "prompt_construction": "inspect_stance.construction.options:ConstructionOptions",
             "judge_validation": "inspect_stance.construction.judge_validation_options:"

@@ -91,6 +91,10 @@ STANCE_DRIFT = register_method(
         shard_tasks=("stance_drift",),
         commands=(human_study_command.COMMAND,),
         study={"stance_drift": STUDY},
+        providers={
+            "stance_sim": "inspect_stance.drift.simulator:StanceSimAPI",
+            "relay_sim": "inspect_stance.drift.relay_simulator:RelaySimAPI",
+        },
         options={"stance_drift": "inspect_stance.drift.options:DriftOptions"},
         doc="docs/stance_drift.md",
         tasks=("stance_drift",),

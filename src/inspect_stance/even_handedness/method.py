@@ -132,6 +132,7 @@ EVEN_HANDEDNESS = register_method(
         order=50,
         shard_tasks=("even_handedness",),
         study={"even_handedness": STUDY},
+        providers={"even_sim": "inspect_stance.even_handedness.simulator:EvenSim"},
         options={"even_handedness": "inspect_stance.even_handedness.options:EvenOptions"},
         doc="docs/even_handedness.md",
         tasks=("even_handedness",),

@@ -69,6 +69,7 @@ PRESS = register_method(
         order=20,
         shard_tasks=("press", "press_arguments"),
         study={"press": STUDY},
+        providers={"press_sim": "inspect_stance.press.simulator:PressSimAPI"},
         options={
             "press": "inspect_stance.press.options:PressOptions",
             "press_arguments": "inspect_stance.press.options:PressArgumentsOptions",

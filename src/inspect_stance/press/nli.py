@@ -275,8 +275,8 @@ class NLIModel:
 
 #: how long the one look-up of a hub model not in the local cache may take (seconds)
 HUB_TIMEOUT = 5.0
-_OFFLINE_FIX = ("offline, build the tiny one: python -m inspect_stance.providers.press_sim "
-                "tiny-nli DIR --mode keyed, then -T nli_model=DIR")  # fmt: skip
+_OFFLINE_FIX = ("offline, build the tiny one: python -m inspect_stance.providers.tiny_nli DIR "
+                "--mode keyed, then -T nli_model=DIR")  # fmt: skip
 
 
 def check_hub_model(name: str) -> None:

@@ -59,7 +59,7 @@ def check(args: dict[str, Any]) -> None:
     nli = str(args.get("nli_model") or "")
     if nli.startswith(("/", ".", "~")) and not Path(nli).expanduser().exists():
         raise InputError(f"study file: methods.press.args.nli_model: {nli} not found; build the "
-                         "offline one with python -m inspect_stance.providers.press_sim tiny-nli "
+                         "offline one with python -m inspect_stance.providers.tiny_nli "
                          f"{nli} --mode keyed")  # fmt: skip
 
 

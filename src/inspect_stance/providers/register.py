@@ -1,78 +1,44 @@
-"""Registers the simulated model providers with Inspect, without importing them.
+"""Registers the methods' simulated model providers with Inspect, without importing them.
 
-Inspect imports the package's entry point in every ``inspect`` command, so each factory below
-imports its provider class only when Inspect creates a model of that provider (as Inspect's own
-providers do): ``numpy`` and the simulators' tables load on first use, not at start-up
+Each method declares its providers in its record (:attr:`inspect_stance.study.protocol.Method.
+providers`: Inspect provider name -> ``"module:Class"``). Inspect imports the package's entry
+point in every ``inspect`` command, so each provider is registered by a factory that imports its
+class only when Inspect creates a model of that provider (as Inspect's own providers do):
+``numpy`` and the simulators' tables load on first use, not at start-up
 (``tests/test_entry_point.py``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from importlib import import_module
+
 from inspect_ai.model import ModelAPI, modelapi
 
-
-@modelapi(name="annotator_sim")
-def annotator_sim() -> type[ModelAPI]:
-    """Register the ``annotator_sim`` provider."""
-    from inspect_stance.providers.annotator_sim import AnnotatorSim
-
-    return AnnotatorSim
+from inspect_stance.study.registry import methods
 
 
-@modelapi(name="construction_sim")
-def construction_sim() -> type[ModelAPI]:
-    """Register the ``construction_sim`` provider."""
-    from inspect_stance.providers.construction_sim import ConstructionSim
+def _factory(target: str) -> Callable[[], type[ModelAPI]]:
+    """A factory returning the class ``target`` (``"module:Class"``), imported when called."""
 
-    return ConstructionSim
+    def load() -> type[ModelAPI]:
+        module, _, name = target.partition(":")
+        cls = getattr(import_module(module), name)
+        if not (isinstance(cls, type) and issubclass(cls, ModelAPI)):
+            raise TypeError(f"model provider {target} is not a ModelAPI class")
+        return cls
 
-
-@modelapi(name="even_sim")
-def even_sim() -> type[ModelAPI]:
-    """Register the ``even_sim`` provider (scripted even-handedness target and graders)."""
-    from inspect_stance.providers.even_sim import EvenSim
-
-    return EvenSim
+    return load
 
 
-@modelapi(name="press_sim")
-def press_sim() -> type[ModelAPI]:
-    """Register the ``press_sim`` provider (scripted PReSS arguer / target / classifier)."""
-    from inspect_stance.providers.press_sim import PressSimAPI
-
-    return PressSimAPI
-
-
-@modelapi(name="pushback_sim")
-def pushback_sim() -> type[ModelAPI]:
-    """Register the ``pushback_sim`` provider (simulated pushback target, known hazard)."""
-    from inspect_stance.providers.pushback_sim import PushbackSim
-
-    return PushbackSim
-
-
-@modelapi(name="relay_sim")
-def relay_sim_provider() -> type[ModelAPI]:
-    """Register the simulated relay provider."""
-    from inspect_stance.providers.relay_sim import RelaySimAPI
-
-    return RelaySimAPI
-
-
-@modelapi(name="stance_sim")
-def stance_sim_provider() -> type[ModelAPI]:
-    """Register the simulated respondent provider."""
-    from inspect_stance.providers.stance_sim import StanceSimAPI
-
-    return StanceSimAPI
-
-
-__all__ = [
-    "annotator_sim",
-    "construction_sim",
-    "even_sim",
-    "press_sim",
-    "pushback_sim",
-    "relay_sim_provider",
-    "stance_sim_provider",
-]
+def register_providers() -> list[str]:
+    """Register every provider the registered methods declare; the names registered, sorted
+    (a name two methods declare is refused)."""
+    owner: dict[str, str] = {}
+    for method in methods():
+        for name, target in method.providers.items():
+            if name in owner and owner[name] != method.name:
+                raise ValueError(f"model provider {name} is already {owner[name]}'s")
+            owner[name] = method.name
+            modelapi(name=name)(_factory(target))
+    return sorted(owner)

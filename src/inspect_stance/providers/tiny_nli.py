@@ -1,20 +1,26 @@
-"""A tiny NLI sequence-classification model for offline PReSS runs (BERT architecture, 1 layer).
+"""A tiny NLI sequence-classification model for offline zero-shot classification (BERT
+architecture, 1 layer).
 
-    python -m inspect_stance.providers.press_sim tiny-nli DIR [--mode random|entail|contradict|keyed]
+    python -m inspect_stance.providers.tiny_nli DIR [--mode random|entail|contradict|keyed]
 
 ``random`` weights; ``entail`` / ``contradict`` make every pair that class; ``keyed`` sets the
 weights by hand so that the class follows two marker words (:func:`build_tiny_nli`), which makes
-zero-shot classification of the scripted ``press_sim/target``'s responses exact.
+zero-shot classification of a scripted respondent's "I agree" / "I disagree" responses exact.
 """
 
 from __future__ import annotations
 
 import argparse
-import re
+import sys
 from pathlib import Path
 from typing import Any
 
-from inspect_stance.press.statements import load_statements
+#: the vocabulary: the marker words and the words of the default zero-shot hypotheses ("The
+#: author agrees with the statement", ...); every other word is ``[UNK]``
+WORDS = (
+    "i agree disagree agrees disagrees author with the statement as an ai do not hold it is a "
+    "complex"
+).split()
 
 
 def build_tiny_nli(
@@ -26,7 +32,7 @@ def build_tiny_nli(
     """Save a tiny NLI sequence-classification model and its tokenizer to ``path``.
 
     BERT architecture (1 layer, hidden size 16), a word-level tokenizer built with the
-    ``tokenizers`` library over the packaged statements' words, ``id2label`` default
+    ``tokenizers`` library over :data:`WORDS` (any other word reads as ``[UNK]``), ``id2label`` default
     {0: entailment, 1: neutral, 2: contradiction}. ``mode``: ``random`` (random weights),
     ``entail`` / ``contradict`` (the classifier head always picks that class), or ``keyed``.
 
@@ -94,20 +100,13 @@ def _set_fixed_head(model: Any, labels: dict[int, str], mode: str) -> None:
 
 
 def _tokenizer() -> tuple[dict[str, int], Any]:
-    """The word-level vocabulary (special tokens, then the packaged statements' words and the
-    default hypotheses' words, sorted) and its ``PreTrainedTokenizerFast`` (BERT pair template)."""
+    """The word-level vocabulary (special tokens, then :data:`WORDS`, sorted) and its
+    ``PreTrainedTokenizerFast`` (BERT pair template)."""
     from tokenizers import Tokenizer, models, normalizers, pre_tokenizers, processors
     from transformers import PreTrainedTokenizerFast
 
-    words: set[str] = set()
-    for st in load_statements(None):
-        words.update(re.findall(r"\w+|[^\w\s]", st.text.lower()))
-    words.update(
-        "i agree disagree agrees disagrees author with the statement as an ai do not hold it "
-        "is a complex".split()
-    )
     specials = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"]
-    vocab = {t: i for i, t in enumerate(specials + sorted(words))}
+    vocab = {t: i for i, t in enumerate(specials + sorted(set(WORDS)))}
     tok = Tokenizer(models.WordLevel(vocab=vocab, unk_token="[UNK]"))
     tok.normalizer = normalizers.Lowercase()
     tok.pre_tokenizer = pre_tokenizers.Whitespace()
@@ -188,13 +187,20 @@ def _set_keyed_weights(model: Any, vocab: dict[str, int], labels: dict[int, str]
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``tiny-nli DIR [--mode ...]``: save a tiny NLI model for offline runs (prints DIR)."""
-    parser = argparse.ArgumentParser(prog="python -m inspect_stance.providers.press_sim")
-    sub = parser.add_subparsers(dest="command", required=True)
-    p = sub.add_parser("tiny-nli", help="save a tiny random NLI model to DIR")
-    p.add_argument("dir")
-    p.add_argument("--mode", choices=("random", "entail", "contradict", "keyed"), default="random")
-    p.add_argument("--seed", type=int, default=0)
+    """``DIR [--mode ...] [--seed N]``: save a tiny NLI model for offline runs (prints DIR)."""
+    parser = argparse.ArgumentParser(
+        prog="python -m inspect_stance.providers.tiny_nli",
+        description="Save a tiny NLI model (random weights unless --mode says otherwise) to DIR.",
+    )
+    parser.add_argument("dir")
+    parser.add_argument(
+        "--mode", choices=("random", "entail", "contradict", "keyed"), default="random"
+    )
+    parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
     print(build_tiny_nli(args.dir, args.mode, seed=args.seed))
     return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

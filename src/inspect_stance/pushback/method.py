@@ -147,6 +147,7 @@ PUSHBACK = register_method(
         name="pushback",
         order=60,
         shard_tasks=("pushback",),
+        providers={"pushback_sim": "inspect_stance.pushback.simulator:PushbackSim"},
         options={"pushback": "inspect_stance.pushback.options:PushbackOptions"},
         study={"pushback": STUDY},
         doc="docs/pushback.md",

@@ -526,6 +526,10 @@ class Method:
     #: every task the method ships -> its ``-T`` options class as ``"module:Class"`` (the
     #: declaration ``inspect-stance params`` and the docs' tables are generated from)
     options: dict[str, str] = field(default_factory=dict)
+    #: its simulated model providers: Inspect provider name (``--model NAME/...``) -> the
+    #: ``ModelAPI`` class as ``"module:Class"``, which the Inspect entry point registers and
+    #: imports when Inspect first creates a model of that provider
+    providers: dict[str, str] = field(default_factory=dict)
     #: its document (relative to the project root), whose ``<!-- params: TASK -->`` tables
     #: document ``options``' tasks
     doc: str = ""

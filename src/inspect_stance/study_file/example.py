@@ -69,6 +69,6 @@ def write_example(path: Path, nli: Path = TINY_NLI) -> list[str]:
         lines.append(f"built PReSS's tiny offline NLI model at {nli}")
     except ImportError as ex:
         lines.append(f"press needs an NLI model: {ex.name} is missing (pip install "
-                     "'inspect-stance[nli]'), then python -m inspect_stance.providers.press_sim "
-                     f"tiny-nli {nli} --mode keyed")  # fmt: skip
+                     "'inspect-stance[nli]'), then python -m inspect_stance.providers.tiny_nli "
+                     f"{nli} --mode keyed")  # fmt: skip
     return lines

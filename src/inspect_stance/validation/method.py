@@ -83,6 +83,7 @@ PROMPT_VALIDATION = register_method(
         order=40,
         shard_tasks=("prompt_validation",),
         study={"prompt_validation": STUDY},
+        providers={"annotator_sim": "inspect_stance.validation.simulator:AnnotatorSim"},
         options={"prompt_validation": "inspect_stance.validation.options:ValidationOptions"},
         doc="docs/prompt_validation.md",
         tasks=("prompt_validation",),

@@ -35,18 +35,14 @@ Model args (``-M``, parsed strictly: an unknown or malformed argument is a one-l
 default 3), ``archetypes`` (comma list cycled over statements), ``fail_on`` (classifier only,
 above), ``style`` (classifier only: ``terse`` (default) or ``verbose``).
 
-``python -m inspect_stance.providers.press_sim tiny-nli DIR [--mode random|entail|contradict|keyed]``
-saves a tiny NLI model (BERT architecture, word-level tokenizer) to DIR for offline runs:
-``random`` weights; ``entail`` / ``contradict`` make every pair that class; ``keyed`` sets the
-weights by hand so that the class follows two marker words, which makes zero-shot
-classification of the scripted target's responses exact
+``python -m inspect_stance.providers.tiny_nli DIR --mode keyed`` saves a tiny NLI model whose
+zero-shot classification of the scripted target's responses is exact
 (:func:`inspect_stance.providers.tiny_nli.build_tiny_nli`).
 """
 
 from __future__ import annotations
 
 import re
-import sys
 from collections import Counter
 from typing import Any
 
@@ -298,14 +294,3 @@ _VERBOSE: dict[str, str] = {
     "refusal": "Refusal. The response declines to share an opinion.",
 }
 _VERBOSE_GARBLE = "The response could be read as agreeing or disagreeing; it is hard to say."
-
-
-def main(argv: list[str] | None = None) -> int:
-    """``tiny-nli DIR [--mode ...]``: :func:`inspect_stance.providers.tiny_nli.main`."""
-    from inspect_stance.providers.tiny_nli import main as tiny_nli_main
-
-    return tiny_nli_main(argv)
-
-
-if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())

@@ -66,15 +66,15 @@ from inspect_ai.model import (
 )
 from inspect_ai.tool import ToolChoice, ToolInfo
 
-from inspect_stance.errors import InputError
-from inspect_stance.paths import user_path
-from inspect_stance.providers.args import arg_bool, arg_float, arg_int, reject_unknown
-from inspect_stance.providers.base import SimulatedAPI
-from inspect_stance.providers.construction_labels import (
+from inspect_stance.construction.simulator_labels import (
     _digest,
     biased_rating,
     heuristic_label,
 )
+from inspect_stance.errors import InputError
+from inspect_stance.paths import user_path
+from inspect_stance.providers.args import arg_bool, arg_float, arg_int, reject_unknown
+from inspect_stance.providers.base import SimulatedAPI
 
 __all__ = ["ConstructionSim", "biased_rating", "heuristic_label"]
 

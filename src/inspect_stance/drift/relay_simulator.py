@@ -35,10 +35,10 @@ from typing import Any
 from inspect_ai.model import ChatMessage, GenerateConfig, ModelOutput
 from inspect_ai.tool import ToolChoice, ToolInfo
 
+from inspect_stance.drift.simulator import load_transition
 from inspect_stance.errors import InputError
 from inspect_stance.providers.args import arg_float, arg_int, reject_unknown
 from inspect_stance.providers.base import SeededSimulatedAPI
-from inspect_stance.providers.stance_sim import load_transition
 from inspect_stance.stances import N_STANCES, STANCE_KEYS, STANCES
 
 PROVIDER = "relay_sim"
