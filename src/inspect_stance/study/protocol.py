@@ -28,17 +28,18 @@ add its own), and no edit to any command:
 .. code-block:: python
 
     register_method(Method(
-        name="even_handedness",
-        tasks=("even_handedness",),
-        report_command="even-handedness-report",   # its own report command (an alias)
+        name="my_method",
+        tasks=("my_task",),
+        report_command="my-method-report",         # its own report command (an alias)
         report=my_report,                          # ReportRequest -> lines to print
         report_cli=ReportCommand("help", "description", out="my_report",
                                  options=(ReportOption("--human", "a file"),)),
         comparer=comparer_of("my_package.compare"),  # METRICS, read_runs, compare_runs
-        gate=Gate(metrics=("even_handedness",), min_flag="--min-even-handedness",
+        gate=Gate(metrics=("my_metric",), min_flag="--min-my-metric",
                   load=my_gate_load, evaluate=my_gate_evaluate),
         plan=my_plan,                              # PlanRequest -> PlanResult
-        page=Page("Even-handedness report", notes=MY_FIGURE_NOTES),  # its --html page
+        page=Page("My method's report", notes=MY_FIGURE_NOTES),  # its --html page
+        providers={"my_sim": "my_package.simulator:MySim"},  # its simulated models
     ))
 
 Item-level values stay in :mod:`inspect_stance.stats.family` (``RunItems`` per run and
@@ -106,11 +107,10 @@ def items_of(values: Mapping[str, float], clusters: Mapping[str, str]) -> ItemVa
 @dataclass(frozen=True)
 class CompareRequest:
     """What ``compare`` was asked: the inputs (files or folders), ``RUN=NAME`` labels, the
-    metrics named (empty: all of the method's), the statistics' settings and the options some
-    methods read (``exclude_unparsed``: stance drift; ``persona``: PReSS; ``per_setting``:
-    prompt construction; ``partial``: an incomplete set of one study's shards is one run), and
-    the values of the method's own compare options (:attr:`Comparer.options`, by ``dest``; the
-    command fills in their defaults)."""
+    metrics named (empty: all of the method's), the statistics' settings, the options some
+    methods read (each method's record says which; ``partial``: an incomplete set of one
+    study's shards is one run), and the values of the method's own compare options
+    (:attr:`Comparer.options`, by ``dest``; the command fills in their defaults)."""
 
     paths: tuple[str, ...]
     label: tuple[str, ...] = ()
@@ -140,8 +140,8 @@ class LoadedRuns:
 
 @dataclass(frozen=True)
 class CompareSection:
-    """One of a method's own parts of a comparison, beside the paired comparisons (PReSS's
-    outcomes across two runs, a label transition table): its ``title`` (a heading), its
+    """One of a method's own parts of a comparison, beside the paired comparisons (e.g. the
+    outcomes of each item across two runs, a label transition table): its ``title`` (a heading), its
     ``markdown`` text (the terminal and ``comparison.md``), its ``json`` (``compare --json``
     holds, under ``key``, the list of the JSON of every section with that key, in order) and
     its tables (``frames``: file stem -> ``pandas.DataFrame``, each written as ``STEM.csv``
@@ -201,8 +201,8 @@ def comparer_of(
 
 @dataclass(frozen=True)
 class GateRequest:
-    """What ``gate`` was asked: the run, its baseline, the method's floor (``min_value``: e.g.
-    ``--min-spr`` for stance drift, ``--min-share-stable`` for PReSS), the largest tolerated
+    """What ``gate`` was asked: the run, its baseline, the method's limit (``min_value``: the
+    value of the flag its :attr:`Gate.min_flag` names, such as ``--min-…``), the largest tolerated
     drop, the level, the metrics checked against the baseline (empty: the method's first), the
     rule, and the options some methods read."""
 
@@ -257,8 +257,8 @@ class PlanRequest:
     ``correlation`` (one run with ``detect``: the two models' item correlation). The design
     space: ``max_items`` (propositions, statements, settings), ``max_repeats`` (trials,
     argument sets, prompts). Costs: ``calls_per_trial``, prices per million tokens,
-    ``batch_discount``. Stance drift also reads ``adaptive_halfwidth``, ``replay_orders`` and
-    ``estimator``. ``options``: the values of the method's own plan options
+    ``batch_discount``; the design of an adaptive method: ``adaptive_halfwidth``,
+    ``replay_orders``, ``estimator``. ``options``: the values of the method's own plan options
     (:attr:`Method.plan_options`, by ``dest``; the command fills in their defaults). A method
     reads the fields it has and ignores the rest."""
 
@@ -448,8 +448,8 @@ class StudySize:
 @dataclass(frozen=True)
 class SharedRun:
     """A task a study runs once, before every target's run of the method, whose log each
-    target's run then reads (PReSS's arguments: one arguer per study, so that the targets
-    answer the same arguments and their runs compare).
+    target's run then reads (e.g. a set of arguments written by one model per study, so that
+    the targets answer the same arguments and their runs compare).
 
     ``task``: the task run once; ``arg``: the method's task argument that takes its log (a
     study that sets it itself gets no shared run); ``role``: the role whose model runs it (the
@@ -504,7 +504,7 @@ class Method:
     (:class:`~inspect_stance.study.page.Page`: title, markdown file, figure notes), which
     ``--html FILE`` builds from the report folder (``None``: no page); ``headlines``: each
     task's headline (:class:`TaskHeadline`), keyed by task name (it may also declare the
-    headline of a helper task whose logs the method's runs read, such as ``press_arguments``).
+    headline of a helper task whose logs the method's runs read).
     """
 
     name: str
@@ -547,7 +547,7 @@ class Method:
     #: is not run by studies)
     study: dict[str, StudyTask] = field(default_factory=dict)
     #: its tasks that take ``-T shard=K/N`` (``inspect-stance shard``; a helper task whose logs
-    #: its runs read, such as ``press_arguments``, may be among them)
+    #: its runs read may be among them)
     shard_tasks: tuple[str, ...] = ()
     #: its own further subcommands of ``inspect-stance`` (:class:`MethodCommand`), e.g. a
     #: labelling sample or the analysis of a reference study's human labels; the shared
@@ -556,7 +556,7 @@ class Method:
 
     @property
     def label(self) -> str:
-        """The method's name in messages (``title``, e.g. ``stance-drift``; default ``name``)."""
+        """The method's name in messages (``title``; default ``name``)."""
         return self.title or self.name
 
     @property
