@@ -67,6 +67,29 @@ def test_known_deltas(two_runs, capsys):
     assert all(c["p_adjusted"] >= c["p"] - 1e-15 for c in out["comparisons"])
 
 
+def test_per_setting_adds_a_lean_row_per_shared_cell(two_runs, capsys):
+    """``--per-setting`` (the method's own compare option) adds one ``lean[cell]`` row per
+    setting x method cell: 36 cells, 6 of them (neutral, templated) moved from 2 to 3."""
+    a, b, _ = two_runs
+    assert main(["compare", a, b, "--json"]) == 0
+    plain = json.loads(capsys.readouterr().out)["comparisons"]
+    assert not any(c["metric"].startswith("lean[") for c in plain)
+    assert main(["compare", a, b, "--json", "--per-setting"]) == 0
+    rows = [c for c in json.loads(capsys.readouterr().out)["comparisons"]
+            if c["metric"].startswith("lean[")]  # fmt: skip
+    assert len(rows) == 36
+    assert sorted(c["delta"] for c in rows) == [0.0] * 30 + [1.0] * 6
+
+
+def test_another_methods_compare_option_is_one_line(two_runs, capsys):
+    a, b, _ = two_runs
+    for flag in (["--persona", "left"], ["--exclude-unparsed"]):
+        assert main(["compare", a, b, *flag]) == 2
+        err = capsys.readouterr().err.strip()
+        assert f"{flag[0]} is an option of" in err and "not of prompt-construction" in err
+        assert "\n" not in err
+
+
 def test_different_rubric_threshold_refused(two_runs, tiny_inputs, capsys):
     a, _, root = two_runs
     c = _run(tiny_inputs, root / "c", 2, threshold=0.9)

@@ -253,3 +253,22 @@ def test_ranking_line_gives_equal_runs_one_rank() -> None:
     assert line.startswith(
         "A (0.783, P(rank 1) 1.00) = B (0.783, P(rank 1) 1.00) > C (0.283, P(rank 3) 1.00)"
     ), line  # means 4.7 / 6 and 1.7 / 6
+
+
+def test_exclude_unparsed_leaves_unparsed_trials_out(tmp_path, capsys):
+    """``--exclude-unparsed`` (the method's own compare option): run b answers every parsed
+    trial on the diagonal but half its trials are unparsed (NaN). Counted as failures its SPR
+    is 0.5 (delta -0.5 against run a's 1.0); left out it is 1.0 (delta 0)."""
+    props = np.array([f"p{k}" for k in range(5)])
+    eye = np.broadcast_to(np.eye(5), (5, 4, 5, 5)).copy()
+    half = eye.copy()
+    half[:, :2] = np.nan
+    for name, probs in (("a", eye), ("b", half)):
+        np.savez(tmp_path / f"{name}.npz", probs=probs, propositions=props)
+    args = ["compare", str(tmp_path / "a.npz"), str(tmp_path / "b.npz"), "--metric", "spr"]
+    deltas = []
+    for extra in ([], ["--exclude-unparsed"]):
+        assert main([*args, *extra, "--json"]) == 0
+        (c,) = json.loads(capsys.readouterr().out)["comparisons"]
+        deltas.append(c["delta"])
+    assert deltas == [pytest.approx(-0.5), pytest.approx(0.0)]

@@ -191,6 +191,11 @@ def test_cli_refuses_different_arguments_then_compares(tmp_path, capsys):
     err = capsys.readouterr().err.strip()
     assert err.startswith("inspect-stance compare: error: the runs faced different")
     assert "\n" not in err and "--allow-different-arguments" in err
+    # another method's compare option is refused in one line, not ignored
+    assert main(["compare", a, b, "--allow-different-arguments", "--per-setting"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "--per-setting is an option of prompt-construction runs, not of PReSS runs" in err
+    assert "\n" not in err
     assert main(["compare", a, b, "--allow-different-arguments", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     [faith] = data["faithfulness"]

@@ -90,8 +90,7 @@ def compare_request(args: argparse.Namespace, method: Method) -> CompareRequest:
         paths=tuple(args.paths), label=tuple(args.label or ()), metric=tuple(args.metric or ()),
         confidence=args.confidence, interval=args.interval, adjust=args.adjust, alpha=args.alpha,
         allow_different_settings=args.allow_different_settings,
-        exclude_unparsed=args.exclude_unparsed, persona=args.persona,
-        per_setting=args.per_setting, partial=getattr(args, "partial", False),
+        partial=getattr(args, "partial", False),
         options=own_options(args, method.label, own, declared),
     )  # fmt: skip
 
@@ -147,11 +146,6 @@ def register(subparsers: Any) -> None:
     c.add_argument("--confidence", type=cli_float, default=0.95, help="interval level (0.95)")
     c.add_argument("--interval", choices=("auto", "t", "bootstrap"), default="auto",
                    help="paired t over items, cluster bootstrap, or auto (default)")  # fmt: skip
-    c.add_argument("--exclude-unparsed", action="store_true",
-                   help="stance drift: drop unparsed trials instead of counting failures")  # fmt: skip
-    c.add_argument("--persona", default="none", help="PReSS: persona condition (default none)")
-    c.add_argument("--per-setting", action="store_true",
-                   help="prompt construction: also one lean row per setting x method")  # fmt: skip
     c.add_argument("--allow-different-settings", action="store_true",
                    help="compare runs whose settings differ (said in the output)")  # fmt: skip
     from inspect_stance.cli.method_reports import add_method_options

@@ -37,6 +37,7 @@ from typing import Any
 import numpy as np
 from scipy import stats
 
+from inspect_stance.construction.compare_options import PER_SETTING
 from inspect_stance.construction.figures import group_headline
 from inspect_stance.construction.labels import NEUTRAL, label_score
 from inspect_stance.construction.lean import summarize
@@ -299,10 +300,10 @@ def compare_runs(
     request: CompareRequest,
 ) -> CompareResult:
     """Every pair x metric over setting x method items, the Wilcoxon and judgment-level rows,
-    each run's gap (and with ``request.per_setting`` one row per shared cell), adjusted
+    each run's gap (and with ``--per-setting`` one row per shared cell), adjusted
     together; rankings."""
     confidence, alpha, adjust = request.confidence, request.alpha, request.adjust
-    per_setting_rows = request.per_setting
+    per_setting_rows = bool(request.options.get(PER_SETTING.dest, PER_SETTING.value))
     records = [r.records for r in runs]
     items = [construction_items(r, n) for r, n in zip(records, names, strict=True)]
     comps = item_comparisons(items, metrics, confidence, request.interval)

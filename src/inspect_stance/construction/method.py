@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from inspect_stance.construction import label_sample_command
+from inspect_stance.construction.compare_options import COMPARE_OPTIONS
 from inspect_stance.construction.page import PAGE
 from inspect_stance.construction.report_command import COMMAND as REPORT_COMMAND
 from inspect_stance.construction.report_command import report
@@ -108,7 +109,7 @@ CONSTRUCTION = register_method(
         report=report,
         report_cli=REPORT_COMMAND,
         report_dir="prompt_construction",
-        comparer=comparer_of("inspect_stance.construction.compare"),
+        comparer=comparer_of("inspect_stance.construction.compare", options=COMPARE_OPTIONS),
         gate=Gate["ConstructionRun"](
             metrics=GATE_METRICS,
             min_flag="--max-distance",

@@ -34,6 +34,7 @@ from inspect_stance.drift.inputs import load_input
 from inspect_stance.drift.metrics.confidence import diagonal_trials
 from inspect_stance.drift.metrics.patterns import PATTERNS, pattern_mask, per_proposition_patterns
 from inspect_stance.drift.metrics.spr import per_proposition_spr
+from inspect_stance.drift.report_command import EXCLUDE_UNPARSED
 from inspect_stance.drift.run import DriftRun
 from inspect_stance.drift.shards import load_folder_run, pool_loaded
 from inspect_stance.drift.transition import diagonal
@@ -239,4 +240,6 @@ def compare_runs(runs: Sequence[LoadedDrift], names: Sequence[str],
 
 
 def _policy(request: CompareRequest) -> str:
-    return "exclude" if request.exclude_unparsed else "failure"
+    """``exclude`` with ``--exclude-unparsed`` (the method's compare option), else ``failure``."""
+    exclude = request.options.get(EXCLUDE_UNPARSED.dest, EXCLUDE_UNPARSED.value)
+    return "exclude" if exclude else "failure"

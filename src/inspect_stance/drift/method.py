@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from inspect_stance.drift import figures, human_study_command
 from inspect_stance.drift.page import PAGE
 from inspect_stance.drift.report_command import COMMAND as REPORT_COMMAND
-from inspect_stance.drift.report_command import report
+from inspect_stance.drift.report_command import EXCLUDE_UNPARSED, report
 from inspect_stance.drift.study import STUDY
 from inspect_stance.errors import InputError
 from inspect_stance.study.protocol import (
@@ -103,7 +103,7 @@ STANCE_DRIFT = register_method(
         report=report,
         report_cli=REPORT_COMMAND,
         npz=True,
-        comparer=comparer_of("inspect_stance.drift.compare"),
+        comparer=comparer_of("inspect_stance.drift.compare", options=(EXCLUDE_UNPARSED,)),
         gate=Gate["LoadedDrift"](
             metrics=("spr", "success_<stance>", "pattern_<name>"),
             min_flag="--min-spr",

@@ -85,6 +85,13 @@ def report(request: ReportRequest) -> list[str]:
     return lines
 
 
+#: drop unparsed/missing trials (``report`` and ``compare``; :attr:`Comparer.options`)
+EXCLUDE_UNPARSED = ReportOption(
+    "--exclude-unparsed",
+    "drop unparsed/missing trials instead of counting them as failures",
+    kind="flag",
+)
+
 COMMAND = ReportCommand(
     help="stance-drift report (terminal tables; with --out CSVs, report.md and PNG heatmaps)",
     description="Stance-drift logs (.eval/.json) or raw .npz arrays with probs shaped "
@@ -104,11 +111,7 @@ COMMAND = ReportCommand(
             0.99,
             "number",
         ),
-        ReportOption(
-            "--exclude-unparsed",
-            "drop unparsed/missing trials instead of counting them as failures",
-            kind="flag",
-        ),
+        EXCLUDE_UNPARSED,
         ReportOption("--hops", "report T^K and SPR after K hops", 1, "integer", "K"),
         ReportOption(
             "--per-proposition-heatmaps",

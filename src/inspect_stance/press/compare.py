@@ -39,11 +39,19 @@ if TYPE_CHECKING:
     from inspect_stance.press.logs import PressRun  # noqa: F401
 
 ALLOW_FLAG = "--allow-different-arguments"
-#: PReSS's own ``compare`` option (:attr:`inspect_stance.study.protocol.Comparer.options`)
+#: the persona condition compared (:func:`persona_of`)
+PERSONA = ReportOption("--persona", "persona condition (default none)", "none")
+#: PReSS's own ``compare`` options (:attr:`inspect_stance.study.protocol.Comparer.options`)
 COMPARE_OPTIONS: tuple[ReportOption, ...] = (
+    PERSONA,
     ReportOption(ALLOW_FLAG, "compare even when the runs' arguments_fingerprint differ or are "
                  "not recorded (said in the output)", kind="flag"),
 )  # fmt: skip
+
+
+def persona_of(options: Mapping[str, Any]) -> str:
+    """The ``--persona`` of a compare request's options (``none`` when not given)."""
+    return str(options.get(PERSONA.dest, PERSONA.value))
 
 
 def _instances(records: Sequence[Mapping[str, Any]], persona: str) -> dict[tuple[str, int], str]:

@@ -38,6 +38,7 @@ from inspect_stance.press.compare import (
     arguments_note,
     check_runs_arguments,
     faithfulness_across_runs,
+    persona_of,
     transition_frame,
     transitions,
 )
@@ -131,7 +132,7 @@ def read_runs(paths: Sequence[str], request: CompareRequest) -> LoadedRuns:
     all face the same arguments are refused here, with their own fix (one-line InputError,
     :func:`~inspect_stance.press.compare.check_runs_arguments`); with
     ``--allow-different-arguments`` their fingerprints are left out of the settings checked."""
-    check_persona(request.persona)
+    check_persona(persona_of(request.options))
     runs, skipped = find_press_logs(paths, request.partial)
     allow = bool(request.options.get("allow_different_arguments"))
     if not allow:
@@ -145,8 +146,8 @@ def read_runs(paths: Sequence[str], request: CompareRequest) -> LoadedRuns:
 def compare_runs(runs: Sequence[PressRun], names: Sequence[str],
                  metrics: Sequence[MetricSpec], request: CompareRequest) -> CompareResult:  # fmt: skip
     """:func:`compare_press` with the request's settings."""
-    return compare_press(runs, names, request.persona, request.confidence, request.interval,
-                         request.adjust, request.alpha, metrics)  # fmt: skip
+    return compare_press(runs, names, persona_of(request.options), request.confidence,
+                         request.interval, request.adjust, request.alpha, metrics)  # fmt: skip
 
 
 def check_persona(persona: str) -> None:
@@ -165,7 +166,7 @@ def compare_sections(runs: Sequence[PressRun], names: Sequence[str],
 
     from inspect_stance.markdown import md_table
 
-    persona = request.persona
+    persona = persona_of(request.options)
     check = check_runs_arguments(runs, bool(request.options.get("allow_different_arguments")))
     pairs = list(itertools.combinations(zip(runs, names, strict=True), 2))
     out = [CompareSection(

@@ -107,10 +107,10 @@ def items_of(values: Mapping[str, float], clusters: Mapping[str, str]) -> ItemVa
 @dataclass(frozen=True)
 class CompareRequest:
     """What ``compare`` was asked: the inputs (files or folders), ``RUN=NAME`` labels, the
-    metrics named (empty: all of the method's), the statistics' settings, the options some
-    methods read (each method's record says which; ``partial``: an incomplete set of one
-    study's shards is one run), and the values of the method's own compare options
-    (:attr:`Comparer.options`, by ``dest``; the command fills in their defaults)."""
+    metrics named (empty: all of the method's), the statistics' settings, ``partial`` (an
+    incomplete set of one study's shards is one run), and the values of the method's own
+    compare options (:attr:`Comparer.options`, by ``dest``; the command fills in their
+    defaults, other callers may leave them out: a method reads each with its default)."""
 
     paths: tuple[str, ...]
     label: tuple[str, ...] = ()
@@ -120,9 +120,6 @@ class CompareRequest:
     adjust: Adjust = "holm"
     alpha: float = 0.05
     allow_different_settings: bool = False
-    exclude_unparsed: bool = False
-    persona: str = "none"
-    per_setting: bool = False
     partial: bool = False
     options: dict[str, Any] = field(default_factory=dict)
 
