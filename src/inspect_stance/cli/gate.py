@@ -25,7 +25,7 @@ from inspect_stance.printable import printable
 
 if TYPE_CHECKING:
     from inspect_stance.stats.gate import CheckLine
-    from inspect_stance.study.protocol import GateRequest, Method
+    from inspect_stance.study.protocol import GateRequest, Method, ReportOption
 
 
 def _floors() -> list[tuple[str, str, str]]:
@@ -47,6 +47,13 @@ def _limit_ranges() -> dict[str, tuple[float, float]]:
     return {m.gate.min_flag: m.gate.min_range for m in methods() if m.gate is not None}
 
 
+def _declared() -> list[tuple[str, tuple[ReportOption, ...]]]:
+    """Each gated method's own gate options, with its label."""
+    from inspect_stance.study import methods
+
+    return [(m.label, m.gate.options) for m in methods() if m.gate is not None]
+
+
 def register(subparsers: Any) -> None:
     """Add ``gate`` to ``subparsers``: the shared options, and each gated method's floor."""
     g = subparsers.add_parser(
@@ -66,9 +73,6 @@ def register(subparsers: Any) -> None:
     g.add_argument("--max-drop", type=cli_float, default=None, metavar="D",
                    help="largest tolerated drop versus the baseline (default 0)")  # fmt: skip
     g.add_argument("--alpha", type=cli_float, default=0.05, help="significance level (0.05)")
-    g.add_argument("--exclude-unparsed", action="store_true",
-                   help="stance drift: drop unparsed/missing trials instead of counting them "
-                   "as failures")  # fmt: skip
     g.add_argument("--json", action="store_true", help="print one JSON object")
     g.add_argument("--metric", action="append", metavar="NAME",
                    help="metric checked against the baseline (repeatable; default the method's "
@@ -78,7 +82,6 @@ def register(subparsers: Any) -> None:
                    help="significant-drop (default): fail when the drop exceeds --max-drop and "
                    "is significant; non-inferiority: pass only when the one-sided upper bound "
                    "of the drop is below --max-drop")  # fmt: skip
-    g.add_argument("--persona", default="none", help="PReSS: persona condition (default none)")
     g.add_argument("--allow-different-settings", action="store_true",
                    help="gate even when the two runs' settings differ (said in the output)")  # fmt: skip
     from inspect_stance.shards import PARTIAL_HELP
@@ -87,6 +90,9 @@ def register(subparsers: Any) -> None:
     g.add_argument("--junit", metavar="FILE", help="also write JUnit XML (one test per check)")
     g.add_argument("--github", action="store_true",
                    help="also print GitHub Actions annotations (::error / ::notice)")  # fmt: skip
+    from inspect_stance.cli.method_reports import add_method_options
+
+    add_method_options(g, _declared())
     g.set_defaults(func=run_gate)
 
 
@@ -117,6 +123,7 @@ def gate_request(args: argparse.Namespace, method: Method) -> GateRequest:
     """The typed request of a parsed ``gate`` command line for ``method``: its floor is the
     option it names (``--min-spr``, ``--min-share-stable``); another method's floor given is a
     one-line error."""
+    from inspect_stance.cli.method_reports import own_options
     from inspect_stance.study.protocol import GateRequest
 
     assert method.gate is not None
@@ -128,9 +135,8 @@ def gate_request(args: argparse.Namespace, method: Method) -> GateRequest:
         run=args.run, baseline=args.baseline,
         min_value=floors.get(method.gate.min_flag), max_drop=args.max_drop,
         alpha=args.alpha, metric=tuple(args.metric or ()), rule=args.rule,
-        allow_different_settings=args.allow_different_settings,
-        exclude_unparsed=args.exclude_unparsed, persona=args.persona,
-        partial=args.partial,
+        allow_different_settings=args.allow_different_settings, partial=args.partial,
+        options=own_options(args, method.label, method.gate.options, _declared()),
     )  # fmt: skip
 
 

@@ -33,6 +33,11 @@ if TYPE_CHECKING:
     from inspect_stance.runs import RunInfo
 
 
+def _excluded(options: dict[str, Any]) -> bool:
+    """The ``--exclude-unparsed`` of a gate request's options (off when not given)."""
+    return bool(options.get(EXCLUDE_UNPARSED.dest, False))
+
+
 def _policy(exclude_unparsed: bool) -> str:
     return "exclude" if exclude_unparsed else "failure"
 
@@ -45,7 +50,7 @@ def read_gate_run(path: str, request: GateRequest) -> tuple[LoadedDrift, RunInfo
 
     from inspect_stance.drift.compare import load_drift
 
-    x = load_drift(path, _policy(request.exclude_unparsed), request.partial)
+    x = load_drift(path, _policy(_excluded(request.options)), request.partial)
     if x.run.shard is not None and not Path(path).is_dir():  # one shard's log given alone
         from inspect_stance.drift.shards import pool_loaded
 
@@ -65,7 +70,7 @@ def gate_request(run: LoadedDrift, base: LoadedDrift | None, request: GateReques
 
     max_drop = request.max_drop if request.max_drop is not None else 0.0
     return evaluate_gate(run.run, request.min_value, base.run if base else None, max_drop,
-                         request.alpha, _policy(request.exclude_unparsed),
+                         request.alpha, _policy(_excluded(request.options)),
                          list(request.metric) or ["spr"], request.rule)  # fmt: skip
 
 
@@ -110,6 +115,7 @@ STANCE_DRIFT = register_method(
             load=read_gate_run,
             evaluate=gate_request,
             min_help="stance drift: fail when SPR < X",
+            options=(EXCLUDE_UNPARSED,),
         ),
         plan=plan,
         setting_keys=("variant", "propositions", "unparsed", "logprobs", "words_limit"),

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from inspect_stance.press import figures
-from inspect_stance.press.compare import COMPARE_OPTIONS
+from inspect_stance.press.compare import COMPARE_OPTIONS, PERSONA, persona_of
 from inspect_stance.press.page import PAGE
 from inspect_stance.press.report_command import COMMAND as REPORT_COMMAND
 from inspect_stance.press.report_command import report
@@ -41,7 +41,7 @@ def read_gate_run(path: str, request: GateRequest) -> tuple[PressRun, RunInfo]:
     from inspect_stance.press.compare_runs import check_persona, press_info
     from inspect_stance.press.logs import read_press_run
 
-    check_persona(request.persona)
+    check_persona(persona_of(request.options))
     run = read_press_run(path, request.partial)
     return run, press_info(run)
 
@@ -53,7 +53,7 @@ def gate_request(run: PressRun, base: PressRun | None, request: GateRequest) -> 
     max_drop = request.max_drop if request.max_drop is not None else 0.0
     return evaluate_press_gate(run, request.min_value, base, max_drop, request.alpha,
                                list(request.metric) or ["share_stable"], request.rule,
-                               request.persona)  # fmt: skip
+                               persona_of(request.options))  # fmt: skip
 
 
 def plan(request: PlanRequest) -> PlanResult:
@@ -90,6 +90,7 @@ PRESS = register_method(
             load=read_gate_run,
             evaluate=gate_request,
             min_help="PReSS: fail when the share stable is below X",
+            options=(PERSONA,),
         ),
         setting_keys=("statements", "argument_sets", "classifier", "nli_mode"),
         page=PAGE,

@@ -201,7 +201,7 @@ class GateRequest:
     """What ``gate`` was asked: the run, its baseline, the method's limit (``min_value``: the
     value of the flag its :attr:`Gate.min_flag` names, such as ``--min-…``), the largest tolerated
     drop, the level, the metrics checked against the baseline (empty: the method's first), the
-    rule, and the options some methods read."""
+    rule, and the values of the method's own gate options."""
 
     run: str
     baseline: str | None = None
@@ -211,9 +211,10 @@ class GateRequest:
     metric: tuple[str, ...] = ()
     rule: GateRule = "significant-drop"
     allow_different_settings: bool = False
-    exclude_unparsed: bool = False
-    persona: str = "none"
     partial: bool = False
+    #: the values of the method's own gate options (:attr:`Gate.options`, by ``dest``; the
+    #: command fills in their defaults)
+    options: dict[str, Any] = field(default_factory=dict)
 
 
 class GateOutcome(Protocol):
@@ -244,6 +245,8 @@ class Gate(Generic[R]):
     min_help: str = ""
     #: the values the limit option may take (a ceiling on a distance 0..2: ``(0.0, 2.0)``)
     min_range: tuple[float, float] = (0.0, 1.0)
+    #: its own ``gate`` options (:class:`ReportOption`; values in :attr:`GateRequest.options`)
+    options: tuple[ReportOption, ...] = ()
 
 
 @dataclass(frozen=True)
