@@ -89,7 +89,7 @@ class Figure:
 
     file: str
     alt: str
-    draw: Callable[[Path], None]
+    draw: Callable[[Path], object]
     shown: bool = True
 
     def markdown(self) -> str:
