@@ -165,9 +165,11 @@ def _files(report: Report) -> dict[str, Table | Figure]:
     """File name -> the block that writes it, tables first, each in the order given; one block
     shown twice writes its file once, two blocks naming one file raise."""
     files: dict[str, Table | Figure] = {}
-    tables = [b for b in report.blocks if isinstance(b, Table) and b.csv is not None]
-    figures = [b for b in report.blocks if isinstance(b, Figure)]
-    for block in [*tables, *figures]:
+    tables: list[Table | Figure] = [
+        b for b in report.blocks if isinstance(b, Table) and b.csv is not None
+    ]
+    figures: list[Table | Figure] = [b for b in report.blocks if isinstance(b, Figure)]
+    for block in tables + figures:
         name = block.file if isinstance(block, Figure) else str(block.csv)
         if name in (report.markdown_file, report.json_file) or files.get(name, block) is not block:
             raise ValueError(
