@@ -7,7 +7,8 @@ only place a report's files are written:
 - the markdown file (``report.md`` unless named otherwise): ``# title``, then each shown block,
   blocks separated by one blank line, the file ending in one newline. A heading is ``#`` times
   its level and its text; text is written as given; a table is
-  :func:`inspect_stance.markdown.md_table` of its frame; a figure is ``![alt](file)``;
+  :func:`inspect_stance.markdown.md_table` of its frame; a figure is ``![alt](file)``, a row
+  of figures their lines one under the other (one paragraph: side by side);
 - each table's CSV (``Table.csv``), in one convention: ``DataFrame.to_csv`` with the index
   written only when the table names it (``Table.index``), under that name;
 - each figure, drawn by its ``draw(path)`` into the folder;
@@ -97,7 +98,18 @@ class Figure:
         return f"![{self.alt}]({self.file})"
 
 
-Block = Heading | Text | Table | Figure
+@dataclass(frozen=True)
+class FigureRow:
+    """Figures shown side by side: their ``![alt](file)`` lines in one paragraph."""
+
+    figures: tuple[Figure, ...]
+
+    def markdown(self) -> str:
+        """One ``![alt](file)`` line per shown figure."""
+        return "\n".join(f.markdown() for f in self.figures if f.shown)
+
+
+Block = Heading | Text | Table | Figure | FigureRow
 
 
 @dataclass
@@ -168,7 +180,11 @@ def _files(report: Report) -> dict[str, Table | Figure]:
     tables: list[Table | Figure] = [
         b for b in report.blocks if isinstance(b, Table) and b.csv is not None
     ]
-    figures: list[Table | Figure] = [b for b in report.blocks if isinstance(b, Figure)]
+    figures: list[Table | Figure] = []
+    for b in report.blocks:
+        figures += (
+            [b] if isinstance(b, Figure) else list(b.figures) if isinstance(b, FigureRow) else []
+        )
     for block in tables + figures:
         name = block.file if isinstance(block, Figure) else str(block.csv)
         if name in (report.markdown_file, report.json_file) or files.get(name, block) is not block:
