@@ -1,7 +1,7 @@
 """One report document and one writer for every report folder.
 
 A report is built as a :class:`Report`: a title, ordered blocks (:class:`Heading`,
-:class:`Text`, :class:`Table`, :class:`Figure`) and a JSON payload. :func:`write_report` is the
+:class:`Text`, :class:`Table`, :class:`Figure`, :class:`FigureRow`) and a JSON payload. :func:`write_report` is the
 only place a report's files are written:
 
 - the markdown file (``report.md`` unless named otherwise): ``# title``, then each shown block,
@@ -151,6 +151,7 @@ def write_report(report: Report, folder: str | Path) -> list[Path]:
     """Write ``report`` into ``folder`` (made if missing): the markdown, the JSON, the tables'
     CSVs, the figures (module docstring); returns the paths written, in that order."""
     out = Path(folder)
+    files = _files(report)  # a file named twice is refused before anything is written
     out.mkdir(parents=True, exist_ok=True)
     md = out / report.markdown_file
     md.write_text(report.markdown(), encoding="utf-8")
@@ -158,7 +159,7 @@ def write_report(report: Report, folder: str | Path) -> list[Path]:
     if report.payload is not None:
         written.append(out / report.json_file)
         written[-1].write_text(payload_json(report.payload), encoding="utf-8")
-    for name, block in _files(report).items():
+    for name, block in files.items():
         written.append(_place(out, name))
         if isinstance(block, Table):
             block.write_csv(written[-1])
