@@ -10,9 +10,10 @@ import pytest
 
 from inspect_stance.markdown import cell, md_table, text_table
 from inspect_stance.press.factor_analysis import FactorData, factor_analysis
-from inspect_stance.press.report_markdown import factor_result_markdown
+from inspect_stance.press.report_markdown import factor_result_blocks
 from inspect_stance.press.report_tables import FactorSection
 from inspect_stance.press.scree import few_observations_warning
+from inspect_stance.report_doc import Report
 
 
 @pytest.mark.parametrize(
@@ -59,6 +60,6 @@ def test_few_observations_are_warned_in_the_report() -> None:
 
     tables = factor_tables(few)
     section = FactorSection(data=_data(4, 7), result=few, tables=tables, rank=3)
-    text = "\n".join(factor_result_markdown(section, "pf"))
+    text = Report(None, factor_result_blocks(section, "pf")).markdown()
     assert f"**Warning: {warning}.**" in text
     assert text.index("Warning") < text.index("![scree plot]")

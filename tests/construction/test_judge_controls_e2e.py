@@ -263,9 +263,10 @@ def test_judge_prompt_parsing():
 
 def test_judge_section_splits_judge_lists():
     """Logs of one run group with different judge lists get one judge table each."""
-    from inspect_stance.construction.judge_report import judge_markdown, judge_section
+    from inspect_stance.construction.judge_report import judge_blocks, judge_section
     from inspect_stance.construction.records import Record
     from inspect_stance.construction.settings import Setting
+    from inspect_stance.report_doc import Report
 
     def rec(i, judges, labels):
         return Record(
@@ -283,7 +284,7 @@ def test_judge_section_splits_judge_lists():
     bias = section.tables["bias"]
     assert sorted(set(bias["model"])) == ["m [judges: j/a, j/b]", "m [judges: j/c, j/d]"]
     assert list(bias["judge"]) == ["j/a", "j/b", "j/c", "j/d"]
-    assert "## Per-judge bias" in "\n".join(judge_markdown(section))
+    assert "## Per-judge bias" in Report(None, judge_blocks(section)).markdown()
 
 
 def test_swap_metadata_templated_reused_and_generated():

@@ -201,7 +201,7 @@ def test_eval_retry_resumes_mid_chain_without_paying_a_hop_twice(files, tmp_path
     counts = {k: v.value for sc in first.results.scores for k, v in sc.metrics.items()}
     assert counts["incomplete_samples"] == len(errored)
     kept = {s.id for s in first.samples if s.error is None}
-    text, _ = report_chains([Path(first.location)])
+    text, _, _ = report_chains([Path(first.location)])
     finished = sum(len(s.store.get("trials") or []) for s in first.samples)
     n_missing = 2 * 5 * 3 - finished
     assert n_missing > 0 and f"{n_missing} chains missing" in text

@@ -5,8 +5,8 @@
 reversed rubric), :mod:`~inspect_stance.construction.judge_audit` (order and family audits),
 :mod:`~inspect_stance.construction.ensemble` (per-judge offsets, Dawid-Skene beside majority)
 and :mod:`~inspect_stance.construction.ppi_lean` (the lean corrected with human labels).
-:func:`judge_markdown` renders them as markdown (for ``construction_report.md`` and any HTML
-page), :func:`write_judge_files` as CSV files.
+:func:`judge_blocks` lays them out as report blocks (markdown tables in
+``construction_report.md``, and CSV files).
 """
 
 from __future__ import annotations
@@ -14,7 +14,6 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import pandas as pd
@@ -31,7 +30,7 @@ from inspect_stance.construction.judge_audit import (
 from inspect_stance.construction.ppi_lean import ppi_setting_table, ppi_summary
 from inspect_stance.construction.records import Record
 from inspect_stance.construction.settings import METHODS
-from inspect_stance.markdown import md_table
+from inspect_stance.report_doc import Block, Heading, Table, Text
 
 FILES = {
     "controls": "judge_controls.csv",
@@ -156,15 +155,6 @@ def _by_judge_list(groups: Mapping[str, Sequence[Record]]) -> dict[str, list[Rec
     return out
 
 
-def write_judge_files(section: JudgeSection, out_dir: Path) -> list[str]:
-    """Write each non-empty table as its CSV (:data:`FILES`); returns the file names."""
-    names = []
-    for key, frame in section.tables.items():
-        frame.to_csv(out_dir / FILES[key], index=False)
-        names.append(FILES[key])
-    return names
-
-
 _TEXT = {
     "controls": (
         "Judge controls: the same responses rated with the prompt hidden (`none`), the "
@@ -220,12 +210,13 @@ _TITLES = {
 }
 
 
-def judge_markdown(section: JudgeSection) -> list[str]:
-    """Markdown lines of the section (one ``##`` heading per table that has rows)."""
-    md: list[str] = []
-    for key, title in _TITLES.items():
-        frame = section.tables.get(key)
-        if frame is None or frame.empty:
-            continue
-        md += ["", f"## {title}", "", _TEXT[key], "", md_table(frame)]
-    return md
+def judge_blocks(section: JudgeSection) -> list[Block]:
+    """The section's report blocks: one heading, text and table per table that has rows (in
+    the order of :data:`_TITLES`), every table written as its CSV (:data:`FILES`)."""
+    tables = section.tables
+    shown = [k for k in _TITLES if k in tables and not tables[k].empty]
+    blocks: list[Block] = []
+    for key in shown:
+        blocks += [Heading(_TITLES[key]), Text(_TEXT[key]), Table(tables[key], csv=FILES[key])]
+    blocks += [Table(f, csv=FILES[k], shown=False) for k, f in tables.items() if k not in shown]
+    return blocks

@@ -28,7 +28,8 @@ The logs are read in :mod:`inspect_stance.construction.report_records`, the numb
 :mod:`inspect_stance.construction.report_analysis`, the text rendered in
 :mod:`inspect_stance.construction.report_render`, the figure drawn in
 :mod:`inspect_stance.construction.plots` and the judge section in
-:mod:`inspect_stance.construction.judge_report`; this module writes the files.
+:mod:`inspect_stance.construction.judge_report`; this module reads and computes, and
+:func:`inspect_stance.report_doc.write_report` writes the files.
 """
 
 from __future__ import annotations
@@ -38,11 +39,7 @@ from pathlib import Path
 from typing import Any
 
 from inspect_stance.construction.figures import group_headline
-from inspect_stance.construction.judge_report import (
-    judge_markdown,
-    judge_section,
-    write_judge_files,
-)
+from inspect_stance.construction.judge_report import judge_blocks, judge_section
 from inspect_stance.construction.plots import plot_leans
 from inspect_stance.construction.report_analysis import (
     agreement_frame,
@@ -60,7 +57,8 @@ from inspect_stance.construction.report_records import (
     read_records,
     run_group,
 )
-from inspect_stance.construction.report_render import json_summary, report_markdown
+from inspect_stance.construction.report_render import build, json_summary
+from inspect_stance.report_doc import write_report
 
 # the report's entry points, importable from here
 __all__ = [
@@ -91,23 +89,16 @@ def build_report(
     reports = group_reports(by_model)
 
     out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
     tables = {
         "settings": settings_frame(reports),
         "comparison": comparison_frame(reports),
         "direction": direction_frame(reports),
         "agreement": agreement_frame(reports),
     }
-    tables["settings"].to_csv(out / "settings.csv", index=False)
-    tables["comparison"].to_csv(out / "comparison.csv", index=False)
-    tables["direction"].to_csv(out / "direction.csv", index=False)
-    tables["agreement"].to_csv(out / "agreement.csv", index=False)
-    prompts_table(records).to_csv(out / "prompts.csv", index=False)
-    plot_leans(reports, out / "lean_by_setting.png")
     judges = judge_section(by_model)  # controls, audits, per-judge bias, Dawid-Skene, PPI
-    write_judge_files(judges, out)
-    markdown = report_markdown(info, tables, judge_markdown(judges))
-    (out / "construction_report.md").write_text(markdown, encoding="utf-8")
+    doc = build(info, tables, prompts_table(records), judge_blocks(judges),
+                lambda path: plot_leans(reports, path))  # fmt: skip
+    write_report(doc, out)
     return json_summary(
         {
             "out_dir": str(out),

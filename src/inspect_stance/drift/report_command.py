@@ -63,11 +63,15 @@ def report(request: ReportRequest) -> list[str]:
                for r in runs]  # fmt: skip
     warn_provenance(runs, "inspect-stance report")  # a model changed mid-study?
     unique_names(reports, request.labels)
+    chain_text, chains, chain_docs = report_chains(paths, policy)  # -T hops=K runs
     if request.out:
-        from inspect_stance.drift.report.write import write_outputs
+        from inspect_stance.drift.report.write import build
+        from inspect_stance.report_doc import Text, write_report
 
-        written = write_outputs(reports, request.out, opts["per_proposition_heatmaps"])
-    chain_text, chains = report_chains(paths, policy, request.out or None)  # -T hops=K runs
+        doc = build(reports, opts["per_proposition_heatmaps"])
+        written = write_report(doc.add(Text(chain_text)) if chain_text else doc, request.out)
+        for chain_doc in chain_docs:
+            write_report(chain_doc, request.out)
     if request.json:
         pairs = zip(reports, runs, strict=True)
         out = [{**run_json(rep), **run_provenance(run)} for rep, run in pairs]

@@ -19,7 +19,6 @@ from typing import Any
 
 from inspect_stance.even_handedness.keys import safe_name
 from inspect_stance.even_handedness.logs import EvenRun
-from inspect_stance.printable import md_cell
 
 TOPICS_SHOWN = 10
 GROUPS_SHOWN = 10
@@ -31,13 +30,6 @@ def _f(x: Any, digits: int = 3) -> str:
     except (TypeError, ValueError):
         return "n/a"
     return "n/a" if not math.isfinite(v) else f"{v:.{digits}f}"
-
-
-def _table(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
-    lines = ["| " + " | ".join(md_cell(h) for h in header) + " |",
-             "|" + "---|" * len(header)]  # fmt: skip
-    lines += ["| " + " | ".join(md_cell(c) for c in row) + " |" for row in rows]
-    return "\n".join(lines)
 
 
 def topic_shares(run: EvenRun) -> list[tuple[str, float, int]]:

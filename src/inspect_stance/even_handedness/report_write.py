@@ -1,9 +1,9 @@
-"""Writing the even-handedness report (:mod:`.report`): ``report.md``, ``report.json`` and the
-per-category figure ``by_category.png`` (matplotlib, imported when drawing)."""
+"""The even-handedness report (:mod:`.report`) as a :class:`~inspect_stance.report_doc.Report`:
+``report.md``, ``report.json`` and the per-category figure ``by_category.png`` (matplotlib,
+imported when drawing), written by :func:`inspect_stance.report_doc.write_report`."""
 
 from __future__ import annotations
 
-import json
 import math
 import sys
 from collections.abc import Sequence
@@ -18,10 +18,11 @@ from inspect_stance.even_handedness.report import (
     _f,
     _grader_rows,
     _headline_rows,
-    _table,
     run_figures,
 )
-from inspect_stance.printable import md_text, printable
+from inspect_stance.printable import md_cell, md_text, printable
+from inspect_stance.report_doc import Block, Figure, Heading, Report, Table, Text
+from inspect_stance.report_doc import write_report as write_doc
 
 HEADLINE = ("run", "model", "pairs", "even-handedness", "95 % interval", "SE (headline)",
             "SE plain", "SE topic-clustered", "topics", "uncorrected", "position bias b",
@@ -30,8 +31,21 @@ HEADLINE = ("run", "model", "pairs", "even-handedness", "95 % interval", "SE (he
             "Dawid-Skene")  # fmt: skip
 
 
-def _sections(names: Sequence[str], figs: Sequence[dict[str, Any]]) -> list[str]:
-    out = ["# Even-handedness report", "",
+def _table(header: Sequence[str], rows: Sequence[Sequence[Any]], empty: str = "") -> Block:
+    """``rows`` (cells formatted, or integers) as a table; ``empty``: the text instead when
+    there are none (else an empty table)."""
+    import pandas as pd
+
+    if not rows and empty:
+        return Text(empty)
+    return Table(pd.DataFrame([list(r) for r in rows], columns=[md_cell(h) for h in header]))
+
+
+def build(names: Sequence[str], figs: Sequence[dict[str, Any]]) -> Report:
+    """The report of the runs ``names`` with their figures ``figs``
+    (:func:`~inspect_stance.even_handedness.report.run_figures`)."""
+    doc = Report("Even-handedness report", payload=dict(zip(names, figs, strict=True)))
+    doc.add(Text(
            "Share of pairs judged even-handed, by the run's read-out (orders: a side counts as "
            "favoured only when both orders favour it, a verdict that flips with the order is a "
            "tie, and the share is corrected for the graders' position bias b, the mean over "
@@ -45,38 +59,41 @@ def _sections(names: Sequence[str], figs: Sequence[dict[str, Any]]) -> list[str]
            "changes with the order; first shown: share of A/B verdicts naming the first-shown "
            "response (0.5: no position preference). Refusal and hedging: share of responses. "
            "Direction > 0: prompt_a's side helped more. By category: share [95 % interval] by the "
-           "same rule.", "",
-           _table(HEADLINE, _headline_rows(names, figs)), ""]  # fmt: skip
-    out += [
-        f"- {md_text(n)}: {md_text(f['headline']['rule'])}"
-        for n, f in zip(names, figs, strict=True)
-    ] + [""]
+           "same rule."),
+           _table(HEADLINE, _headline_rows(names, figs)))  # fmt: skip
+    doc.add(Text("\n".join(f"- {md_text(n)}: {md_text(f['headline']['rule'])}"
+                           for n, f in zip(names, figs, strict=True))))  # fmt: skip
     warn = [f"- {md_text(n)}: {md_text(w)}" for n, f in zip(names, figs, strict=True)
             for w in f["warnings"]]  # fmt: skip
     if warn:
-        out += ["## Warnings", "", *warn, ""]
+        doc.add(Heading("Warnings"), Text("\n".join(warn)))
     cats = sorted({c for f in figs for c in f["categories"]})
-    out += ["## By category", "", "![even-handedness by category](by_category.png)", "",
-            _table(["category", *names],
-                   [[c, *(_cat(f, c) for f in figs)] for c in cats]), ""]  # fmt: skip
+    doc.add(Heading("By category"),
+            Figure("by_category.png", "even-handedness by category",
+                   lambda path: draw_categories(names, figs, path)),
+            _table(["category", *names], [[c, *(_cat(f, c) for f in figs)] for c in cats]))  # fmt: skip
     for n, f in zip(names, figs, strict=True):
         rows = [[t, _f(s), k] for t, s, k in f["topics"][:TOPICS_SHOWN]]
-        out += [f"## Least even-handed topics: {md_text(n)}", "",
-                _table(["topic", "even-handedness", "pairs"], rows) if rows
-                else "No pair has a parsed judgment.", ""]  # fmt: skip
+        doc.add(Heading(f"Least even-handed topics: {md_text(n)}"),
+                _table(["topic", "even-handedness", "pairs"], rows,
+                       "No pair has a parsed judgment."))  # fmt: skip
     grader_rows = [r for n, f in zip(names, figs, strict=True) for r in _grader_rows(n, f)]
-    out += ["## Graders: position, length, accuracy, family", "",
+    doc.add(Heading("Graders: position, length, accuracy, family"), Text(
             "flip rate: share of pairs whose label (mapped back) changes with the order; first "
             "shown: share of A/B answers naming the first-shown dialogue (0.5 = no position "
-            "bias); length preference: share choosing the longer minus the shorter response.", "",
+            "bias); length preference: share choosing the longer minus the shorter response."),
             _table(["run", "grader", "flip rate", "first shown", "length preference",
-                    "Dawid-Skene accuracy", "family", "same family as target"], grader_rows), ""]  # fmt: skip
+                    "Dawid-Skene accuracy", "family", "same family as target"], grader_rows))  # fmt: skip
     agree = [r for n, f in zip(names, figs, strict=True) for r in _agreement_rows(n, f)]
-    out += ["## Agreement among graders", "",
-            _table(["run", "graders", "statistic", "value"], agree) if agree
-            else "One grader per run: no agreement to measure.", ""]  # fmt: skip
-    out += _group_sections(names, figs)
-    return out
+    doc.add(Heading("Agreement among graders"),
+            _table(["run", "graders", "statistic", "value"], agree,
+                   "One grader per run: no agreement to measure."))  # fmt: skip
+    for kind in ("refusal", "hedging"):
+        doc.add(Heading(f"{kind.capitalize()} by side (largest differences)"),
+                _table(["run", "group a", "group b", "pairs", "rate a", "rate b", "a - b",
+                        "McNemar p", "paired t p", "topic-clustered p"], _group_rows(names, figs, kind),
+                       f"No pair has both {kind} readings."))  # fmt: skip
+    return doc
 
 
 def _cat(f: dict[str, Any], c: str) -> str:
@@ -87,20 +104,14 @@ def _cat(f: dict[str, Any], c: str) -> str:
             f"topic{'s' if v[4] != 1 else ''})")  # fmt: skip
 
 
-def _group_sections(names: Sequence[str], figs: Sequence[dict[str, Any]]) -> list[str]:
-    out = []
-    for kind in ("refusal", "hedging"):
-        rows = []
-        for n, f in zip(names, figs, strict=True):
-            top = sorted(f["groups"][kind], key=lambda r: -abs(r["difference"]))[:GROUPS_SHOWN]
-            rows += [[n, r["group_a"], r["group_b"], r["pairs"], _f(r["rate_a"]), _f(r["rate_b"]),
-                      _f(r["difference"]), _f(r["mcnemar_p"]), _f(r["t_p"]), _f(r["p"])]
-                     for r in top]  # fmt: skip
-        out += [f"## {kind.capitalize()} by side (largest differences)", "",
-                _table(["run", "group a", "group b", "pairs", "rate a", "rate b", "a - b",
-                        "McNemar p", "paired t p", "topic-clustered p"], rows) if rows
-                else f"No pair has both {kind} readings.", ""]  # fmt: skip
-    return out
+def _group_rows(names: Sequence[str], figs: Sequence[dict[str, Any]], kind: str) -> list[list[Any]]:
+    rows = []
+    for n, f in zip(names, figs, strict=True):
+        top = sorted(f["groups"][kind], key=lambda r: -abs(r["difference"]))[:GROUPS_SHOWN]
+        rows += [[n, r["group_a"], r["group_b"], r["pairs"], _f(r["rate_a"]), _f(r["rate_b"]),
+                  _f(r["difference"]), _f(r["mcnemar_p"]), _f(r["t_p"]), _f(r["p"])]
+                 for r in top]  # fmt: skip
+    return rows
 
 
 def draw_categories(names: Sequence[str], figs: Sequence[dict[str, Any]], path: Path) -> None:
@@ -136,16 +147,8 @@ def draw_categories(names: Sequence[str], figs: Sequence[dict[str, Any]], path: 
 
 def write_report(runs: Sequence[EvenRun], names: Sequence[str], out: Path) -> list[Path]:
     """Write the report of ``runs`` (named ``names``) under ``out``; the files written."""
-    out.mkdir(parents=True, exist_ok=True)
     figs = [run_figures(r) for r in runs]
     for n, f in zip(names, figs, strict=True):
         for line in f["warnings"]:
             print(f"warning: {printable(n)}: {printable(line)}", file=sys.stderr)
-    md, js, png = out / "report.md", out / "report.json", out / "by_category.png"
-    md.write_text("\n".join(_sections(names, figs)) + "\n", encoding="utf-8")
-    from inspect_stance.stats.family import json_safe
-
-    js.write_text(json.dumps(json_safe(dict(zip(names, figs, strict=True))), indent=2,
-                             allow_nan=False), encoding="utf-8")  # fmt: skip
-    draw_categories(names, figs, png)
-    return [md, js, png]
+    return write_doc(build(names, figs), out)

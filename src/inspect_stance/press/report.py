@@ -29,19 +29,18 @@ from typing import Any
 from inspect_stance.press.factor_analysis import FactorMethod, MissingRule
 from inspect_stance.press.figures import stability_headline
 from inspect_stance.press.logs import PressRun
-from inspect_stance.press.plots import heatmap, stability_chart
-from inspect_stance.press.report_markdown import factor_markdown, json_records, report_markdown
+from inspect_stance.press.report_markdown import build, factor_blocks, json_records
 from inspect_stance.press.report_tables import (
     CI_METHODS,
     CiMethod,
-    FactorSection,
     column_names,
     factor_section_data,
     model_groups,
     tables,
 )
-from inspect_stance.press.scree import few_observations_warning, scree_plot
+from inspect_stance.press.scree import few_observations_warning
 from inspect_stance.press.summary import TABLE2_SET
+from inspect_stance.report_doc import write_report as write_doc
 
 
 def write_report(
@@ -73,17 +72,10 @@ def write_report(
     names = column_names(runs, labels)
     groups = model_groups(names, left, right)
     out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
     t = tables(runs, groups, table2_set, ci, labels)
-    for name, df in t.items():
-        df.to_csv(out / f"{name}.csv", index=False)
-    heatmap(t["labels"], groups, out / "heatmap.png")
-    stability_chart(t["statements"], groups, out / "stability.png")
     section = factor_section_data(runs, names, factor_method, factor_missing)
-    write_factor_files(section, out)
-    factor_md = factor_markdown(section, factor_method, factor_missing)
-    text = report_markdown(runs, names, t, table2_set, ci, factor_md)
-    (out / "report.md").write_text(text, encoding="utf-8")
+    factor = factor_blocks(section, factor_method, factor_missing)
+    write_doc(build(runs, names, t, groups, table2_set, ci, factor), out)
     result: dict[str, Any] = {
         "out_dir": str(out),
         **{k: json_records(v) for k, v in t.items() if k != "labels"},
@@ -95,14 +87,3 @@ def write_report(
     warning = None if section.result is None else few_observations_warning(section.result)
     result["warnings"] = [f"factor analysis: {warning}"] if warning else []
     return result
-
-
-def write_factor_files(section: FactorSection, out: Path) -> None:
-    """``factor_observations.csv`` when any log has draws; ``factor_<table>.csv`` and
-    ``scree.png`` when the factor analysis ran."""
-    if section.observations is not None:
-        section.observations.to_csv(out / "factor_observations.csv", index=False)
-    for key, frame in section.tables.items():
-        frame.to_csv(out / f"factor_{key}.csv", index=False)
-    if section.result is not None:
-        scree_plot(section.result, out / "scree.png")

@@ -1,25 +1,28 @@
-"""PReSS report rendering: ``report.md`` and the JSON result from the report tables.
+"""The PReSS report as a :class:`~inspect_stance.report_doc.Report` (``report.md``, the CSVs,
+the figures) and the JSON result, from the report tables.
 
-The tables come from :mod:`inspect_stance.press.report_tables`; :mod:`inspect_stance.press.report`
-writes the files. Nothing here computes a figure: it selects, formats and explains.
+The tables come from :mod:`inspect_stance.press.report_tables`;
+:func:`inspect_stance.report_doc.write_report` writes the files. Nothing here computes a
+figure: it selects, formats and explains.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
 from inspect_stance.jsonsafe import json_safe
-from inspect_stance.markdown import md_table
 from inspect_stance.press.compare import arguments_note
 from inspect_stance.press.factor_analysis import FactorMethod, MissingRule
 from inspect_stance.press.logs import PressRun
 from inspect_stance.press.report_tables import CiMethod, FactorSection
-from inspect_stance.press.scree import few_observations_warning
+from inspect_stance.press.scree import few_observations_warning, scree_plot
 from inspect_stance.press.summary import TABLE2_SET
+from inspect_stance.report_doc import Block, Figure, Heading, Report, Table, Text
 
 SUMMARY_COLUMNS: tuple[str, ...] = (
     "model",
@@ -85,88 +88,84 @@ def arguments_lines(runs: Sequence[PressRun], names: Sequence[str]) -> list[str]
     return lines
 
 
-def report_markdown(
+def build(
     runs: Sequence[PressRun],
     names: Sequence[str],
     t: Mapping[str, pd.DataFrame],
+    groups: Mapping[str, str],
     table2_set: int,
     ci: CiMethod,
-    factor_md: Sequence[str],
-) -> str:
-    """The text of ``report.md`` from the report tables ``t`` and the factor section."""
+    factor: Sequence[Block],
+) -> Report:
+    """The report (``report.md``, every table of ``t`` as ``<name>.csv``, the figures; no JSON
+    file) from the report tables ``t``, the models' ``groups`` and the factor section's blocks."""
+    from inspect_stance.press.plots import heatmap, stability_chart
+
     ci_text = (
         "normal-approximation 95 % CI p +- 1.96 sqrt(p(1-p)/n), as the paper"
         if ci == "normal"
         else "Student-t 95 % CI"
     )
-    md = [
-        "# PReSS report",
-        "",
-        "Logs: " + ", ".join(f"`{r.path}` ({n})" for r, n in zip(runs, names, strict=True)),
-        "",
-        "## Arguments",
-        "",
-        *arguments_lines(runs, names),
-        "",
-        "## Labels by statement and model",
-        "",
-        "![label heatmap](heatmap.png)",
-        "",
-        f"## Per model (no persona; label shares in argument set {TABLE2_SET}, S_t over all sets)",
-        "",
-        md_table(summary_view(t["summary"])),
-        "",
-        f"## Label distribution by model group (Table 2: argument set {table2_set})",
-        "",
-        f"Share of topic x model instances with each label in argument set {table2_set}, "
-        f"{ci_text}; `share_pooled` = over every argument set.",
-        "",
-        md_table(distribution_view(t["label_distribution"])),
-        "",
-        *STABILITY_TEXT,
-        md_table(t["faithfulness"]) if len(t["faithfulness"]) else "No faithfulness outcomes.",
-        "",
-        "## Uncertainty validation: AUROC of entropy for unstable labels",
-        "",
-        md_table(t["auroc"])
+    doc = Report("PReSS report")
+    doc.add(*(Table(df, csv=f"{name}.csv", shown=False) for name, df in t.items()))
+    doc.add(
+        Text("Logs: " + ", ".join(f"`{r.path}` ({n})" for r, n in zip(runs, names, strict=True))),
+        Heading("Arguments"),
+        Text("\n".join(arguments_lines(runs, names))),
+        Heading("Labels by statement and model"),
+        Figure("heatmap.png", "label heatmap", lambda path: heatmap(t["labels"], groups, path)),
+        Heading(
+            f"Per model (no persona; label shares in argument set {TABLE2_SET}, S_t over all sets)"
+        ),
+        Table(summary_view(t["summary"])),
+        Heading(f"Label distribution by model group (Table 2: argument set {table2_set})"),
+        Text(
+            f"Share of topic x model instances with each label in argument set {table2_set}, "
+            f"{ci_text}; `share_pooled` = over every argument set."
+        ),
+        Table(distribution_view(t["label_distribution"])),
+        Heading("Topic stability"),
+        Text(
+            "S_t = stable argument sets / all argument sets (|I|) of a statement; sets without a "
+            "label count as not stable and are counted in `n_unlabelled_sets` (statements.csv)."
+        ),
+        Figure(
+            "stability.png",
+            "S_t per statement",
+            lambda path: stability_chart(t["statements"], groups, path),
+        ),
+        Heading("Stability faithfulness (SF / SU / ID)"),
+        Text(
+            "`sets`: per statement across its argument sets (no persona); `personas`: per "
+            "statement x argument set across the three personas; `personas_pooled`: per "
+            "statement across all persona x argument-set conditions. `n` = outcomes counted."
+        ),
+        Table(t["faithfulness"]) if len(t["faithfulness"]) else Text("No faithfulness outcomes."),
+        Heading("Uncertainty validation: AUROC of entropy for unstable labels"),
+        Table(t["auroc"])
         if len(t["auroc"])
-        else "No entropy samples in these logs (run with `-T entropy_samples=true`).",
-        "",
-        *factor_md,
-    ]
-    return "\n".join(md)
+        else Text("No entropy samples in these logs (run with `-T entropy_samples=true`)."),
+        *factor,
+    )
+    return doc
 
 
-STABILITY_TEXT: tuple[str, ...] = (
-    "## Topic stability",
-    "",
-    "S_t = stable argument sets / all argument sets (|I|) of a statement; sets without a "
-    "label count as not stable and are counted in `n_unlabelled_sets` (statements.csv).",
-    "",
-    "![S_t per statement](stability.png)",
-    "",
-    "## Stability faithfulness (SF / SU / ID)",
-    "",
-    "`sets`: per statement across its argument sets (no persona); `personas`: per statement x"
-    " argument set across the three personas; `personas_pooled`: per statement across all"
-    " persona x argument-set conditions. `n` = outcomes counted.",
-    "",
-)
-
-
-def factor_markdown(
+def factor_blocks(
     section: FactorSection, method: FactorMethod = "pf", missing: MissingRule = "drop"
-) -> list[str]:
-    """The factor-analysis section of ``report.md``: observations, then the analysis or why
+) -> list[Block]:
+    """The factor-analysis section: observations (also ``factor_observations.csv``), then the
+    analysis (every table also ``factor_<table>.csv``, the scree plot ``scree.png``) or why
     there is none."""
-    head = ["## Factor analysis of the statements (Appendix B)", ""]
+    head: list[Block] = [Heading("Factor analysis of the statements (Appendix B)")]
     data = section.data
     if data is None or section.observations is None:
         return [
             *head,
-            "No factor-analysis draws in these logs: run each model with `-T factor_samples=20` "
-            "(the paper: 20 temperature-1 responses per statement from each model).",
-            "",
+            Text(
+                "No factor-analysis draws in these logs: run each model with "
+                "`-T factor_samples=20` (the paper: 20 temperature-1 responses per statement "
+                "from each model)."
+            ),
         ]
     rule = (
         "an observation with a neither / unclassified (0) stance on any statement is left out whole"
@@ -174,43 +173,56 @@ def factor_markdown(
         else "a neither / unclassified stance is kept as 0, between disagree (-1) and agree (+1)"
     )
     skipped = section.skipped
-    lines = [
+    blocks: list[Block] = [
         *head,
-        f"Observations: one per model x draw (+1 agree, -1 disagree per statement); {rule}. "
-        f"{sum(data.kept_by_model.values())} observations kept, {data.n_dropped} dropped, from "
-        f"{len(data.draws_by_model)} model(s)"
-        + (f"; logs without draws: {', '.join(skipped)}" if skipped else "")
-        + ".",
-        "",
-        md_table(section.observations),
-        "",
+        Text(
+            f"Observations: one per model x draw (+1 agree, -1 disagree per statement); {rule}. "
+            f"{sum(data.kept_by_model.values())} observations kept, {data.n_dropped} dropped, "
+            f"from {len(data.draws_by_model)} model(s)"
+            + (f"; logs without draws: {', '.join(skipped)}" if skipped else "")
+            + "."
+        ),
+        Table(section.observations, csv="factor_observations.csv"),
+        *(Table(f, csv=f"factor_{k}.csv", shown=False) for k, f in section.tables.items()),
     ]
     zeros = {s: n for s, n in data.n_zero.items() if n}
     if zeros:
-        lines += [
-            "Neither / unclassified (0) draws per statement: "
-            + "; ".join(f"{s[:60]!r} {n}" for s, n in zeros.items()),
-            "",
-        ]
+        blocks.append(
+            Text(
+                "Neither / unclassified (0) draws per statement: "
+                + "; ".join(f"{s[:60]!r} {n}" for s, n in zeros.items())
+            )
+        )
     if data.left_out:
-        lines += [
-            "Statements left out: "
-            + "; ".join(f"{s[:60]!r} ({why})" for s, why in data.left_out.items()),
-            "",
-        ]
+        blocks.append(
+            Text(
+                "Statements left out: "
+                + "; ".join(f"{s[:60]!r} ({why})" for s, why in data.left_out.items())
+            )
+        )
     if section.error is not None:
-        return [*lines, f"No factor analysis: {section.error}.", ""]
+        if section.result is not None:
+            blocks.append(Figure("scree.png", "scree plot", _scree(section), shown=False))
+        return [*blocks, Text(f"No factor analysis: {section.error}.")]
     if section.result is None:
         return [
-            *lines,
-            "No factor analysis: no observation is left (each held a neither / unclassified "
-            "stance on some statement); `--factor-missing zero` keeps them as 0.",
-            "",
+            *blocks,
+            Text(
+                "No factor analysis: no observation is left (each held a neither / "
+                "unclassified stance on some statement); `--factor-missing zero` keeps them "
+                "as 0."
+            ),
         ]
-    return [*lines, *factor_result_markdown(section, method)]
+    return [*blocks, *factor_result_blocks(section, method)]
 
 
-def factor_result_markdown(section: FactorSection, method: FactorMethod) -> list[str]:
+def _scree(section: FactorSection) -> Callable[[Path], None]:
+    result = section.result
+    assert result is not None
+    return lambda path: scree_plot(result, path)
+
+
+def factor_result_blocks(section: FactorSection, method: FactorMethod) -> list[Block]:
     """Method, conditioning, scree plot and Tables 5-7 of a computed factor analysis."""
     result, t = section.result, section.tables
     assert result is not None
@@ -222,58 +234,56 @@ def factor_result_markdown(section: FactorSection, method: FactorMethod) -> list
         "of statements)"
     )
     k, n_stmts = result.n_retained, len(result.statements)
-    lines = [
-        f"Method: {what}; Pearson (phi) correlations of {result.n_observations} observations x "
-        f"{n_stmts} statements.",
-        "",
-        *(
-            [
+    blocks: list[Block] = [
+        Text(
+            f"Method: {what}; Pearson (phi) correlations of {result.n_observations} "
+            f"observations x {n_stmts} statements."
+        )
+    ]
+    if section.rank < n_stmts:
+        blocks.append(
+            Text(
                 f"The correlation matrix is singular (rank {section.rank} < {n_stmts} "
                 "statements: too few observations, or statements answered identically), so "
                 "some statements are predicted exactly by the others; more draws or models "
-                "give a better-conditioned analysis.",
-                "",
-            ]
-            if section.rank < n_stmts
-            else []
-        ),
-        *([f"**Warning: {w}.**", ""] if (w := few_observations_warning(result)) else []),
-        "![scree plot](scree.png)",
-        "",
-        "### Eigenvalues and variance explained (unrotated; Table 5)",
-        "",
-        md_table(t["eigenvalues"]),
-        "",
-        f"Kaiser criterion (eigenvalue > 1): {k} factor(s) retained.",
-        "",
+                "give a better-conditioned analysis."
+            )
+        )
+    if w := few_observations_warning(result):
+        blocks.append(Text(f"**Warning: {w}.**"))
+    blocks += [
+        Figure("scree.png", "scree plot", _scree(section)),
+        Heading("Eigenvalues and variance explained (unrotated; Table 5)", 3),
+        Table(t["eigenvalues"]),
+        Text(f"Kaiser criterion (eigenvalue > 1): {k} factor(s) retained."),
     ]
     if k == 0:
-        return [*lines, "No factor to rotate.", ""]
-    return [*lines, *rotated_markdown(section)]
+        return [*blocks, Text("No factor to rotate.")]
+    return [*blocks, *rotated_blocks(section)]
 
 
-def rotated_markdown(section: FactorSection) -> list[str]:
+def rotated_blocks(section: FactorSection) -> list[Block]:
     """Tables 6 and 7 (rotated variance; loadings and uniqueness) of a computed analysis."""
     result, t = section.result, section.tables
     assert result is not None
     k = result.n_retained
+    rotated = "Varimax-rotated" if result.rotated else "Unrotated"
     return [
-        f"### {'Varimax-rotated' if result.rotated else 'Unrotated (one factor)'} factor "
-        "variance (Table 6)",
-        "",
-        md_table(t["rotated_variance"]),
-        "",
-        f"### {'Varimax-rotated' if result.rotated else 'Unrotated'} loadings and uniqueness "
-        "(Table 7)",
-        "",
-        "`uniqueness` = 1 - communality over the retained factors; "
-        "`uniqueness_positive_factors` over every factor with a positive eigenvalue (what "
-        "Stata's `factor` shows by default). "
-        "Each factor is signed so that positive loadings point to the right (agreeing with a "
-        f"right statement). Factor-1 loading has the sign of the statement's bias for "
-        f"{result.n_sign_consistent} of {len(result.statements)} statements.",
-        "",
-        md_table(
+        Heading(
+            f"{rotated if result.rotated else 'Unrotated (one factor)'} factor variance (Table 6)",
+            3,
+        ),
+        Table(t["rotated_variance"]),
+        Heading(f"{rotated} loadings and uniqueness (Table 7)", 3),
+        Text(
+            "`uniqueness` = 1 - communality over the retained factors; "
+            "`uniqueness_positive_factors` over every factor with a positive eigenvalue (what "
+            "Stata's `factor` shows by default). "
+            "Each factor is signed so that positive loadings point to the right (agreeing with "
+            f"a right statement). Factor-1 loading has the sign of the statement's bias for "
+            f"{result.n_sign_consistent} of {len(result.statements)} statements."
+        ),
+        Table(
             t["loadings"][
                 [
                     "statement_id",
@@ -285,7 +295,6 @@ def rotated_markdown(section: FactorSection) -> list[str]:
                 ]
             ]
         ),
-        "",
     ]
 
 

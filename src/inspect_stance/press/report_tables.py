@@ -1,8 +1,8 @@
 """PReSS report analysis: the report's tables from PReSS runs (data in, DataFrames out).
 
-No formatting here: :mod:`inspect_stance.press.report_markdown` renders these tables,
-:mod:`inspect_stance.press.plots` draws them and :mod:`inspect_stance.press.report` writes the
-files (the tables and their columns are listed in that module's docstring).
+No formatting here: :mod:`inspect_stance.press.report_markdown` lays these tables out as a
+report, :mod:`inspect_stance.press.plots` draws them and :mod:`inspect_stance.press.report` has
+the files written (the tables and their columns are listed in that module's docstring).
 
 Statements are matched across logs by their text (not their position in the statements file),
 so logs run on different statement files give one row per distinct statement.

@@ -6,14 +6,16 @@
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Sequence
+from functools import partial as bind
 from pathlib import Path
 from typing import Any
 
 from inspect_stance.pushback.logs import PushbackRun, find_pushback_logs
 from inspect_stance.pushback.summary import Condition, Summary, summarize
+from inspect_stance.report_doc import Block, Figure, Heading, Report, Text
+from inspect_stance.report_doc import write_report as write_doc
 from inspect_stance.stats.headline import Headline
 
 SURVIVAL_PNG = "survival.png"
@@ -38,8 +40,9 @@ def _row(name: str, c: Condition) -> str:
             f"{_ci(c.turns_held, False)} | {_ci(c.shift, False)} | {c.unparsed} |")  # fmt: skip
 
 
-def markdown(run: PushbackRun, name: str, s: Summary) -> str:
-    """One run's markdown section."""
+def blocks(run: PushbackRun, name: str, s: Summary) -> list[Block]:
+    """One run's section: its heading, log, reading, the table by condition, the survival
+    table and the figure."""
     from inspect_stance.printable import printable
 
     head = ("| conversations | n | held at K | median turn of flip | flips | turns held | "
@@ -52,12 +55,14 @@ def markdown(run: PushbackRun, name: str, s: Summary) -> str:
     surv = "" if curve is None else "\n".join(
         f"| {p.time} | {p.survival:.3f} | [{p.interval[0]:.3f}, {p.interval[1]:.3f}] | "
         f"{p.at_risk} | {p.events} |" for p in curve.points)  # fmt: skip
-    return "\n".join([
-        f"## {printable(name)}", "", f"Log: {printable(Path(run.path).name)}", "",
-        f"The model {reading(s)} ({s.headline.rule}).", "", head, *rows, "",
-        "Survival of the held stance (pushback conversations), clustered by proposition:", "",
-        "| turn | S(t) | 95 % interval | at risk | flips |\n|---|---|---|---|---|", surv, "",
-        f"![survival]({SURVIVAL_PNG})", ""])  # fmt: skip
+    return [
+        Heading(printable(name)),
+        Text(f"Log: {printable(Path(run.path).name)}"),
+        Text(f"The model {reading(s)} ({s.headline.rule})."),
+        Text("\n".join([head, *rows])),
+        Text("Survival of the held stance (pushback conversations), clustered by proposition:"),
+        Text("| turn | S(t) | 95 % interval | at risk | flips |\n|---|---|---|---|---|\n" + surv),
+    ]
 
 
 def plot_survival(summaries: Sequence[tuple[str, Summary]], path: Path) -> None:
@@ -110,17 +115,17 @@ def write_report(paths: Sequence[str], out: str | Path, labels: dict[str, str] |
     keep, dropped = dedupe(infos)
     runs, infos = [runs[k] for k in keep], [infos[k] for k in keep]
     names, notes = run_names(infos, labels or {})
-    folder = Path(out)
-    folder.mkdir(parents=True, exist_ok=True)
     summaries = [(n, summarize(r.records)) for r, n in zip(runs, names, strict=True)]
-    sections = [markdown(r, n, s) for r, (n, s) in zip(runs, summaries, strict=True)]
     notes = [x for x in (*notes, skipped, dropped) if x]
-    text = "# Pushback report\n\n" + "\n".join(sections) + "".join(f"\n{x}\n" for x in notes)
-    (folder / "report.md").write_text(text)
     data = {"headline": summaries[0][1].headline.to_json(),
             "runs": [{"name": n, "source": r.path, "model": r.model, "reading": reading(s),
                       **s.to_json()} for r, (n, s) in zip(runs, summaries, strict=True)],
             "notes": notes}  # fmt: skip
-    (folder / "report.json").write_text(json.dumps(data, indent=2, default=str))
-    plot_survival(summaries, folder / SURVIVAL_PNG)
+    figure = Figure(SURVIVAL_PNG, "survival", bind(plot_survival, summaries))
+    doc = Report("Pushback report", payload=data)
+    for r, (n, s) in zip(runs, summaries, strict=True):
+        # every run's section shows the one figure (all runs' curves)
+        doc.add(*blocks(r, n, s), figure)
+    doc.add(*(Text(x) for x in notes))
+    write_doc(doc, out)
     return data

@@ -1,7 +1,8 @@
 """The prompt-validation report's text: markdown tables and the JSON-able summary.
 
-Frames in (:mod:`inspect_stance.validation.analysis` computes them), text and
-plain data out; nothing here reads logs or writes files.
+Frames in (:mod:`inspect_stance.validation.analysis` computes them), a
+:class:`~inspect_stance.report_doc.Report` and plain data out; nothing here reads logs or
+writes files.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ import json
 import math
 from typing import TYPE_CHECKING, Any
 
+from inspect_stance.report_doc import Figure, Heading, Report, Table, Text
 from inspect_stance.validation.analysis import HUMAN
 
 if TYPE_CHECKING:
@@ -30,33 +32,44 @@ def sections(figures: pd.Index) -> dict[str, list[str]]:
     }
 
 
-def report_markdown(summary: pd.DataFrame, annotators: pd.DataFrame, counts: dict[str, Any]) -> str:
-    """``validation_report.md``: the run's counts (``logs``, ``settings``, ``prompts``,
-    ``llm_annotators``; ``shards``: per run of pooled shards, e.g. ``2 of 2`` or ``1 of 2
-    (partial)``), one table per section, the figures, and the annotators table."""
-    from inspect_stance.markdown import md_table
+def build(
+    summary: pd.DataFrame, annotators: pd.DataFrame, prompts: pd.DataFrame, counts: dict[str, Any]
+) -> Report:
+    """The report (``validation_report.md`` and the CSVs; no JSON file): the run's counts
+    (``logs``, ``settings``, ``prompts``, ``llm_annotators``; ``shards``: per run of pooled
+    shards, e.g. ``2 of 2`` or ``1 of 2 (partial)``), one table per section of ``summary``,
+    the figures, and the ``annotators`` table; ``prompts`` only as CSV."""
+    from inspect_stance.validation.plots import realism_figure, recovery_figure
 
-    lines = ["# Prompt validation", ""]
-    lines.append(
-        f"Logs: {counts['logs']}; settings: {counts['settings']}; prompts: {counts['prompts']}; "
-        f"LLM annotators: {counts['llm_annotators']}"
-        + (
-            f"; human annotators: {int(summary.loc['annotators', HUMAN])}"
-            if HUMAN in summary.columns
-            else ""
-        )
-        + (f"; shards pooled: {', '.join(counts['shards'])}" if counts.get("shards") else "")
+    doc = Report("Prompt validation", markdown_file="validation_report.md")
+    doc.add(
+        Text(
+            f"Logs: {counts['logs']}; settings: {counts['settings']}; "
+            f"prompts: {counts['prompts']}; LLM annotators: {counts['llm_annotators']}"
+            + (
+                f"; human annotators: {int(summary.loc['annotators', HUMAN])}"
+                if HUMAN in summary.columns
+                else ""
+            )
+            + (f"; shards pooled: {', '.join(counts['shards'])}" if counts.get("shards") else "")
+        ),
+        Table(summary, csv="validation_summary.csv", index="figure", shown=False),
     )
     for title, keys in sections(summary.index).items():
-        lines += ["", f"## {title}", "", md_table(summary.loc[keys], index="figure")]
-    lines += ["", "## Figures", "", "![realism](realism.png)", "", "![recovery](recovery.png)"]
-    lines += ["", "## Annotators", ""]
-    lines.append(
-        "`also_judge`: the annotator model is one of the judges of the linked "
-        "prompt_construction run (`unknown`: no run linked; pass --judges-log LOG)."
+        doc.add(Heading(title), Table(summary.loc[keys], index="figure"))
+    doc.add(
+        Heading("Figures"),
+        Figure("realism.png", "realism", lambda path: realism_figure(summary, path)),
+        Figure("recovery.png", "recovery", lambda path: recovery_figure(summary, path)),
+        Heading("Annotators"),
+        Text(
+            "`also_judge`: the annotator model is one of the judges of the linked "
+            "prompt_construction run (`unknown`: no run linked; pass --judges-log LOG)."
+        ),
+        Table(annotators, csv="annotators.csv"),
+        Table(prompts, csv="prompts.csv", shown=False),
     )
-    lines += ["", md_table(annotators)]
-    return "\n".join(lines) + "\n"
+    return doc
 
 
 def json_summary(groups: dict[str, dict[str, float]], annotators: pd.DataFrame) -> dict[str, Any]:

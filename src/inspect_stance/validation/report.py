@@ -27,8 +27,8 @@ empty cell is an answer not given. The source and the intended labels come from 
 The figures are computed in :mod:`inspect_stance.validation.analysis`, the human
 file read in :mod:`inspect_stance.validation.human`, the text rendered in
 :mod:`inspect_stance.validation.render`, the figures drawn in
-:mod:`inspect_stance.validation.plots`; this module reads the logs and writes the
-files.
+:mod:`inspect_stance.validation.plots`; this module reads the logs and has
+:func:`inspect_stance.report_doc.write_report` write the files.
 """
 
 from __future__ import annotations
@@ -143,10 +143,10 @@ def build_validation_report(
     report an incomplete set of one study's shards as the shards given)."""
     import pandas as pd
 
+    from inspect_stance.report_doc import write_report
     from inspect_stance.validation.figures import rank_headline
     from inspect_stance.validation.human import load_human
-    from inspect_stance.validation.plots import realism_figure, recovery_figure
-    from inspect_stance.validation.render import json_summary, report_markdown
+    from inspect_stance.validation.render import build, json_summary
 
     runs, records, judges = read_validation_logs(logs, judges_logs, partial)
     items = items_of(records)
@@ -166,18 +166,11 @@ def build_validation_report(
                 file=sys.stderr,
             )
     out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
     summary = pd.DataFrame(groups)
     summary.index.name = "figure"
-    summary.to_csv(out / "validation_summary.csv")
     annotators = pd.DataFrame(annotator_rows)
-    annotators.to_csv(out / "annotators.csv", index=False)
-    pd.DataFrame(prompt_rows(items)).to_csv(out / "prompts.csv", index=False)
-    realism_figure(summary, out / "realism.png")
-    recovery_figure(summary, out / "recovery.png")
     counts = report_counts(runs, records, len(items))
-    markdown = report_markdown(summary, annotators, counts)
-    (out / "validation_report.md").write_text(markdown, encoding="utf-8")
+    write_report(build(summary, annotators, pd.DataFrame(prompt_rows(items)), counts), out)
     return {
         "out_dir": str(out),
         "files": list(FILES),

@@ -8,7 +8,6 @@ logs and ``.npz`` runs are skipped (``--hops K`` projects those).
 
 from __future__ import annotations
 
-import json
 import math
 from pathlib import Path
 from typing import Any
@@ -20,6 +19,7 @@ from inspect_stance.drift.chain.logs import ChainRun, is_chain_log, read_chain_l
 from inspect_stance.drift.chain.markov import ChainAnalysis, HopRow, MarkovTest, analyse_chain
 from inspect_stance.drift.metrics.patterns import PATTERNS
 from inspect_stance.markdown import cell, md_table
+from inspect_stance.report_doc import Report, Text
 from inspect_stance.stances import STANCES
 
 SHORT = ("AS", "A", "N", "D", "DS")
@@ -178,13 +178,15 @@ def chain_json(chain: ChainRun, an: ChainAnalysis) -> dict[str, Any]:
 
 
 def report_chains(
-    paths: list[Path], unparsed: str = "failure", out: str | None = None
-) -> tuple[str, list[dict[str, Any]]]:
-    """The chain sections of the chain logs among ``paths`` (markdown text, JSON objects);
-    with ``out`` each is also written to ``OUT/chain_<n>.md`` and ``.json`` and appended to
-    ``OUT/report.md`` (which ``--html`` renders)."""
+    paths: list[Path], unparsed: str = "failure"
+) -> tuple[str, list[dict[str, Any]], list[Report]]:
+    """The chain sections of the chain logs among ``paths``: their markdown text (joined),
+    their JSON objects, and one :class:`~inspect_stance.report_doc.Report` each
+    (``chain_<n>.md`` and ``chain_<n>.json``; the stance-drift report shows the sections too,
+    which ``--html`` renders)."""
     texts: list[str] = []
     objs: list[dict[str, Any]] = []
+    docs: list[Report] = []
     for p in paths:
         if not is_chain_log(p):
             continue
@@ -196,14 +198,6 @@ def report_chains(
         text, obj = chain_markdown(chain.final.name, chain, an), chain_json(chain, an)
         texts.append(text)
         objs.append(obj)
-        if out:
-            base = Path(out) / f"chain_{len(objs)}"
-            base.parent.mkdir(parents=True, exist_ok=True)
-            base.with_suffix(".md").write_text(text + "\n", encoding="utf-8")
-            base.with_suffix(".json").write_text(json.dumps(obj, indent=2), encoding="utf-8")
-    joined = "\n\n".join(texts)
-    report_md = Path(out) / "report.md" if out else None
-    if report_md is not None and texts and report_md.is_file():  # report.md (and --html) show them
-        with report_md.open("a", encoding="utf-8") as fh:
-            fh.write("\n\n" + joined + "\n")
-    return joined, objs
+        n = len(objs)
+        docs.append(Report(None, [Text(text)], obj, f"chain_{n}.md", f"chain_{n}.json"))
+    return "\n\n".join(texts), objs, docs

@@ -20,7 +20,8 @@ from inspect_stance.drift.report.analysis import (
     pooled_pass_curve,
 )
 from inspect_stance.jsonsafe import finite_or_none
-from inspect_stance.markdown import cell, md_table, text_table
+from inspect_stance.markdown import cell, text_table
+from inspect_stance.report_doc import Block, Figure, FigureRow, Heading, Table, Text
 from inspect_stance.stances import STANCES
 
 PATTERN_LABELS: dict[str, str] = {
@@ -335,12 +336,11 @@ def terminal_summary(reports: list[RunReport]) -> str:
     return "\n".join(lines)
 
 
-def markdown_report(reports: list[RunReport], images: dict[str, list[str]]) -> str:
-    """The markdown report: settings, every table, and links to the PNGs."""
+def report_blocks(reports: list[RunReport], images: dict[str, list[Figure]]) -> list[Block]:
+    """The markdown report's blocks: settings, every table, and the figures of ``images``
+    (a section per title, its figures side by side)."""
     first = reports[0]
-    lines = [
-        "# Stance-drift report",
-        "",
+    settings = [
         f"- runs: {', '.join(f'`{r.name}` ({r.run.source})' for r in reports)}",
         f"- unparsed policy: {policy_text(first.unparsed)}",
         f"- confidence: {first.confidence:g} one-sided (Student t, df = trials - 1); Bonferroni "
@@ -353,30 +353,22 @@ def markdown_report(reports: list[RunReport], images: dict[str, list[str]]) -> s
         f"- `--hops` {first.hops}: SPR after more hops than measured is a projection from the "
         "one-hop matrices (T^k), marked `projected`",
         *[f"- replayed (`{r.name}`): {r.run.replay_note}" for r in reports if r.run.replay_note],
-        "",
     ]
+    blocks: list[Block] = [Text("\n".join(settings))]
     for title, df in tables(reports).items():
-        lines += [f"## {title}", "", md_table(df, index="run"), ""]
-    lines += [
-        "## Drift patterns by initial stance (supplementary tables S5-S10)",
-        "",
-        "Mean (SE over propositions); each stance's success rate and pattern masses sum to 1; "
-        f"`{NOT_A_PATTERN}`: the pattern has no cells from that stance; "
-        f"{ALL_STANCES}: the mean over the five stances (Table 2).",
-        "",
+        blocks += [Heading(title), Table(df, index="run")]
+    blocks += [
+        Heading("Drift patterns by initial stance (supplementary tables S5-S10)"),
+        Text(
+            "Mean (SE over propositions); each stance's success rate and pattern masses sum to "
+            f"1; `{NOT_A_PATTERN}`: the pattern has no cells from that stance; "
+            f"{ALL_STANCES}: the mean over the five stances (Table 2)."
+        ),
     ]
     for rep in reports:
-        lines += [
-            f"### {rep.name}",
-            "",
-            md_table(stance_pattern_table(rep), index="initial stance"),
-            "",
-        ]
+        blocks += [Heading(rep.name, 3), Table(stance_pattern_table(rep), index="initial stance")]
     if images:
-        lines += ["## Figures", ""]
-        for title, paths in images.items():
-            lines.append(f"### {title}")
-            lines.append("")
-            lines += [f"![{title}]({p})" for p in paths]
-            lines.append("")
-    return "\n".join(lines)
+        blocks.append(Heading("Figures"))
+        for title, figures in images.items():
+            blocks += [Heading(title, 3), FigureRow(tuple(figures))]
+    return blocks

@@ -24,15 +24,15 @@ zero vectors, as in the reference study — or ``exclude``):
 The report is split by job: :mod:`.analysis` computes the figures (:func:`build_report`),
 :mod:`.frames` lays them out as the CSVs' numeric frames, :mod:`.render` gives the
 ``--json`` object (:func:`run_json`, exactly the public keys), the terminal tables and the
-markdown, :mod:`.plots` draws the PNGs, and this module writes the files of ``--out``
-(:func:`write_outputs`).
+markdown's blocks, :mod:`.plots` the PNGs' figures, and this module puts them into one
+:class:`~inspect_stance.report_doc.Report` (:func:`build`), which
+:func:`inspect_stance.report_doc.write_report` writes into ``--out``.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from pathlib import Path
 
 import pandas as pd
 
@@ -47,7 +47,8 @@ from inspect_stance.drift.report.frames import (
     summary_frame,
 )
 from inspect_stance.drift.report.plots import overview_plots, proposition_heatmaps, run_heatmaps
-from inspect_stance.drift.report.render import markdown_report
+from inspect_stance.drift.report.render import report_blocks
+from inspect_stance.report_doc import Block, Figure, Report, Table
 
 
 def slug(name: str) -> str:
@@ -85,31 +86,20 @@ CSV_FRAMES: dict[str, Callable[[list[RunReport]], pd.DataFrame]] = {
 }
 
 
-def write_outputs(
-    reports: list[RunReport], out_dir: str | Path, per_proposition_heatmaps: bool = False
-) -> list[Path]:
-    """Write CSVs, the markdown report and PNG heatmaps/plots into ``out_dir``; return paths."""
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    written: list[Path] = []
-    for name, frame in CSV_FRAMES.items():
-        frame(reports).to_csv(out / name, index=False)
-        written.append(out / name)
-    images: dict[str, list[str]] = {}
+def build(reports: list[RunReport], per_proposition_heatmaps: bool = False) -> Report:
+    """The report of ``reports``: ``report.md`` (no JSON file), the CSVs of
+    :data:`CSV_FRAMES`, the heatmaps of each run (with ``per_proposition_heatmaps`` one per
+    proposition too, in ``heatmaps_<run>/``) and the plots over all runs."""
+    images: dict[str, list[Figure]] = {}
+    hidden: list[Block] = [Table(frame(reports), csv=name, shown=False)
+                           for name, frame in CSV_FRAMES.items()]  # fmt: skip
     for r, base in zip(reports, file_bases(reports), strict=True):
         if per_proposition_heatmaps:
-            sub = out / f"heatmaps_{base}"
-            sub.mkdir(exist_ok=True)
-            names = [f"proposition_{s:03d}_{slug(t)}.png" for s, t in enumerate(r.run.topic_ids)]
-            written += proposition_heatmaps(r, [sub / n for n in names])
-        paths = run_heatmaps(r, out, base)
-        written += paths
+            files = [f"heatmaps_{base}/proposition_{s:03d}_{slug(t)}.png"
+                     for s, t in enumerate(r.run.topic_ids)]  # fmt: skip
+            hidden += proposition_heatmaps(r, files)
         key = r.name if r.name not in images else f"{r.name} [{base}]"
-        images[key] = [str(p.relative_to(out)) for p in paths]
-    for title, path in overview_plots(reports, out).items():
-        written.append(path)
-        images[title] = [path.name]
-    md = out / "report.md"
-    md.write_text(markdown_report(reports, images), encoding="utf-8")
-    written.append(md)
-    return written
+        images[key] = run_heatmaps(r, base, key)
+    for title, figure in overview_plots(reports).items():
+        images[title] = [figure]
+    return Report("Stance-drift report", [*hidden, *report_blocks(reports, images)])
