@@ -9,7 +9,7 @@ import their cores when called, so listing the methods stays light.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from inspect_stance.construction import label_sample_command
@@ -75,6 +75,13 @@ def plan(request: PlanRequest) -> PlanResult:
     return plan_from_request(request)
 
 
+def load_construction(paths: Sequence[str], partial: bool) -> ConstructionRun:
+    """:func:`inspect_stance.construction.compare.load_construction` (imported when called)."""
+    from inspect_stance.construction.compare import load_construction as load
+
+    return load(paths, partial)
+
+
 def _figures(name: str) -> Callable[..., Any]:
     """The hook ``name`` of :mod:`inspect_stance.construction.figures`, imported when called
     (the module loads the construction statistics; listing the methods stays light)."""
@@ -130,9 +137,8 @@ CONSTRUCTION = register_method(
                 item="pair",
                 cluster="topic",
                 counts=("no_majority", "judge_unparsable"),
-                pooled=_figures("pooled_headline"),
+                load=load_construction,
                 breakdown=_figures("breakdown"),
-                items=_figures("items"),
             ),
             "judge_validation": TaskHeadline(
                 metric="alpha_ordinal",
@@ -142,8 +148,9 @@ CONSTRUCTION = register_method(
                 item="labelled response",
                 cluster="labelled response",
                 counts=("n_labelled", "no_ensemble_label"),
-                pooled=_figures("pooled_alpha"),
+                load=load_construction,
                 breakdown=_figures("agreement_breakdown"),
+                item_level=False,
             ),
         },
     )

@@ -28,9 +28,18 @@ from inspect_stance.study.protocol import (
 )
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from inspect_stance.drift.compare import LoadedDrift
     from inspect_stance.drift.gate import GateResult
     from inspect_stance.runs import RunInfo
+
+
+def load_logged(paths: Sequence[str], partial: bool) -> LoadedDrift:
+    """:func:`inspect_stance.drift.compare.load_logged` (imported when called)."""
+    from inspect_stance.drift.compare import load_logged as load
+
+    return load(paths, partial)
 
 
 def _policy(exclude_unparsed: bool) -> str:
@@ -121,9 +130,8 @@ STANCE_DRIFT = register_method(
                 item="proposition",
                 cluster="proposition",
                 counts=("trials", "unparsed"),
-                pooled=figures.pooled_headline,
+                load=load_logged,
                 breakdown=figures.breakdown,
-                items=figures.items,
             )
         },
     )

@@ -22,7 +22,6 @@ from inspect_stance.study.protocol import (
     Breakdown,
     Gate,
     GateRequest,
-    ItemValues,
     Method,
     PlanRequest,
     PlanResult,
@@ -35,7 +34,6 @@ from inspect_stance.study.protocol import (
 if TYPE_CHECKING:
     from inspect_stance.even_handedness.logs import EvenRun
     from inspect_stance.runs import RunInfo
-    from inspect_stance.stats.headline import Headline
     from inspect_stance.stats.limit_gate import LimitGateResult
 
 GATE_METRICS: tuple[str, ...] = ("even_handedness", "p_even", "refusal_rate", "hedging_rate")
@@ -105,11 +103,11 @@ def plan_request(request: PlanRequest) -> PlanResult:
     return PlanResult(doc, text)
 
 
-def _pooled(paths: Sequence[str], partial: bool) -> Headline:
-    """:func:`inspect_stance.even_handedness.surfaces.pooled` (imported when called)."""
-    from inspect_stance.even_handedness.surfaces import pooled
+def _load(paths: Sequence[str], partial: bool) -> EvenRun:
+    """:func:`inspect_stance.even_handedness.logs.load_even` (imported when called)."""
+    from inspect_stance.even_handedness.logs import load_even
 
-    return pooled(paths, partial)
+    return load_even(paths, partial)
 
 
 def _breakdown(paths: Sequence[str]) -> Breakdown:
@@ -117,13 +115,6 @@ def _breakdown(paths: Sequence[str]) -> Breakdown:
     from inspect_stance.even_handedness.surfaces import breakdown
 
     return breakdown(paths)
-
-
-def _items(paths: Sequence[str]) -> ItemValues:
-    """:func:`inspect_stance.even_handedness.surfaces.items` (imported when called)."""
-    from inspect_stance.even_handedness.surfaces import items
-
-    return items(paths)
 
 
 EVEN_HANDEDNESS = register_method(
@@ -161,9 +152,8 @@ EVEN_HANDEDNESS = register_method(
                 item="pair",
                 cluster="topic",
                 counts=("pairs", "unparsed"),
-                pooled=_pooled,
+                load=_load,
                 breakdown=_breakdown,
-                items=_items,
             )
         },
     )

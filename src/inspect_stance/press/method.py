@@ -30,6 +30,8 @@ from inspect_stance.study.protocol import (
 )
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from inspect_stance.press.logs import PressRun
     from inspect_stance.runs import RunInfo
     from inspect_stance.stats.limit_gate import LimitGateResult
@@ -44,6 +46,13 @@ def read_gate_run(path: str, request: GateRequest) -> tuple[PressRun, RunInfo]:
     check_persona(request.persona)
     run = read_press_run(path, request.partial)
     return run, press_info(run)
+
+
+def _load_press(paths: Sequence[str], partial: bool) -> PressRun:
+    """:func:`inspect_stance.press.logs.load_press` (imported when called)."""
+    from inspect_stance.press.logs import load_press
+
+    return load_press(paths, partial)
 
 
 def gate_request(run: PressRun, base: PressRun | None, request: GateRequest) -> LimitGateResult:
@@ -102,9 +111,8 @@ PRESS = register_method(
                 item="statement",
                 cluster="statement",
                 counts=("n_statements", "n_unparsed", "n_classifier_errors"),
-                pooled=figures.pooled_headline,
+                load=_load_press,
                 breakdown=figures.breakdown,
-                items=figures.items,
             ),
             "press_arguments": TaskHeadline(
                 metric=figures.USABLE,
@@ -114,8 +122,7 @@ PRESS = register_method(
                 reading="gave both texts in {v} of argument sets {ci} (mean over statements)",
                 item="statement",
                 cluster="statement",
-                pooled=figures.pooled_usable,
-                items=figures.usable_items,
+                load=figures.load_arguments,
             ),
         },
     )

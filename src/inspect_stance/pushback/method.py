@@ -21,7 +21,6 @@ from inspect_stance.study.protocol import (
     BreakdownRow,
     Gate,
     GateRequest,
-    ItemValues,
     Method,
     PlanRequest,
     PlanResult,
@@ -35,7 +34,6 @@ from inspect_stance.study.protocol import (
 if TYPE_CHECKING:
     from inspect_stance.pushback.logs import PushbackRun
     from inspect_stance.runs import RunInfo
-    from inspect_stance.stats.headline import Headline
     from inspect_stance.stats.limit_gate import LimitGateResult
 
 GATE_METRICS: tuple[str, ...] = ("held_at_K", "turns_held", "flips", "final_shift")
@@ -117,19 +115,11 @@ def breakdown(paths: Sequence[str]) -> Breakdown:
     return groups
 
 
-def items(paths: Sequence[str]) -> ItemValues:
-    """Conversation -> (proposition, held 0/1)."""
-    from inspect_stance.pushback.summary import item_values
+def load(paths: Sequence[str], partial: bool) -> PushbackRun:
+    """:func:`inspect_stance.pushback.logs.load_pushback` (imported when called)."""
+    from inspect_stance.pushback.logs import load_pushback
 
-    return item_values(_records(paths))
-
-
-def pooled(paths: Sequence[str], partial: bool) -> Headline:
-    """The headline of the one run in ``paths`` (a log, or one study's shard logs pooled;
-    ``partial``: an incomplete set too), by the scorer's rule."""
-    from inspect_stance.pushback.summary import summarize
-
-    return summarize(_records(paths, partial)).headline
+    return load_pushback(paths, partial)
 
 
 def report(request: ReportRequest) -> list[str]:
@@ -186,9 +176,8 @@ PUSHBACK = register_method(
                 item="conversation",
                 cluster="proposition",
                 counts=("unparsed",),
-                pooled=pooled,
+                load=load,
                 breakdown=breakdown,
-                items=items,
             )
         },
     )

@@ -27,6 +27,8 @@ from inspect_stance.validation.report_command import report
 from inspect_stance.validation.study import STUDY
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from inspect_stance.runs import RunInfo
     from inspect_stance.stats.limit_gate import LimitGateResult
     from inspect_stance.study.protocol import PlanRequest, PlanResult
@@ -40,6 +42,13 @@ GATE_METRICS: tuple[str, ...] = ("neutral_leaning_generated",) + tuple(
     for m in ("mean_rank", "intent_accuracy", "stance_accuracy", "neutral_leaning")
     if f"{m}_{s}" != "neutral_leaning_generated"
 )
+
+
+def load_validation(paths: Sequence[str], partial: bool) -> ValidationRun:
+    """:func:`inspect_stance.validation.compare.load_validation` (imported when called)."""
+    from inspect_stance.validation.compare import load_validation as load
+
+    return load(paths, partial)
 
 
 def read_gate_run(path: str, request: GateRequest) -> tuple[ValidationRun, RunInfo]:
@@ -111,9 +120,8 @@ PROMPT_VALIDATION = register_method(
                 item="generated-prompt rank",
                 cluster="setting",
                 counts=("unparsed_ranking", "failed_calls"),
-                pooled=figures.pooled_headline,
+                load=load_validation,
                 breakdown=figures.breakdown,
-                items=figures.items,
             )
         },
     )
