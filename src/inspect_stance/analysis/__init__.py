@@ -127,8 +127,8 @@ def runs_df(logs: LogPaths, strict: bool = False) -> pd.DataFrame:
     from inspect_ai.analysis import evals_df
 
     read = list(_read(_paths(logs), strict))
-    paths = [p for p, _log in read]
-    df = evals_df(paths, quiet=True) if paths else pd.DataFrame()
+    # Inspect's columns from the logs already read (not their files opened once more)
+    df = evals_df([log for _p, log in read], quiet=True) if read else pd.DataFrame()
     if df.empty:
         return df
     for column in ("model_args", "model_base_url"):
