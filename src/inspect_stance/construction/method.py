@@ -9,7 +9,7 @@ import their cores when called, so listing the methods stays light.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from inspect_stance.construction import label_sample_command
@@ -27,6 +27,7 @@ from inspect_stance.study.protocol import (
     PlanResult,
     TaskHeadline,
     comparer_of,
+    loader_of,
     register_method,
 )
 
@@ -73,13 +74,6 @@ def plan(request: PlanRequest) -> PlanResult:
     from inspect_stance.construction.plan_output import plan_from_request
 
     return plan_from_request(request)
-
-
-def load_construction(paths: Sequence[str], partial: bool) -> ConstructionRun:
-    """:func:`inspect_stance.construction.compare.load_construction` (imported when called)."""
-    from inspect_stance.construction.compare import load_construction as load
-
-    return load(paths, partial)
 
 
 def _figures(name: str) -> Callable[..., Any]:
@@ -137,7 +131,7 @@ CONSTRUCTION = register_method(
                 item="pair",
                 cluster="topic",
                 counts=("no_majority", "judge_unparsable"),
-                load=load_construction,
+                load=loader_of("inspect_stance.construction.compare:load_construction"),
                 breakdown=_figures("breakdown"),
             ),
             "judge_validation": TaskHeadline(
@@ -148,7 +142,7 @@ CONSTRUCTION = register_method(
                 item="labelled response",
                 cluster="labelled response",
                 counts=("n_labelled", "no_ensemble_label"),
-                load=load_construction,
+                load=loader_of("inspect_stance.construction.compare:load_construction"),
                 breakdown=_figures("agreement_breakdown"),
                 item_level=False,
             ),

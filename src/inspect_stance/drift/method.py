@@ -24,22 +24,14 @@ from inspect_stance.study.protocol import (
     PlanResult,
     TaskHeadline,
     comparer_of,
+    loader_of,
     register_method,
 )
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
-
     from inspect_stance.drift.compare import LoadedDrift
     from inspect_stance.drift.gate import GateResult
     from inspect_stance.runs import RunInfo
-
-
-def load_logged(paths: Sequence[str], partial: bool) -> LoadedDrift:
-    """:func:`inspect_stance.drift.compare.load_logged` (imported when called)."""
-    from inspect_stance.drift.compare import load_logged as load
-
-    return load(paths, partial)
 
 
 def _policy(exclude_unparsed: bool) -> str:
@@ -130,7 +122,7 @@ STANCE_DRIFT = register_method(
                 item="proposition",
                 cluster="proposition",
                 counts=("trials", "unparsed"),
-                load=load_logged,
+                load=loader_of("inspect_stance.drift.compare:load_logged"),
                 breakdown=figures.breakdown,
             )
         },

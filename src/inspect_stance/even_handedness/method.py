@@ -28,6 +28,7 @@ from inspect_stance.study.protocol import (
     ReportOption,
     TaskHeadline,
     comparer_of,
+    loader_of,
     register_method,
 )
 
@@ -103,13 +104,6 @@ def plan_request(request: PlanRequest) -> PlanResult:
     return PlanResult(doc, text)
 
 
-def _load(paths: Sequence[str], partial: bool) -> EvenRun:
-    """:func:`inspect_stance.even_handedness.logs.load_even` (imported when called)."""
-    from inspect_stance.even_handedness.logs import load_even
-
-    return load_even(paths, partial)
-
-
 def _breakdown(paths: Sequence[str]) -> Breakdown:
     """:func:`inspect_stance.even_handedness.surfaces.breakdown` (imported when called)."""
     from inspect_stance.even_handedness.surfaces import breakdown
@@ -152,7 +146,7 @@ EVEN_HANDEDNESS = register_method(
                 item="pair",
                 cluster="topic",
                 counts=("pairs", "unparsed"),
-                load=_load,
+                load=loader_of("inspect_stance.even_handedness.logs:load_even"),
                 breakdown=_breakdown,
             )
         },

@@ -26,12 +26,11 @@ from inspect_stance.study.protocol import (
     PlanResult,
     TaskHeadline,
     comparer_of,
+    loader_of,
     register_method,
 )
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
-
     from inspect_stance.press.logs import PressRun
     from inspect_stance.runs import RunInfo
     from inspect_stance.stats.limit_gate import LimitGateResult
@@ -46,13 +45,6 @@ def read_gate_run(path: str, request: GateRequest) -> tuple[PressRun, RunInfo]:
     check_persona(request.persona)
     run = read_press_run(path, request.partial)
     return run, press_info(run)
-
-
-def _load_press(paths: Sequence[str], partial: bool) -> PressRun:
-    """:func:`inspect_stance.press.logs.load_press` (imported when called)."""
-    from inspect_stance.press.logs import load_press
-
-    return load_press(paths, partial)
 
 
 def gate_request(run: PressRun, base: PressRun | None, request: GateRequest) -> LimitGateResult:
@@ -111,7 +103,7 @@ PRESS = register_method(
                 item="statement",
                 cluster="statement",
                 counts=("n_statements", "n_unparsed", "n_classifier_errors"),
-                load=_load_press,
+                load=loader_of("inspect_stance.press.logs:load_press"),
                 breakdown=figures.breakdown,
             ),
             "press_arguments": TaskHeadline(

@@ -28,6 +28,7 @@ from inspect_stance.study.protocol import (
     ReportRequest,
     TaskHeadline,
     comparer_of,
+    loader_of,
     register_method,
 )
 
@@ -115,13 +116,6 @@ def breakdown(paths: Sequence[str]) -> Breakdown:
     return groups
 
 
-def load(paths: Sequence[str], partial: bool) -> PushbackRun:
-    """:func:`inspect_stance.pushback.logs.load_pushback` (imported when called)."""
-    from inspect_stance.pushback.logs import load_pushback
-
-    return load_pushback(paths, partial)
-
-
 def report(request: ReportRequest) -> list[str]:
     """The pushback report of ``request.paths`` into ``request.out``
     (:func:`inspect_stance.pushback.report.write_report`): the lines to print."""
@@ -176,7 +170,7 @@ PUSHBACK = register_method(
                 item="conversation",
                 cluster="proposition",
                 counts=("unparsed",),
-                load=load,
+                load=loader_of("inspect_stance.pushback.logs:load_pushback"),
                 breakdown=breakdown,
             )
         },

@@ -68,8 +68,9 @@ ItemValues = dict[str, tuple[str, float]]
 
 
 class Run(Protocol):
-    """One run of a method as the commands read it (each method's run class satisfies it:
-    the objects its :attr:`Comparer.load` and :attr:`Gate.load` return).
+    """One run of a method as the commands and every surface read it (each method's run class
+    satisfies it: the objects its :attr:`Comparer.load`, :attr:`Gate.load` and
+    :attr:`TaskHeadline.load` return).
 
     ``settings()``: what must match for two runs to be comparable (``compare``, ``gate`` and
     the leaderboard refuse runs whose settings differ); ``items(metric)``: the item-level values
@@ -197,6 +198,22 @@ def comparer_of(
                     sections=(lambda runs, names, request: core().compare_sections(
                         runs, names, request)) if sections else None,
                     options=options)  # fmt: skip
+
+
+def loader_of(target: str) -> Callable[[Sequence[str], bool], Run]:
+    """The run loader ``"module:function"`` (``function(paths, partial) -> Run``, a
+    :attr:`TaskHeadline.load`), its module imported when first called (listing the methods
+    stays light)."""
+    import importlib
+
+    module, _, name = target.partition(":")
+
+    def load(paths: Sequence[str], partial: bool) -> Run:
+        found: Run = getattr(importlib.import_module(module), name)(paths, partial)
+        return found
+
+    load.__name__ = name
+    return load
 
 
 @dataclass(frozen=True)

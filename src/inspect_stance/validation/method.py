@@ -18,6 +18,7 @@ from inspect_stance.study.protocol import (
     Method,
     TaskHeadline,
     comparer_of,
+    loader_of,
     register_method,
 )
 from inspect_stance.validation import figures
@@ -27,8 +28,6 @@ from inspect_stance.validation.report_command import report
 from inspect_stance.validation.study import STUDY
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
-
     from inspect_stance.runs import RunInfo
     from inspect_stance.stats.limit_gate import LimitGateResult
     from inspect_stance.study.protocol import PlanRequest, PlanResult
@@ -42,13 +41,6 @@ GATE_METRICS: tuple[str, ...] = ("neutral_leaning_generated",) + tuple(
     for m in ("mean_rank", "intent_accuracy", "stance_accuracy", "neutral_leaning")
     if f"{m}_{s}" != "neutral_leaning_generated"
 )
-
-
-def load_validation(paths: Sequence[str], partial: bool) -> ValidationRun:
-    """:func:`inspect_stance.validation.compare.load_validation` (imported when called)."""
-    from inspect_stance.validation.compare import load_validation as load
-
-    return load(paths, partial)
 
 
 def read_gate_run(path: str, request: GateRequest) -> tuple[ValidationRun, RunInfo]:
@@ -120,7 +112,7 @@ PROMPT_VALIDATION = register_method(
                 item="generated-prompt rank",
                 cluster="setting",
                 counts=("unparsed_ranking", "failed_calls"),
-                load=load_validation,
+                load=loader_of("inspect_stance.validation.compare:load_validation"),
                 breakdown=figures.breakdown,
             )
         },
