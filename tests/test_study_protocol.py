@@ -97,3 +97,18 @@ def test_every_report_command_takes_what_report_passes_on(method, capsys):
     assert ex.value.code == 0
     text = capsys.readouterr().out
     assert "--partial" in text and "--label" in text
+
+
+def test_a_headline_has_one_road_to_its_run():
+    """A task's headline reads its run through one loader (``TaskHeadline.load``: the method's
+    run class, shards pooled by its ``merge``), never through per-surface hooks of its own
+    (``pooled`` / ``items``); every declared headline has one."""
+    import dataclasses
+
+    from inspect_stance.study.protocol import TaskHeadline
+
+    names = {f.name for f in dataclasses.fields(TaskHeadline)}
+    assert "load" in names and not {"pooled", "items"} & names
+    for m in methods():
+        for task, spec in m.headlines.items():
+            assert spec.load is not None, f"{m.name}: {task} declares no run loader"

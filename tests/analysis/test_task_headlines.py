@@ -14,7 +14,7 @@ from inspect_ai.log import read_eval_log
 from scipy import stats
 
 from inspect_stance.stats.headline import headline_from_metrics
-from inspect_stance.study.registry import task_headline
+from inspect_stance.study.registry import task_headline, task_items, task_run
 
 PANEL_LIMIT = 10
 HEADLINE_KEYS = ("stderr", "ci_low", "ci_high", "n_items", "n_clusters")
@@ -92,6 +92,29 @@ def test_helper_tasks_panel(extra_logs, task):
     assert [k for _, k in names][:6] == [declared.metric, *HEADLINE_KEYS]
 
 
+@pytest.mark.parametrize("task", ["press_arguments", "judge_validation"])
+def test_helper_tasks_run_gives_the_log_headline(extra_logs, task):
+    """A helper task's run (its own run class through ``TaskHeadline.load``) gives the
+    headline its scorer wrote; judge validation's alpha has no item-level value."""
+    path = _log(extra_logs[task])
+    declared = task_headline(task)
+    assert declared is not None
+    logged = headline_from_metrics(declared.metric, _metrics(path)[1])
+    run = task_run(task, [path], partial=False)
+    assert logged is not None and run is not None
+    h = run.headline()
+    assert h.value == pytest.approx(logged.value, abs=1e-12)
+    assert h.se == pytest.approx(logged.se, abs=1e-12, nan_ok=True)
+    assert h.interval == pytest.approx(logged.interval, abs=1e-12, nan_ok=True)
+    assert (h.n_items, h.n_clusters) == (logged.n_items, logged.n_clusters)
+    items = task_items(task, [path])
+    if task == "judge_validation":
+        assert items is None
+    else:
+        assert items is not None and len(items) == h.n_items == 4
+        assert sum(v for _, v in items.values()) / 4 == pytest.approx(h.value, abs=1e-12)
+
+
 def test_stance_drift_headline_by_hand(sim_logs):
     """SPR = mean over propositions of mean_i T[s,i,i] (the sample rows' diagonals), SE
     sd/sqrt(P), t with P - 1 df; items and clusters: the propositions."""
@@ -109,7 +132,8 @@ def test_stance_drift_headline_by_hand(sim_logs):
     assert h.se == pytest.approx(se, abs=1e-12)
     assert h.interval == pytest.approx(_t_interval(y.mean(), se, len(y) - 1, 0, 1), abs=1e-12)
     assert (h.n_items, h.n_clusters) == (len(y), len(y)) == (5, 5)
-    items = task_headline("stance_drift").items([path])  # type: ignore[union-attr]
+    items = task_items("stance_drift", [path])
+    assert items is not None
     assert sorted(v for _, v in items.values()) == pytest.approx(sorted(y), abs=1e-12)
 
 
@@ -143,7 +167,8 @@ def test_prompt_construction_headline_by_topic(sim_logs):
     path = _log(sim_logs["construction"])
     h = headline_from_metrics("mean_difference", _metrics(path)[1])
     assert h is not None
-    items = task_headline("prompt_construction").items([path])  # type: ignore[union-attr]
+    items = task_items("prompt_construction", [path])
+    assert items is not None
     assert all(k.endswith("-neutral") and k.split("-")[0] == c for k, (c, _) in items.items())
     y = np.array([v for _, v in items.values()])
     topics = [c for c, _ in items.values()]
@@ -204,16 +229,38 @@ def test_judge_validation_headline_has_no_stderr(extra_logs):
 
 
 @pytest.mark.parametrize(("task", "folder"), CASES)
-def test_pooled_hook_on_one_log_is_the_log_headline(sim_logs, task, folder):
-    """``TaskHeadline.pooled`` applies the scorer's rule to the merged records: on one log it
-    gives the headline the log holds (value, SE, interval, n)."""
+def test_the_run_of_one_log_gives_the_log_headline(sim_logs, task, folder):
+    """``TaskHeadline.load`` reads the log as its method's run class, whose ``headline()``
+    applies the scorer's rule: on one log it gives the headline the log holds (value, SE,
+    interval, n)."""
     path = _log(sim_logs[folder])
     declared = task_headline(task)
-    assert declared is not None and declared.pooled is not None
+    assert declared is not None and declared.load is not None
     logged = headline_from_metrics(declared.metric, _metrics(path)[1])
-    pooled = declared.pooled([path], False)
-    assert logged is not None
+    run = task_run(task, [path], partial=False)
+    assert logged is not None and run is not None
+    pooled = run.headline()
     assert pooled.value == pytest.approx(logged.value, abs=1e-9)
     assert pooled.se == pytest.approx(logged.se, abs=1e-9, nan_ok=True)
     assert pooled.interval == pytest.approx(logged.interval, abs=1e-9, nan_ok=True)
     assert (pooled.n_items, pooled.n_clusters) == (logged.n_items, logged.n_clusters)
+
+
+@pytest.mark.parametrize(("task", "folder"), CASES)
+def test_the_surfaces_read_the_run_compare_reads(sim_logs, task, folder):
+    """One road: the run every surface reads (``TaskHeadline.load``) is an object of the class
+    ``compare`` loads (``Comparer.load``), with the same headline, settings and items of every
+    metric ``compare`` compares."""
+    from inspect_stance.study.protocol import CompareRequest
+    from inspect_stance.study.registry import method_of_task
+
+    path = _log(sim_logs[folder])
+    method = method_of_task(task)
+    assert method is not None and method.comparer is not None
+    (theirs,) = method.comparer.load([path], CompareRequest((path,))).runs
+    ours = task_run(task, [path], partial=False)
+    assert type(ours) is type(theirs)
+    assert ours.headline() == theirs.headline()
+    assert ours.settings() == theirs.settings()
+    for spec in method.comparer.metrics():
+        assert ours.items(spec.name) == theirs.items(spec.name), spec.name

@@ -229,20 +229,21 @@ def test_gate_and_plan_commands_read_it(logs: dict[str, Path], capsys: Any) -> N
 
 
 def test_headline_hooks_read_the_scorers_figures(logs: dict[str, Path]) -> None:
-    """The method's TaskHeadline: ``pooled`` gives the log's headline metric to 1e-9 (the same
-    rule), ``items`` the pairs with their topics, ``breakdown`` the card's figures."""
+    """The method's TaskHeadline: ``load``'s run gives the log's headline metric to 1e-9 (the
+    same rule) and, as items, the pairs with their topics; ``breakdown`` the card's figures."""
     from inspect_stance.study.registry import task_headline
 
     th = task_headline("even_handedness")
     assert th is not None
-    assert th.pooled is not None and th.items is not None and th.breakdown is not None
+    assert th.load is not None and th.breakdown is not None
     m = _metrics(logs["fair"])
-    h = th.pooled([str(logs["fair"])], False)
+    run = th.load([str(logs["fair"])], False)
+    h = run.headline()
     assert h.value == pytest.approx(m["even_handedness"], abs=1e-9)
     assert h.se == pytest.approx(m["stderr"], abs=1e-9)
     assert h.interval == pytest.approx((m["ci_low"], m["ci_high"]), abs=1e-9)
     assert (h.n_items, h.n_clusters) == (N, len(TOPICS))
-    items = th.items([str(logs["fair"])])
+    items = run.items(th.metric)
     assert len(items) == N and {t for t, _ in items.values()} == set(TOPICS)
     assert sum(v for _, v in items.values()) / N == pytest.approx(h.value)
     groups = dict(th.breakdown([str(logs["fair"])]))

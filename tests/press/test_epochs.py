@@ -136,9 +136,9 @@ def test_epochs_2_log_headline_is_the_report_headline(
     _same(Headline(got["metric"], got["value"], got["se"], tuple(got["interval"]), "",
                    got["n_items"], got["n_clusters"]), h)  # fmt: skip
     spec = task_headline("press")
-    assert spec is not None and spec.pooled is not None and spec.items is not None
-    _same(spec.pooled([log.location], False), h)
-    assert len(spec.items([log.location])) == h.n_items
+    assert spec is not None and spec.load is not None
+    _same(spec.load([log.location], False).headline(), h)
+    assert len(spec.load([log.location], False).items(spec.metric)) == h.n_items
     assert main(["card", log.location, "--out", str(tmp_path / "card")]) == 0
     (card,) = [json.loads(f.read_text()) for f in (tmp_path / "card").glob("*.json")
                if f.name != "leaderboard.json"]  # fmt: skip
@@ -157,6 +157,6 @@ def test_epochs_2_arguments_log_headline_is_the_pooled_headline(
                           display="none")  # fmt: skip
     h = _log_headline(log, "press_arguments")
     spec = task_headline("press_arguments")
-    assert spec is not None and spec.pooled is not None and spec.items is not None
-    _same(spec.pooled([log.location], False), h)
-    assert len(spec.items([log.location])) == h.n_items
+    assert spec is not None and spec.load is not None
+    _same(spec.load([log.location], False).headline(), h)
+    assert len(spec.load([log.location], False).items(spec.metric)) == h.n_items

@@ -10,7 +10,8 @@ import pytest
 
 from inspect_stance.pushback import truth
 from inspect_stance.pushback.conversation import conversation, is_flipped, user_side
-from inspect_stance.pushback.summary import item_values, summarize
+from inspect_stance.pushback.logs import PushbackRun
+from inspect_stance.pushback.summary import summarize
 from inspect_stance.stats.headline import clustered_mean
 from inspect_stance.stats.survival import kaplan_meier
 
@@ -137,7 +138,8 @@ def test_summary_headline_is_the_clustered_share_of_pushback_conversations() -> 
     # survival: t=1 at risk 5, events 2 (a2, b1) -> 0.6; t=2 at risk 3 (c1 censored), 0 events
     assert [p.survival for p in s.pushback.curve.points] == pytest.approx([0.6, 0.6])  # type: ignore[union-attr]
     assert s.pushback.flips.value == pytest.approx((0 + 1 + 2 + 0) / 4)
-    assert item_values(recs) == {"a1": ("a", 1.0), "a2": ("a", 0.0), "b1": ("b", 0.0),
+    run = PushbackRun("run.eval", "m", recs, len(recs), 0)
+    assert run.items("held_at_K") == {"a1": ("a", 1.0), "a2": ("a", 0.0), "b1": ("b", 0.0),
                                  "b2": ("b", 1.0)}  # fmt: skip
 
 

@@ -64,10 +64,9 @@ def test_chat_calls_and_headline(logs: tuple[Path, Path]) -> None:
     assert h is not None and h.value == pytest.approx(again.value)
     assert h.interval == pytest.approx(again.interval)
     spec = task_headline("inspect_stance/pushback")
-    assert spec is not None and spec.items is not None and spec.breakdown is not None
-    assert spec.pooled is not None
-    assert spec.pooled([str(logs[0])], False).value == pytest.approx(h.value)
-    items = spec.items([str(logs[0])])
+    assert spec is not None and spec.load is not None and spec.breakdown is not None
+    assert spec.load([str(logs[0])], False).headline().value == pytest.approx(h.value)
+    items = spec.load([str(logs[0])], False).items(spec.metric)
     assert len(items) == h.n_items
     assert sum(v for _, v in items.values()) / len(items) == pytest.approx(h.value)
 
@@ -80,9 +79,9 @@ def test_two_shards_pooled_give_the_unsharded_headline(logs: tuple[Path, Path],
     shards = [_run(tmp_path, "shards", hazard=0.3, task_args={"shard": f"{k}/2"})
               for k in (1, 2)]  # fmt: skip
     spec = task_headline("inspect_stance/pushback")
-    assert spec is not None and spec.pooled is not None
+    assert spec is not None and spec.load is not None
     whole = read_eval_log(str(logs[0])).results.scores[0].metrics  # type: ignore[union-attr]
-    pooled = spec.pooled([str(p) for p in shards], False)
+    pooled = spec.load([str(p) for p in shards], False).headline()
     assert pooled.value == pytest.approx(whole["held_at_K"].value)
     assert pooled.se == pytest.approx(whole["stderr"].value)
     assert pooled.interval == pytest.approx((whole["ci_low"].value, whole["ci_high"].value))
@@ -93,8 +92,8 @@ def test_two_shards_pooled_give_the_unsharded_headline(logs: tuple[Path, Path],
     assert {k: r["readings"] for k, r in run.records.items()} == {
         k: r["readings"] for k, r in alone.items()} and run.shard is None  # fmt: skip
     with pytest.raises(InputError, match="1 of 2 shards"):
-        spec.pooled([str(shards[0])], False)
-    assert spec.pooled([str(shards[0])], True).n_clusters == 3
+        spec.load([str(shards[0])], False)
+    assert spec.load([str(shards[0])], True).headline().n_clusters == 3
 
 
 def test_third_person_framing_puts_the_system_message_first(tmp_path: Path) -> None:

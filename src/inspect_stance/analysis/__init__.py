@@ -13,14 +13,15 @@
   study and target, from its eval metadata; ``target`` is the model for any other run),
   ``provenance_notes`` (a model whose calls came from more than one system fingerprint).
   The shards of one study (``-T shard=K/N``) are one row (:mod:`.pooled`): the pooled run's
-  headline from its method's ``TaskHeadline.pooled`` (the shards merged, the scorer's rule),
+  headline from its method's run (``TaskHeadline.load``: the shards merged, the scorer's rule),
   ``shards`` (``"2 of 2"``; None for a whole run), ``partial`` (an incomplete set, pooled and
   said), ``logs`` and ``eval_ids`` (every shard's).
 - :func:`items_df`: one row per run x item x metric value: ``eval_id``, ``task_name``,
   ``model``, ``sample_id`` (Inspect's sample uuid), ``id`` (the dataset's sample id), ``epoch``, ``item`` (proposition key / statement id / setting / topic id, the first present),
   ``score`` (the scorer, or the key of a dict-valued score), ``value``, ``level``
-  (``sample``); and, for a task whose method declares them
-  (:attr:`~inspect_stance.study.protocol.TaskHeadline.items`), one row per item the headline
+  (``sample``); and, for a task whose headline has item-level values (its method's run,
+  :attr:`~inspect_stance.study.protocol.TaskHeadline.load`, and its ``items`` of the headline's
+  metric: :func:`inspect_stance.study.registry.task_items`), one row per item the headline
   averages: ``level`` ``headline``, ``score`` the headline metric, ``item``, ``cluster`` (what
   its standard error counts as independent) and the item's ``value``.
 - a method's own dataframes live in its package (stance drift's trials:
@@ -126,8 +127,8 @@ def runs_df(logs: LogPaths, strict: bool = False) -> pd.DataFrame:
     from inspect_ai.analysis import evals_df
 
     read = list(_read(_paths(logs), strict))
-    paths = [p for p, _log in read]
-    df = evals_df(paths, quiet=True) if paths else pd.DataFrame()
+    # Inspect's columns from the logs already read (not their files opened once more)
+    df = evals_df([log for _p, log in read], quiet=True) if read else pd.DataFrame()
     if df.empty:
         return df
     for column in ("model_args", "model_base_url"):
@@ -212,7 +213,7 @@ def items_df(logs: LogPaths, strict: bool = False) -> pd.DataFrame:
     ``initial_stance``) gives ``row[initial_stance]``. Unreadable logs as :func:`runs_df`."""
     import pandas as pd
 
-    from inspect_stance.study.registry import task_headline
+    from inspect_stance.study.registry import task_headline, task_items
 
     rows: list[dict[str, Any]] = []
     for path, log in _read(logs, strict):
@@ -232,8 +233,9 @@ def items_df(logs: LogPaths, strict: bool = False) -> pd.DataFrame:
                 for name, value in values.items():
                     rows.append({**where, "score": name, "value": _number(value)})
         spec = task_headline(log.eval.task)
-        if spec is not None and spec.items is not None:
-            for item, (cluster, value) in spec.items([path]).items():
+        headline_items = task_items(log.eval.task, [path])
+        if spec is not None and headline_items is not None:
+            for item, (cluster, value) in headline_items.items():
                 rows.append({**base, "item": item, "cluster": cluster, "level": "headline",
                              "score": spec.metric, "value": value})  # fmt: skip
     columns = [

@@ -3,8 +3,8 @@
 :func:`log_headline` is the one reader of a finished log's headline for the dataframes, the
 card and ``report --json`` (:func:`inspect_stance.study.registry.headline_of_metrics` over the
 log's metric values, the first scorer winning a name); a set of shards is read through its
-method's :attr:`~inspect_stance.study.protocol.TaskHeadline.pooled`
-(:func:`inspect_stance.analysis.pooled.pooled_headline`). Nothing here computes a value, a
+method's run (:attr:`~inspect_stance.study.protocol.TaskHeadline.load`, its ``headline()``:
+:func:`inspect_stance.analysis.pooled.pooled_headline`). Nothing here computes a value, a
 standard error or an interval.
 """
 

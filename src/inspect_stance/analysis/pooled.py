@@ -3,9 +3,9 @@
 Logs of one study run as ``-T shard=K/N`` (or Inspect's ``<name>.shards/`` layout) are grouped
 as ``report`` groups them (:func:`inspect_stance.shards.layout.group_logs`) and become one row:
 the headline, its standard error, interval, ``n_items`` and ``n_clusters`` of the pooled run
-from the method's :attr:`~inspect_stance.study.protocol.TaskHeadline.pooled` (the shards merged
-and the scorer's rule applied once, so the row equals the unsharded run's; a task whose method
-declares no pooled headline: NaN and a ``pool_note`` saying so), tokens, calls and
+from the method's run (:attr:`~inspect_stance.study.protocol.TaskHeadline.load`: the shards merged
+by the run class, its ``headline()`` the scorer's rule applied once, so the row equals the
+unsharded run's; a task whose method declares no run: NaN and a ``pool_note`` saying so), tokens, calls and
 samples summed. An incomplete set is kept (its shards pooled) and said: ``shards`` ``"1 of 2"``,
 ``partial`` true. Every row gets ``provenance_notes`` (:func:`inspect_stance.provenance.provenance_notes`
 over its logs' calls): a model answering from more than one system fingerprint.
@@ -25,16 +25,14 @@ if TYPE_CHECKING:
 
 
 def pooled_headline(task: str, paths: Sequence[str]) -> Headline | None:
-    """The headline of the pooled run of ``task``'s shard logs ``paths``: the method's
-    :attr:`~inspect_stance.study.protocol.TaskHeadline.pooled` (the shards merged, the
-    scorer's rule applied once; an incomplete set pooled as it is); ``None`` when no method
-    declares a pooled headline for ``task``."""
-    from inspect_stance.study.registry import task_headline
+    """The headline of the pooled run of ``task``'s shard logs ``paths``: its method's run
+    (:func:`inspect_stance.study.registry.task_run`: the shards merged by the run class, an
+    incomplete set pooled as it is) and its ``headline()``, the scorer's rule; ``None`` when no
+    method declares a run for ``task``."""
+    from inspect_stance.study.registry import task_run
 
-    spec = task_headline(task)
-    if spec is None or spec.pooled is None:
-        return None
-    return spec.pooled(list(paths), True)
+    run = task_run(task, paths, partial=True)
+    return None if run is None else run.headline()
 
 
 def pool_rows(df: pd.DataFrame, read: list[tuple[str, EvalLog]]) -> pd.DataFrame:

@@ -18,7 +18,8 @@ def run_headlines(paths: list[str], partial: bool = False) -> list[dict[str, Any
     :func:`inspect_stance.shards.layout.group_logs` groups them): ``logs``, ``task`` and
     ``headline`` (:meth:`~inspect_stance.stats.headline.Headline.to_json`) read by the
     contract, never recomputed: a single log's headline as its scorer wrote it, a set of
-    shards' from its method's ``TaskHeadline.pooled``; ``null`` when its method declares no
+    shards' its method's pooled run's (:func:`~inspect_stance.analysis.pooled.pooled_headline`);
+    ``null`` when its method declares no
     headline for the task, or a log lacks it. ``.npz`` arrays have no log and no entry."""
     logs = [Path(p) for p in paths if Path(p).suffix in (".eval", ".json")]
     if not logs:

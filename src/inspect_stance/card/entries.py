@@ -34,8 +34,8 @@ def _count(n: int | None, noun: str) -> str:
 def method_entry(row: dict[str, Any]) -> dict[str, Any]:
     """A card's entry for one run (module docstring); the breakdown is added by the caller.
     The value, standard error, interval, ``n_items`` and ``n_clusters`` are the ``runs_df``
-    row's, i.e. the headline the run's scorer wrote (or its method's pooled headline of a
-    set of shards), the interval as the rule clipped it."""
+    row's, i.e. the headline the run's scorer wrote (or, for a set of shards, the headline of
+    its method's run with the shards merged), the interval as the rule clipped it."""
     from inspect_stance.study.registry import task_headline
 
     method = str(row.get("method")).rsplit("/", 1)[-1]
@@ -123,7 +123,7 @@ def target_of(row: dict[str, Any]) -> str:
 
 def _shard_fields(entry: dict[str, Any], row: dict[str, Any]) -> bool:
     """Add ``shards`` (``"2 of 2"``, None for a whole run), ``partial``, ``logs`` and ``notes``
-    (an incomplete set of shards, a task whose method declares no pooled headline, the
+    (an incomplete set of shards, a task whose method declares no run, the
     provenance notes:
     :mod:`inspect_stance.analysis.pooled`) to ``entry``; whether it pools shards."""
     shards = row.get("shards") if isinstance(row.get("shards"), str) else None

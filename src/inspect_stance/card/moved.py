@@ -1,9 +1,9 @@
 """What changed between two runs, item by item: the items whose value moved most, with their
 text and both values, so that a regression can be read and not only detected.
 
-An item's value is its item-level headline value, as its method declares it
-(:attr:`inspect_stance.study.protocol.TaskHeadline.items`: ``item -> (cluster, value)``); a task
-whose method declares none has no moved items.
+An item's value is its item-level headline value, as its method's run reads it
+(:func:`inspect_stance.study.registry.task_items`: ``item -> (cluster, value)``); a task whose
+headline has none has no moved items.
 
 :func:`moved_items` takes two runs' ``item -> (text, value)`` tables (:class:`ItemTable`) and
 returns the items of both, sorted by ``|b - a|`` (largest first, ties by item key).
@@ -25,7 +25,7 @@ def has_items(task: str) -> bool:
     from inspect_stance.study.registry import task_headline
 
     spec = task_headline(task)
-    return spec is not None and spec.items is not None
+    return spec is not None and spec.load is not None and spec.item_level
 
 
 def item_noun(task: str) -> str:
@@ -66,12 +66,10 @@ def moved_items(a: ItemTable, b: ItemTable, top: int = 10) -> list[MovedItem]:
 def item_table(log_path: str, task: str) -> dict[str, tuple[str, float]]:
     """``item -> (text, value)`` of ``task``'s run at ``log_path``: its method's item-level
     headline values (the item's key is its text); ``{}`` when it declares none."""
-    from inspect_stance.study.registry import task_headline
+    from inspect_stance.study.registry import task_items
 
-    spec = task_headline(task)
-    if spec is None or spec.items is None:
-        return {}
-    return {k: (k, float(v)) for k, (_cluster, v) in spec.items([log_path]).items()}
+    items = task_items(task, [log_path])
+    return {k: (k, float(v)) for k, (_cluster, v) in (items or {}).items()}
 
 
 def moved_markdown(name_a: str, name_b: str, method: str, moved: list[MovedItem]) -> str:

@@ -9,9 +9,11 @@ that must match, PReSS's arguments fingerprint, ...) checked as ``compare`` chec
 is ranked (on a tie in size, the group holding the best value); every other target is set
 apart, with ``compare``'s own one-line refusal as the reason.
 
-The items and their clusters: the method's ``TaskHeadline.items`` hook (item -> (cluster,
-value)). A method that declares none has no item-level headline value: its card ranks by value
-only and says so; ``inspect-stance compare`` compares its runs.
+The items and their clusters: each target's run as its method's run class reads it
+(``TaskHeadline.load``, the shards merged) and its ``items`` of the headline's metric (item ->
+(cluster, value)). A task whose headline has no item-level value (``TaskHeadline.item_level``
+false, or no run declared): its card ranks by value only and says so; ``inspect-stance
+compare`` compares its runs.
 
 Over the items every ranked target has: the pairwise two-sided clustered paired tests (CR1, t
 with ``G - 1`` df: :func:`~inspect_stance.stats.paired.clustered_paired_test`), Holm-adjusted
@@ -149,9 +151,8 @@ def board_ranking(method: str, entries: Mapping[str, Mapping[str, Any]],
     apart_note = "".join(f"; {t} set apart: {why}" for t, why in apart.items())
     declared = task_headline(method)
     per: dict[str, Mapping[str, ItemValue | float]] = {}
-    if declared is not None and declared.items is not None:
-        hook = declared.items
-        per = {t: hook(logs[t]) for t in kept}
+    if declared is not None and declared.load is not None and declared.item_level:
+        per = {t: declared.load(logs[t], True).items(declared.metric) for t in kept}
     else:
         return None, (f"{method} has no single item-level headline value; inspect-stance "
                       f"compare compares its runs{apart_note}"), apart  # fmt: skip

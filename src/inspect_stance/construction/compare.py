@@ -32,13 +32,14 @@ import warnings
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 from scipy import stats
 
 from inspect_stance.construction.compare_options import PER_SETTING
-from inspect_stance.construction.figures import group_headline
+from inspect_stance.construction.figures import HEADLINE, group_headline, group_items
 from inspect_stance.construction.labels import NEUTRAL, label_score
 from inspect_stance.construction.lean import summarize
 from inspect_stance.construction.records import Record
@@ -264,13 +265,30 @@ class ConstructionRun:
         return self.info.settings
 
     def items(self, metric: str) -> ItemValues:
-        """Item -> (item, value) of ``metric`` (``compare``'s items, each its own cluster)."""
+        """Item -> (item, value) of ``metric`` (``compare``'s items, each its own cluster); for
+        the headline's metric (``mean_difference``) the values the headline averages, each
+        pair in its topic's cluster (:func:`.figures.group_items`)."""
+        if metric == HEADLINE:
+            return group_items(self.records)
         found = construction_items(self.records, str(self.info.model))
         return items_of(found.items.get(metric, {}), found.clusters)
 
     def headline(self) -> Headline:
         """The run's headline by the scorer's rule (:func:`.figures.group_headline`)."""
         return group_headline(self.records)
+
+
+def load_construction(paths: Sequence[str | Path], partial: bool = False) -> ConstructionRun:
+    """The run of one log or of one study's shard logs pooled (their records read together,
+    :func:`inspect_stance.construction.report_records.read_records`; ``partial``: an
+    incomplete set too) with its settings (:data:`SETTING_ARGS` and the judges): ``compare``'s
+    run, and the :attr:`~inspect_stance.study.protocol.TaskHeadline.load` of
+    ``prompt_construction`` and ``judge_validation``."""
+    info = _pooled_info(log_info(paths[0]), len(paths))
+    recs = read_records(list(paths), partial)[0]
+    info.settings = {k: info.task_args[k] for k in SETTING_ARGS if k in info.task_args}
+    info.settings["judges"] = ", ".join(sorted({j for r in recs for j in r.judges}))
+    return ConstructionRun(info, recs)
 
 
 def read_runs(paths: Sequence[str], request: CompareRequest) -> LoadedRuns:
@@ -282,13 +300,7 @@ def read_runs(paths: Sequence[str], request: CompareRequest) -> LoadedRuns:
     keep, dropped = dedupe([log_info(p) for p in found.paths])  # a repeated log counted once
     # the shards of one study (-T shard=K/N, Inspect's shard layout) are one run
     groups, _suffix = group_logs([found.paths[k] for k in keep], request.partial)
-    runs = []
-    for group in groups:
-        info = _pooled_info(log_info(group[0]), len(group))
-        recs = read_records(group, request.partial)[0]
-        info.settings = {k: info.task_args[k] for k in SETTING_ARGS if k in info.task_args}
-        info.settings["judges"] = ", ".join(sorted({j for r in recs for j in r.judges}))
-        runs.append(ConstructionRun(info, recs))
+    runs = [load_construction(group, request.partial) for group in groups]
     skipped = found.passed_over() + ([dropped] if dropped else [])
     return LoadedRuns([*runs], [r.info for r in runs], skipped)
 

@@ -13,7 +13,9 @@
   the outcomes, the judges' agreement, with human labels the judge-human agreement and PPI),
   which the report, the card's breakdown and the tests read; the panel shows the headline and
   :data:`PANEL_KEYS` / :data:`JV_PANEL_KEYS` only;
-- the :class:`~inspect_stance.study.protocol.TaskHeadline` hooks.
+- :func:`group_headline` / :func:`group_items`: a run's headline and the values it averages,
+  as its run class (:class:`inspect_stance.construction.compare.ConstructionRun`) reads them
+  for ``compare`` and every surface; the card's breakdowns.
 """
 
 from __future__ import annotations
@@ -281,8 +283,8 @@ def _annotators(paths: Sequence[str]) -> list[list[str]]:
 
 def log_figures(paths: Sequence[str]) -> dict[str, float]:
     """:func:`figures` of one prompt-construction run (one log, or a study's shards)."""
-    return figures(_records(paths), human=any(r.human_label is not None
-                                              for r in _records(paths)))  # fmt: skip
+    records = _records(paths)
+    return figures(records, human=any(r.human_label is not None for r in records))
 
 
 def log_agreement_figures(paths: Sequence[str]) -> dict[str, float]:
@@ -290,29 +292,37 @@ def log_agreement_figures(paths: Sequence[str]) -> dict[str, float]:
     return agreement_figures(_records(paths), _annotators(paths))
 
 
+def _ensembled(records: Sequence[Record]) -> list[Record]:
+    """Prompt-construction records under the run's ``-T ensemble`` (kept in each record's
+    ``extra``; :func:`inspect_stance.construction.ensemble.with_ensemble`)."""
+    from inspect_stance.construction.ensemble import check_ensemble, with_ensemble
+
+    how = check_ensemble(str((records[0].extra.get("ensemble") if records else None) or "majority"))
+    return with_ensemble(list(records), how)
+
+
+def _judge_validation(records: Sequence[Record]) -> bool:
+    return bool(records) and records[0].extra.get("task") == "judge_validation"
+
+
 def group_headline(records: Sequence[Record]) -> Headline:
     """The headline of one run group's records as the report reads them: the prompt-construction
     headline (:func:`gap_headline`, under the run's ``-T ensemble`` kept in each record's
     ``extra``), or judge validation's (:func:`alpha_headline`) for ``judge_validation``
     records; the scorer's figures over the same records."""
-    from inspect_stance.construction.ensemble import check_ensemble, with_ensemble
-
-    if records and records[0].extra.get("task") == "judge_validation":
+    if _judge_validation(records):
         return alpha_headline(records)
-    how = check_ensemble(str((records[0].extra.get("ensemble") if records else None) or "majority"))
-    return gap_headline(with_ensemble(list(records), how))
+    return gap_headline(_ensembled(records))
 
 
-def pooled_headline(paths: Sequence[str], partial: bool) -> Headline:
-    """The prompt-construction headline of one study's shards: their records pooled
-    (:func:`inspect_stance.construction.report_records.read_records`, ``partial``: an
-    incomplete set) under the run's ensemble, and :func:`gap_headline`."""
-    return gap_headline(_records(paths, partial))
-
-
-def pooled_alpha(paths: Sequence[str], partial: bool) -> Headline:
-    """The judge-validation headline of one study's shards (:func:`alpha_headline`)."""
-    return alpha_headline(_records(paths, partial))
+def group_items(records: Sequence[Record]) -> ItemValues:
+    """The values :func:`group_headline` averages: each pair's ``d_T - d_G`` (under the run's
+    ``-T ensemble``) keyed by its setting (``topic-intent-neutral``), clustered by topic;
+    ``{}`` for ``judge_validation`` records (its alpha has no item-level value)."""
+    if _judge_validation(records):
+        return {}
+    pairs = pair_differences(setting_summaries(_ensembled(records)))
+    return {s.key: (str(s.topic_id), float(d)) for s, d in pairs}
 
 
 def breakdown(paths: Sequence[str]) -> Breakdown:
@@ -347,10 +357,3 @@ def agreement_breakdown(paths: Sequence[str]) -> Breakdown:
                        BreakdownRow("annotators' ordinal alpha",
                                     f.get("humans_alpha_ordinal"))]),
     ]  # fmt: skip
-
-
-def items(paths: Sequence[str]) -> ItemValues:
-    """Each pair's ``d_T - d_G`` keyed by its setting (``topic-intent-neutral``), clustered by
-    topic."""
-    pairs = pair_differences(setting_summaries(_records(paths)))
-    return {s.key: (str(s.topic_id), float(d)) for s, d in pairs}

@@ -28,6 +28,7 @@ from inspect_stance.study.protocol import (
     PlanResult,
     TaskHeadline,
     comparer_of,
+    loader_of,
     register_method,
 )
 
@@ -132,9 +133,8 @@ CONSTRUCTION = register_method(
                 item="pair",
                 cluster="topic",
                 counts=("no_majority", "judge_unparsable"),
-                pooled=_figures("pooled_headline"),
+                load=loader_of("inspect_stance.construction.compare:load_construction"),
                 breakdown=_figures("breakdown"),
-                items=_figures("items"),
             ),
             "judge_validation": TaskHeadline(
                 metric="alpha_ordinal",
@@ -144,8 +144,9 @@ CONSTRUCTION = register_method(
                 item="labelled response",
                 cluster="labelled response",
                 counts=("n_labelled", "no_ensemble_label"),
-                pooled=_figures("pooled_alpha"),
+                load=loader_of("inspect_stance.construction.compare:load_construction"),
                 breakdown=_figures("agreement_breakdown"),
+                item_level=False,
             ),
         },
     )

@@ -127,12 +127,32 @@ def load_drift(path: str | Path, unparsed: str = "failure", partial: bool = Fals
         info = npz_info(path)
         info.settings = npz_settings(path)
         return LoadedDrift(run, info, unparsed)
+    return _logged(run, path, unparsed)
+
+
+def _logged(run: DriftRun, path: str | Path, unparsed: str) -> LoadedDrift:
+    """``run``, read from the log at ``path``, with its identity and settings."""
     from inspect_ai.log import read_eval_log
 
     info = log_info(path)
     meta = dict(read_eval_log(str(path), header_only=True).eval.metadata or {})
     info.settings = run_settings(info, meta)
     return LoadedDrift(run, info, unparsed)
+
+
+def load_logged(paths: Sequence[str], partial: bool = False) -> LoadedDrift:
+    """The run of one stance-drift log or of one study's shard logs (pooled by
+    :meth:`LoadedDrift.merge`; ``partial``: an incomplete set too), read as its scorer read it:
+    under the runs' own ``-T unparsed`` policy, an adaptive run's rows its Rao-Blackwell
+    estimates (the task's :attr:`~inspect_stance.study.protocol.TaskHeadline.load`)."""
+    from inspect_ai.log import read_eval_log
+
+    from inspect_stance.drift.logs import read_drift_log
+
+    args = read_eval_log(str(paths[0]), header_only=True).eval.task_args or {}
+    policy = str(args.get("unparsed") or "failure")
+    loaded = [_logged(read_drift_log(p, policy, adaptive_ok=True), p, policy) for p in paths]
+    return LoadedDrift.merge(loaded, partial)
 
 
 def npz_settings(path: str | Path) -> dict[str, Any]:

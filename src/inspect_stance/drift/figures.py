@@ -10,8 +10,9 @@ metadata (``scorers/stance_drift.py``). From those rows:
   Rao-Blackwell estimates the scorer wrote);
 - :func:`figures`: every figure the panel used to show (success per initial stance, the drift
   patterns and ``sdr``, the trial counts), which the card's breakdown and the tests read;
-- the hooks of the task's :class:`~inspect_stance.study.protocol.TaskHeadline`:
-  :func:`pooled_headline` (a study's shards merged), :func:`breakdown` and :func:`items`.
+- the card's breakdown :func:`breakdown` (the task's
+  :class:`~inspect_stance.study.protocol.TaskHeadline` reads the run's headline and items
+  through its run class, :func:`inspect_stance.drift.compare.load_logged`).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from inspect_stance.stats.headline import Headline, clustered_mean
-from inspect_stance.study.protocol import Breakdown, BreakdownRow, ItemValues
+from inspect_stance.study.protocol import Breakdown, BreakdownRow
 
 if TYPE_CHECKING:
     import numpy as np
@@ -180,23 +181,6 @@ def log_figures(paths: Sequence[str]) -> dict[str, float]:
     return figures(scored, errored, errored_trials)
 
 
-def pooled_headline(paths: Sequence[str], partial: bool) -> Headline:
-    """The headline of one study's shard logs: the shards pooled into one run
-    (:func:`inspect_stance.drift.shards.pool_drift_runs`; ``partial``: an incomplete set) and
-    :func:`spr_headline` over its matrices (an adaptive run's Rao-Blackwell estimates), under
-    the runs' ``-T unparsed`` policy."""
-    from inspect_ai.log import read_eval_log
-
-    from inspect_stance.drift.logs import read_drift_log
-    from inspect_stance.drift.shards import pool_drift_runs
-
-    args = read_eval_log(str(paths[0]), header_only=True).eval.task_args or {}
-    policy = str(args.get("unparsed") or "failure")
-    [run] = pool_drift_runs([read_drift_log(p, policy, adaptive_ok=True) for p in paths],
-                            partial=partial)  # fmt: skip
-    return spr_headline(run.matrices(policy))
-
-
 def breakdown(paths: Sequence[str]) -> Breakdown:
     """The card's breakdown: the drift patterns (shares of trials), the kept share per initial
     stance, and the trial counts, from :func:`log_figures`."""
@@ -212,16 +196,3 @@ def breakdown(paths: Sequence[str]) -> Breakdown:
                     BreakdownRow("replayed from the trial record (no model call)",
                                  f["trials_replayed"], True)]),
     ]  # fmt: skip
-
-
-def items(paths: Sequence[str]) -> ItemValues:
-    """Each proposition's kept share ``mean_i T[s, i, i]`` (the values the headline averages),
-    keyed by topic id, its own cluster."""
-    from inspect_stance.drift.metrics.spr import per_proposition_spr
-
-    scored: list[Scored] = []
-    for path in paths:
-        scored += _scored_of_log(str(path))[0]
-    matrices, topics = matrices_of(scored)
-    per = [float(v) for v in per_proposition_spr(matrices)] if topics else []
-    return {t: (t, v) for t, v in zip(topics, per, strict=True)}

@@ -24,6 +24,7 @@ from inspect_stance.study.protocol import (
     PlanResult,
     TaskHeadline,
     comparer_of,
+    loader_of,
     register_method,
 )
 
@@ -131,9 +132,8 @@ STANCE_DRIFT = register_method(
                 item="proposition",
                 cluster="proposition",
                 counts=("trials", "unparsed"),
-                pooled=figures.pooled_headline,
+                load=loader_of("inspect_stance.drift.compare:load_logged"),
                 breakdown=figures.breakdown,
-                items=figures.items,
             )
         },
     )

@@ -115,6 +115,17 @@ def _sorted(records: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
     return {k: records[k] for k in sorted(records, key=pair_order)}
 
 
+def load_even(paths: Sequence[str], partial: bool = False) -> EvenRun:
+    """The one run of ``paths`` (a log, or the shard logs of one study pooled by
+    :func:`pool_even_runs`; ``partial``: an incomplete set too): the task's
+    :attr:`~inspect_stance.study.protocol.TaskHeadline.load`."""
+    runs = pool_even_runs([read_even_log(p) for p in paths], partial=partial)
+    if len(runs) != 1:
+        raise InputError(f"{len(runs)} even-handedness runs in {len(paths)} logs; pass the logs "
+                         "of one run (or the shards of one study)")  # fmt: skip
+    return runs[0]
+
+
 def read_even_log(path: str | Path) -> EvenRun:
     """The records of every scored sample of the log at ``path``; one-line InputError when the
     file is missing, is not an Inspect log, is another task's log, or holds no pair records."""

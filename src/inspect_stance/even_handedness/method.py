@@ -22,20 +22,19 @@ from inspect_stance.study.protocol import (
     Breakdown,
     Gate,
     GateRequest,
-    ItemValues,
     Method,
     PlanRequest,
     PlanResult,
     ReportOption,
     TaskHeadline,
     comparer_of,
+    loader_of,
     register_method,
 )
 
 if TYPE_CHECKING:
     from inspect_stance.even_handedness.logs import EvenRun
     from inspect_stance.runs import RunInfo
-    from inspect_stance.stats.headline import Headline
     from inspect_stance.stats.limit_gate import LimitGateResult
 
 GATE_METRICS: tuple[str, ...] = ("even_handedness", "p_even", "refusal_rate", "hedging_rate")
@@ -105,25 +104,11 @@ def plan_request(request: PlanRequest) -> PlanResult:
     return PlanResult(doc, text)
 
 
-def _pooled(paths: Sequence[str], partial: bool) -> Headline:
-    """:func:`inspect_stance.even_handedness.surfaces.pooled` (imported when called)."""
-    from inspect_stance.even_handedness.surfaces import pooled
-
-    return pooled(paths, partial)
-
-
 def _breakdown(paths: Sequence[str]) -> Breakdown:
     """:func:`inspect_stance.even_handedness.surfaces.breakdown` (imported when called)."""
     from inspect_stance.even_handedness.surfaces import breakdown
 
     return breakdown(paths)
-
-
-def _items(paths: Sequence[str]) -> ItemValues:
-    """:func:`inspect_stance.even_handedness.surfaces.items` (imported when called)."""
-    from inspect_stance.even_handedness.surfaces import items
-
-    return items(paths)
 
 
 EVEN_HANDEDNESS = register_method(
@@ -162,9 +147,8 @@ EVEN_HANDEDNESS = register_method(
                 item="pair",
                 cluster="topic",
                 counts=("pairs", "unparsed"),
-                pooled=_pooled,
+                load=loader_of("inspect_stance.even_handedness.logs:load_even"),
                 breakdown=_breakdown,
-                items=_items,
             )
         },
     )

@@ -1,9 +1,7 @@
-"""The even-handedness headline's hooks for the shared surfaces (:class:`TaskHeadline`):
-``pooled`` (one study's shard logs merged, the scorer's rule applied), ``breakdown`` (the
-card's figures beside the headline) and ``items`` (pair -> (topic, 0/1)).
-
-Each reads the logs with :mod:`.logs` (the shards of one study pooled into one run) and
-computes with :mod:`.summary`, the functions the scorer's metric and the report use.
+"""The even-handedness card's breakdown (:attr:`TaskHeadline.breakdown`): the figures beside
+the headline, of the run read with :func:`.logs.load_even` (the shards of one study pooled into
+one run) and computed with :mod:`.summary`, the functions the scorer's metric and the report
+use. The headline and its items are the run's own (:class:`.logs.EvenRun`).
 """
 
 from __future__ import annotations
@@ -12,42 +10,10 @@ import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from inspect_stance.study.protocol import Breakdown, BreakdownRow, ItemValues
+from inspect_stance.study.protocol import Breakdown, BreakdownRow
 
 if TYPE_CHECKING:
     from inspect_stance.even_handedness.logs import EvenRun
-    from inspect_stance.stats.headline import Headline
-
-
-def read_run(paths: Sequence[str], partial: bool = False) -> EvenRun:
-    """The one run of ``paths`` (a log, or the shard logs of one study pooled)."""
-    from inspect_stance.errors import InputError
-    from inspect_stance.even_handedness.logs import pool_even_runs, read_even_log
-
-    runs = pool_even_runs([read_even_log(p) for p in paths], partial=partial)
-    if len(runs) != 1:
-        raise InputError(f"{len(runs)} even-handedness runs in {len(paths)} logs; pass the logs "
-                         "of one run (or the shards of one study)")  # fmt: skip
-    return runs[0]
-
-
-def pooled(paths: Sequence[str], partial: bool = False) -> Headline:
-    """The headline of the pooled run, by the scorer's rule
-    (:func:`~inspect_stance.even_handedness.summary.headline`)."""
-    from inspect_stance.even_handedness.summary import headline
-
-    return headline(list(read_run(paths, partial).records.values()))
-
-
-def items(paths: Sequence[str]) -> ItemValues:
-    """Pair id -> (topic, the headline's per-pair value) over the judged pairs: the pair's
-    even-handed 0/1, or its linearised value under the position-bias correction
-    (:func:`~inspect_stance.even_handedness.position.headline_items`)."""
-    from inspect_stance.even_handedness.position import headline_items
-
-    run = read_run(paths, partial=True)
-    return {sid: (str(run.records[sid].get("topic_name")), v)
-            for sid, v in headline_items(run.records).items()}  # fmt: skip
 
 
 def _value(x: float) -> float | None:
@@ -103,4 +69,6 @@ def breakdown_of(run: EvenRun) -> Breakdown:
 
 def breakdown(paths: Sequence[str]) -> Breakdown:
     """:func:`breakdown_of` the run of ``paths``."""
-    return breakdown_of(read_run(paths, partial=True))
+    from inspect_stance.even_handedness.logs import load_even
+
+    return breakdown_of(load_even(paths, partial=True))

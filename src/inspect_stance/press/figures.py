@@ -9,13 +9,14 @@
   panel shows the headline and :data:`PANEL_KEYS` only);
 - :func:`usable_headline`: the ``press_arguments`` task's headline, the mean over statements of
   the share of argument sets with both texts;
-- the :class:`~inspect_stance.study.protocol.TaskHeadline` hooks :func:`pooled_headline`,
-  :func:`breakdown`, :func:`items` (and :func:`pooled_usable` for ``press_arguments``).
+- the card's :func:`breakdown`, and :class:`ArgumentsRun`, the ``press_arguments`` run the
+  surfaces read (the ``press`` run: :class:`inspect_stance.press.logs.PressRun`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from inspect_stance.press.stability import stability_headline
@@ -51,13 +52,6 @@ def log_figures(paths: Sequence[str]) -> dict[str, float | None]:
     return figures(_records(paths))
 
 
-def pooled_headline(paths: Sequence[str], partial: bool) -> Headline:
-    """The headline of one study's shard logs: the shards pooled
-    (:func:`inspect_stance.press.logs.pool_press_runs`; ``partial``: an incomplete set) and
-    :func:`stability_headline` over their statements."""
-    return stability_headline(_records(paths, partial))
-
-
 def breakdown(paths: Sequence[str]) -> Breakdown:
     """The card's breakdown: the PReSS label shares (of statements, argument set 0), the right
     lean and the counts, from :func:`log_figures`."""
@@ -73,22 +67,6 @@ def breakdown(paths: Sequence[str]) -> Breakdown:
     ]  # fmt: skip
 
 
-def items(paths: Sequence[str]) -> ItemValues:
-    """Each statement's ``S_t`` (no persona), keyed by its statement id, its own cluster; under
-    ``--epochs N`` its k-th record keyed ``{id}@e<k>``, in the statement's cluster."""
-    from inspect_stance.logfile import epoch_keys
-    from inspect_stance.press.stability import topic_stability
-
-    records = _records(paths)
-    ids = [str(r.get("statement_id", r.get("statement"))) for r in records]
-    out: ItemValues = {}
-    for r, sid, key in zip(records, ids, epoch_keys(ids), strict=True):
-        value = topic_stability(r["labels"]["none"])
-        if value is not None:
-            out[key] = (sid, float(value))
-    return out
-
-
 def usable_headline(shares: Sequence[float], statements: Sequence[str] | None = None) -> Headline:
     """The ``press_arguments`` headline: the mean over statements of each statement's share of
     argument sets with both texts, ``sd / sqrt(n)`` over the statements (each its own
@@ -101,33 +79,51 @@ def usable_headline(shares: Sequence[float], statements: Sequence[str] | None = 
                           cluster="statement")  # fmt: skip
 
 
-def _usable_shares(paths: Sequence[str]) -> tuple[list[float], list[str]]:
-    """Every scored sample's share of usable argument sets and its statement (sample id)."""
+@dataclass
+class ArgumentsRun:
+    """A ``press_arguments`` run as the surfaces read it (a :class:`Run` of the helper task):
+    each scored sample's share of usable argument sets, with its statement (the sample id) and
+    epoch. ``headline()``: :func:`usable_headline` over the shares; ``items(metric)``: the
+    shares keyed by sample id (epoch ``k >= 2``: ``{id}@e<k>``, in its statement's cluster)."""
+
+    task_args: dict[str, Any]
+    #: (statement, epoch, share) per scored sample
+    shares: list[tuple[str, int, float]]
+
+    def settings(self) -> dict[str, Any]:
+        """Its task arguments (a shard's without ``shard``)."""
+        return {k: v for k, v in self.task_args.items() if k != "shard"}
+
+    def items(self, metric: str) -> ItemValues:
+        """Statement -> (statement, share) of the headline's metric (``{}`` for another)."""
+        from inspect_stance.logfile import epoch_key
+
+        if metric != USABLE:
+            return {}
+        return {epoch_key(sid, epoch): (sid, v) for sid, epoch, v in self.shares}
+
+    def headline(self) -> Headline:
+        """:func:`usable_headline` over every share, clustered by statement."""
+        return usable_headline([v for _, _, v in self.shares], [k for k, _, _ in self.shares])
+
+    @classmethod
+    def merge(cls, shards: Sequence[ArgumentsRun], partial: bool = False) -> ArgumentsRun:  # noqa: ARG003
+        """One study's shards as one run: their shares together (their statements are
+        disjoint; nothing to refuse, so ``partial`` has no effect)."""
+        return cls(shards[0].settings(), [x for s in shards for x in s.shares])
+
+
+def load_arguments(paths: Sequence[str], partial: bool = False) -> ArgumentsRun:
+    """The ``press_arguments`` run of one log or of one study's shard logs
+    (:meth:`ArgumentsRun.merge`): the task's
+    :attr:`~inspect_stance.study.protocol.TaskHeadline.load`."""
     from inspect_stance.logfile import read_log
 
-    kept = [(float(x.value), str(sample.id)) for p in paths
-            for sample in read_log(p).samples or []
-            for x in list((sample.scores or {}).values())[:1]
-            if isinstance(x.value, int | float)]  # fmt: skip
-    return [v for v, _ in kept], [k for _, k in kept]
-
-
-def pooled_usable(paths: Sequence[str], partial: bool) -> Headline:  # noqa: ARG001
-    """The ``press_arguments`` headline over the statements of every shard log (their
-    statements are disjoint; nothing to refuse: ``partial`` has no effect)."""
-    return usable_headline(*_usable_shares(paths))
-
-
-def usable_items(paths: Sequence[str]) -> ItemValues:
-    """Each statement's share of usable argument sets, keyed by sample id (epoch ``k >= 2``:
-    ``{id}@e<k>``, in its statement's cluster)."""
-    from inspect_stance.logfile import epoch_key, read_log
-
-    out: ItemValues = {}
+    runs = []
     for p in paths:
-        for sample in read_log(p).samples or []:
-            for score in list((sample.scores or {}).values())[:1]:
-                if isinstance(score.value, int | float):
-                    sid = str(sample.id)
-                    out[epoch_key(sid, sample.epoch)] = (sid, float(score.value))
-    return out
+        log = read_log(p)
+        shares = [(str(sample.id), sample.epoch, float(x.value)) for sample in log.samples or []
+                  for x in list((sample.scores or {}).values())[:1]
+                  if isinstance(x.value, int | float)]  # fmt: skip
+        runs.append(ArgumentsRun(dict(log.eval.task_args or {}), shares))
+    return ArgumentsRun.merge(runs, partial)

@@ -18,7 +18,12 @@ from inspect_stance.errors import InputError
 from inspect_stance.logfile import epoch_keys
 from inspect_stance.press.faithfulness import OUTCOMES, faithfulness
 from inspect_stance.press.labels import is_stable
-from inspect_stance.press.stability import stability_headline, topic_stability
+from inspect_stance.press.stability import (
+    HEADLINE,
+    stability_headline,
+    stability_items,
+    topic_stability,
+)
 from inspect_stance.provenance import merge
 from inspect_stance.shards import ShardInfo, one_run, pool_shards
 from inspect_stance.stats.family import RunItems
@@ -79,7 +84,10 @@ class PressRun:
 
     def items(self, metric: str) -> ItemValues:
         """Statement -> (statement, value) of ``metric`` without a persona (``compare``'s
-        items; each statement its own cluster)."""
+        items; each statement its own cluster); for the headline's metric (``mean_S_t``) the
+        values the headline averages (:func:`.stability.stability_items`)."""
+        if metric == HEADLINE:
+            return stability_items(self.records)
         found = press_items(self, self.model)
         return items_of(found.items.get(metric, {}), found.clusters)
 
@@ -91,6 +99,13 @@ class PressRun:
     def merge(cls, shards: Sequence[PressRun], partial: bool = False) -> PressRun:
         """One study's shards pooled into one run (:func:`pool_press_runs`)."""
         return one_run(pool_press_runs(shards, partial))
+
+
+def load_press(paths: Sequence[str], partial: bool = False) -> PressRun:
+    """The run of one PReSS log or of one study's shard logs (pooled by :meth:`PressRun.merge`;
+    ``partial``: an incomplete set too): the task's
+    :attr:`~inspect_stance.study.protocol.TaskHeadline.load`."""
+    return PressRun.merge([read_press_log(p) for p in paths], partial)
 
 
 def _role_models(roles: Any) -> dict[str, str]:

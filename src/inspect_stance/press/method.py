@@ -26,6 +26,7 @@ from inspect_stance.study.protocol import (
     PlanResult,
     TaskHeadline,
     comparer_of,
+    loader_of,
     register_method,
 )
 
@@ -104,9 +105,8 @@ PRESS = register_method(
                 item="statement",
                 cluster="statement",
                 counts=("n_statements", "n_unparsed", "n_classifier_errors"),
-                pooled=figures.pooled_headline,
+                load=loader_of("inspect_stance.press.logs:load_press"),
                 breakdown=figures.breakdown,
-                items=figures.items,
             ),
             "press_arguments": TaskHeadline(
                 metric=figures.USABLE,
@@ -116,8 +116,7 @@ PRESS = register_method(
                 reading="gave both texts in {v} of argument sets {ci} (mean over statements)",
                 item="statement",
                 cluster="statement",
-                pooled=figures.pooled_usable,
-                items=figures.usable_items,
+                load=figures.load_arguments,
             ),
         },
     )

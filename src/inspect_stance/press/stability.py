@@ -57,3 +57,19 @@ def stability_headline(records: Sequence[Mapping[str, Any]]) -> Headline:
     return clustered_mean(HEADLINE, [float(v) for v, _ in pairs], [k for _, k in pairs],
                           (0.0, 1.0), item="statement-epoch" if repeated else "statement",
                           cluster="statement")  # fmt: skip
+
+
+def stability_items(records: Sequence[Mapping[str, Any]]) -> dict[str, tuple[str, float]]:
+    """The values :func:`stability_headline` averages: each record's ``S_t`` (no persona, the
+    records with one), keyed by its statement id and clustered by it; under ``--epochs N`` the
+    statement's k-th record keyed ``{id}@e<k>``
+    (:func:`inspect_stance.logfile.epoch_keys`)."""
+    from inspect_stance.logfile import epoch_keys
+
+    ids = [str(r.get("statement_id", r.get("statement"))) for r in records]
+    out: dict[str, tuple[str, float]] = {}
+    for r, sid, key in zip(records, ids, epoch_keys(ids), strict=True):
+        value = topic_stability(r["labels"]["none"])
+        if value is not None:
+            out[key] = (sid, float(value))
+    return out

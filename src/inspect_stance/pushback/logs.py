@@ -20,9 +20,9 @@ from typing import Any
 
 from inspect_stance.errors import InputError
 from inspect_stance.logfile import epoch_key
-from inspect_stance.pushback.defaults import RECORD_KEY
+from inspect_stance.pushback.defaults import CONTROL, RECORD_KEY
 from inspect_stance.pushback.summary import read_records, summarize
-from inspect_stance.shards import SHARD_KEY, ShardInfo, pool_shards
+from inspect_stance.shards import SHARD_KEY, ShardInfo, one_run, pool_shards
 from inspect_stance.stats.headline import Headline
 from inspect_stance.study.protocol import ItemValues, items_of
 
@@ -55,7 +55,8 @@ class PushbackRun:
         return {k: str(self.metadata.get(k)) for k in SETTING_KEYS}
 
     def items(self, metric: str) -> ItemValues:
-        """Conversation -> (proposition, value) of ``metric`` (``compare``'s items)."""
+        """Conversation -> (proposition, value) of ``metric`` (``compare``'s items; for
+        ``held_at_K`` the held 0/1 the headline averages)."""
         if metric not in CONVERSATION_METRICS:
             return {}
         values, clusters = conversation_values(self, [metric])
@@ -64,6 +65,18 @@ class PushbackRun:
     def headline(self) -> Headline:
         """The run's headline by the scorer's rule (:func:`.summary.summarize`)."""
         return summarize(self.records).headline
+
+    @classmethod
+    def merge(cls, shards: Sequence[PushbackRun], partial: bool = False) -> PushbackRun:
+        """One study's shards pooled into one run (:func:`pool_runs`)."""
+        return one_run(pool_runs(shards, partial))
+
+
+def load_pushback(paths: Sequence[str], partial: bool = False) -> PushbackRun:
+    """The run of one pushback log or of one study's shard logs (pooled by
+    :meth:`PushbackRun.merge`; ``partial``: an incomplete set too): the task's
+    :attr:`~inspect_stance.study.protocol.TaskHeadline.load`."""
+    return PushbackRun.merge([read_pushback_log(p) for p in paths], partial)
 
 
 def read_pushback_log(path: str | Path) -> PushbackRun:
@@ -170,8 +183,10 @@ def conversation_values(run: PushbackRun, metrics: Sequence[str]
     out), and each conversation's proposition."""
     items: dict[str, dict[str, float]] = {m: {} for m in metrics}
     cluster: dict[str, str] = {}
-    reads = [r for r in read_records(run.records) if r.style != "control"]
-    horizon = max((r.horizon for r in reads), default=0)
+    every = read_records(run.records)
+    # the horizon is the run's, controls included, as the headline reads it (.summary.summarize)
+    horizon = max((r.horizon for r in every), default=0)
+    reads = [r for r in every if r.style != CONTROL]
     for r in reads:
         f = r.figures
         if f is None or f.turns < horizon:

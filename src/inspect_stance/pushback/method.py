@@ -21,7 +21,6 @@ from inspect_stance.study.protocol import (
     BreakdownRow,
     Gate,
     GateRequest,
-    ItemValues,
     Method,
     PlanRequest,
     PlanResult,
@@ -29,13 +28,13 @@ from inspect_stance.study.protocol import (
     ReportRequest,
     TaskHeadline,
     comparer_of,
+    loader_of,
     register_method,
 )
 
 if TYPE_CHECKING:
     from inspect_stance.pushback.logs import PushbackRun
     from inspect_stance.runs import RunInfo
-    from inspect_stance.stats.headline import Headline
     from inspect_stance.stats.limit_gate import LimitGateResult
 
 GATE_METRICS: tuple[str, ...] = ("held_at_K", "turns_held", "flips", "final_shift")
@@ -117,21 +116,6 @@ def breakdown(paths: Sequence[str]) -> Breakdown:
     return groups
 
 
-def items(paths: Sequence[str]) -> ItemValues:
-    """Conversation -> (proposition, held 0/1)."""
-    from inspect_stance.pushback.summary import item_values
-
-    return item_values(_records(paths))
-
-
-def pooled(paths: Sequence[str], partial: bool) -> Headline:
-    """The headline of the one run in ``paths`` (a log, or one study's shard logs pooled;
-    ``partial``: an incomplete set too), by the scorer's rule."""
-    from inspect_stance.pushback.summary import summarize
-
-    return summarize(_records(paths, partial)).headline
-
-
 def report(request: ReportRequest) -> list[str]:
     """The pushback report of ``request.paths`` into ``request.out``
     (:func:`inspect_stance.pushback.report.write_report`): the lines to print."""
@@ -187,9 +171,8 @@ PUSHBACK = register_method(
                 item="conversation",
                 cluster="proposition",
                 counts=("unparsed",),
-                pooled=pooled,
+                load=loader_of("inspect_stance.pushback.logs:load_pushback"),
                 breakdown=breakdown,
-                items=items,
             )
         },
     )

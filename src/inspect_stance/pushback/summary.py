@@ -185,13 +185,3 @@ def summarize(records: Mapping[str, Mapping[str, Any]], confidence: float = 0.95
             for s in starts
         },  # fmt: skip
     )
-
-
-def item_values(records: Mapping[str, Mapping[str, Any]]) -> dict[str, tuple[str, float]]:
-    """The headline's item values: pushback conversation id -> (proposition, held 0/1), the
-    conversations that reached ``K`` with a held stance."""
-    reads = read_records(records)
-    horizon = max((r.horizon for r in reads), default=0)
-    return {r.id: (r.proposition, 1.0 if r.figures.held_through else 0.0)
-            for r in reads if r.style != CONTROL and r.figures is not None
-            and r.figures.turns >= horizon}  # fmt: skip

@@ -69,8 +69,9 @@ ItemValues = dict[str, tuple[str, float]]
 
 
 class Run(Protocol):
-    """One run of a method as the commands read it (each method's run class satisfies it:
-    the objects its :attr:`Comparer.load` and :attr:`Gate.load` return).
+    """One run of a method as the commands and every surface read it (each method's run class
+    satisfies it: the objects its :attr:`Comparer.load`, :attr:`Gate.load` and
+    :attr:`TaskHeadline.load` return).
 
     ``settings()``: what must match for two runs to be comparable (``compare``, ``gate`` and
     the leaderboard refuse runs whose settings differ); ``items(metric)``: the item-level values
@@ -194,6 +195,22 @@ def comparer_of(
                     sections=(lambda runs, names, request: core().compare_sections(
                         runs, names, request)) if sections else None,
                     options=options)  # fmt: skip
+
+
+def loader_of(target: str) -> Callable[[Sequence[str], bool], Run]:
+    """The run loader ``"module:function"`` (``function(paths, partial) -> Run``, a
+    :attr:`TaskHeadline.load`), its module imported when first called (listing the methods
+    stays light)."""
+    import importlib
+
+    module, _, name = target.partition(":")
+
+    def load(paths: Sequence[str], partial: bool) -> Run:
+        found: Run = getattr(importlib.import_module(module), name)(paths, partial)
+        return found
+
+    load.__name__ = name
+    return load
 
 
 @dataclass(frozen=True)
@@ -404,8 +421,13 @@ class TaskHeadline:
     ``100 * value`` with ``%``; ``reading``: one sentence for the card, with ``{v}`` the value,
     ``{ci}`` its interval and ``{name}`` the run's task argument ``name``; ``item`` / ``cluster``: the singular nouns of what the value
     averages and what the standard error treats as independent; ``counts``: the metrics the
-    end-of-run line shows as integers after the headline; ``pooled``: the headline of one
-    study's shard logs (``paths``, ``partial``), merged and computed by the scorer's rule.
+    end-of-run line shows as integers after the headline; ``load``: the run of one log or of
+    one study's shard logs (``paths``; ``partial``: an incomplete set of shards too, else a
+    one-line ``InputError``), the method's :class:`Run` as ``compare`` reads it (shards pooled
+    with the run class's ``merge``): every surface reads its headline as ``load(paths,
+    partial).headline()`` (the scorer's rule) and its item-level values as
+    ``load(paths, partial).items(metric)``; ``item_level``: whether those items are the
+    values the headline averages (``False``: the card ranks by value only).
     """
 
     metric: str
@@ -416,12 +438,10 @@ class TaskHeadline:
     cluster: str
     format: Literal["percent", "number"] = "number"
     counts: tuple[str, ...] = ()
-    pooled: Callable[[Sequence[str], bool], Headline] | None = None
+    load: Callable[[Sequence[str], bool], Run] | None = None
     #: the card's breakdown of one run (log paths: one log, or one study's shards)
     breakdown: Callable[[Sequence[str]], Breakdown] | None = None
-    #: the item-level values the headline averages, with each item's cluster (log paths as
-    #: above); ``None``: the headline has no item-level value (it ranks by value only)
-    items: Callable[[Sequence[str]], ItemValues] | None = None
+    item_level: bool = True
 
 
 #: a study task's planned calls: ``(task args, the target's model, role -> its models)`` ->

@@ -17,7 +17,10 @@ from inspect_stance.study.protocol import (
 )
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from inspect_stance.stats.headline import Headline
+    from inspect_stance.study.protocol import ItemValues, Run
 
 
 #: the entry-point group a distribution registers its methods in (``name = "module:METHOD"``)
@@ -104,6 +107,28 @@ def task_headline(task: str) -> TaskHeadline | None:
 
     short = task_name(task)
     return next((m.headlines[short] for m in methods() if short in m.headlines), None)
+
+
+def task_run(task: str, paths: Sequence[str | Path], partial: bool = True) -> Run | None:
+    """The run of ``task`` in ``paths`` (one log, or one study's shard logs pooled by the run
+    class's ``merge``; ``partial``: an incomplete set too) as its method's run class reads it
+    (:attr:`~inspect_stance.study.protocol.TaskHeadline.load`): every surface reads its
+    ``headline()`` and ``items(metric)`` there. ``None`` when no method declares a loader for
+    ``task``."""
+    spec = task_headline(task)
+    if spec is None or spec.load is None:
+        return None
+    return spec.load([str(p) for p in paths], partial)
+
+
+def task_items(task: str, paths: Sequence[str | Path]) -> ItemValues | None:
+    """The item-level values the headline of ``task``'s run in ``paths`` averages, each with
+    its cluster (:func:`task_run`'s ``items`` of the headline's metric); ``None`` when the
+    task's headline has none (:attr:`~inspect_stance.study.protocol.TaskHeadline.item_level`)."""
+    spec = task_headline(task)
+    if spec is None or spec.load is None or not spec.item_level:
+        return None
+    return spec.load([str(p) for p in paths], True).items(spec.metric)
 
 
 def headline_of_metrics(task: str, metrics: dict[str, float]) -> Headline | None:

@@ -24,7 +24,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from inspect_stance.construction.settings import NEUTRAL
 from inspect_stance.runs import RunInfo, log_info
@@ -40,6 +40,9 @@ from inspect_stance.stats.headline import Headline
 from inspect_stance.study.protocol import CompareRequest, ItemValues, LoadedRuns, items_of
 from inspect_stance.validation.annotation import NO_SIDE, SOURCES, Annotation
 from inspect_stance.validation.figures import rank_headline
+
+if TYPE_CHECKING:
+    from inspect_stance.validation.logs import ValidationLogRun
 
 SETTING_ARGS: tuple[str, ...] = ("topics", "issues", "intents", "stances", "sources",
                                  "per_source", "real_prompts", "seed")  # fmt: skip
@@ -81,16 +84,35 @@ def read_runs(paths: Sequence[str], request: CompareRequest) -> LoadedRuns:
     pooled into one run, an incomplete set with ``request.partial``:
     :func:`inspect_stance.validation.logs.read_validation_runs`), each with its model
     annotators' rows, and the lines saying what was skipped or counted once."""
-    from inspect_stance.validation.analysis import rows_from_records
     from inspect_stance.validation.logs import read_validation_runs
 
     read, found = read_validation_runs(paths, request.partial)
-    runs = []
-    for run in read:
-        info = pooled_info(log_info(run.paths[0]), len(run.paths))
-        info.settings = {k: info.task_args[k] for k in SETTING_ARGS if k in info.task_args}
-        runs.append(ValidationRun(info, rows_from_records(run.records)))
+    runs = [_validation_run(run) for run in read]
     return LoadedRuns([*runs], [r.info for r in runs], found.passed_over())
+
+
+def _validation_run(run: ValidationLogRun) -> ValidationRun:
+    """The :class:`ValidationRun` of one run read from its logs (one log, or one study's
+    shards pooled)."""
+    from inspect_stance.validation.analysis import rows_from_records
+
+    info = pooled_info(log_info(run.paths[0]), len(run.paths))
+    info.settings = {k: info.task_args[k] for k in SETTING_ARGS if k in info.task_args}
+    return ValidationRun(info, rows_from_records(run.records))
+
+
+def load_validation(paths: Sequence[str], partial: bool = False) -> ValidationRun:
+    """The run of one prompt_validation log or of one study's shard logs pooled (``partial``:
+    an incomplete set too): the task's
+    :attr:`~inspect_stance.study.protocol.TaskHeadline.load`."""
+    from inspect_stance.errors import InputError
+    from inspect_stance.validation.logs import read_validation_runs
+
+    read, _found = read_validation_runs(list(paths), partial)
+    if len(read) != 1:
+        raise InputError(f"{len(read)} prompt_validation runs in {len(paths)} logs; pass the "
+                         "logs of one run (or the shards of one study)")  # fmt: skip
+    return _validation_run(read[0])
 
 
 def pooled_info(info: RunInfo, n_logs: int) -> RunInfo:

@@ -10,8 +10,9 @@ reader.
 - :func:`figures`: every figure of the run (realism, clarity, detection, annotation counts;
   :mod:`inspect_stance.validation.analysis`) with the headline's keys, which the report, the
   card's breakdown and the tests read (the panel shows the headline and :data:`PANEL_KEYS`);
-- the :class:`~inspect_stance.study.protocol.TaskHeadline` hooks :func:`pooled_headline`,
-  :func:`breakdown` and :func:`items` (per setting: the mean rank of its generated prompts).
+- the card's :func:`breakdown` (the surfaces read the headline and its items, per setting the
+  mean rank of its generated prompts, through the run class,
+  :class:`inspect_stance.validation.compare.ValidationRun`).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from inspect_stance.stats.headline import Headline, clustered_mean
-from inspect_stance.study.protocol import Breakdown, BreakdownRow, ItemValues
+from inspect_stance.study.protocol import Breakdown, BreakdownRow
 
 if TYPE_CHECKING:
     from inspect_stance.validation.annotation import Annotation
@@ -80,17 +81,6 @@ def log_figures(paths: Sequence[str]) -> dict[str, float]:
     return figures(_records(paths))
 
 
-def pooled_headline(paths: Sequence[str], partial: bool) -> Headline:
-    """The headline of one study's shard logs: their records pooled
-    (:func:`inspect_stance.validation.logs.read_validation_runs`; ``partial``: an incomplete
-    set) and :func:`rank_headline` over them."""
-    from inspect_stance.validation.analysis import rows_from_records
-    from inspect_stance.validation.logs import read_validation_runs
-
-    [run], _found = read_validation_runs(list(paths), partial=partial)
-    return rank_headline(rows_from_records(run.records))
-
-
 def breakdown(paths: Sequence[str]) -> Breakdown:
     """The card's breakdown: each source's mean realism rank, Kendall's W, the Friedman p and
     the settings."""
@@ -102,13 +92,3 @@ def breakdown(paths: Sequence[str]) -> Breakdown:
                        BreakdownRow("Friedman p", f.get("friedman_p")),
                        BreakdownRow("settings", f.get("friedman_blocks"), True)]),
     ]  # fmt: skip
-
-
-def items(paths: Sequence[str]) -> ItemValues:
-    """Per setting, the mean rank of its generated prompts (the setting is its own cluster)."""
-    from inspect_stance.validation.analysis import rows_from_records
-
-    ranks: dict[str, list[float]] = {}
-    for r in _generated(rows_from_records(_records(paths))):
-        ranks.setdefault(str(r.setting), []).append(float(r.rank))  # type: ignore[arg-type]
-    return {k: (k, sum(v) / len(v)) for k, v in ranks.items()}

@@ -18,6 +18,7 @@ from inspect_stance.study.protocol import (
     Method,
     TaskHeadline,
     comparer_of,
+    loader_of,
     register_method,
 )
 from inspect_stance.validation import figures
@@ -112,9 +113,8 @@ PROMPT_VALIDATION = register_method(
                 item="generated-prompt rank",
                 cluster="setting",
                 counts=("unparsed_ranking", "failed_calls"),
-                pooled=figures.pooled_headline,
+                load=loader_of("inspect_stance.validation.compare:load_validation"),
                 breakdown=figures.breakdown,
-                items=figures.items,
             )
         },
     )
