@@ -28,13 +28,13 @@ from typing import Any
 
 import numpy as np
 
+from inspect_stance.drift.command_options import EXCLUDE_UNPARSED
 from inspect_stance.drift.expand import expand_inputs
 from inspect_stance.drift.figures import spr_headline
 from inspect_stance.drift.inputs import load_input
 from inspect_stance.drift.metrics.confidence import diagonal_trials
 from inspect_stance.drift.metrics.patterns import PATTERNS, pattern_mask, per_proposition_patterns
 from inspect_stance.drift.metrics.spr import per_proposition_spr
-from inspect_stance.drift.report_command import EXCLUDE_UNPARSED
 from inspect_stance.drift.run import DriftRun
 from inspect_stance.drift.shards import load_folder_run, pool_loaded
 from inspect_stance.drift.transition import diagonal

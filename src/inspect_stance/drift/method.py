@@ -11,9 +11,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from inspect_stance.drift import figures, human_study_command
+from inspect_stance.drift.command_options import EXCLUDE_UNPARSED
 from inspect_stance.drift.page import PAGE
 from inspect_stance.drift.report_command import COMMAND as REPORT_COMMAND
-from inspect_stance.drift.report_command import EXCLUDE_UNPARSED, report
+from inspect_stance.drift.report_command import report
 from inspect_stance.drift.study import STUDY
 from inspect_stance.errors import InputError
 from inspect_stance.study.protocol import (

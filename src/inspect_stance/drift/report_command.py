@@ -9,6 +9,7 @@ import json
 import sys
 from typing import Any
 
+from inspect_stance.drift.command_options import EXCLUDE_UNPARSED
 from inspect_stance.errors import InputError
 from inspect_stance.study.protocol import ReportCommand, ReportOption, ReportRequest
 
@@ -88,13 +89,6 @@ def report(request: ReportRequest) -> list[str]:
         lines.append(f"\nwrote {len(written)} files to {request.out} (report.md, CSVs, PNGs)")
     return lines
 
-
-#: drop unparsed/missing trials (``report`` and ``compare``; :attr:`Comparer.options`)
-EXCLUDE_UNPARSED = ReportOption(
-    "--exclude-unparsed",
-    "drop unparsed/missing trials instead of counting them as failures",
-    kind="flag",
-)
 
 COMMAND = ReportCommand(
     help="stance-drift report (terminal tables; with --out CSVs, report.md and PNG heatmaps)",
