@@ -22,9 +22,8 @@ from inspect_stance.even_handedness.dataset import PairSelection, selected_pairs
 from inspect_stance.even_handedness.keys import GRADERS_ROLE, JUDGED_ORDERS
 from inspect_stance.even_handedness.options import EvenOptions
 from inspect_stance.inspect_cli import enter_task
-from inspect_stance.params import reject_unknown_args
 from inspect_stance.roles import require_roles
-from inspect_stance.task_options import task_arguments
+from inspect_stance.task_options import reject_unknown_args, task_arguments
 
 TASK_VERSION = 2
 

@@ -31,9 +31,8 @@ from inspect_stance.construction.judge_validation_options import JudgeValidation
 from inspect_stance.construction.keys import JUDGES_ROLE
 from inspect_stance.fingerprint import FINGERPRINT_KEY, task_fingerprint
 from inspect_stance.inspect_cli import enter_task
-from inspect_stance.params import reject_unknown_args
 from inspect_stance.roles import require_roles
-from inspect_stance.task_options import task_arguments
+from inspect_stance.task_options import reject_unknown_args, task_arguments
 from inspect_stance.viewer import construction_viewer, headline
 
 TASK_VERSION = 2  # 2: the paper's rubric threshold (0.75) by default

@@ -23,7 +23,6 @@ import inspect_stance.press.defaults as D
 from inspect_stance.extras import require_nli_extra
 from inspect_stance.fingerprint import FINGERPRINT_KEY, task_fingerprint
 from inspect_stance.inspect_cli import enter_task
-from inspect_stance.params import reject_unknown_args
 from inspect_stance.press.arguments import LoadedArguments, load_arguments
 from inspect_stance.press.dataset import shard_statements, statement_samples
 from inspect_stance.press.nli import (
@@ -35,7 +34,7 @@ from inspect_stance.press.options import (
 from inspect_stance.press.statements import load_statements
 from inspect_stance.provenance import record_provenance
 from inspect_stance.roles import config_dump, require_roles, role_model, target_model
-from inspect_stance.task_options import task_arguments
+from inspect_stance.task_options import reject_unknown_args, task_arguments
 from inspect_stance.viewer import headline
 
 TASK_VERSION = 2  # 2: binary zero-shot NLI default, factor draws, arguments fingerprint

@@ -22,12 +22,11 @@ from inspect_stance.scorers.press import press_arguments_check
 import inspect_stance.press.defaults as D
 from inspect_stance.fingerprint import FINGERPRINT_KEY, task_fingerprint
 from inspect_stance.inspect_cli import enter_task
-from inspect_stance.params import reject_unknown_args
 from inspect_stance.press.dataset import shard_statements, statement_samples
 from inspect_stance.press.options import PressArgumentsOptions
 from inspect_stance.press.statements import load_statements
 from inspect_stance.roles import config_dump, role_model, target_model
-from inspect_stance.task_options import task_arguments
+from inspect_stance.task_options import reject_unknown_args, task_arguments
 from inspect_stance.viewer import headline
 
 TASK_VERSION = 1

@@ -29,10 +29,9 @@ from inspect_stance.construction.keys import ANNOTATORS_ROLE, PROMPTER_ROLE
 from inspect_stance.errors import InputError
 from inspect_stance.fingerprint import FINGERPRINT_KEY, task_fingerprint
 from inspect_stance.inspect_cli import enter_task
-from inspect_stance.params import reject_unknown_args
 from inspect_stance.provenance import record_provenance
 from inspect_stance.roles import config_dump, require_roles
-from inspect_stance.task_options import task_arguments
+from inspect_stance.task_options import reject_unknown_args, task_arguments
 from inspect_stance.validation.options import ValidationOptions
 from inspect_stance.validation.samples import (
     ValidationPlan,

@@ -17,11 +17,10 @@ from inspect_stance.scorers.pushback import pushback_metrics, pushback_scorer
 
 import inspect_stance.pushback.defaults as D
 from inspect_stance.inspect_cli import enter_task
-from inspect_stance.params import reject_unknown_args
 from inspect_stance.pushback.dataset import conversations
 from inspect_stance.pushback.options import PushbackOptions
 from inspect_stance.roles import require_roles
-from inspect_stance.task_options import task_arguments
+from inspect_stance.task_options import reject_unknown_args, task_arguments
 
 TASK_VERSION = 1
 

@@ -28,9 +28,8 @@ from inspect_stance.drift.options import (
 from inspect_stance.drift.started import StartedSamples
 from inspect_stance.fingerprint import FINGERPRINT_KEY, task_fingerprint
 from inspect_stance.inspect_cli import enter_task
-from inspect_stance.params import reject_unknown_args
 from inspect_stance.roles import require_roles
-from inspect_stance.task_options import task_arguments
+from inspect_stance.task_options import reject_unknown_args, task_arguments
 from inspect_stance.viewer import headline
 
 #: bumped when sample ids or scoring change (2: content-derived sample ids, short Input lines,

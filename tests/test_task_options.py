@@ -21,7 +21,7 @@ def _task(name: str):
     raise AssertionError(f"{name} is not documented")
 
 
-DECLARED = sorted(docgen.declared_options())
+DECLARED = sorted(task_options.declared_options())
 #: options without a usable default (the task refuses to run without them)
 REQUIRED = {"judge_validation": {"annotations": "labels.csv"}}
 
@@ -40,7 +40,7 @@ def test_the_seven_tasks_are_declared():
 
 @pytest.mark.parametrize("task", DECLARED)
 def test_signature_agrees_with_the_declaration(task: str) -> None:
-    fn, cls = _task(task), docgen.options_class(task)
+    fn, cls = _task(task), task_options.options_class(task)
     assert cls is not None
     assert task_options.signature_mismatches(fn, cls) == []
     # the docs come from the declaration, so the task's docstring holds no second copy
@@ -49,7 +49,7 @@ def test_signature_agrees_with_the_declaration(task: str) -> None:
 
 @pytest.mark.parametrize("task", DECLARED)
 def test_declared_defaults_pass_their_checks(task: str) -> None:
-    cls = docgen.options_class(task)
+    cls = task_options.options_class(task)
     assert cls is not None
     for f in task_options.declared(cls):
         assert f.metadata["doc"], f"{task}.{f.name} has no doc line"

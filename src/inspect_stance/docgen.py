@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from inspect_stance.errors import InputError
+from inspect_stance.task_options import options_class
 
 
 def documented_tasks() -> dict[str, tuple[str, ...]]:
@@ -41,13 +42,6 @@ def documented_tasks() -> dict[str, tuple[str, ...]]:
             tasks = tuple(f"inspect_stance.tasks.{t}:{t}" for t in m.options)
             out[m.doc] = out.get(m.doc, ()) + tasks
     return out
-
-
-def declared_options() -> dict[str, str]:
-    """Task name -> its options dataclass as ``"module:class"`` (every method's ``options``)."""
-    from inspect_stance.study.registry import methods
-
-    return {task: spec for m in methods() for task, spec in m.options.items()}
 
 
 _BLOCK = re.compile(r"(<!-- params: (?P<name>[a-z_]+) -->\n)(?P<body>.*?)(<!-- /params -->)", re.S)
@@ -68,16 +62,6 @@ def _default(value: Any) -> str:
     if isinstance(value, bool):
         return f"`{str(value).lower()}`"  # as typed on the command line: -T cache=true
     return f"`{value!r}`" if isinstance(value, str) else f"`{value}`"
-
-
-def options_class(task: str) -> type | None:
-    """The options dataclass declaring ``task``'s options (``None``: not declared)."""
-    spec = declared_options().get(task)
-    if spec is None:
-        return None
-    module, name = spec.split(":")
-    cls: type = getattr(importlib.import_module(module), name)
-    return cls
 
 
 def parameter_table(fn: Callable[..., Any]) -> str:

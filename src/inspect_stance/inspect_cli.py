@@ -3,7 +3,7 @@
 ``inspect eval ... --epochs 0`` runs one epoch without a word (Inspect's CLI reads ``0`` as
 "not given"), and ``--epochs -1`` ends in a traceback. :func:`check_inspect_argv` turns such
 values into one line on stderr and exit status 2. It runs from :func:`enter_task`, which each of
-the package's tasks calls first (before :func:`inspect_stance.params.reject_unknown_args`), before
+the package's tasks calls first (before :func:`inspect_stance.task_options.reject_unknown_args`), before
 any model call: loading the entry point does nothing, so an ``inspect`` process running
 only other packages' tasks keeps Inspect's own behaviour and excepthook.
 """

@@ -9,7 +9,6 @@ one-line :class:`~inspect_stance.errors.InputError` (a ``ValueError``) naming th
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 
 from inspect_stance.errors import InputError
 
@@ -87,71 +86,3 @@ def as_int(name: str, value: object, minimum: int = 1, example: int = 3) -> int:
     if n < minimum:
         raise InputError(f"{name} {n}; use an integer >= {minimum} (e.g. -T {name}={example})")
     return n
-
-
-def task_names() -> tuple[str, ...]:
-    """Every task the registered methods ship (each a module of ``inspect_stance.tasks``
-    defining a task function of the same name), in method order."""
-    from inspect_stance.study.registry import methods
-
-    return tuple(task for m in methods() for task in m.options)
-
-
-def _parameters(fn: Callable[..., object]) -> list[str]:
-    import inspect
-
-    return [
-        n
-        for n, p in inspect.signature(fn).parameters.items()
-        if p.kind is not inspect.Parameter.VAR_KEYWORD
-    ]
-
-
-def sibling_parameters(task: str) -> set[str]:
-    """Parameters of the package's other tasks (those ``inspect eval-set`` may run beside
-    ``task`` on one command line)."""
-    import importlib
-
-    names: set[str] = set()
-    for other in task_names():
-        if other != task:
-            module = importlib.import_module(f"inspect_stance.tasks.{other}")
-            names.update(_parameters(getattr(module, other)))
-    return names
-
-
-def reject_unknown_args(task: str, unknown: dict[str, object], fn: Callable[..., object]) -> None:
-    """Raise a one-line error for task parameters the task does not have.
-
-    Inspect passes every ``-T name=value`` to a task function that takes ``**kwargs`` (and only
-    logs a warning, invisible under ``--display none``, for names a task without them does not
-    take), so each task collects the rest in ``**unknown`` and calls this first: a typo such as
-    ``-T tirals=5`` fails before any model call instead of silently running the default.
-
-    A name that is a parameter of another of the package's tasks is what one command line
-    running several tasks passes (``inspect eval-set tasks/stance_drift.py tasks/press.py -T
-    trials=5``): it is ignored with Inspect's own warning (``param 'x' not used by task 'y'``),
-    as Inspect does for tasks without ``**kwargs``.
-
-    Each task calls :func:`inspect_stance.inspect_cli.enter_task` just before it (the
-    package's excepthook, its check of Inspect's options and its end-of-run line).
-    """
-    if not unknown:
-        return
-    import difflib
-    import logging
-
-    shared = sibling_parameters(task) & set(unknown)
-    for name in sorted(shared):
-        logging.getLogger(__name__).warning(f"param '{name}' not used by task '{task}'")
-    typos = sorted(set(unknown) - shared)
-    if not typos:
-        return
-    known = _parameters(fn)
-    hints = []
-    for name in typos:
-        close = difflib.get_close_matches(name, known, n=1)
-        hints.append(f"-T {name}" + (f" (did you mean {close[0]}?)" if close else ""))
-    raise InputError(
-        f"{task}: unknown parameter(s) {', '.join(hints)}; its parameters are {', '.join(known)}"
-    )

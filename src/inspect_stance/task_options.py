@@ -156,3 +156,87 @@ def signature_mismatches(fn: Callable[..., Any], cls: type) -> list[str]:
         ):
             out.append(f"{name}: signature default {params[name]!r} != {declared_defaults[name]!r}")
     return out
+
+
+def declared_options() -> dict[str, type[Any]]:
+    """Task name -> its options dataclass (every method's ``options``)."""
+    from inspect_stance.study.registry import methods
+
+    return {task: cls for m in methods() for task, cls in m.options.items()}
+
+
+def options_class(task: str) -> type[Any] | None:
+    """The options dataclass declaring ``task``'s options (``None``: not declared)."""
+    return declared_options().get(task)
+
+
+def task_parameters(task: str) -> list[str]:
+    """The ``-T`` parameters of ``task``, in order: its options class's fields (the task
+    function's signature is held equal to them by :func:`inspect_stance.task_options.
+    signature_mismatches`); one-line ``InputError`` for a task no method declares."""
+    cls = options_class(task)
+    if cls is None:
+        known = ", ".join(declared_options())
+        raise InputError(f"unknown task {task!r}; known: {known}")
+    return list(defaults(cls))
+
+
+def task_names() -> tuple[str, ...]:
+    """Every task the registered methods ship (each a module of ``inspect_stance.tasks``
+    defining a task function of the same name), in method order."""
+    from inspect_stance.study.registry import methods
+
+    return tuple(task for m in methods() for task in m.options)
+
+
+def _parameters(fn: Callable[..., object]) -> list[str]:
+    import inspect
+
+    return [
+        n
+        for n, p in inspect.signature(fn).parameters.items()
+        if p.kind is not inspect.Parameter.VAR_KEYWORD
+    ]
+
+
+def sibling_parameters(task: str) -> set[str]:
+    """Parameters of the package's other tasks (those ``inspect eval-set`` may run beside
+    ``task`` on one command line): their declared options."""
+    return {p for other in task_names() if other != task for p in task_parameters(other)}
+
+
+def reject_unknown_args(task: str, unknown: dict[str, object], fn: Callable[..., object]) -> None:
+    """Raise a one-line error for task parameters the task does not have.
+
+    Inspect passes every ``-T name=value`` to a task function that takes ``**kwargs`` (and only
+    logs a warning, invisible under ``--display none``, for names a task without them does not
+    take), so each task collects the rest in ``**unknown`` and calls this first: a typo such as
+    ``-T tirals=5`` fails before any model call instead of silently running the default.
+
+    A name that is a parameter of another of the package's tasks is what one command line
+    running several tasks passes (``inspect eval-set tasks/stance_drift.py tasks/press.py -T
+    trials=5``): it is ignored with Inspect's own warning (``param 'x' not used by task 'y'``),
+    as Inspect does for tasks without ``**kwargs``.
+
+    Each task calls :func:`inspect_stance.inspect_cli.enter_task` just before it (the
+    package's excepthook, its check of Inspect's options and its end-of-run line).
+    """
+    if not unknown:
+        return
+    import difflib
+    import logging
+
+    shared = sibling_parameters(task) & set(unknown)
+    for name in sorted(shared):
+        logging.getLogger(__name__).warning(f"param '{name}' not used by task '{task}'")
+    typos = sorted(set(unknown) - shared)
+    if not typos:
+        return
+    known = _parameters(fn)
+    hints = []
+    for name in typos:
+        close = difflib.get_close_matches(name, known, n=1)
+        hints.append(f"-T {name}" + (f" (did you mean {close[0]}?)" if close else ""))
+    raise InputError(
+        f"{task}: unknown parameter(s) {', '.join(hints)}; its parameters are {', '.join(known)}"
+    )

@@ -64,7 +64,7 @@ def check_since(values: list[str]) -> None:
 def _without_foreign(runs: Any, strict: bool) -> Any:
     """``runs`` without the runs of tasks that have no card (not one of the package's tasks), each
     set aside in one line naming its log (``strict``: refused)."""
-    from inspect_stance.params import task_names
+    from inspect_stance.task_options import task_names
 
     if runs.empty:
         return runs

@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING, Any
 
 from inspect_stance.construction import label_sample_command
 from inspect_stance.construction.compare_options import COMPARE_OPTIONS
+from inspect_stance.construction.judge_validation_options import JudgeValidationOptions
+from inspect_stance.construction.options import ConstructionOptions
 from inspect_stance.construction.page import PAGE
 from inspect_stance.construction.report_command import COMMAND as REPORT_COMMAND
 from inspect_stance.construction.report_command import report
@@ -99,9 +101,8 @@ CONSTRUCTION = register_method(
         study={"prompt_construction": STUDY},
         providers={"construction_sim": "inspect_stance.construction.simulator:ConstructionSim"},
         options={
-            "prompt_construction": "inspect_stance.construction.options:ConstructionOptions",
-            "judge_validation": "inspect_stance.construction.judge_validation_options:"
-            "JudgeValidationOptions",
+            "prompt_construction": ConstructionOptions,
+            "judge_validation": JudgeValidationOptions,
         },
         doc="docs/prompt_construction.md",
         tasks=("prompt_construction", "judge_validation"),

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from inspect_stance.drift import figures, human_study_command
 from inspect_stance.drift.command_options import EXCLUDE_UNPARSED
+from inspect_stance.drift.options import DriftOptions
 from inspect_stance.drift.page import PAGE
 from inspect_stance.drift.report_command import COMMAND as REPORT_COMMAND
 from inspect_stance.drift.report_command import report
@@ -102,7 +103,7 @@ STANCE_DRIFT = register_method(
             "stance_sim": "inspect_stance.drift.simulator:StanceSimAPI",
             "relay_sim": "inspect_stance.drift.relay_simulator:RelaySimAPI",
         },
-        options={"stance_drift": "inspect_stance.drift.options:DriftOptions"},
+        options={"stance_drift": DriftOptions},
         doc="docs/stance_drift.md",
         tasks=("stance_drift",),
         title="stance-drift",

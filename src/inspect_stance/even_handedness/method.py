@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from inspect_stance.errors import InputError
+from inspect_stance.even_handedness.options import EvenOptions
 from inspect_stance.even_handedness.page import PAGE
 from inspect_stance.even_handedness.report_command import COMMAND as REPORT_COMMAND
 from inspect_stance.even_handedness.report_command import report
@@ -118,7 +119,7 @@ EVEN_HANDEDNESS = register_method(
         shard_tasks=("even_handedness",),
         study={"even_handedness": STUDY},
         providers={"even_sim": "inspect_stance.even_handedness.simulator:EvenSim"},
-        options={"even_handedness": "inspect_stance.even_handedness.options:EvenOptions"},
+        options={"even_handedness": EvenOptions},
         doc="docs/even_handedness.md",
         tasks=("even_handedness",),
         title="even-handedness",

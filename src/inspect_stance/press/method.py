@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from inspect_stance.press import figures
 from inspect_stance.press.compare import COMPARE_OPTIONS, PERSONA, persona_of
+from inspect_stance.press.options import PressArgumentsOptions, PressOptions
 from inspect_stance.press.page import PAGE
 from inspect_stance.press.report_command import COMMAND as REPORT_COMMAND
 from inspect_stance.press.report_command import report
@@ -72,8 +73,8 @@ PRESS = register_method(
         study={"press": STUDY},
         providers={"press_sim": "inspect_stance.press.simulator:PressSimAPI"},
         options={
-            "press": "inspect_stance.press.options:PressOptions",
-            "press_arguments": "inspect_stance.press.options:PressArgumentsOptions",
+            "press": PressOptions,
+            "press_arguments": PressArgumentsOptions,
         },
         doc="docs/press.md",
         tasks=("press",),

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from inspect_stance.errors import InputError
+from inspect_stance.pushback.options import PushbackOptions
 from inspect_stance.pushback.page import PAGE
 from inspect_stance.pushback.study import STUDY
 from inspect_stance.study.protocol import (
@@ -132,7 +133,7 @@ PUSHBACK = register_method(
         order=60,
         shard_tasks=("pushback",),
         providers={"pushback_sim": "inspect_stance.pushback.simulator:PushbackSim"},
-        options={"pushback": "inspect_stance.pushback.options:PushbackOptions"},
+        options={"pushback": PushbackOptions},
         study={"pushback": STUDY},
         doc="docs/pushback.md",
         report=report,

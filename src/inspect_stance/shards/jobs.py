@@ -28,6 +28,7 @@ from inspect_stance.errors import InputError
 from inspect_stance.printable import printable
 from inspect_stance.shards import SHARD_KEY
 from inspect_stance.study.registry import methods
+from inspect_stance.task_options import options_class, task_parameters
 
 JobFormat = Literal["commands", "eval-set", "hawk"]
 FORMATS: tuple[str, ...] = ("commands", "eval-set", "hawk")
@@ -61,14 +62,6 @@ class ShardJob:
         return {**self.task_args, SHARD_KEY: f"{k}/{self.n}"}
 
 
-def _task_parameters(task: str) -> list[str]:
-    import importlib
-    import inspect
-
-    func = getattr(importlib.import_module(f"inspect_stance.tasks.{task}"), task)
-    return list(inspect.signature(getattr(func, "__wrapped__", func)).parameters)
-
-
 def make_job(
     task: str,
     n: int,
@@ -99,7 +92,7 @@ def make_job(
                              "break would split a command); remove it")  # fmt: skip
     if SHARD_KEY in args:
         raise InputError("-T shard is set by the job for each shard; leave it out")
-    known = _task_parameters(name)
+    known = task_parameters(name)
     unknown = sorted(set(args) - set(known))
     if unknown:
         raise InputError(
@@ -120,15 +113,9 @@ def _check_options(task: str, args: Mapping[str, Any]) -> None:
     """The task's own option check (its options class's ``parse``, as ``inspect eval`` runs it:
     a limit beyond the items its filters leave, an unknown topic), so a job the task would
     refuse is refused before it is written."""
-    import importlib
-
-    from inspect_stance.docgen import declared_options
-
-    spec = declared_options().get(task)
-    if spec is None:
-        return
-    module, cls = spec.split(":")
-    getattr(importlib.import_module(module), cls).parse(**args)
+    cls = options_class(task)
+    if cls is not None:
+        cls.parse(**args)
 
 
 def _check_sizes(args: Mapping[str, Any]) -> None:

@@ -543,9 +543,9 @@ class Method:
     title: str = ""
     page: Page | None = None
     headlines: dict[str, TaskHeadline] = field(default_factory=dict)
-    #: every task the method ships -> its ``-T`` options class as ``"module:Class"`` (the
-    #: declaration ``inspect-stance params`` and the docs' tables are generated from)
-    options: dict[str, str] = field(default_factory=dict)
+    #: every task the method ships -> its ``-T`` options class (the declaration
+    #: ``inspect-stance params``, the docs' tables, study files and shard jobs read)
+    options: dict[str, type[Any]] = field(default_factory=dict)
     #: its simulated model providers: Inspect provider name (``--model NAME/...``) -> the
     #: ``ModelAPI`` class as ``"module:Class"``, which the Inspect entry point registers and
     #: imports when Inspect first creates a model of that provider

@@ -8,8 +8,6 @@ log folder is a folder this study may write (:func:`check_log_dir`)."""
 
 from __future__ import annotations
 
-import importlib
-import inspect
 from pathlib import Path
 from typing import Any
 
@@ -19,29 +17,22 @@ from inspect_stance.printable import printable
 from inspect_stance.study.registry import study_tasks
 from inspect_stance.study_file.bounds import check_sizes
 from inspect_stance.study_file.spec import StudySpec
+from inspect_stance.task_options import options_class, task_parameters
 
 #: most log files whose headers :func:`check_log_dir` reads
 MAX_LOGS_CHECKED = 200
-
-
-def task_parameters(method: str) -> list[str]:
-    """The ``-T`` parameters of ``method``'s task (its function's signature)."""
-    module = importlib.import_module(f"inspect_stance.tasks.{method}")
-    return list(inspect.signature(getattr(module, method)).parameters)
 
 
 def checked_options(method: str, values: dict[str, Any]) -> dict[str, Any]:
     """``values`` through ``method``'s declared options (:mod:`inspect_stance.task_options`):
     each option's check and the checks across options (files read); the checked values of the
     options given. A one-line ``InputError`` naming ``methods.<method>.args`` otherwise."""
-    from inspect_stance.docgen import options_class
-
     cls = options_class(method)
     if cls is None:
         return dict(values)
     where = f"study file: methods.{method}.args"
     try:
-        opts = cls.parse(**values)  # type: ignore[attr-defined]
+        opts = cls.parse(**values)
     except InputError as ex:
         raise InputError(f"{where}: {ex}") from None
     except (TypeError, ValueError, OverflowError, OSError, KeyError) as ex:

@@ -22,6 +22,7 @@ from inspect_stance.study.protocol import (
     register_method,
 )
 from inspect_stance.validation import figures
+from inspect_stance.validation.options import ValidationOptions
 from inspect_stance.validation.page import PAGE
 from inspect_stance.validation.report_command import COMMAND as REPORT_COMMAND
 from inspect_stance.validation.report_command import report
@@ -85,7 +86,7 @@ PROMPT_VALIDATION = register_method(
         shard_tasks=("prompt_validation",),
         study={"prompt_validation": STUDY},
         providers={"annotator_sim": "inspect_stance.validation.simulator:AnnotatorSim"},
-        options={"prompt_validation": "inspect_stance.validation.options:ValidationOptions"},
+        options={"prompt_validation": ValidationOptions},
         doc="docs/prompt_validation.md",
         tasks=("prompt_validation",),
         title="prompt-validation",
