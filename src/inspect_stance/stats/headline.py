@@ -148,9 +148,10 @@ def mean_variance(values: Sequence[float], clusters: Sequence[Hashable]) -> Mean
     precision; with ``n > G`` the within-cluster variance of the mean ``W = MSW / n``,
     ``MSW = sum_i (y_i - ybar_{g(i)})^2 / (n - G)``, is used instead, with ``n - G`` df
     (``within = True``). Otherwise ``V_CR2`` is used as it is, however small: taking the larger
-    of it and a within-cluster or plain ``sd / sqrt(n)`` variance over-covers (0.98 for 3 to 5
-    topics of binary pairs, ``benchmarks/even_handedness_topics.py``), and for continuous
-    values the t interval with ``V_CR2`` is exact.
+    of it and a within-cluster or plain ``sd / sqrt(n)`` variance on ``G - 1`` df over-covers
+    (0.98 for 3 to 5 topics of binary pairs, ``benchmarks/even_handedness_topics.py``), and for
+    continuous values the t interval with ``V_CR2`` is exact. A share's headline floors it at the
+    within-cluster part with Satterthwaite df instead (:func:`share_variance`).
 
     References
     ----------
@@ -305,7 +306,7 @@ def clustered_share(metric: str, values: Sequence[float],
     sv = share_variance([y for y, _ in kept], [k for _, k in kept])
     g = sv.n_clusters
     rule = h.rule.replace("; clipped to [0, 1]", "")
-    if g < sv.n_items:
+    if g < sv.n_items and "has the same mean" not in rule:
         rule = (f"mean over {h.n_items} {item}s in {g} {cluster}s; SE the larger of the "
                 f"clustered (CR2) and the within-{cluster} one; t with {sv.df:.3g} df "
                 f"(Satterthwaite, between and within {cluster})")  # fmt: skip
