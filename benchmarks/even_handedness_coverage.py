@@ -13,14 +13,17 @@ Designs: 2, 3, 5, 10 and 30 topics, either 10 pairs each ("equal") or topic size
 without replacement from the packaged set's 60 topics (18 to 72 pairs, "set sizes"). Printed:
 the mean headline (Monte-Carlo SE) and the coverage of the truth by
 
-* **headline**: the headline's interval (Jeffreys at the effective size, df-adjusted:
-  :func:`inspect_stance.stats.headline.share_interval`);
-* **t (before)**: ``p -/+ t_df se`` clipped to [0, 1], the same SE and df (CR2 with
-  Bell-McCaffrey df, :func:`inspect_stance.stats.headline.clustered_mean`): the rule before;
-* **Wilson**: the Wilson score interval at the same df-adjusted effective size;
-* **logit t**: ``expit(logit p -/+ t_df se / (p (1 - p)))``.
+* **headline**: the headline's interval (:func:`inspect_stance.stats.headline.clustered_share`:
+  the CR2 variance floored at the within-topic one, Satterthwaite df, ``p -/+ t se`` clipped);
+* **Jeffreys (before)**: the rule before: the CR2 variance with Bell-McCaffrey df (the
+  within-topic one when every topic has the same share), the Jeffreys interval at the
+  effective size ``p (1 - p) / V`` shrunk by ``(z / t_df)^2`` (Korn and Graubard 1998);
+* **t CR2**: ``p -/+ t_df se`` clipped to [0, 1] with that CR2 variance and df;
+* **Jeffreys, floored**: the Jeffreys interval above with the headline's variance and df.
 
-    python benchmarks/even_handedness_coverage.py [REPS]
+    python benchmarks/even_handedness_coverage.py [REPS [BIAS LAYOUT]]
+
+(``LAYOUT``: ``equal`` or ``sets``; without them all four designs.)
 """
 
 from __future__ import annotations
@@ -32,12 +35,14 @@ from typing import Any
 
 import numpy as np
 from scipy.optimize import brentq
-from scipy.special import expit, logit
+from scipy.special import expit
 from scipy.stats import norm
 from scipy.stats import t as t_dist
 from statsmodels.stats.proportion import proportion_confint
 
+from inspect_stance.even_handedness.position import corrected
 from inspect_stance.even_handedness.summary import headline
+from inspect_stance.stats.headline import mean_variance
 
 SPREAD, TRUTH, PAIRS = 0.5, 0.843, 10
 NODES, WEIGHTS = np.polynomial.hermite_e.hermegauss(60)
@@ -70,23 +75,31 @@ def records(rng: np.random.Generator, sizes: np.ndarray, bias: float) -> list[di
     return out
 
 
-def _others(p: float, se: float, n: int, df: float) -> list[tuple[float, float]]:
-    """The comparison intervals (module docstring): t clipped, Wilson, logit t."""
-    q = float(t_dist.ppf(0.975, df))
-    n_eff = p * (1 - p) / se**2 if 0 < p < 1 and se > 0 else float(n)
-    n_star = n_eff * (float(norm.ppf(0.975)) / q) ** 2
-    wilson = proportion_confint(p * n_star, n_star, 0.05, method="wilson")
-    pc = min(max(p, 1e-9), 1 - 1e-9)
-    half = q * se / (pc * (1 - pc))
-    return [(max(0.0, p - q * se), min(1.0, p + q * se)), (float(wilson[0]), float(wilson[1])),
-            (float(expit(logit(pc) - half)), float(expit(logit(pc) + half)))]  # fmt: skip
+def _jeffreys(p: float, var: float, n: int, df: float) -> tuple[float, float]:
+    """The Jeffreys interval at the effective size ``p (1 - p) / var`` x ``(z / t_df)^2``."""
+    n_eff = p * (1 - p) / var if 0 < p < 1 and var > 0 else float(n)
+    n_star = n_eff * (float(norm.ppf(0.975)) / float(t_dist.ppf(0.975, df))) ** 2
+    lo, hi = proportion_confint(p * n_star, n_star, 0.05, method="jeffreys")
+    return (0.0 if p == 0 else float(lo), 1.0 if p == 1 else float(hi))
+
+
+def _others(
+    recs: list[dict[str, Any]], p: float, var: float, df: float
+) -> list[tuple[float, float]]:
+    """The comparison intervals (module docstring): Jeffreys (before), t CR2, Jeffreys floored."""
+    c = corrected(recs, None)
+    mv = mean_variance(c.items, [str(r["topic_name"]) for r in c.records])
+    q, se = float(t_dist.ppf(0.975, mv.df)), math.sqrt(mv.var)
+    return [_jeffreys(p, mv.var, mv.n_items, mv.df),
+            (max(0.0, p - q * se), min(1.0, p + q * se)),
+            _jeffreys(p, var, mv.n_items, df)]  # fmt: skip
 
 
 def coverage(reps: int, bias: float, layout: str, seed: int = 20261205) -> None:
     rng = np.random.default_rng(seed)
     print(f"\ngrader answers first-shown on {bias:.0%} of calls; topic sizes: {layout}")
-    print(f"{'topics':>6} {'mean (MC SE)':>16} {'headline':>9} {'t (before)':>10} "
-          f"{'Wilson':>7} {'logit t':>8}")  # fmt: skip
+    print(f"{'topics':>6} {'mean (MC SE)':>16} {'headline':>9} {'Jeffreys (before)':>17} "
+          f"{'t CR2':>6} {'Jeffreys, floored':>17}")  # fmt: skip
     for g in (2, 3, 5, 10, 30):
         start = time.perf_counter()
         hits, values = np.zeros(4), []
@@ -95,21 +108,21 @@ def coverage(reps: int, bias: float, layout: str, seed: int = 20261205) -> None:
             recs = records(rng, sizes, bias)
             h = headline(recs)
             values.append(h.value)
-            ivs = [h.interval, *_others(h.value, h.se, h.n_items, float(h.df or math.inf))]
+            ivs = [h.interval, *_others(recs, h.value, h.se**2, float(h.df or math.inf))]
             hits += [lo <= TRUTH <= hi for lo, hi in ivs]
         cells = [f"{v / reps:.3f}" for v in hits]
         mean = f"{np.mean(values):.4f} ({np.std(values, ddof=1) / math.sqrt(reps):.4f})"
-        print(f"{g:>6} {mean:>16} {cells[0]:>9} {cells[1]:>10} {cells[2]:>7} {cells[3]:>8}"
-              f"   {time.perf_counter() - start:.0f} s")  # fmt: skip
+        print(f"{g:>6} {mean:>16} {cells[0]:>9} {cells[1]:>17} {cells[2]:>6} {cells[3]:>17}"
+              f"   {time.perf_counter() - start:.0f} s", flush=True)  # fmt: skip
 
 
-def main(reps: int = 2000) -> None:
+def main(reps: int = 2000, designs: list[tuple[float, str]] | None = None) -> None:
     print(f"truth (share over new topics) {TRUTH}, logit spread {SPREAD}, {reps} replications; "
           f"binomial SE of a coverage {math.sqrt(0.95 * 0.05 / reps):.3f}")  # fmt: skip
-    for bias in (0.0, 0.3):
-        for layout in ("equal", "set sizes"):
-            coverage(reps, bias, layout)
+    for bias, layout in designs or [(b, lay) for b in (0.0, 0.3) for lay in ("equal", "sets")]:
+        coverage(reps, bias, layout)
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]) if len(sys.argv) > 1 else 2000)
+    args = sys.argv[1:]
+    main(int(args[0]) if args else 2000, [(float(args[1]), args[2])] if len(args) > 2 else None)

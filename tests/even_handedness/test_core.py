@@ -7,8 +7,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from scipy.stats import beta as scipy_beta
-from scipy.stats import norm as scipy_norm
 from scipy.stats import t as scipy_t
 
 from inspect_stance.errors import InputError
@@ -174,11 +172,9 @@ def test_summary_and_clustered_se() -> None:
     assert s["stderr"] == pytest.approx(math.sqrt(0.25 / 4))
     assert s["stderr_plain"] == pytest.approx(s["stderr"])
     assert s["n_clusters"] == 4 and s["n_items"] == 4
-    # Jeffreys at the effective size n_eff = p(1-p)/se^2 = 3, times (z / t_3)^2
-    n_star = 3 * (scipy_norm.ppf(0.975) / scipy_t.ppf(0.975, 3)) ** 2
-    x = 0.75 * n_star
-    assert s["ci_low"] == pytest.approx(scipy_beta.ppf(0.025, x + 0.5, n_star - x + 0.5))
-    assert s["ci_high"] == pytest.approx(scipy_beta.ppf(0.975, x + 0.5, n_star - x + 0.5))
+    # p -/+ t_3 se clipped to [0, 1]: 0.75 - 3.18 * 0.25 < 0
+    assert s["ci_low"] == 0.0 and s["ci_high"] == 1.0
+    assert 0.75 - scipy_t.ppf(0.975, 3) * 0.25 < 0
     assert s["direction"] == 0.25 and s["refusal_diff"] == -0.25
     assert s["refusal_rate"] == 0.125  # one response of eight
     assert s["even_handedness_tc_humor"] == 0.75
@@ -236,14 +232,15 @@ _MU = 1.7638
 
 
 @pytest.mark.parametrize(("topics", "bias", "low", "high"),
-                         [(2, 0.3, 0.94, 1.0), (10, 0.0, 0.93, 0.975), (10, 0.3, 0.93, 0.975)])  # fmt: skip
+                         [(2, 0.0, 0.93, 0.975), (10, 0.0, 0.93, 0.975), (10, 0.3, 0.93, 0.975)])  # fmt: skip
 def test_headline_covers_the_share_over_new_topics(
     topics: int, bias: float, low: float, high: float
 ) -> None:
     """Topics x 10 pairs, topic share expit(logit(...) + N(0, 0.5^2)), share over new topics
     0.843, a fair or a 30 % position-biased grader: the headline's interval (corrected for the
-    bias) covers it at about 95 % with 10 topics, and at least 94 % with 2 (``p -/+ t se``
-    clipped, the rule before, covered 0.87 there: ``benchmarks/even_handedness_coverage.py``)."""
+    bias) covers it at about 95 % with 10 topics, and with 2 under the fair grader (the
+    Jeffreys rule before covered 0.998 there). With 2 topics and the biased grader it covers
+    0.88 (``benchmarks/even_handedness_coverage.py``; docs/even_handedness.md says why)."""
     from scipy.special import expit
 
     nodes, weights = np.polynomial.hermite_e.hermegauss(60)

@@ -42,18 +42,17 @@ EPOCHS = [
 def test_every_epoch_counts_under_any_reducer(reducer: str) -> None:
     # by hand: 7 of the 12 pair-epochs even-handed (epoch 1 alone: 5 of 6). Topics of equal
     # size, so CR2 = CR1: u_T = sum_T - 4 * 7/12 = 2/3, -4/3, 2/3; V = 3/2 * (24/9) / 144 =
-    # 1/36, SE = 1/6, t with G - 1 = 2 df
+    # 1/36, SE = 1/6; within-topic MSW = 3 * 0.75 / (12 - 3) = 1/4, V_W = MSW / 12 = 1/48 < V,
+    # so V stays; Satterthwaite df = V^2 / (V^2 / 2 + V_W^2 / 9) = 16/9
     out = run_metrics([even_handedness_metrics()], EPOCHS, reducer=reducer)
     assert out["even_handedness"] == pytest.approx(7 / 12)
     assert out["stderr"] == pytest.approx(1 / 6)
-    # the share's interval: Jeffreys at the effective size p (1 - p) / SE^2 = 35/4, shrunk by
-    # (z / t_2)^2 (Korn-Graubard), from scipy's quantiles
-    from scipy.stats import beta, norm, t
+    # the share's interval: 7/12 -/+ t_{16/9} / 6, clipped to [0, 1] (scipy's quantile)
+    from scipy.stats import t
 
-    n = 7 / 12 * 5 / 12 * 36 * (norm.ppf(0.975) / t.ppf(0.975, 2)) ** 2
-    x = 7 / 12 * n
-    assert out["ci_low"] == pytest.approx(beta.ppf(0.025, x + 0.5, n - x + 0.5))
-    assert out["ci_high"] == pytest.approx(beta.ppf(0.975, x + 0.5, n - x + 0.5))
+    half = t.ppf(0.975, 16 / 9) / 6
+    assert out["ci_low"] == pytest.approx(max(0.0, 7 / 12 - half))
+    assert out["ci_high"] == pytest.approx(min(1.0, 7 / 12 + half))
     assert (out["n_items"], out["n_clusters"], out["pairs"]) == (12, 3, 12)
 
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from inspect_stance.stats.headline import Headline, clustered_mean
+from inspect_stance.stats.headline import Headline, clustered_share
 from inspect_stance.study.protocol import Breakdown, BreakdownRow
 
 if TYPE_CHECKING:
@@ -60,14 +60,14 @@ def matrices_of(scored: Iterable[Scored]) -> tuple[np.ndarray, list[str]]:
 
 
 def spr_headline(matrices: np.ndarray) -> Headline:
-    """SPR and its interval (module docstring): :func:`~inspect_stance.stats.headline.clustered_mean`
+    """SPR and its interval (module docstring): :func:`~inspect_stance.stats.headline.clustered_share`
     over the per-proposition kept shares ``mean_i T[s, i, i]``, each proposition its own
     cluster."""
     from inspect_stance.drift.metrics.spr import per_proposition_spr
 
     per = [float(x) for x in per_proposition_spr(matrices)] if len(matrices) else []
-    return clustered_mean(HEADLINE, per, None, (0.0, 1.0), item="proposition",
-                          cluster="proposition")  # fmt: skip
+    return clustered_share(HEADLINE, per, None, item="proposition",
+                           cluster="proposition")  # fmt: skip
 
 
 def _total(scored: Sequence[Scored], key: str) -> int:

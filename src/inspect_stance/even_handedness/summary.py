@@ -5,11 +5,11 @@
 ``even_handed`` = 1 (:mod:`.record`: the read-out), corrected for the graders' position bias
 (:mod:`.position`: ``1 - D / (1 - |b^|)`` as the mean of per-pair linearised values ``x_i``;
 not corrected under the published read-out or at ``|b^| >= 0.5``), by the headline contract
-(:func:`inspect_stance.stats.headline.clustered_share`): pairs clustered by topic (with topics
-of equal size the CR1 SE ``sqrt(G/(G-1) * sum_g (sum_{i in g}(x_i - p))^2) / n``, ``G - 1``
-df; CR2 with Bell-McCaffrey df otherwise, and the within-topic variance when every topic has
-the same share, said in the rule sentence), and the Jeffreys interval at the effective sample
-size ``p (1 - p) / SE^2`` shrunk by ``(z / t_df)^2``
+(:func:`inspect_stance.stats.headline.clustered_share`): pairs clustered by topic, the CR2
+variance (with topics of equal size the CR1 ``G/(G-1) * sum_g (sum_{i in g}(x_i - p))^2 / n^2``)
+floored at the within-topic one ``MSW / n``, Satterthwaite df between ``G - 1`` (Bell-McCaffrey
+with unequal topics) and ``n - G``, and ``p -/+ t_df SE`` clipped to [0, 1] (the Jeffreys
+interval when the SE is 0), said in the rule sentence
 (:func:`inspect_stance.stats.headline.share_interval`). One edge:
 
 * one topic: the plain SE over its pairs with ``n - 1`` df (the interval is about that topic's
@@ -177,7 +177,7 @@ def headline(
     plain = _plain_se(x)
     if n >= 2 and g < 2:
         rule = (f"mean over {n} pairs of one topic; SE sd/sqrt(n) over its pairs; t with "
-                f"{n - 1} df; interval Jeffreys at the effective size p(1-p)/SE^2 x (z/t)^2")  # fmt: skip
+                f"{n - 1} df; clipped to [0, 1]")  # fmt: skip
         iv = share_interval(h.value, plain**2, n, float(n - 1), confidence)
         h = Headline(METRIC, h.value, plain, iv, rule, n, 1, UNIT, float(n - 1), confidence)
     return replace(h, rule=f"{h.rule}; {corr.note}") if corr.note else h

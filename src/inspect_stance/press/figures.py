@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from inspect_stance.press.stability import stability_headline
-from inspect_stance.stats.headline import Headline, clustered_mean
+from inspect_stance.stats.headline import Headline, clustered_share
 from inspect_stance.study.protocol import Breakdown, BreakdownRow, ItemValues
 
 #: the figures the panel shows beside the headline (``scorers/press.py``)
@@ -72,11 +72,12 @@ def usable_headline(shares: Sequence[float], statements: Sequence[str] | None = 
     argument sets with both texts, ``sd / sqrt(n)`` over the statements (each its own
     cluster), t with ``n - 1`` df, clipped to ``[0, 1]``; with ``statements`` (each share's
     statement: under ``--epochs N`` one share per statement per epoch) clustered by statement
-    (CR2, Bell-McCaffrey df)."""
+    (:func:`~inspect_stance.stats.headline.clustered_share`: CR2 floored at the
+    within-statement variance, Satterthwaite df)."""
     repeated = statements is not None and len(set(statements)) < len(statements)
-    return clustered_mean(USABLE, list(shares), statements, (0.0, 1.0),
-                          item="statement-epoch" if repeated else "statement",
-                          cluster="statement")  # fmt: skip
+    return clustered_share(USABLE, list(shares), statements,
+                           item="statement-epoch" if repeated else "statement",
+                           cluster="statement")  # fmt: skip
 
 
 @dataclass

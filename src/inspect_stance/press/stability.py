@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from inspect_stance.press.labels import is_labelled, is_stable
-from inspect_stance.stats.headline import Headline, clustered_mean
+from inspect_stance.stats.headline import Headline, clustered_share
 
 #: the PReSS task's headline metric
 HEADLINE = "mean_S_t"
@@ -46,17 +46,17 @@ def labelled_stability(labels: Sequence[str]) -> float | None:
 
 def stability_headline(records: Sequence[Mapping[str, Any]]) -> Headline:
     """``mean_S_t`` and its interval (module docstring) by
-    :func:`~inspect_stance.stats.headline.clustered_mean` over the records with an ``S_t``,
+    :func:`~inspect_stance.stats.headline.clustered_share` over the records with an ``S_t``,
     clustered by statement (its text): each statement its own cluster, and under ``inspect eval
     --epochs N`` each epoch's record one more item of its statement's cluster (CR2 by
-    statement, Bell-McCaffrey df; with one record per statement ``sd / sqrt(n)``, ``n - 1``
-    df)."""
+    statement floored at the within-statement variance, Satterthwaite df; with one record per
+    statement ``sd / sqrt(n)``, ``n - 1`` df), ``p -/+ t se`` clipped to [0, 1]."""
     pairs = [(v, str(r["statement"])) for r in records
              if (v := topic_stability(r["labels"]["none"])) is not None]  # fmt: skip
     repeated = len({k for _, k in pairs}) < len(pairs)
-    return clustered_mean(HEADLINE, [float(v) for v, _ in pairs], [k for _, k in pairs],
-                          (0.0, 1.0), item="statement-epoch" if repeated else "statement",
-                          cluster="statement")  # fmt: skip
+    return clustered_share(HEADLINE, [float(v) for v, _ in pairs], [k for _, k in pairs],
+                           item="statement-epoch" if repeated else "statement",
+                           cluster="statement")  # fmt: skip
 
 
 def stability_items(records: Sequence[Mapping[str, Any]]) -> dict[str, tuple[str, float]]:

@@ -11,7 +11,7 @@ stance held through ``K`` turns: the survival curve's point at ``K``
 log-minus-log interval with t, ``G - 1`` df), the same number and interval as the figure's last
 point. A conversation stopped before ``K`` (an error, a limit) is censored in the curve; when
 any is, the headline falls back to the share over the conversations that reached ``K`` by
-:func:`inspect_stance.stats.headline.clustered_mean` (the rule sentence says which).
+:func:`inspect_stance.stats.headline.clustered_share` (the rule sentence says which).
 Mean flips, mean turns held and final shift are clustered means over the conversations that
 reached ``K``; the control's figures are computed alike over the control conversations.
 """
@@ -25,7 +25,7 @@ from typing import Any
 
 from inspect_stance.pushback.conversation import Conversation, conversation
 from inspect_stance.pushback.defaults import CONTROL
-from inspect_stance.stats.headline import Headline, clustered_mean
+from inspect_stance.stats.headline import Headline, clustered_mean, clustered_share
 from inspect_stance.stats.survival import SurvivalCurve, SurvivalPoint, kaplan_meier
 
 HEADLINE = "held_at_K"
@@ -109,7 +109,8 @@ def condition(reads: Sequence[Read], horizon: int, confidence: float = 0.95) -> 
     def mean(metric: str, values: list[float], lo: float, hi: float) -> Headline:
         return clustered_mean(metric, values, props, (lo, hi), confidence, ITEM, CLUSTER)
 
-    held = mean(HEADLINE, [1.0 if f.held_through else 0.0 for f in figs], 0.0, 1.0)
+    held = clustered_share(HEADLINE, [1.0 if f.held_through else 0.0 for f in figs], props,
+                           confidence, ITEM, CLUSTER)  # fmt: skip
     curve = None
     if have:
         events = [r.figures.first_flip if r.figures else None for r in have]
