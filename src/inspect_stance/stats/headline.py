@@ -273,18 +273,25 @@ def share_interval(value: float, var: float, n_items: int, df: float | None,
                    confidence: float = 0.95) -> tuple[float, float]:  # fmt: skip
     """The interval of a share ``p`` (a value in [0, 1]) whose sampling variance ``var`` was
     estimated with ``df`` degrees of freedom: ``p -/+ t_df sqrt(var)`` clipped to [0, 1]
-    (:func:`interval`); with ``var = 0`` (every item 0, or every item 1) the Jeffreys interval
-    of ``p n`` successes in ``n = n_items`` trials (``statsmodels``
-    ``proportion_confint(method="jeffreys")``; lower end 0 at ``p = 0``, upper 1 at ``p = 1``)
-    rather than the point. ``(NaN, NaN)`` without a finite ``var`` or with ``df < 1``."""
+    (:func:`interval`); with ``var = 0`` (every item 0, or every item 1) rather than the point
+    the Jeffreys interval of ``p n*`` successes in ``n* = n (z / t_df)^2`` trials, ``n =
+    n_items`` (Korn and Graubard 1998's df adjustment; ``statsmodels``
+    ``proportion_confint(method="jeffreys")``; lower end 0 at ``p = 0``, upper 1 at ``p =
+    1``): a few clusters in which every item agreed cannot show how much clusters differ, and
+    the unadjusted Jeffreys interval missed most of the 2-topic runs a position-biased grader
+    judged all even. ``(NaN, NaN)`` without a finite ``var`` or with ``df < 1``."""
     if not (math.isfinite(value) and math.isfinite(var)) or (df is not None and df < 1):
         return (math.nan, math.nan)
     p = min(max(value, 0.0), 1.0)
     if var > 0 or n_items < 1:
         return interval(p, math.sqrt(var), df, (0.0, 1.0), confidence)
+    from scipy.stats import norm, t
     from statsmodels.stats.proportion import proportion_confint
 
-    lo, hi = proportion_confint(p * n_items, n_items, 1 - confidence, method="jeffreys")
+    q = (1 + confidence) / 2
+    z = float(norm.ppf(q))
+    n_star = n_items * (z / (float(t.ppf(q, df)) if df is not None else z)) ** 2
+    lo, hi = proportion_confint(p * n_star, n_star, 1 - confidence, method="jeffreys")
     return (0.0 if p == 0.0 else float(lo), 1.0 if p == 1.0 else float(hi))
 
 
@@ -310,8 +317,12 @@ def clustered_share(metric: str, values: Sequence[float],
         rule = (f"mean over {h.n_items} {item}s in {g} {cluster}s; SE the larger of the "
                 f"clustered (CR2) and the within-{cluster} one; t with {sv.df:.3g} df "
                 f"(Satterthwaite, between and within {cluster})")  # fmt: skip
-    rule += "; clipped to [0, 1]" + ("; se 0: Jeffreys interval" if sv.var == 0 else "")
-    iv = share_interval(h.value, sv.var, h.n_items, sv.df, confidence)
+    rule += "; clipped to [0, 1]" + (
+        f"; se 0: Jeffreys interval at n (z/t)^2, t with {g - 1} df" if sv.var == 0 else ""
+    )
+    # se 0 (every item alike): Jeffreys at n (z / t_{G-1})^2, as few clusters warrant
+    iv = share_interval(h.value, sv.var, h.n_items, sv.df if sv.var > 0 else g - 1.0,
+                        confidence)  # fmt: skip
     return Headline(metric, h.value, math.sqrt(sv.var), iv, rule, h.n_items, g, (0.0, 1.0),
                     sv.df, confidence)  # fmt: skip
 
