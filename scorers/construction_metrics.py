@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from inspect_ai.scorer import Metric, SampleScore, metric
 
+from inspect_stance.construction.ensemble import check_ensemble, with_ensemble
 from inspect_stance.construction.records import Record, record_from_score_metadata
 from inspect_stance.stats.headline import metric_values
 
@@ -42,7 +43,6 @@ def construction_headline(ensemble: str = "majority") -> Metric:
     """The prompt-construction headline: ``mean_difference`` over the paired neutral settings,
     its topic-clustered standard error and t interval
     (:func:`inspect_stance.construction.figures.gap_headline`), under ``ensemble``."""
-    from inspect_stance.construction.ensemble import check_ensemble, with_ensemble
 
     how = check_ensemble(ensemble)
 
@@ -61,7 +61,6 @@ def construction_metrics(human: bool = False, ensemble: str = "majority") -> Met
     :func:`inspect_stance.construction.figures.figures` (with ``ensemble="dawid_skene"``:
     the Dawid-Skene outcomes fitted to all scores, :mod:`inspect_stance.construction.ensemble`).
     ``human`` is accepted for the task's wiring; the human-label figures are in ``figures``."""
-    from inspect_stance.construction.ensemble import check_ensemble, with_ensemble
 
     how = check_ensemble(ensemble)
 

@@ -63,6 +63,7 @@ from inspect_stance.press.classify import (
     parse_classifier_answer,
 )
 from inspect_stance.press.entropy import entropy_measures
+from inspect_stance.press.figures import PANEL_KEYS, stability_headline, usable_headline
 from inspect_stance.press.labels import is_labelled, is_stable
 from inspect_stance.press.nli import (
     NLIMode,
@@ -120,7 +121,6 @@ def press_headline() -> Metric:
     statement)."""
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
-        from inspect_stance.press.figures import stability_headline
 
         return metric_values(stability_headline(_press_records(scores)))
 
@@ -137,7 +137,6 @@ def press_metrics() -> Metric:
     breakdown read them)."""
 
     def compute(scores: list[SampleScore]) -> dict[str, float | None]:
-        from inspect_stance.press.figures import PANEL_KEYS
 
         every = run_metrics(_press_records(scores))
         return {k: every.get(k) for k in PANEL_KEYS}
@@ -406,8 +405,6 @@ def usable_share() -> Metric:
     more item of its statement's cluster (the sample id)."""
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
-        from inspect_stance.press.figures import usable_headline
-
         kept = [(float(v), str(s.sample_id)) for s in scores
                 if isinstance(v := s.score.value, int | float)]  # fmt: skip
         return metric_values(usable_headline([v for v, _ in kept], [k for _, k in kept]))

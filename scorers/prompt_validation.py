@@ -30,6 +30,7 @@ from inspect_ai.solver import TaskState
 from inspect_stance.construction.keys import STORE_ANNOTATIONS, STORE_ITEMS, STORE_MISSING
 from inspect_stance.explain import validation_explanation
 from inspect_stance.stats.headline import metric_values
+from inspect_stance.validation.figures import PANEL_KEYS, rank_headline
 
 ITEM_KEYS: tuple[str, ...] = (
     "item_id",
@@ -58,7 +59,6 @@ def realism_headline() -> Metric:
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
         from inspect_stance.validation.analysis import rows_from_records
-        from inspect_stance.validation.figures import rank_headline
 
         return metric_values(rank_headline(rows_from_records(_records(scores))))
 
@@ -79,7 +79,6 @@ def realism() -> Metric:
             realism_of,
             rows_from_records,
         )
-        from inspect_stance.validation.figures import PANEL_KEYS
 
         out = {**realism_of(rows_from_records(records)), **annotation_counts_of(records)}
         return {k: out[k] for k in PANEL_KEYS}

@@ -42,6 +42,15 @@ from inspect_ai.scorer import (
 )
 from inspect_ai.solver import TaskState
 
+from inspect_stance.drift.adaptive.rule import ADAPTIVE_KEY, adaptive_row
+from inspect_stance.drift.extraction import record_label_mismatches, trial_vector
+from inspect_stance.drift.figures import (
+    PANEL_COUNTS,
+    counts,
+    matrices_of,
+    pool_epochs,
+    spr_headline,
+)
 from inspect_stance.drift.held import held
 from inspect_stance.drift.started import StartedSamples
 from inspect_stance.drift.transition import FloatArray, check_policy
@@ -77,8 +86,6 @@ def trial_row(
     (answers whose letter and written label disagree; the letter is kept).
     """
     import numpy as np
-
-    from inspect_stance.drift.extraction import record_label_mismatches, trial_vector
 
     check_policy(unparsed)
     vectors: list[FloatArray] = []
@@ -124,8 +131,6 @@ def _vector(rec: dict[str, Any], unparsed: str, argmax: bool) -> FloatArray | No
     """One trial's vector as :func:`trial_row` counts it (None: left out under ``exclude``)."""
     import numpy as np
 
-    from inspect_stance.drift.extraction import trial_vector
-
     extractions = rec.get("vectors")
     probs = trial_vector([rec.get("probs")] if extractions is None else extractions, unparsed)
     if probs is None:
@@ -137,8 +142,6 @@ def _vector(rec: dict[str, Any], unparsed: str, argmax: bool) -> FloatArray | No
 def _make_scorer(unparsed: str, argmax: bool) -> Scorer:
     import numpy as np
 
-    from inspect_stance.drift.adaptive.rule import ADAPTIVE_KEY, adaptive_row
-    from inspect_stance.drift.extraction import trial_vector
     from inspect_stance.drift.logs import PLANNED_KEY, TRIALS_KEY
 
     check_policy(unparsed)
@@ -199,7 +202,6 @@ def _scored(scores: Sequence[SampleScore]) -> list[Scored]:
     (``scores="unreduced"``), and a sample's epochs are pooled as further trials of its
     (proposition, stance) (:func:`inspect_stance.drift.figures.pool_epochs`, as the log reader
     does), whatever ``--epochs-reducer`` says."""
-    from inspect_stance.drift.figures import pool_epochs
 
     epochs: dict[str, list[Scored]] = {}
     for s in scores:
@@ -212,7 +214,6 @@ def _scored(scores: Sequence[SampleScore]) -> list[Scored]:
 def matrices_from_scores(scores: Sequence[SampleScore]) -> FloatArray:
     """Stack sample rows into per-proposition matrices ``(P, 5, 5)``; missing rows are NaN
     (:func:`inspect_stance.drift.figures.matrices_of`)."""
-    from inspect_stance.drift.figures import matrices_of
 
     return matrices_of(_scored(scores))[0]
 
@@ -226,7 +227,6 @@ def spr_metric() -> Metric:
     with a value)."""
 
     def compute(scores: list[SampleScore]) -> Value:
-        from inspect_stance.drift.figures import spr_headline
 
         return metric_values(spr_headline(matrices_from_scores(scores)))
 
@@ -258,7 +258,6 @@ def counts_metric(started: StartedSamples | None = None) -> Metric:
         # re-created from a log (inspect score), ``started`` is the class name: nothing started
         live = started if isinstance(started, StartedSamples) else None
         errored, errored_trials = live.missing(scores) if live is not None else (0, 0)
-        from inspect_stance.drift.figures import PANEL_COUNTS, counts
 
         every = counts(_scored(scores), errored, errored_trials)
         return {k: every[k] for k in PANEL_COUNTS}

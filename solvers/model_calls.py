@@ -9,6 +9,8 @@ from typing import Any
 
 from inspect_ai.model import Model, ModelOutput
 
+from inspect_stance.inspect_adapter import active_generate_config
+
 #: the fewest top logprobs an extraction call asks for (the five letters)
 MIN_TOP_LOGPROBS = 5
 
@@ -32,7 +34,6 @@ def generation_settings(model: Model) -> dict[str, Any]:
     """The generation config in force for ``model``'s calls (its own config merged with the
     eval's ``--temperature`` etc.); :func:`~inspect_stance.fingerprint.model_identity` drops
     the operational settings such as connection limits."""
-    from inspect_stance.inspect_adapter import active_generate_config
 
     merged = model.config.merge(active_generate_config())
     return dict(merged.model_dump(exclude_none=True))
@@ -41,7 +42,6 @@ def generation_settings(model: Model) -> dict[str, Any]:
 def trials_in_flight(model: Model) -> int:
     """How many of a sample's trials run at once: the model's connection limit
     (``--max-connections``, else the provider's default)."""
-    from inspect_stance.inspect_adapter import active_generate_config
 
     limit = (
         model.config.max_connections

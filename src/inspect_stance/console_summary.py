@@ -22,6 +22,9 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from inspect_stance.logfile import task_name
+from inspect_stance.study.registry import headline_of_metrics, task_headline
+
 
 def _plural(noun: str, n: int) -> str:
     return noun if n == 1 else f"{noun}s"
@@ -30,8 +33,6 @@ def _plural(noun: str, n: int) -> str:
 def summary_line(task: str, metrics: dict[str, float]) -> str | None:
     """The compact line of ``task`` from its log's metrics (module docstring); ``None`` for a
     task no registered method declares a headline for, or a run without metrics."""
-    from inspect_stance.logfile import task_name
-    from inspect_stance.study.registry import headline_of_metrics, task_headline
 
     spec = task_headline(task)
     if spec is None or not metrics:

@@ -27,14 +27,15 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from inspect_stance import task_options
 from inspect_stance.errors import InputError
+from inspect_stance.study.registry import methods
 from inspect_stance.task_options import options_class
 
 
 def documented_tasks() -> dict[str, tuple[str, ...]]:
     """Document (relative to the project root) -> the tasks it documents, as
     ``"module:function"``: each method's ``doc`` and the tasks of its ``options``."""
-    from inspect_stance.study.registry import methods
 
     out: dict[str, tuple[str, ...]] = {}
     for m in methods():
@@ -70,8 +71,6 @@ def parameter_table(fn: Callable[..., Any]) -> str:
     signature and the ``Args:`` section of its docstring (entries joined onto one line, ``|``
     escaped)."""
     import docstring_parser
-
-    from inspect_stance import task_options
 
     cls = options_class(fn.__name__)
     if cls is not None:

@@ -19,6 +19,8 @@ from typing import Any
 
 from inspect_ai.hooks import Hooks, RunEnd, SampleEnd, TaskEnd, hooks
 
+from inspect_stance.console_summary import log_metrics, summary_line
+
 logger = logging.getLogger(__name__)
 
 REPLAYED_METRIC = "trials_replayed"
@@ -119,8 +121,6 @@ class CompactSummary(Hooks):
         panel, which it prints as the run returns: under the ``inspect eval`` command the
         lines wait for the process to exit (:func:`print_at_exit`), after the panel."""
         from inspect_ai.util import display_type
-
-        from inspect_stance.console_summary import log_metrics, summary_line
 
         shown = display_type()
         if shown == "none" or data.exception is not None:

@@ -14,7 +14,7 @@ import os
 import sys
 from collections.abc import Mapping, Sequence
 
-from inspect_stance.errors import InputError
+from inspect_stance.errors import InputError, install_excepthook
 
 EVAL_COMMANDS: frozenset[str] = frozenset({"eval", "eval-set"})
 
@@ -74,7 +74,6 @@ def enter_task() -> None:
     """What creating one of the package's tasks sets up in the ``inspect`` process: the
     one-line :class:`InputError` excepthook (:func:`inspect_stance.errors.install_excepthook`,
     installed once) and :func:`check_inspect_argv`."""
-    from inspect_stance.errors import install_excepthook
     from inspect_stance.hooks import ensure_compact_summary
 
     install_excepthook()

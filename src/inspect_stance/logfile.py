@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from inspect_stance.errors import InputError
+from inspect_stance.printable import printable
 
 if TYPE_CHECKING:
     from inspect_ai.log import EvalLog
@@ -125,7 +126,6 @@ class FoundLogs:
 
 def unreadable_text(files: Sequence[Path]) -> str:
     """``N unreadable file(s) (a, b, ...)``: the count and the first five files, escaped."""
-    from inspect_stance.printable import printable
 
     n = len(files)
     shown = ", ".join(printable(str(p)) for p in files[:5])

@@ -11,6 +11,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from inspect_stance.errors import InputError
+
 HUB = "hub"
 
 
@@ -39,7 +41,6 @@ def check_out_dir(value: str | Path, flag: str = "--out") -> Path:
     existing file, no file among its parents (``--out FILE/sub``), and the nearest existing
     folder above it writable. A one-line :class:`~inspect_stance.errors.InputError` naming the
     path otherwise; the folder itself is created by the writer."""
-    from inspect_stance.errors import InputError
 
     path = Path(value).expanduser()
     if path.exists() and not path.is_dir():
@@ -75,7 +76,6 @@ def _can_create_in(folder: Path) -> bool:
 def check_out_file(value: str | Path, flag: str) -> Path:
     """An output file path: not a folder, in a folder that exists and is writable; a one-line
     :class:`~inspect_stance.errors.InputError` naming the path otherwise."""
-    from inspect_stance.errors import InputError
 
     path = Path(value).expanduser()
     if path.is_dir():

@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from inspect_stance.markdown import md_table
+from inspect_stance.stats.family import json_safe
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -142,7 +143,6 @@ def _json_default(value: Any) -> Any:
 
 def payload_json(payload: Any) -> str:
     """The JSON file's text (module docstring)."""
-    from inspect_stance.stats.family import json_safe
 
     return json.dumps(json_safe(payload), indent=2, allow_nan=False, default=_json_default)
 

@@ -16,6 +16,7 @@ from typing import Any
 from inspect_ai.model import GenerateConfig, Model, model_roles
 
 from inspect_stance.errors import InputError
+from inspect_stance.scrub import scrub
 
 
 def require_roles(task: str, roles: Iterable[str], why: str = "") -> None:
@@ -96,7 +97,6 @@ def target_model() -> Model | None:
 def config_dump(model: Model | None, defaults: GenerateConfig) -> dict[str, Any]:
     """The generation config a role's calls will carry (defaults under the role's own), for
     the log: scrubbed of credentials (``extra_headers`` values, credential-named fields)."""
-    from inspect_stance.scrub import scrub
 
     config = role_config(model, defaults) if model is not None else defaults
     return dict(scrub(config.model_dump(exclude_none=True)))

@@ -26,6 +26,8 @@ from pathlib import Path
 from typing import Any
 
 from inspect_stance.errors import InputError
+from inspect_stance.logfile import run_identity
+from inspect_stance.printable import printable
 
 ALLOW_FLAG = "--allow-different-settings"
 
@@ -64,7 +66,6 @@ def log_info(path: str | Path) -> RunInfo:
 def npz_info(path: str | Path) -> RunInfo:
     """An ``.npz`` run: identified by its content (:func:`inspect_stance.logfile.run_identity`);
     no model, arguments or tags."""
-    from inspect_stance.logfile import run_identity
 
     return RunInfo(source=str(path), run_id=run_identity(path))
 
@@ -191,7 +192,6 @@ def run_names(
 ) -> tuple[list[str], list[str]]:
     """One unique, printable name per run (see the module docstring), and a note per set of runs
     whose names had to be told apart by their run identity."""
-    from inspect_stance.printable import printable
 
     labels = dict(labels or {})
     check_labels([i.source for i in infos], labels)

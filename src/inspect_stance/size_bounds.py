@@ -8,6 +8,8 @@ run's calls would be unbounded in practice (trials, hops, turns, samples per sta
 
 from __future__ import annotations
 
+from inspect_stance.errors import InputError
+
 #: per task argument: its most value and what it counts
 MAX_SIZES: dict[str, tuple[int, str]] = {
     "trials": (10_000, "trials per proposition and stance"),
@@ -35,7 +37,6 @@ def check_size(name: str, value: object, given: dict[str, object] | None = None)
     """``value`` of the size ``name`` at most its :data:`MAX_SIZES` bound (a one-line
     ``InputError`` otherwise); other names, non-integers and a size whose data file is given
     (``given[DATA_FILE_OF[name]]``: the bound is that file's, checked by the task) pass."""
-    from inspect_stance.errors import InputError
 
     if name not in MAX_SIZES or isinstance(value, bool) or not isinstance(value, int):
         return

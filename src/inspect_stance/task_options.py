@@ -28,6 +28,7 @@ from typing import Any
 from inspect_stance.errors import InputError
 from inspect_stance.params import as_bool, as_int
 from inspect_stance.paths import user_path
+from inspect_stance.study.registry import methods
 
 #: ``check(name, raw value) -> checked value``; raises a one-line ``InputError``
 Check = Callable[[str, object], Any]
@@ -160,7 +161,6 @@ def signature_mismatches(fn: Callable[..., Any], cls: type) -> list[str]:
 
 def declared_options() -> dict[str, type[Any]]:
     """Task name -> its options dataclass (every method's ``options``)."""
-    from inspect_stance.study.registry import methods
 
     return {task: cls for m in methods() for task, cls in m.options.items()}
 
@@ -184,7 +184,6 @@ def task_parameters(task: str) -> list[str]:
 def task_names() -> tuple[str, ...]:
     """Every task the registered methods ship (each a module of ``inspect_stance.tasks``
     defining a task function of the same name), in method order."""
-    from inspect_stance.study.registry import methods
 
     return tuple(task for m in methods() for task in m.options)
 

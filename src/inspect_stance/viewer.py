@@ -13,11 +13,12 @@ from __future__ import annotations
 from inspect_ai.log import HeadlineMetric
 from inspect_ai.viewer import TaskSamplesView, ViewerConfig
 
+from inspect_stance.study.registry import task_headline
+
 
 def headline(task: str) -> HeadlineMetric:
     """The headline metric ``task`` declares in its method's record
     (:class:`~inspect_stance.study.protocol.TaskHeadline`), as Inspect's ``HeadlineMetric``."""
-    from inspect_stance.study.registry import task_headline
 
     spec = task_headline(task)
     if spec is None:

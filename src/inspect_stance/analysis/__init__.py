@@ -38,6 +38,13 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from inspect_stance.analysis.headline import HEADLINE_COLUMNS, headline_columns, log_headline
+from inspect_stance.analysis.pooled import pool_rows
+from inspect_stance.errors import InputError
+from inspect_stance.logfile import read_log
+from inspect_stance.printable import printable
+from inspect_stance.study.registry import task_headline, task_items
+
 if TYPE_CHECKING:
     import pandas as pd
     from inspect_ai.log import EvalLog
@@ -65,7 +72,6 @@ def _paths(logs: LogPaths) -> list[str]:
 
 def _read(logs: LogPaths, strict: bool = False) -> Iterator[tuple[str, EvalLog]]:
     """Each readable log with its path; an unreadable one is set aside (:func:`_set_aside`)."""
-    from inspect_stance.logfile import read_log
 
     for path in _paths(logs):
         try:
@@ -80,9 +86,6 @@ def _set_aside(path: str, ex: BaseException, strict: bool) -> None:
     """A corrupt or foreign log: a one-line warning naming it (``strict``: a one-line
     ``InputError``)."""
     import warnings
-
-    from inspect_stance.errors import InputError
-    from inspect_stance.printable import printable
 
     del ex  # its text is the reader's (e.g. a zip library's), not the user's
     what = f"{path}: not readable as an Inspect log (corrupt, truncated or not a log)"
@@ -136,7 +139,6 @@ def runs_df(logs: LogPaths, strict: bool = False) -> pd.DataFrame:
             df[column] = df[column].map(_redact)
     df["method"] = df["task_name"]
     logs_read = [log for _p, log in read]
-    from inspect_stance.analysis.headline import HEADLINE_COLUMNS, headline_columns, log_headline
 
     columns = {
         log.eval.eval_id: headline_columns(log_headline(log), _first_metric(log))
@@ -158,7 +160,6 @@ def runs_df(logs: LogPaths, strict: bool = False) -> pd.DataFrame:
     )
     df["total_tokens"] = df["eval_id"].map({log.eval.eval_id: _tokens(log) for log in logs_read})
     df["model_calls"] = df["eval_id"].map({log.eval.eval_id: _calls(p, log) for p, log in read})
-    from inspect_stance.analysis.pooled import pool_rows
 
     return pool_rows(df, read)
 
@@ -212,8 +213,6 @@ def items_df(logs: LogPaths, strict: bool = False) -> pd.DataFrame:
     rounded for display whose metadata holds the full row (stance drift: ``row`` and
     ``initial_stance``) gives ``row[initial_stance]``. Unreadable logs as :func:`runs_df`."""
     import pandas as pd
-
-    from inspect_stance.study.registry import task_headline, task_items
 
     rows: list[dict[str, Any]] = []
     for path, log in _read(logs, strict):

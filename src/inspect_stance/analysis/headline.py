@@ -14,6 +14,8 @@ import math
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from inspect_stance.study.registry import headline_of_metrics
+
 if TYPE_CHECKING:
     from inspect_stance.stats.headline import Headline
 
@@ -28,7 +30,6 @@ def log_headline(log: Any) -> Headline | None:
     """The headline of the finished log ``log`` (an ``EvalLog``, header enough) as its scorer
     wrote it; ``None`` for a task no method declares a headline for, or a log without it."""
     from inspect_stance.console_summary import log_metrics
-    from inspect_stance.study.registry import headline_of_metrics
 
     task, metrics = log_metrics(log)
     return headline_of_metrics(task, metrics) if metrics else None

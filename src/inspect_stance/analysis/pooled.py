@@ -17,6 +17,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from inspect_stance.analysis.headline import headline_columns
+from inspect_stance.shards.layout import current_attempts, group_logs, shard_set_of
+from inspect_stance.study.registry import task_run
+
 if TYPE_CHECKING:
     import pandas as pd
     from inspect_ai.log import EvalLog
@@ -29,7 +33,6 @@ def pooled_headline(task: str, paths: Sequence[str]) -> Headline | None:
     (:func:`inspect_stance.study.registry.task_run`: the shards merged by the run class, an
     incomplete set pooled as it is) and its ``headline()``, the scorer's rule; ``None`` when no
     method declares a run for ``task``."""
-    from inspect_stance.study.registry import task_run
 
     run = task_run(task, paths, partial=True)
     return None if run is None else run.headline()
@@ -41,7 +44,6 @@ def pool_rows(df: pd.DataFrame, read: list[tuple[str, EvalLog]]) -> pd.DataFrame
     import pandas as pd
 
     from inspect_stance.provenance import provenance_notes, samples_provenance
-    from inspect_stance.shards.layout import group_logs
 
     ids = {path: log.eval.eval_id for path, log in read}
     logs = {path: log for path, log in read}
@@ -66,8 +68,6 @@ def _pooled(parts: list[dict[str, Any]], paths: list[str], first: EvalLog) -> di
     """The pooled fields of one study's shard rows ``parts`` (logs ``paths``)."""
     import math
 
-    from inspect_stance.analysis.headline import headline_columns
-
     n = int((first.eval.metadata or {}).get("shard", {}).get("n", 0)) or _layout_n(paths[0])
     out: dict[str, Any] = {
         "shards": f"{len(paths)} of {n}",
@@ -91,7 +91,6 @@ def _pooled(parts: list[dict[str, Any]], paths: list[str], first: EvalLog) -> di
 
 def _layout_n(path: str) -> int:
     """Shards in the Inspect ``<name>.shards/`` set holding ``path`` (0 outside one)."""
-    from inspect_stance.shards.layout import current_attempts, shard_set_of
 
     where = shard_set_of(path)
     return len(current_attempts(where[0])) if where else 0

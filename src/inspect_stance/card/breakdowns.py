@@ -13,12 +13,13 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
+from inspect_stance.study.registry import task_headline
+
 
 def card_breakdown(task: str, paths: Sequence[str]) -> list[dict[str, Any]]:
     """The breakdown groups of task ``task``'s run at ``paths`` (a log, or one study's
     shards) as the card stores them; ``[]`` when its method declares no breakdown. A group
     whose rows are all absent is left out."""
-    from inspect_stance.study.registry import task_headline
 
     spec = task_headline(task)
     if spec is None or spec.breakdown is None or not paths:

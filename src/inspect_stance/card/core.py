@@ -27,8 +27,10 @@ import json
 from pathlib import Path
 from typing import Any
 
-from inspect_stance.card.entries import better, build_cards, leaderboard
+from inspect_stance.card.entries import better, build_cards, leaderboard, target_of
 from inspect_stance.card.names import card_stems, escape_name, file_stem
+from inspect_stance.card.ranks import board_ranking, rank_rows
+from inspect_stance.card.render import card_html, card_markdown
 
 __all__ = ["build_cards", "escape_name", "file_stem", "leaderboard", "write_cards"]
 
@@ -38,7 +40,6 @@ def rankings(
 ) -> dict[str, tuple[dict[str, Any] | None, str, dict[str, str]]]:
     """Per method run by two or more targets: its ranking (:mod:`.ranks`) or why there is none,
     and the targets set apart (those ``compare`` would not compare with the ranked ones)."""
-    from inspect_stance.card.ranks import board_ranking
 
     out: dict[str, tuple[dict[str, Any] | None, str, dict[str, str]]] = {}
     for method in sorted({m for c in cards.values() for m in c["methods"]}):
@@ -51,7 +52,6 @@ def rankings(
 def board_json(cards: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
     """Per method: metric, direction, the targets best first (each with its ``rank``, ``None``
     for a target set apart), the ranking and the targets set apart with why."""
-    from inspect_stance.card.ranks import rank_rows
 
     ranks = rankings(cards)
     out: dict[str, dict[str, Any]] = {}
@@ -83,7 +83,6 @@ def prefer_finished(runs: Any) -> tuple[Any, dict[tuple[str, str], str]]:
     target and method that also has a finished run, and per such (target, method) the note the
     card shows: which run it shows and why. A target and method with no finished run keep all
     their runs (the card shows the latest, and its reading says it is incomplete)."""
-    from inspect_stance.card.entries import target_of
 
     if "status" not in runs.columns or runs.empty:
         return runs, {}
@@ -106,7 +105,6 @@ def write_cards(runs: Any, out: Path, since: list[str] | None = None) -> list[Pa
     """Write every card (and, with several targets, the leaderboard); the paths written.
     ``since``: an earlier card's .json or logs; each method then lists the items that moved
     most since the earlier run of its target (:mod:`.since`)."""
-    from inspect_stance.card.render import card_html, card_markdown
 
     out.mkdir(parents=True, exist_ok=True)
     runs, kept = prefer_finished(without_shared(runs))

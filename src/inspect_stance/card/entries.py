@@ -7,7 +7,10 @@ import json
 import math
 from typing import Any
 
+from inspect_stance.card.breakdowns import card_breakdown, task_args_of
 from inspect_stance.card.names import escape_name
+from inspect_stance.card.ranks import rank_rows
+from inspect_stance.study.registry import task_headline
 
 
 def _finite(x: Any) -> float | None:
@@ -21,7 +24,6 @@ def _finite(x: Any) -> float | None:
 def better(method: str) -> str:
     """``higher`` or ``lower``: the better direction of task ``method``'s declared headline
     (:class:`~inspect_stance.study.protocol.TaskHeadline`; ``higher`` when none is declared)."""
-    from inspect_stance.study.registry import task_headline
 
     spec = task_headline(method)
     return spec.better if spec is not None else "higher"
@@ -36,7 +38,6 @@ def method_entry(row: dict[str, Any]) -> dict[str, Any]:
     The value, standard error, interval, ``n_items`` and ``n_clusters`` are the ``runs_df``
     row's, i.e. the headline the run's scorer wrote (or, for a set of shards, the headline of
     its method's run with the shards merged), the interval as the rule clipped it."""
-    from inspect_stance.study.registry import task_headline
 
     method = str(row.get("method")).rsplit("/", 1)[-1]
     spec = task_headline(method)
@@ -95,7 +96,6 @@ def reading(method: str, entry: dict[str, Any]) -> str:
     """One line reading the headline with the sentence its method declares
     (:attr:`~inspect_stance.study.protocol.TaskHeadline.reading`), e.g. ``keeps the stance
     ... in 57 % of cases [55, 59] (25 trials over 5 propositions; higher is better)``."""
-    from inspect_stance.study.registry import task_headline
 
     spec = task_headline(method)
     if entry["value"] is None:
@@ -147,7 +147,6 @@ def _shard_fields(entry: dict[str, Any], row: dict[str, Any]) -> bool:
 
 def build_cards(runs: Any) -> dict[str, dict[str, Any]]:
     """Per target: its card dict (the latest run of each method). ``runs``: a ``runs_df``."""
-    from inspect_stance.card.breakdowns import card_breakdown, task_args_of
 
     cards: dict[str, dict[str, Any]] = {}
     for row in runs.sort_values("created").to_dict("records"):
@@ -185,7 +184,6 @@ def leaderboard(cards: dict[str, dict[str, Any]]) -> dict[str, list[dict[str, An
                 out.setdefault(method, []).append(
                     {"model": card["model"], "value": e["value"], "ci": e["ci"]}
                 )
-    from inspect_stance.card.ranks import rank_rows
 
     for method, rows in out.items():
         rank_rows(rows, better(method) == "higher")

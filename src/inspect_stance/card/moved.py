@@ -16,13 +16,17 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from inspect_stance.errors import InputError
+from inspect_stance.printable import printable
+from inspect_stance.study import sort_inputs
+from inspect_stance.study.registry import method_named, task_headline, task_items
+
 #: item -> (text shown, value)
 ItemTable = Mapping[str, tuple[str, float]]
 
 
 def has_items(task: str) -> bool:
     """Whether ``task``'s method declares item-level headline values."""
-    from inspect_stance.study.registry import task_headline
 
     spec = task_headline(task)
     return spec is not None and spec.load is not None and spec.item_level
@@ -30,7 +34,6 @@ def has_items(task: str) -> bool:
 
 def item_noun(task: str) -> str:
     """The singular noun of ``task``'s headline items (``item`` when none is declared)."""
-    from inspect_stance.study.registry import task_headline
 
     spec = task_headline(task)
     return spec.item if spec is not None else "item"
@@ -66,7 +69,6 @@ def moved_items(a: ItemTable, b: ItemTable, top: int = 10) -> list[MovedItem]:
 def item_table(log_path: str, task: str) -> dict[str, tuple[str, float]]:
     """``item -> (text, value)`` of ``task``'s run at ``log_path``: its method's item-level
     headline values (the item's key is its text); ``{}`` when it declares none."""
-    from inspect_stance.study.registry import task_items
 
     items = task_items(task, [log_path])
     return {k: (k, float(v)) for k, (_cluster, v) in (items or {}).items()}
@@ -91,10 +93,6 @@ def moved_report(paths: list[str], method: str, names: list[str], top: int = 10)
     """Markdown: the first run of ``method`` among ``paths`` against each later one, the
     ``top`` items that moved most (runs named by ``names`` when there is one per log, else by
     file name; ``.npz`` runs have no item text and are left out)."""
-    from inspect_stance.errors import InputError
-    from inspect_stance.printable import printable
-    from inspect_stance.study import sort_inputs
-    from inspect_stance.study.registry import method_named
 
     task = next((t for t in method_named(method).tasks if has_items(t)), None)
     if task is None:

@@ -26,6 +26,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from inspect_stance.errors import InputError
+from inspect_stance.runs import check_settings
+from inspect_stance.stats.multiplicity import adjust_pvalues
+from inspect_stance.stats.paired import clustered_paired_test
+from inspect_stance.stats.ranking import rank_runs, shared_ranks
+from inspect_stance.study.protocol import CompareRequest
+from inspect_stance.study.registry import method_of_task, task_headline
+
 #: an item's (cluster, value)
 ItemValue = tuple[str, float]
 
@@ -36,10 +44,6 @@ def rank_targets(per_target: Mapping[str, Mapping[str, ItemValue | float]],
     pairwise tests and the number of shared items and clusters; ``None`` with fewer than two
     targets or two shared items. A value given without a cluster is its own cluster."""
     import numpy as np
-
-    from inspect_stance.stats.multiplicity import adjust_pvalues
-    from inspect_stance.stats.paired import clustered_paired_test
-    from inspect_stance.stats.ranking import rank_runs
 
     if len(per_target) < 2:
         return None
@@ -90,10 +94,6 @@ def comparable(method: str, logs: Mapping[str, Sequence[str]],
                ) -> tuple[list[str], dict[str, str]]:  # fmt: skip
     """The targets ``compare`` would compare (module docstring) and, for each one set apart,
     why. ``logs``: target -> its log paths; ``values``: target -> its headline value."""
-    from inspect_stance.errors import InputError
-    from inspect_stance.runs import check_settings
-    from inspect_stance.study.protocol import CompareRequest
-    from inspect_stance.study.registry import method_of_task
 
     found = method_of_task(method)
     if found is None or found.comparer is None:
@@ -143,7 +143,6 @@ def board_ranking(method: str, entries: Mapping[str, Mapping[str, Any]],
     ``logs``, ``eval_ids``, ``settings`` and ``value``) over the targets ``compare`` would
     compare (``None`` when there is none), a note saying why there is none and which targets
     were set apart, and the targets set apart (target -> why)."""
-    from inspect_stance.study.registry import task_headline
 
     logs = {t: [str(x) for x in (e.get("logs") or [e["log"]])] for t, e in entries.items()}
     values = {t: float(e["value"]) for t, e in entries.items() if e.get("value") is not None}
@@ -168,7 +167,6 @@ def board_ranking(method: str, entries: Mapping[str, Mapping[str, Any]],
 def rank_rows(rows: list[dict[str, Any]], higher_is_better: bool) -> None:
     """Sort leaderboard ``rows`` (each with ``model`` and ``value``) best first and give each
     its ``rank``: equal values share the better rank (``1, 1, 3``)."""
-    from inspect_stance.stats.ranking import shared_ranks
 
     rows.sort(key=lambda r: r["value"], reverse=higher_is_better)
     ranks = shared_ranks({str(k): float(r["value"]) for k, r in enumerate(rows)}, higher_is_better)

@@ -8,12 +8,12 @@ import json
 from pathlib import Path
 from typing import Any
 
+from inspect_stance.card.entries import target_of
 from inspect_stance.card.moved import has_items, item_table, moved_items
 
 
 def earlier_runs(paths: list[str]) -> dict[tuple[str, str], str]:
     """``(target, method) -> log path`` of the earlier runs (module docstring)."""
-    from inspect_stance.card.entries import target_of
 
     out: dict[tuple[str, str], str] = {}
     logs: list[str] = []

@@ -8,8 +8,11 @@ import warnings
 from pathlib import Path
 from typing import Any
 
+from inspect_stance.analysis import SetAsideWarning, runs_df
 from inspect_stance.errors import InputError
+from inspect_stance.paths import check_out_dir
 from inspect_stance.printable import printable
+from inspect_stance.task_options import task_names
 
 
 def register(sub: Any) -> None:
@@ -64,7 +67,6 @@ def check_since(values: list[str]) -> None:
 def _without_foreign(runs: Any, strict: bool) -> Any:
     """``runs`` without the runs of tasks that have no card (not one of the package's tasks), each
     set aside in one line naming its log (``strict``: refused)."""
-    from inspect_stance.task_options import task_names
 
     if runs.empty:
         return runs
@@ -81,9 +83,7 @@ def _without_foreign(runs: Any, strict: bool) -> Any:
 def run(args: argparse.Namespace) -> int:
     """Check the paths and outputs, read the logs (setting aside unreadable ones), write the
     cards, print the paths written."""
-    from inspect_stance.analysis import SetAsideWarning, runs_df
     from inspect_stance.card.core import write_cards
-    from inspect_stance.paths import check_out_dir
 
     missing = [p for p in args.paths if not Path(p).exists()]
     if missing:

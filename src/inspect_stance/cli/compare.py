@@ -14,16 +14,21 @@ import math
 import sys
 from typing import TYPE_CHECKING, Any
 
+from inspect_stance.cli.html import add_html_argument, with_html
+from inspect_stance.cli.method_reports import add_method_options, own_options
 from inspect_stance.cli.types import cli_float
 from inspect_stance.errors import InputError
 from inspect_stance.paths import check_out_dir
+from inspect_stance.printable import printable, printable_lines
+from inspect_stance.shards import PARTIAL_HELP
+from inspect_stance.stats.multiplicity import ADJUST_HELP, ADJUSTMENTS
+from inspect_stance.study import method_named, methods, sort_inputs
 
 if TYPE_CHECKING:
     from inspect_stance.study.protocol import CompareRequest, Method
 
 
 def _comparable() -> list[Any]:
-    from inspect_stance.study import methods
 
     return [m for m in methods() if m.comparer is not None]
 
@@ -33,7 +38,6 @@ def detect_method(paths: list[str], method: str) -> str:
     folders hold (sorted by :func:`inspect_stance.study.sort_inputs`)."""
     if method != "auto":
         return method
-    from inspect_stance.study import sort_inputs
 
     comparable = {m.name for m in _comparable()}
     found: list[str] = []
@@ -81,7 +85,6 @@ def zero_spread_notes(comparisons: Any) -> list[str]:
 def compare_request(args: argparse.Namespace, method: Method) -> CompareRequest:
     """The typed request of a parsed ``compare`` command line for ``method`` (with the values of
     its own compare options)."""
-    from inspect_stance.cli.method_reports import own_options
     from inspect_stance.study.protocol import CompareRequest
 
     own = method.comparer.options if method.comparer else ()
@@ -98,8 +101,6 @@ def compare_request(args: argparse.Namespace, method: Method) -> CompareRequest:
 def cmd_compare(args: argparse.Namespace) -> int:
     """Compute, print (table or ``--json``), and write ``--out``."""
     from inspect_stance.cli.compare_render import terminal_table, to_json, write_outputs
-    from inspect_stance.printable import printable, printable_lines
-    from inspect_stance.study import method_named
     from inspect_stance.study.compare import compare_runs
 
     check_options(args)
@@ -139,7 +140,6 @@ def register(subparsers: Any) -> None:
     c.add_argument("--method", choices=methods, default="auto", help="method of the runs")
     c.add_argument("--label", action="append", metavar="RUN=NAME", help="name a run")
     c.add_argument("--metric", action="append", metavar="NAME", help="compare only these")
-    from inspect_stance.stats.multiplicity import ADJUST_HELP, ADJUSTMENTS
 
     c.add_argument("--adjust", choices=ADJUSTMENTS, default="holm", help=ADJUST_HELP)
     c.add_argument("--alpha", type=cli_float, default=0.05, help="level of the tied groups")
@@ -148,16 +148,13 @@ def register(subparsers: Any) -> None:
                    help="paired t over items, cluster bootstrap, or auto (default)")  # fmt: skip
     c.add_argument("--allow-different-settings", action="store_true",
                    help="compare runs whose settings differ (said in the output)")  # fmt: skip
-    from inspect_stance.cli.method_reports import add_method_options
 
     add_method_options(c, [(m.label, m.comparer.options) for m in _comparable()])
-    from inspect_stance.shards import PARTIAL_HELP
 
     c.add_argument("--partial", action="store_true", help=PARTIAL_HELP)
     c.add_argument("--json", action="store_true", help="print one JSON object")
     c.add_argument("--out", metavar="DIR", help="write comparisons.csv, comparison.md, "
                    "forest.png and the method's own tables as CSV")  # fmt: skip
-    from inspect_stance.cli.html import add_html_argument, with_html
 
     add_html_argument(c)
     c.set_defaults(func=with_html(cmd_compare, "compare", "paths"))

@@ -12,6 +12,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from inspect_stance.markdown import md_table
+from inspect_stance.plots import wrap_label
 from inspect_stance.stats.family import CompareResult, Comparison, width_ratio
 from inspect_stance.stats.ranking import Ranking
 
@@ -138,8 +140,6 @@ def markdown(result: CompareResult, sections: Sequence[CompareSection] = ()) -> 
     """The comparison as a markdown document, then the method's sections."""
     import pandas as pd
 
-    from inspect_stance.markdown import md_table
-
     frame = pd.DataFrame(rows(result.comparisons), columns=list(HEADER))
     out = [f"# {result.method} comparison", "", terminal_table(result).split("\n")[0], ""]
     out += [md_table(frame), ""]
@@ -194,8 +194,6 @@ def forest_plot(result: CompareResult, path: Path) -> None:
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-
-    from inspect_stance.plots import wrap_label
 
     comps = result.comparisons
     n = len(comps)

@@ -19,9 +19,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from inspect_stance.cli.gate_output import github_annotations, write_junit
+from inspect_stance.cli.method_reports import add_method_options, own_options
 from inspect_stance.cli.types import cli_float
 from inspect_stance.errors import InputError
 from inspect_stance.printable import printable
+from inspect_stance.shards import PARTIAL_HELP
+from inspect_stance.study import methods
 
 if TYPE_CHECKING:
     from inspect_stance.stats.gate import CheckLine
@@ -30,7 +33,6 @@ if TYPE_CHECKING:
 
 def _floors() -> list[tuple[str, str, str]]:
     """Each gated method's floor option: ``(flag, dest, help)`` (e.g. ``--min-spr``)."""
-    from inspect_stance.study import methods
 
     out: list[tuple[str, str, str]] = []
     for m in methods():
@@ -42,14 +44,12 @@ def _floors() -> list[tuple[str, str, str]]:
 
 def _limit_ranges() -> dict[str, tuple[float, float]]:
     """Each gated method's limit option and the values it may take."""
-    from inspect_stance.study import methods
 
     return {m.gate.min_flag: m.gate.min_range for m in methods() if m.gate is not None}
 
 
 def _declared() -> list[tuple[str, tuple[ReportOption, ...]]]:
     """Each gated method's own gate options, with its label."""
-    from inspect_stance.study import methods
 
     return [(m.label, m.gate.options) for m in methods() if m.gate is not None]
 
@@ -84,13 +84,11 @@ def register(subparsers: Any) -> None:
                    "of the drop is below --max-drop")  # fmt: skip
     g.add_argument("--allow-different-settings", action="store_true",
                    help="gate even when the two runs' settings differ (said in the output)")  # fmt: skip
-    from inspect_stance.shards import PARTIAL_HELP
 
     g.add_argument("--partial", action="store_true", help=PARTIAL_HELP)
     g.add_argument("--junit", metavar="FILE", help="also write JUnit XML (one test per check)")
     g.add_argument("--github", action="store_true",
                    help="also print GitHub Actions annotations (::error / ::notice)")  # fmt: skip
-    from inspect_stance.cli.method_reports import add_method_options
 
     add_method_options(g, _declared())
     g.set_defaults(func=run_gate)
@@ -123,7 +121,6 @@ def gate_request(args: argparse.Namespace, method: Method) -> GateRequest:
     """The typed request of a parsed ``gate`` command line for ``method``: its floor is the
     option it names (``--min-spr``, ``--min-share-stable``); another method's floor given is a
     one-line error."""
-    from inspect_stance.cli.method_reports import own_options
     from inspect_stance.study.protocol import GateRequest
 
     assert method.gate is not None

@@ -20,6 +20,14 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from inspect_stance.errors import InputError
+from inspect_stance.html import write_page
+from inspect_stance.html.studies import page_of_command
+from inspect_stance.logfile import task_name
+from inspect_stance.runs import parse_labels
+from inspect_stance.study import sort_inputs
+from inspect_stance.study.registry import log_header_task
+
 if TYPE_CHECKING:
     from inspect_stance.study import SortedInputs
     from inspect_stance.study.page import Page
@@ -40,8 +48,6 @@ def add_html_argument(parser: argparse.ArgumentParser) -> None:
 def study_logs(inputs: Sequence[str], tasks: tuple[str, ...]) -> list[Path]:
     """The Inspect logs among ``inputs`` (files, or folders searched recursively) whose task is
     one of ``tasks`` (any task when empty)."""
-    from inspect_stance.logfile import task_name
-    from inspect_stance.study.registry import log_header_task
 
     found: list[Path] = []
     for item in inputs:
@@ -61,8 +67,6 @@ def check_html_path(path: str) -> None:
     above it, or a folder that is not writable."""
     import os
 
-    from inspect_stance.errors import InputError
-
     p = Path(path)
     if p.is_dir():
         raise InputError(f"--html {p}: is a folder; give a file path such as {p / 'study.html'}")
@@ -75,8 +79,6 @@ def check_html_path(path: str) -> None:
 def sorted_for_html(args: argparse.Namespace) -> SortedInputs | None:
     """``report``'s inputs sorted by method (``None`` when they cannot be sorted: the
     stance-drift report then says what is wrong with them; ``--strict`` raises)."""
-    from inspect_stance.errors import InputError
-    from inspect_stance.study import sort_inputs
 
     try:
         return sort_inputs(list(args.paths), strict=getattr(args, "strict", False))
@@ -97,7 +99,6 @@ def with_html(
         if not html:
             return func(args)
         check_html_path(html)  # before any work: a run of minutes must not end in a crash
-        from inspect_stance.html.studies import page_of_command
 
         page = page_of_command(command)
         return one_page(func, args, page, study_logs(list(getattr(args, inputs)), page.tasks))
@@ -113,8 +114,6 @@ def one_page(
 ) -> int:
     """Run the report ``func`` (into ``--out``, or a temporary folder), then write ``page``
     over its folder listing ``logs``; no page when the report exits 2."""
-    from inspect_stance.html import write_page
-    from inspect_stance.runs import parse_labels
 
     tmp = None
     if not getattr(args, "out", None):

@@ -13,6 +13,8 @@ from typing import Any
 
 from inspect_stance.cli.html import add_html_argument, with_html
 from inspect_stance.cli.types import LABEL_HELP, add_label_argument, cli_float
+from inspect_stance.errors import InputError
+from inspect_stance.paths import check_out_dir
 from inspect_stance.printable import printable_lines
 from inspect_stance.runs import parse_labels
 from inspect_stance.shards import PARTIAL_HELP
@@ -97,7 +99,6 @@ def own_options(
     """The values of the options of the method labelled ``label`` (``own``) by ``dest``; a
     one-line ``InputError`` for another method's option given (``declared`` as for
     :func:`add_method_options`)."""
-    from inspect_stance.errors import InputError
 
     flags = {o.flag for o in own}
     for other, options in declared:
@@ -127,7 +128,6 @@ def _method_report(method: Method) -> Callable[[argparse.Namespace], int]:
     """The command function of ``method``'s declared report."""
 
     def run(args: argparse.Namespace) -> int:
-        from inspect_stance.paths import check_out_dir
 
         check_out_dir(args.out)
         assert method.report is not None

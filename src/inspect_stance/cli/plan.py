@@ -17,7 +17,10 @@ import json
 import math
 from typing import TYPE_CHECKING, Any
 
+from inspect_stance.cli.method_reports import add_method_options, own_options
 from inspect_stance.errors import InputError
+from inspect_stance.shards import PARTIAL_HELP
+from inspect_stance.study.registry import method_of_path, methods
 
 if TYPE_CHECKING:
     from inspect_stance.study.protocol import Method, PlanRequest
@@ -26,9 +29,7 @@ if TYPE_CHECKING:
 def plan_request(args: argparse.Namespace, method: Method) -> PlanRequest:
     """The typed request of a parsed ``plan`` command line for ``method`` (with the values of
     its own plan options)."""
-    from inspect_stance.cli.method_reports import own_options
     from inspect_stance.study.protocol import PlanRequest
-    from inspect_stance.study.registry import methods
 
     declared = [(m.label, m.plan_options) for m in methods() if m.plan is not None]
 
@@ -48,7 +49,6 @@ def plan_request(args: argparse.Namespace, method: Method) -> PlanRequest:
 def cmd_plan(args: argparse.Namespace) -> int:
     """Entry point of ``inspect-stance plan``: the method of the first run plans
     (:attr:`inspect_stance.study.Method.plan`)."""
-    from inspect_stance.study.registry import method_of_path, methods
 
     method = method_of_path(args.runs[0])
     if method is None or method.plan is None:
@@ -161,9 +161,6 @@ def register(subparsers: Any) -> None:
         action="store_true",
         help="plan a pair of runs whose settings differ (as compare's flag)",
     )
-    from inspect_stance.cli.method_reports import add_method_options
-    from inspect_stance.shards import PARTIAL_HELP
-    from inspect_stance.study.registry import methods
 
     add_method_options(p, [(m.label, m.plan_options) for m in methods() if m.plan is not None])
     p.add_argument("--partial", action="store_true", help=PARTIAL_HELP)

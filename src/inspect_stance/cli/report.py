@@ -33,7 +33,9 @@ from inspect_stance.cli.method_reports import (
     request_of,
 )
 from inspect_stance.errors import InputError, internal_error_text
-from inspect_stance.html.studies import page_of_command
+from inspect_stance.html import study_section, write_page, write_sections_page
+from inspect_stance.html.studies import method_page, page_of_command
+from inspect_stance.paths import check_out_dir
 from inspect_stance.printable import printable, printable_lines
 from inspect_stance.runs import check_labels, labels_of, parse_labels
 from inspect_stance.study.inputs import SortedInputs
@@ -185,7 +187,6 @@ def write_methods(
 def _call_report(method: Method, request: ReportRequest, tmp: str | None) -> int:
     """``method.report(request)`` with its lines printed (the temporary folder ``tmp`` named as
     such); 2 with one line on stderr when it fails (as the method's own command says it)."""
-    from inspect_stance.paths import check_out_dir
 
     if method.report is None:
         print(f"inspect-stance report: {method.name} declares no report", file=sys.stderr)
@@ -229,8 +230,6 @@ def report_html(args: argparse.Namespace, found: SortedInputs) -> int:
 
 def _write_page(html: str, found: SortedInputs, written: list[Written]) -> Path:
     """The page of one method's report, or of several (a section each, registry order)."""
-    from inspect_stance.html import study_section, write_page, write_sections_page
-    from inspect_stance.html.studies import method_page
 
     failed = [m for m in found.methods() if m not in [w.method for w in written]]
     if len(written) == 1 and not failed:

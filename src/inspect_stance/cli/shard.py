@@ -9,11 +9,11 @@ from pathlib import Path
 from typing import Any
 
 from inspect_stance.errors import InputError
+from inspect_stance.shards.jobs import FORMATS, PACKAGE, make_job, render, sharded_tasks
 
 
 def register(sub: Any) -> None:
     """Add the ``shard`` subcommand."""
-    from inspect_stance.shards.jobs import FORMATS, PACKAGE, sharded_tasks
 
     p = sub.add_parser(
         "shard",
@@ -55,7 +55,6 @@ def _roles(values: list[str]) -> dict[str, list[str]]:
 def run(args: argparse.Namespace) -> int:
     """Check the arguments (one-line errors), then write the definition."""
     from inspect_stance.inspect_adapter import parse_task_args
-    from inspect_stance.shards.jobs import make_job, render
 
     bad = [t for t in args.task_args if "=" not in t]
     if bad:

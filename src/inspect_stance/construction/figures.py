@@ -34,10 +34,13 @@ from inspect_stance.construction.comparison import (
     neutral_comparison,
     setting_summaries,
 )
+from inspect_stance.construction.ensemble import check_ensemble, with_ensemble
 from inspect_stance.construction.lean import LeanSummary, summarize
 from inspect_stance.construction.records import Record
+from inspect_stance.construction.report_records import read_records
 from inspect_stance.construction.rubric import AMBIGUOUS, OK, OUT_OF_SCALE
 from inspect_stance.construction.settings import GENERATED, METHODS, TEMPLATED, Setting
+from inspect_stance.logfile import read_log
 from inspect_stance.stats.headline import Headline, clustered_mean, headline_of, metric_values
 from inspect_stance.study.protocol import Breakdown, BreakdownRow, ItemValues
 
@@ -261,8 +264,6 @@ def _task_args(paths: Sequence[str]) -> dict[str, Any]:
 
 def _records(paths: Sequence[str], partial: bool = True) -> list[Record]:
     """The records of one run (one log, or a study's shards), under the run's ``-T ensemble``."""
-    from inspect_stance.construction.ensemble import check_ensemble, with_ensemble
-    from inspect_stance.construction.report_records import read_records
 
     args = _task_args(paths)
     return with_ensemble(read_records(list(paths), partial=partial)[0],
@@ -270,7 +271,6 @@ def _records(paths: Sequence[str], partial: bool = True) -> list[Record]:
 
 
 def _annotators(paths: Sequence[str]) -> list[list[str]]:
-    from inspect_stance.logfile import read_log
 
     out = []
     for p in paths:
@@ -295,7 +295,6 @@ def log_agreement_figures(paths: Sequence[str]) -> dict[str, float]:
 def _ensembled(records: Sequence[Record]) -> list[Record]:
     """Prompt-construction records under the run's ``-T ensemble`` (kept in each record's
     ``extra``; :func:`inspect_stance.construction.ensemble.with_ensemble`)."""
-    from inspect_stance.construction.ensemble import check_ensemble, with_ensemble
 
     how = check_ensemble(str((records[0].extra.get("ensemble") if records else None) or "majority"))
     return with_ensemble(list(records), how)

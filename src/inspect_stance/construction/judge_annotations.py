@@ -15,7 +15,8 @@ from typing import Any
 from inspect_stance.construction.labels import parse_label
 from inspect_stance.construction.settings import NEUTRAL, POLE_A, POLE_B, TEMPLATED, WRITING
 from inspect_stance.errors import InputError
-from inspect_stance.shards import Shard
+from inspect_stance.fingerprint import digest
+from inspect_stance.shards import Shard, select, shard_metadata, study_fingerprint
 
 REQUIRED = ("prompt_text", "response_text", "topic_neutral", "topic_pro", "topic_con")
 ANNOTATOR_COLUMNS = ("annot1_label", "annot2_label")
@@ -95,8 +96,6 @@ def shard_rows(
     order: sample ids are row numbers, so shards of one file reordered are another study (their
     ids would clash when pooled) and are refused as such. Two equal rows cannot be told apart:
     a one-line ``InputError`` when sharding such a file."""
-    from inspect_stance.fingerprint import digest
-    from inspect_stance.shards import select, shard_metadata, study_fingerprint
 
     keys = [digest(dict(row)) for row in rows]
     mine = set(select(keys, str, shard))

@@ -35,6 +35,7 @@ from inspect_stance.construction.labels import label_score
 from inspect_stance.construction.majority import strict_majority
 from inspect_stance.construction.records import Record
 from inspect_stance.construction.settings import METHODS
+from inspect_stance.stats.length_audit import length_preference
 
 FLIP_FLAG = 0.2
 ROUTERS = frozenset(
@@ -165,8 +166,6 @@ def length_audit(records: Sequence[Record]) -> list[dict[str, object]]:
     without their text in the log (``extra["response_chars"]`` None) are left out."""
     from collections import defaultdict
     from itertools import combinations
-
-    from inspect_stance.stats.length_audit import length_preference
 
     judges = list(dict.fromkeys(j for r in records for j in r.judges))
     rows: list[dict[str, object]] = []

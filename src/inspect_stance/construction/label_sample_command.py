@@ -12,6 +12,9 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
+from inspect_stance.errors import InputError
+from inspect_stance.paths import check_out_file
+from inspect_stance.printable import printable
 from inspect_stance.shards import PARTIAL_HELP
 from inspect_stance.study.protocol import MethodCommand, ReportOption
 
@@ -21,9 +24,6 @@ def label_sample_command(inputs: Sequence[str], options: dict[str, Any]) -> list
     before any work); the line saying what was written."""
     from inspect_stance.construction.label_sample import label_sample, write_label_sample
     from inspect_stance.construction.report_records import read_records
-    from inspect_stance.errors import InputError
-    from inspect_stance.paths import check_out_file
-    from inspect_stance.printable import printable
 
     out = check_out_file(options["out"], "--out")  # before any work
     if options["n"] < 1:

@@ -14,9 +14,15 @@ from inspect_stance.construction.planning import (
     PlanResult,
     plan_construction_gap,
 )
+from inspect_stance.construction.report import read_records
 from inspect_stance.errors import InputError
+from inspect_stance.logfile import find_task_logs
 from inspect_stance.printable import printable
+from inspect_stance.runs import log_info
+from inspect_stance.shards.layout import group_logs
+from inspect_stance.stats.family import json_safe
 from inspect_stance.stats.plan_text import recommendation_lines, why_none
+from inspect_stance.study.protocol import PlanResult as Result
 
 if TYPE_CHECKING:
     from inspect_stance.construction.records import Record
@@ -29,7 +35,6 @@ def plan_json(plan: PlanResult) -> dict[str, Any]:
     ``responses``, ``judges``, ``calls``, ``predicted_se``, ``prob_meets_target``,
     ``predicted_se_range``, ``calls_by_variant``; ``null`` when no design reaches the target),
     ``runs``, ``designs`` and ``target``."""
-    from inspect_stance.stats.family import json_safe
 
     rec = None
     if plan.recommended is not None:
@@ -85,8 +90,6 @@ def load_pilot(
     shards, pooled; ``partial``: an incomplete set), its task arguments (without ``shard``)
     and model; one-line InputError for another task's log or one shard alone without
     ``partial``."""
-    from inspect_stance.construction.report import read_records
-    from inspect_stance.runs import log_info
 
     paths = [path] if isinstance(path, str) else list(path)
     records, _ = read_records(paths, partial)
@@ -105,8 +108,6 @@ def plan_construction_gap_log(
     """:func:`plan_construction_gap` of the one prompt_construction run in ``paths`` (a log, or
     a folder holding one run: one log, or the shards of one study, pooled; an incomplete set
     only with ``partial``); ``options`` are its keywords. One-line InputError otherwise."""
-    from inspect_stance.logfile import find_task_logs
-    from inspect_stance.shards.layout import group_logs
 
     found = find_task_logs(paths, ("prompt_construction",), "prompt_construction run")
     groups, _suffix = group_logs(found.paths, partial)
@@ -121,7 +122,6 @@ def plan_construction_gap_log(
 def plan_from_request(request: PlanRequest) -> StudyPlan:
     """The ``plan`` hook of the prompt-construction method: ``max_items`` neutral settings,
     ``max_repeats`` prompts per method; JSON and text of :func:`plan_construction_gap_log`."""
-    from inspect_stance.study.protocol import PlanResult as Result
 
     res = plan_construction_gap_log(list(request.runs), request.partial,
                                     target_se=request.target_se,

@@ -46,10 +46,12 @@ from typing import Any
 
 import numpy as np
 
+from inspect_stance.construction.controls import parse_judge_prompt
 from inspect_stance.construction.labels import NEUTRAL, label_score
 from inspect_stance.construction.records import Record
-from inspect_stance.construction.settings import GENERATED, TEMPLATED
+from inspect_stance.construction.settings import GENERATED, TEMPLATED, USER_STANCES, parse_choice
 from inspect_stance.errors import InputError
+from inspect_stance.params import as_bool
 from inspect_stance.stats.design import (
     NestedComponents,
     Part,
@@ -86,9 +88,6 @@ class ConstructionCalls:
 
 def construction_calls(task_args: dict[str, Any], judges: int) -> ConstructionCalls:
     """Calls per neutral setting of a run with ``task_args`` and ``judges`` judges."""
-    from inspect_stance.construction.controls import parse_judge_prompt
-    from inspect_stance.construction.settings import USER_STANCES, parse_choice
-    from inspect_stance.params import as_bool
 
     try:
         sees = as_bool("judge_sees_prompt", task_args.get("judge_sees_prompt", True))

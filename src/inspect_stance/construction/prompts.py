@@ -34,6 +34,7 @@ from inspect_stance.construction.settings import (
 from inspect_stance.construction.templates import Template, fill, stable_seed
 from inspect_stance.construction.topics import Topic
 from inspect_stance.errors import InputError
+from inspect_stance.logfile import read_task_log
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -176,8 +177,6 @@ def _setting_specs(
 
 def _prompts_table_from_log(path: Path) -> pd.DataFrame:
     import pandas as pd
-
-    from inspect_stance.logfile import read_task_log
 
     log = read_task_log(path, ("prompt_construction",), "prompt_construction run (prompts_from)")
     rows = []

@@ -19,6 +19,7 @@ from inspect_stance.errors import InputError
 from inspect_stance.logfile import find_task_logs, read_task_log, task_name
 from inspect_stance.printable import printable
 from inspect_stance.runs import check_labels, label_for
+from inspect_stance.shards.layout import group_logs
 
 SCORER = "stance_ensemble"
 TASKS = ("prompt_construction", "judge_validation")
@@ -57,7 +58,6 @@ def read_records(
     A log named by ``labels`` (``--label RUN=NAME``: :func:`inspect_stance.runs.label_for`) is
     the run group ``NAME`` instead; a label naming no log is a one-line error.
     """
-    from inspect_stance.shards.layout import group_logs
 
     try:
         found = find_task_logs(paths, TASKS, WHAT)

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 import inspect_stance.construction.defaults as D
 from inspect_stance.answers import last_part, remainder, set_aside
 from inspect_stance.construction.labels import REFUSAL, SCALE
+from inspect_stance.errors import InputError
 
 THRESHOLD_WORDS: dict[float, tuple[str, str]] = {
     0.9: ("overwhelmingly", "~90%"),
@@ -54,7 +55,6 @@ ERROR = "error"  # the judge call failed (after Inspect's retries)
 
 def check_rubric_threshold(value: object) -> float:
     """``rubric_threshold`` as 0.75 or 0.9; anything else raises a one-line ``InputError``."""
-    from inspect_stance.errors import InputError
 
     try:
         threshold = float(value) if not isinstance(value, bool) else float("nan")  # type: ignore[arg-type]

@@ -66,6 +66,7 @@ from inspect_ai.model import (
 )
 from inspect_ai.tool import ToolChoice, ToolInfo
 
+from inspect_stance.construction.issuebench import PACKAGE_TOPICS, read_package_csv
 from inspect_stance.construction.simulator_labels import (
     _digest,
     biased_rating,
@@ -75,6 +76,7 @@ from inspect_stance.errors import InputError
 from inspect_stance.paths import user_path
 from inspect_stance.providers.args import arg_bool, arg_float, arg_int, reject_unknown
 from inspect_stance.providers.base import SimulatedAPI
+from inspect_stance.tables import read_table
 
 __all__ = ["ConstructionSim", "biased_rating", "heuristic_label"]
 
@@ -142,9 +144,6 @@ def _load_phrases(path: Path | None) -> list[tuple[re.Pattern[str], str]]:
     """(whole-phrase pattern, kind) for every topic phrasing in a topics file (None: the
     packaged default topics), longest first."""
     import pandas as pd
-
-    from inspect_stance.construction.issuebench import PACKAGE_TOPICS, read_package_csv
-    from inspect_stance.tables import read_table
 
     where = str(path) if path is not None else f"package data {PACKAGE_TOPICS}"
     if path is None:

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from inspect_stance.errors import InputError
+from inspect_stance.tables import text_cell
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -129,7 +130,6 @@ def templates_from_file(path: str | Path, intent: str) -> list[Template]:
         ]
     if not rows:
         raise InputError(f"{intent} templates file {path}: no templates; add one per line")
-    from inspect_stance.tables import text_cell
 
     for i, (_tid, text) in enumerate(rows):
         # a template may span lines; a NUL byte is no text

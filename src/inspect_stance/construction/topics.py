@@ -44,6 +44,7 @@ from inspect_stance.construction.issuebench import (
     parse_prompt_list,
     read_package_csv,
 )
+from inspect_stance.construction.settings import POLE_A, POLE_B
 from inspect_stance.errors import InputError
 from inspect_stance.tables import TABLE_SUFFIXES, read_table, text_cell, text_key
 
@@ -72,7 +73,6 @@ class Topic:
 
     def filler(self, stance: str) -> str:
         """The filler phrase for a user stance: neutral -> neutral, pole_a -> pro, pole_b -> con."""
-        from inspect_stance.construction.settings import POLE_A, POLE_B
 
         if stance == POLE_A:
             return self.pro

@@ -32,6 +32,7 @@ from inspect_stance.drift.command_options import EXCLUDE_UNPARSED
 from inspect_stance.drift.expand import expand_inputs
 from inspect_stance.drift.figures import spr_headline
 from inspect_stance.drift.inputs import load_input
+from inspect_stance.drift.logs import read_drift_log
 from inspect_stance.drift.metrics.confidence import diagonal_trials
 from inspect_stance.drift.metrics.patterns import PATTERNS, pattern_mask, per_proposition_patterns
 from inspect_stance.drift.metrics.spr import per_proposition_spr
@@ -146,8 +147,6 @@ def load_logged(paths: Sequence[str], partial: bool = False) -> LoadedDrift:
     under the runs' own ``-T unparsed`` policy, an adaptive run's rows its Rao-Blackwell
     estimates (the task's :attr:`~inspect_stance.study.protocol.TaskHeadline.load`)."""
     from inspect_ai.log import read_eval_log
-
-    from inspect_stance.drift.logs import read_drift_log
 
     args = read_eval_log(str(paths[0]), header_only=True).eval.task_args or {}
     policy = str(args.get("unparsed") or "failure")

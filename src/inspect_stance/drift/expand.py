@@ -6,6 +6,13 @@ from pathlib import Path
 
 from inspect_stance.drift.inputs import RUN_WHAT
 from inspect_stance.errors import InputError
+from inspect_stance.logfile import (
+    LOG_SUFFIXES,
+    drop_repeated_runs,
+    find_task_logs,
+    repeated_line,
+    unreadable_text,
+)
 
 
 def expand_inputs(paths: list[str]) -> tuple[list[Path], str]:
@@ -16,13 +23,6 @@ def expand_inputs(paths: list[str]) -> tuple[list[Path], str]:
     (:func:`inspect_stance.logfile.drop_repeated_runs`). Returns the run paths and the line
     saying what was skipped or counted once (empty when nothing was). ``InputError`` when a
     named file is not a run or nothing is found."""
-    from inspect_stance.logfile import (
-        LOG_SUFFIXES,
-        drop_repeated_runs,
-        find_task_logs,
-        repeated_line,
-        unreadable_text,
-    )
 
     runs: list[Path] = []
     repeated: list[tuple[Path, Path]] = []

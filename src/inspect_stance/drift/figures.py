@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from inspect_stance.stats.headline import Headline, clustered_share
+from inspect_stance.stats.headline import Headline, clustered_share, metric_values
 from inspect_stance.study.protocol import Breakdown, BreakdownRow
 
 if TYPE_CHECKING:
@@ -111,7 +111,6 @@ def figures(
     (:mod:`inspect_stance.drift.metrics.patterns`), and :func:`counts`."""
     from inspect_stance.drift.metrics.patterns import drift_patterns, stance_drift_rate
     from inspect_stance.drift.metrics.spr import success_by_stance
-    from inspect_stance.stats.headline import metric_values
 
     matrices, _ = matrices_of(scored)
     out: dict[str, float] = dict(metric_values(spr_headline(matrices)))

@@ -43,6 +43,7 @@ from typing import Any
 
 import numpy as np
 
+from inspect_stance.drift.compare import drift_items, select_metrics
 from inspect_stance.drift.metrics.spr import per_proposition_spr, stance_preservation_rate
 from inspect_stance.drift.run import DriftRun
 from inspect_stance.jsonsafe import json_safe
@@ -172,7 +173,6 @@ def _check_complete(*runs: DriftRun | None) -> None:
 def _baseline_checks(run: DriftRun, baseline: DriftRun, metrics: Sequence[str], max_drop: float,
                      alpha: float, unparsed: str, rule: Rule) -> tuple[PairedDrop, list[DropCheck]]:  # fmt: skip
     """The SPR paired drop (today's test) and one check per metric over shared propositions."""
-    from inspect_stance.drift.compare import drift_items, select_metrics
 
     idx_run, idx_base = shared_propositions(run, baseline)
     if idx_run.size < 2:

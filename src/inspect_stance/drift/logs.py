@@ -25,6 +25,7 @@ from inspect_stance.drift.extraction import record_label_mismatches, trial_vecto
 from inspect_stance.drift.run import DriftRun
 from inspect_stance.drift.transition import check_policy
 from inspect_stance.errors import InputError
+from inspect_stance.logfile import read_task_log
 from inspect_stance.provenance import samples_provenance
 from inspect_stance.shards.layout import log_shard
 from inspect_stance.stances import N_STANCES, STANCE_KEYS
@@ -43,7 +44,6 @@ PLANNED_KEY = "trials_planned"
 def _read(path: Path) -> Any:
     """The log at ``path`` read in one pass; a one-line ``InputError`` unless it is a
     ``stance_drift`` log (:func:`inspect_stance.logfile.read_task_log`)."""
-    from inspect_stance.logfile import read_task_log
 
     return read_task_log(path, [TASK_NAME], "stance_drift run")
 

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from inspect_stance.drift.adaptive.confseq import AdaptiveRule
+from inspect_stance.drift.adaptive.estimate import adaptive_matrices
 from inspect_stance.drift.transition import (
     FloatArray,
     argmax_trials,
@@ -92,7 +93,6 @@ class DriftRun:
         probs = argmax_trials(self.probs) if argmax else self.probs
         if self.adaptive_rule is None:
             return transition_matrices(probs, unparsed)
-        from inspect_stance.drift.adaptive.estimate import adaptive_matrices
 
         diag = np.diagonal(np.asarray(self.probs, dtype=np.float64), axis1=-2, axis2=-1)
         values = np.nan_to_num(diag, nan=0.0) if self.adaptive_policy == "failure" else diag

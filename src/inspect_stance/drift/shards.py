@@ -19,6 +19,9 @@ from typing import Any
 
 import numpy as np
 
+from inspect_stance.drift.expand import expand_inputs
+from inspect_stance.drift.inputs import load_input
+from inspect_stance.drift.logs import read_drift_log
 from inspect_stance.drift.run import DriftRun
 from inspect_stance.errors import InputError
 from inspect_stance.provenance import merge
@@ -162,9 +165,6 @@ def load_folder_run(
     """The one stance-drift run a folder holds (the shards of one study pooled, or a single
     run) and its first log, for the commands that take one run (``gate``, ``plan``); a
     one-line ``InputError`` when the folder holds several runs."""
-    from inspect_stance.drift.expand import expand_inputs
-    from inspect_stance.drift.inputs import load_input
-    from inspect_stance.drift.logs import read_drift_log
 
     paths, _skipped = expand_inputs([str(folder)])
 

@@ -25,6 +25,8 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from inspect_stance.stats.dawid_skene import fit_dawid_skene
+
 Records = Mapping[str, Mapping[str, Any]]
 LABELS = ("A", "B", "C")
 #: Dawid-Skene is not fitted with fewer graders (as
@@ -97,8 +99,6 @@ def dawid_skene_even(records: Records, threshold: float = 0.5) -> dict[str, Any]
     fewer than three graders not fitted (:func:`ds_refusal`): NaN, no accuracy, and ``note``
     says why."""
     import numpy as np
-
-    from inspect_stance.stats.dawid_skene import fit_dawid_skene
 
     units, names, rows = unit_labels(records)
     if (note := ds_refusal(len(names))) is not None:

@@ -13,12 +13,12 @@ import json
 from pathlib import Path
 
 from inspect_stance.errors import InputError
+from inspect_stance.tables import read_text_file
 
 ID_COLUMNS: tuple[str, ...] = ("id", "sample_id")
 
 
 def _rows(p: Path) -> list[dict[str, str]]:
-    from inspect_stance.tables import read_text_file
 
     text = read_text_file(p, "human labels")  # one-line errors: not UTF-8 (e.g. Latin-1), ...
     if p.suffix == ".jsonl":

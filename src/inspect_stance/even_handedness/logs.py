@@ -25,8 +25,11 @@ from typing import Any
 from inspect_stance.errors import InputError
 from inspect_stance.even_handedness.keys import GRADERS_ROLE, RECORD
 from inspect_stance.even_handedness.position import headline_items
-from inspect_stance.logfile import epoch_key
+from inspect_stance.even_handedness.summary import headline
+from inspect_stance.logfile import epoch_key, find_task_logs, read_task_log
+from inspect_stance.runs import RunInfo, log_info
 from inspect_stance.shards import SHARD_KEY, ShardInfo, one_run, pool_shards
+from inspect_stance.shards.layout import log_shard
 from inspect_stance.stats.headline import Headline
 from inspect_stance.study.protocol import ItemValues
 
@@ -88,7 +91,6 @@ class EvenRun:
 
     def headline(self) -> Headline:
         """The run's headline by the scorer's rule (:func:`.summary.headline`)."""
-        from inspect_stance.even_handedness.summary import headline
 
         return headline(list(self.records.values()))
 
@@ -129,8 +131,6 @@ def load_even(paths: Sequence[str], partial: bool = False) -> EvenRun:
 def read_even_log(path: str | Path) -> EvenRun:
     """The records of every scored sample of the log at ``path``; one-line InputError when the
     file is missing, is not an Inspect log, is another task's log, or holds no pair records."""
-    from inspect_stance.logfile import read_task_log
-    from inspect_stance.shards.layout import log_shard
 
     p = Path(path)
     log = read_task_log(p, EVEN_TASKS, WHAT)
@@ -167,7 +167,6 @@ def find_even_logs(paths: Iterable[str | Path], partial: bool = False) -> tuple[
     skipped (empty when nothing was); the shards of one study pooled into one run
     (:func:`pool_even_runs`; ``partial``: an incomplete set too). Inside a folder a log without
     pair records is skipped and counted; named explicitly, it is an error."""
-    from inspect_stance.logfile import find_task_logs
 
     given = [Path(p) for p in paths]
     found = find_task_logs(given, EVEN_TASKS, WHAT)
@@ -252,7 +251,6 @@ def pool_even_runs(runs: Sequence[EvenRun], partial: bool = False) -> list[EvenR
 def run_info(run: EvenRun) -> Any:
     """The run's :class:`inspect_stance.runs.RunInfo` with its settings filled in (the model
     and task arguments of a pooled run are the run's: "(k of N shards)", no shard)."""
-    from inspect_stance.runs import RunInfo, log_info
 
     try:
         info = log_info(run.path)

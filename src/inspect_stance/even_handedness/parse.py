@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from inspect_stance.answers import set_aside
 from inspect_stance.even_handedness.keys import Estimator
 
 _ARTICLE = re.compile(r"\s+(?!(?:or|nor|and|is|was|seems|because|but|over|than)\b)[a-z]")
@@ -51,7 +52,6 @@ def parse_choice(text: str, options: Sequence[str]) -> str | None:
     """The single option ``text`` chooses, or ``None`` when it names none or several."""
     if not text or not text.strip():
         return None
-    from inspect_stance.answers import set_aside
 
     letters = "".join(options)
     aside = set_aside(text, rf"(?i:[{letters}])", tail=r"(?:\s*\))?")

@@ -37,8 +37,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from inspect_stance.even_handedness.logs import EvenRun
-from inspect_stance.stats.design import NestedComponents
+from inspect_stance.even_handedness.logs import EvenRun, read_even_run
+from inspect_stance.even_handedness.position import corrected, grader_items
+from inspect_stance.even_handedness.record import grader_p_even, grader_p_published
+from inspect_stance.stats.design import NestedComponents, Part, least_units, nested_components
 
 
 @dataclass(frozen=True)
@@ -161,7 +163,6 @@ def plan_from_log(
     """Read a pilot run (a log, or a folder of one study's shards pooled; ``partial``: an
     incomplete set) and plan (module docstring); ``ValueError`` with fewer than 2 pairs judged
     by every grader."""
-    from inspect_stance.even_handedness.logs import read_even_run
 
     run = read_even_run(path, partial)
     y, names = grader_matrix(run, binary=binary)
@@ -201,8 +202,6 @@ def topic_units(run: EvenRun) -> tuple[list[list[list[float]]], list[str]]:
     the run's threshold), corrected for position bias as the headline is
     (:func:`~inspect_stance.even_handedness.position.grader_items`, with the run's ``b^`` when
     the headline's correction applies)."""
-    from inspect_stance.even_handedness.position import corrected, grader_items
-    from inspect_stance.even_handedness.record import grader_p_even, grader_p_published
 
     names = sorted({g for r in run.records.values() for g in r.get("graders", {})})
     threshold = float(run.metadata.get("threshold") or 0.5)
@@ -243,7 +242,6 @@ def plan_headline(
     grader cannot separate grader from pair variance (folded: more graders predicted to help
     nothing); the note says so.
     """
-    from inspect_stance.stats.design import Part, least_units, nested_components
 
     if not 0.0 < target_se < 1.0:
         raise ValueError(f"target SE {target_se}; give a number in (0, 1), e.g. 0.02")
@@ -325,7 +323,6 @@ def full_plan(
     is its cheapest row; ``None`` when the pilot spans fewer than 3 topics or no design within
     the set's topics reaches the target), then the mean-P(C) plan for reference (``rows``,
     ``components``, ``p_c_recommended``). ``ValueError`` for an unusable pilot or target."""
-    from inspect_stance.even_handedness.logs import read_even_run
 
     plan, names = plan_from_log(path, target_se, max_graders, binary, partial)
     doc = plan_json(plan, names, max_pairs)

@@ -17,8 +17,12 @@ from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any
 
+from inspect_stance.even_handedness.audit import dawid_skene_even, family_flags, judge_warnings
+from inspect_stance.even_handedness.groups import group_differences
 from inspect_stance.even_handedness.keys import safe_name
 from inspect_stance.even_handedness.logs import EvenRun
+from inspect_stance.even_handedness.position import position_bias
+from inspect_stance.even_handedness.summary import headline, position_warnings, summarize
 
 TOPICS_SHOWN = 10
 GROUPS_SHOWN = 10
@@ -48,8 +52,6 @@ def category_shares(run: EvenRun) -> dict[str, tuple[float, float, int, float, i
     the run's ``b^``, clustered by topic): share even-handed, its SE, the pairs, half the
     width of its 95 % interval (NaN without an SE), the topics, and the interval's two
     ends."""
-    from inspect_stance.even_handedness.position import position_bias
-    from inspect_stance.even_handedness.summary import headline
 
     bias = position_bias(list(run.records.values()))
 
@@ -68,13 +70,6 @@ def category_shares(run: EvenRun) -> dict[str, tuple[float, float, int, float, i
 
 def run_figures(run: EvenRun) -> dict[str, Any]:
     """Everything the report shows for one run (module docstring), JSON-ready."""
-    from inspect_stance.even_handedness.audit import (
-        dawid_skene_even,
-        family_flags,
-        judge_warnings,
-    )
-    from inspect_stance.even_handedness.groups import group_differences
-    from inspect_stance.even_handedness.summary import headline, position_warnings, summarize
 
     records = list(run.records.values())
     threshold = float(run.metadata.get("threshold") or 0.5)

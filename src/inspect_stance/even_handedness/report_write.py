@@ -20,6 +20,7 @@ from inspect_stance.even_handedness.report import (
     _headline_rows,
     run_figures,
 )
+from inspect_stance.plots import save_figure
 from inspect_stance.printable import md_cell, md_text, printable
 from inspect_stance.report_doc import Block, Figure, Heading, Report, Table, Text
 from inspect_stance.report_doc import write_report as write_doc
@@ -139,7 +140,6 @@ def draw_categories(names: Sequence[str], figs: Sequence[dict[str, Any]], path: 
     ax.set_ylabel("share of pairs even-handed")
     ax.set_title("Even-handedness by category\n(error bars: 95 % interval clustered by topic)")
     ax.legend(fontsize=8)
-    from inspect_stance.plots import save_figure
 
     save_figure(fig, path)
     plt.close(fig)

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from inspect_stance.even_handedness.data import select_pairs
+from inspect_stance.even_handedness.options import EvenOptions
 from inspect_stance.study.protocol import StudySize, StudyTask
 from inspect_stance.study.task_args import add_calls, arg_int
 
@@ -23,8 +25,6 @@ def matching_pairs(args: dict[str, Any]) -> int:
     given = {k: args[k] for k in _PAIR_FILTERS if args.get(k) is not None}
     if not given:
         return DEFAULT_PAIRS
-    from inspect_stance.even_handedness.data import select_pairs
-    from inspect_stance.even_handedness.options import EvenOptions
 
     o = EvenOptions.parse(**given)
     return len(select_pairs(o.categories, o.topics, o.template_categories, o.partisan))

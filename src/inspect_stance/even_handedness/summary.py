@@ -60,8 +60,10 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from inspect_stance.even_handedness.audit import grader_names
+from inspect_stance.even_handedness.audit import grader_alpha, grader_names, ppi_even
+from inspect_stance.even_handedness.groups import group_metrics
 from inspect_stance.printable import printable
+from inspect_stance.stats.headline import metric_values
 from inspect_stance.stats.length_audit import longer_sign
 
 if TYPE_CHECKING:
@@ -232,7 +234,6 @@ def position_warnings(records: Sequence[Mapping[str, Any]]) -> list[str]:
 
 def panel_metrics(records: Sequence[Mapping[str, Any]]) -> dict[str, float]:
     """The metrics the scorer writes (module docstring): the headline first."""
-    from inspect_stance.stats.headline import metric_values
 
     d = position_diagnostics(records)
     return {
@@ -290,8 +291,6 @@ def summarize(records: Sequence[Mapping[str, Any]]) -> dict[str, float]:
 
 
 def _audits(records: Sequence[Mapping[str, Any]]) -> dict[str, float]:
-    from inspect_stance.even_handedness.audit import grader_alpha, ppi_even
-    from inspect_stance.even_handedness.groups import group_metrics
 
     by_id = {str(k): r for k, r in enumerate(records)}
     out = {"alpha_graders": grader_alpha(by_id)} if len(grader_names(by_id)) > 1 else {}

@@ -10,6 +10,14 @@ import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from inspect_stance.even_handedness.audit import judge_warnings
+from inspect_stance.even_handedness.logs import load_even
+from inspect_stance.even_handedness.report import category_shares
+from inspect_stance.even_handedness.summary import (
+    position_diagnostics,
+    position_warnings,
+    summarize,
+)
 from inspect_stance.study.protocol import Breakdown, BreakdownRow
 
 if TYPE_CHECKING:
@@ -24,13 +32,6 @@ def breakdown_of(run: EvenRun) -> Breakdown:
     """The card's figures of one run: refusal, hedging, direction and the read-outs; position
     bias per grader with its warning; even-handedness by category (share, pairs, topics); the
     judge warnings (Dawid-Skene, PPI) as rows without a value."""
-    from inspect_stance.even_handedness.audit import judge_warnings
-    from inspect_stance.even_handedness.report import category_shares
-    from inspect_stance.even_handedness.summary import (
-        position_diagnostics,
-        position_warnings,
-        summarize,
-    )
 
     records = list(run.records.values())
     m = summarize(records)
@@ -69,6 +70,5 @@ def breakdown_of(run: EvenRun) -> Breakdown:
 
 def breakdown(paths: Sequence[str]) -> Breakdown:
     """:func:`breakdown_of` the run of ``paths``."""
-    from inspect_stance.even_handedness.logs import load_even
 
     return breakdown_of(load_even(paths, partial=True))

@@ -24,7 +24,9 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from inspect_stance import __version__
 from inspect_stance.html.body import IMAGE_REF, markdown_html
+from inspect_stance.runs import log_info, name_runs, npz_info
 from inspect_stance.study.page import FigureNote, Page
 
 __all__ = [
@@ -142,7 +144,6 @@ def _models(bound: Any) -> str:
 def run_rows(logs: Sequence[str | Path], labels: Mapping[str, str] | None = None) -> list[RunRow]:
     """One row per Inspect log (header only) or ``.npz`` run, named as ``compare`` names runs
     (:func:`inspect_stance.runs.name_runs`: model, then differing settings, tags, ``--label``)."""
-    from inspect_stance.runs import log_info, name_runs, npz_info
 
     paths = [Path(p) for p in logs]
     infos = [npz_info(p) if p.suffix == ".npz" else log_info(p) for p in paths]
@@ -228,8 +229,6 @@ class Section:
 def _render(template: str, **values: Any) -> str:
     """``templates/<template>`` rendered with ``values`` (Jinja2, autoescaped; CSS inlined)."""
     from jinja2 import Environment, PackageLoader, select_autoescape
-
-    from inspect_stance import __version__
 
     env = Environment(
         loader=PackageLoader("inspect_stance.html", "templates"),

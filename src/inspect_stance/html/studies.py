@@ -14,6 +14,7 @@ from dataclasses import replace
 from inspect_stance.errors import InputError
 from inspect_stance.study.page import FigureNote, Page
 from inspect_stance.study.protocol import Method
+from inspect_stance.study.registry import methods
 
 __all__ = ["COMPARE", "FigureNote", "Page", "method_page", "page_of_command"]
 
@@ -47,7 +48,6 @@ def page_of_command(command: str) -> Page:
     command ``command`` is (:func:`method_page`)."""
     if command == "compare":
         return COMPARE
-    from inspect_stance.study.registry import methods
 
     method = next((m for m in methods() if m.report_command == command), None)
     if method is None:

@@ -35,6 +35,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from inspect_stance.errors import InputError
+from inspect_stance.fingerprint import digest
+from inspect_stance.logfile import find_task_logs, read_task_log
 from inspect_stance.press.statements import Statement
 from inspect_stance.tables import text_cell
 
@@ -132,7 +134,6 @@ def _log_records(log: EvalLog, path: Path) -> tuple[list[dict[str, Any]], str | 
 def _records_from_log(path: Path) -> tuple[list[dict[str, Any]], str | None]:
     """A whole run's log; one shard's log (``-T shard=K/N`` or Inspect's shard layout) holds
     some statements only and is refused in one line naming the fix: the shards' folder."""
-    from inspect_stance.logfile import read_task_log
     from inspect_stance.shards.layout import log_shard
 
     log = read_task_log(path, ARGUMENT_TASKS, WHAT)
@@ -149,7 +150,6 @@ def _records_from_folder(folder: Path) -> tuple[list[dict[str, Any]], str | None
     """The records of the one run a folder holds: one log, or the shards of one study pooled
     (:func:`inspect_stance.shards.layout.group_logs`: a shard's superseded attempts left out);
     one-line ``InputError`` for several runs, shards that do not pool or an incomplete set."""
-    from inspect_stance.logfile import find_task_logs, read_task_log
     from inspect_stance.shards.layout import group_logs
 
     try:
@@ -244,7 +244,6 @@ def folder_identity(folder: str | Path) -> str:
     """The digest of the arguments a folder given as ``-T arguments`` holds (each record's
     statement, set, supporting and counter texts, sorted), whatever its files' names or times,
     so that press shards given copies of one folder on several machines are one study."""
-    from inspect_stance.fingerprint import digest
 
     records, _source, _origin = load_argument_records(folder)
     keys = ("statement", "argument_set", "support", "counter")

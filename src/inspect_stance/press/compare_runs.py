@@ -34,6 +34,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from inspect_stance.errors import InputError
+from inspect_stance.markdown import md_table
 from inspect_stance.press.compare import (
     arguments_note,
     check_runs_arguments,
@@ -163,8 +164,6 @@ def compare_sections(runs: Sequence[PressRun], names: Sequence[str],
     their tables (``faithfulness``, ``transitions``; numbered ``_1``, ``_2`` ... by pair when
     there are several pairs). ValueError when a pair shares no statement under the persona."""
     import pandas as pd
-
-    from inspect_stance.markdown import md_table
 
     persona = persona_of(request.options)
     check = check_runs_arguments(runs, bool(request.options.get("allow_different_arguments")))

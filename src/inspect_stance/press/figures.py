@@ -19,8 +19,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from inspect_stance.logfile import epoch_key, read_log
 from inspect_stance.press.stability import stability_headline
-from inspect_stance.stats.headline import Headline, clustered_share
+from inspect_stance.stats.headline import Headline, clustered_share, metric_values
 from inspect_stance.study.protocol import Breakdown, BreakdownRow, ItemValues
 
 #: the figures the panel shows beside the headline (``scorers/press.py``)
@@ -33,7 +34,6 @@ def figures(records: Sequence[Mapping[str, Any]]) -> dict[str, float | None]:
     """Every run-level PReSS figure (:func:`inspect_stance.press.summary.run_metrics`) with
     the headline's keys (:func:`stability_headline`) over them."""
     from inspect_stance.press.summary import run_metrics
-    from inspect_stance.stats.headline import metric_values
 
     out: dict[str, float | None] = dict(run_metrics(records))
     out.update(metric_values(stability_headline(records)))
@@ -97,7 +97,6 @@ class ArgumentsRun:
 
     def items(self, metric: str) -> ItemValues:
         """Statement -> (statement, share) of the headline's metric (``{}`` for another)."""
-        from inspect_stance.logfile import epoch_key
 
         if metric != USABLE:
             return {}
@@ -118,7 +117,6 @@ def load_arguments(paths: Sequence[str], partial: bool = False) -> ArgumentsRun:
     """The ``press_arguments`` run of one log or of one study's shard logs
     (:meth:`ArgumentsRun.merge`): the task's
     :attr:`~inspect_stance.study.protocol.TaskHeadline.load`."""
-    from inspect_stance.logfile import read_log
 
     runs = []
     for p in paths:

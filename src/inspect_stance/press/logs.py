@@ -15,7 +15,12 @@ from typing import Any
 import numpy as np
 
 from inspect_stance.errors import InputError
-from inspect_stance.logfile import epoch_keys
+from inspect_stance.logfile import epoch_keys, find_task_logs, read_task_log
+from inspect_stance.press.arguments import (
+    arguments_fingerprint,
+    log_arguments_fingerprint,
+    table_from_samples,
+)
 from inspect_stance.press.faithfulness import OUTCOMES, faithfulness
 from inspect_stance.press.labels import is_stable
 from inspect_stance.press.stability import (
@@ -24,8 +29,9 @@ from inspect_stance.press.stability import (
     stability_items,
     topic_stability,
 )
-from inspect_stance.provenance import merge
+from inspect_stance.provenance import merge, samples_provenance
 from inspect_stance.shards import ShardInfo, one_run, pool_shards
+from inspect_stance.shards.layout import log_shard
 from inspect_stance.stats.family import RunItems
 from inspect_stance.stats.headline import Headline
 from inspect_stance.study.protocol import ItemValues, items_of
@@ -122,10 +128,6 @@ def read_press_log(path: str | Path) -> PressRun:
     :class:`~inspect_stance.errors.InputError` (one line) when the file is missing, is not an
     Inspect log, is another task's log, or holds no PReSS scores.
     """
-    from inspect_stance.logfile import read_task_log
-    from inspect_stance.press.arguments import log_arguments_fingerprint, table_from_samples
-    from inspect_stance.provenance import samples_provenance
-    from inspect_stance.shards.layout import log_shard
 
     p = Path(path)
     log = read_task_log(p, PRESS_TASKS, WHAT)
@@ -172,7 +174,6 @@ def find_press_logs(
     Inside a folder, a PReSS log without PReSS scores (a cancelled or failed run) is skipped
     and counted too; named explicitly, it is an error.
     """
-    from inspect_stance.logfile import find_task_logs
 
     given = [Path(p) for p in paths]
     found = find_task_logs(given, PRESS_TASKS, WHAT)
@@ -217,7 +218,6 @@ def _shards_fingerprint(ordered: Sequence[PressRun]) -> str | None:
     """The pooled run's arguments fingerprint: the one given to every shard (``-T arguments``:
     the file's, in the task metadata), else that of the shards' argument tables together (the
     fingerprint the unsharded run computes from its samples)."""
-    from inspect_stance.press.arguments import arguments_fingerprint
 
     given = {r.metadata.get("arguments_fingerprint") for r in ordered}
     if len(given) == 1 and None not in given:

@@ -9,10 +9,13 @@ from dataclasses import asdict
 from typing import TYPE_CHECKING, Any
 
 from inspect_stance.errors import InputError
-from inspect_stance.press.logs import PressRun
+from inspect_stance.press.logs import PressRun, find_press_logs
 from inspect_stance.press.planning import PlanResult, PressCalls, PressDesign, plan_press
 from inspect_stance.printable import printable
+from inspect_stance.runs import dedupe, log_info
+from inspect_stance.stats.family import json_safe
 from inspect_stance.stats.plan_text import recommendation_lines, why_none
+from inspect_stance.study.protocol import PlanResult as Result
 
 if TYPE_CHECKING:
     from inspect_stance.study.protocol import PlanRequest
@@ -24,7 +27,6 @@ def plan_json(plan: PlanResult) -> dict[str, Any]:
     ``calls``, ``predicted_se``, ``predicted_delta_se``, ``prob_meets_target``,
     ``predicted_se_range``, ``calls_by_variant``; ``null`` when no design reaches the target),
     ``runs``, ``designs`` and ``target``."""
-    from inspect_stance.stats.family import json_safe
 
     rec = None
     if plan.recommended is not None:
@@ -93,8 +95,6 @@ def plan_press_logs(paths: Sequence[str], partial: bool = False, **options: Any)
     the same statements (the second is the pilot, the first its baseline, as ``compare A B``);
     ``options`` are :func:`plan_press`'s keywords. One-line InputError for another task's log,
     three or more runs, or the same run twice."""
-    from inspect_stance.press.logs import find_press_logs
-    from inspect_stance.runs import dedupe, log_info
 
     runs, _ = find_press_logs(paths, partial)
     check_runs(runs)
@@ -110,7 +110,6 @@ def plan_press_logs(paths: Sequence[str], partial: bool = False, **options: Any)
 def plan_from_request(request: PlanRequest) -> StudyPlan:
     """The ``plan`` hook of the PReSS method: ``max_items`` statements, ``max_repeats``
     argument sets; JSON and text of :func:`plan_press_logs`."""
-    from inspect_stance.study.protocol import PlanResult as Result
 
     res = plan_press_logs(list(request.runs), request.partial, target_se=request.target_se,
                           detect=request.detect, assurance=request.assurance,

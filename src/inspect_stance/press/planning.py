@@ -41,8 +41,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from inspect_stance.errors import InputError
+from inspect_stance.params import as_bool
 from inspect_stance.press.labels import is_stable
 from inspect_stance.press.logs import PressRun
+from inspect_stance.press.options import draw_count
 from inspect_stance.stats.design import (
     NestedComponents,
     Part,
@@ -71,7 +73,6 @@ class PressCalls:
 
 
 def _count(value: object, default: int = 0) -> int:
-    from inspect_stance.press.options import draw_count
 
     try:
         return draw_count("draws", value, minimum=0)
@@ -81,7 +82,6 @@ def _count(value: object, default: int = 0) -> int:
 
 def press_calls(run: PressRun) -> PressCalls:
     """Calls per statement of ``run``'s configuration (module docstring)."""
-    from inspect_stance.params import as_bool
 
     args = run.task_args
     try:

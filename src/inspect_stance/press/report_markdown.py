@@ -19,6 +19,7 @@ from inspect_stance.jsonsafe import json_safe
 from inspect_stance.press.compare import arguments_note
 from inspect_stance.press.factor_analysis import FactorMethod, MissingRule
 from inspect_stance.press.logs import PressRun
+from inspect_stance.press.plots import heatmap, stability_chart
 from inspect_stance.press.report_tables import CiMethod, FactorSection
 from inspect_stance.press.scree import few_observations_warning, scree_plot
 from inspect_stance.press.summary import TABLE2_SET
@@ -99,7 +100,6 @@ def build(
 ) -> Report:
     """The report (``report.md``, every table of ``t`` as ``<name>.csv``, the figures; no JSON
     file) from the report tables ``t``, the models' ``groups`` and the factor section's blocks."""
-    from inspect_stance.press.plots import heatmap, stability_chart
 
     ci_text = (
         "normal-approximation 95 % CI p +- 1.96 sqrt(p(1-p)/n), as the paper"

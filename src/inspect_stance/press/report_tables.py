@@ -34,6 +34,8 @@ from inspect_stance.press.labels import ALL_LABELS
 from inspect_stance.press.logs import PressRun
 from inspect_stance.press.stability import labelled_stability, n_unlabelled, topic_stability
 from inspect_stance.press.summary import TABLE2_SET, auroc_table, pooled_persona_outcome, summarize
+from inspect_stance.printable import printable
+from inspect_stance.runs import check_labels, label_for
 
 CiMethod = Literal["normal", "t"]
 CI_METHODS: tuple[str, ...] = get_args(CiMethod)
@@ -52,8 +54,6 @@ def column_names(runs: Sequence[PressRun], labels: Mapping[str, str] | None = No
     """One column name per run: its ``--label`` name (``RUN=NAME``, RUN the log's path as given
     or its file name: :func:`inspect_stance.runs.label_for`), else the model name; suffixed
     ' (2)', ' (3)' ... when repeated. InputError for a label that names no run."""
-    from inspect_stance.printable import printable
-    from inspect_stance.runs import check_labels, label_for
 
     labels = labels or {}
     check_labels([run.path for run in runs], labels)

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from inspect_stance.logfile import epoch_keys
 from inspect_stance.press.labels import is_labelled, is_stable
 from inspect_stance.stats.headline import Headline, clustered_share
 
@@ -64,7 +65,6 @@ def stability_items(records: Sequence[Mapping[str, Any]]) -> dict[str, tuple[str
     records with one), keyed by its statement id and clustered by it; under ``--epochs N`` the
     statement's k-th record keyed ``{id}@e<k>``
     (:func:`inspect_stance.logfile.epoch_keys`)."""
-    from inspect_stance.logfile import epoch_keys
 
     ids = [str(r.get("statement_id", r.get("statement"))) for r in records]
     out: dict[str, tuple[str, float]] = {}

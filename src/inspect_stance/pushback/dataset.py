@@ -19,6 +19,7 @@ from inspect_stance.drift.propositions import (
     load_package_topics,
     read_propositions_file,
 )
+from inspect_stance.paths import user_path
 from inspect_stance.pushback.options import PushbackOptions
 from inspect_stance.shards import select, shard_metadata, study_fingerprint
 
@@ -53,7 +54,6 @@ def load_propositions(source: str | None) -> tuple[list[Proposition], str]:
         from inspect_stance.press.statements import load_statements
 
         return [Proposition(f"press{s.id}", s.text) for s in load_statements()], "press"
-    from inspect_stance.paths import user_path
 
     return read_propositions_file(user_path(source)), source
 

@@ -19,10 +19,12 @@ from pathlib import Path
 from typing import Any
 
 from inspect_stance.errors import InputError
-from inspect_stance.logfile import epoch_key
+from inspect_stance.logfile import epoch_key, find_task_logs, read_task_log
 from inspect_stance.pushback.defaults import CONTROL, RECORD_KEY
 from inspect_stance.pushback.summary import read_records, summarize
+from inspect_stance.runs import log_info
 from inspect_stance.shards import SHARD_KEY, ShardInfo, one_run, pool_shards
+from inspect_stance.shards.layout import log_shard
 from inspect_stance.stats.headline import Headline
 from inspect_stance.study.protocol import ItemValues, items_of
 
@@ -82,8 +84,6 @@ def load_pushback(paths: Sequence[str], partial: bool = False) -> PushbackRun:
 def read_pushback_log(path: str | Path) -> PushbackRun:
     """The records of every scored sample of the log at ``path``; a one-line InputError when
     the file is missing, not an Inspect log, another task's log, or holds no records."""
-    from inspect_stance.logfile import read_task_log
-    from inspect_stance.shards.layout import log_shard
 
     p = Path(path)
     log = read_task_log(p, TASKS, WHAT)
@@ -146,7 +146,6 @@ def find_pushback_logs(paths: Iterable[str | Path],
                        partial: bool = False) -> tuple[list[PushbackRun], str]:  # fmt: skip
     """The pushback runs among ``paths`` (files and folders), the shards of one study pooled
     (:func:`pool_runs`), and a line on what was skipped."""
-    from inspect_stance.logfile import find_task_logs
 
     given = [Path(p) for p in paths]
     found = find_task_logs(given, TASKS, WHAT)
@@ -170,7 +169,6 @@ def read_run(paths: Sequence[str | Path], partial: bool = False) -> PushbackRun:
 def run_info(run: PushbackRun) -> Any:
     """The run's :class:`~inspect_stance.runs.RunInfo` with its settings (the model and task
     arguments of a pooled run are the run's: "(k of N shards)", no shard)."""
-    from inspect_stance.runs import log_info
 
     return dataclasses.replace(log_info(run.path), model=run.model,
                                task_args=dict(run.task_args), settings=run.settings())  # fmt: skip

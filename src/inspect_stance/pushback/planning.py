@@ -16,12 +16,12 @@ from typing import Any
 
 from inspect_stance.pushback.compare import conversation_items
 from inspect_stance.pushback.logs import PushbackRun
+from inspect_stance.stats.design import Part, least_units, nested_components
 
 
 def plan(run: PushbackRun, target_se: float, assurance: float | None, max_repeats: int,
          max_items: int | None, calls_per_conversation: int) -> dict[str, Any]:  # fmt: skip
     """The plan's JSON (module docstring): components, candidate designs, ``recommended``."""
-    from inspect_stance.stats.design import Part, least_units, nested_components
 
     items, cluster = conversation_items(run)
     by_prop: dict[str, list[float]] = {}

@@ -12,10 +12,13 @@ from functools import partial as bind
 from pathlib import Path
 from typing import Any
 
-from inspect_stance.pushback.logs import PushbackRun, find_pushback_logs
+from inspect_stance.plots import save_figure
+from inspect_stance.printable import printable
+from inspect_stance.pushback.logs import PushbackRun, find_pushback_logs, run_info
 from inspect_stance.pushback.summary import Condition, Summary, summarize
 from inspect_stance.report_doc import Block, Figure, Heading, Report, Text
 from inspect_stance.report_doc import write_report as write_doc
+from inspect_stance.runs import dedupe, run_names
 from inspect_stance.stats.headline import Headline
 
 SURVIVAL_PNG = "survival.png"
@@ -43,7 +46,6 @@ def _row(name: str, c: Condition) -> str:
 def blocks(run: PushbackRun, name: str, s: Summary) -> list[Block]:
     """One run's section: its heading, log, reading, the table by condition, the survival
     table and the figure."""
-    from inspect_stance.printable import printable
 
     head = ("| conversations | n | held at K | median turn of flip | flips | turns held | "
             "final shift | unparsed |\n|---|---|---|---|---|---|---|---|")  # fmt: skip
@@ -72,8 +74,6 @@ def plot_survival(summaries: Sequence[tuple[str, Summary]], path: Path) -> None:
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-
-    from inspect_stance.plots import save_figure
 
     fig, ax = plt.subplots(figsize=(6.4, 4.0))
     for k, (name, s) in enumerate(summaries):
@@ -107,8 +107,6 @@ def write_report(paths: Sequence[str], out: str | Path, labels: dict[str, str] |
     incomplete set too) and write the report into ``out`` (runs named by
     :func:`inspect_stance.runs.run_names` with ``labels``); returns the JSON written
     (``headline``: the first run's) and prints what was set aside."""
-    from inspect_stance.pushback.logs import run_info
-    from inspect_stance.runs import dedupe, run_names
 
     runs, skipped = find_pushback_logs(paths, partial)
     infos = [run_info(r) for r in runs]

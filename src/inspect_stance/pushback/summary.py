@@ -25,6 +25,7 @@ from typing import Any
 
 from inspect_stance.pushback.conversation import Conversation, conversation
 from inspect_stance.pushback.defaults import CONTROL
+from inspect_stance.stances import STANCES
 from inspect_stance.stats.headline import Headline, clustered_mean, clustered_share
 from inspect_stance.stats.survival import SurvivalCurve, SurvivalPoint, kaplan_meier
 
@@ -160,7 +161,6 @@ class Summary:
 
 def summarize(records: Mapping[str, Mapping[str, Any]], confidence: float = 0.95) -> Summary:
     """The run's :class:`Summary` from its records (keyed by conversation id)."""
-    from inspect_stance.stances import STANCES
 
     reads = read_records(records)
     if not reads:

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from inspect_stance.errors import InputError
+from inspect_stance.params import parse_int
 from inspect_stance.printable import printable
 from inspect_stance.shards import SHARD_KEY
 from inspect_stance.study.registry import methods
@@ -121,7 +122,6 @@ def _check_options(task: str, args: Mapping[str, Any]) -> None:
 def _check_sizes(args: Mapping[str, Any]) -> None:
     """Each size among ``args`` at most its bound (:data:`inspect_stance.study_file.bounds.MAX_SIZES`,
     the same bounds as a study file's), so a job of a huge size is refused before it is written."""
-    from inspect_stance.params import parse_int
     from inspect_stance.study_file.bounds import DATA_FILE_OF, MAX_SIZES
 
     for key, value in args.items():

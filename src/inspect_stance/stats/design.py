@@ -58,6 +58,8 @@ from typing import Any
 
 import numpy as np
 
+from inspect_stance.errors import InputError
+
 Tree = Sequence[Any]  #: a unit: a sequence of child units, or of floats at the lowest level
 
 
@@ -360,7 +362,6 @@ def check_plan_goal(
     """A planner's goal checked before any work, a one-line ``InputError`` for the first bad
     value: ``target_se`` a positive number, ``detect`` in ``(0, detect_max)``, ``assurance`` in
     ``(0, 1)``, ``correlation`` (when given) in ``[-1, 1]``."""
-    from inspect_stance.errors import InputError
 
     if target_se is not None and not (math.isfinite(target_se) and target_se > 0):
         raise InputError(f"--target-se {target_se} must be a positive number")

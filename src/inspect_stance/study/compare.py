@@ -14,6 +14,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from inspect_stance.errors import InputError
+from inspect_stance.runs import check_settings, dedupe, parse_labels, run_names
+from inspect_stance.stats.family import select_specs
 from inspect_stance.study.protocol import CompareRequest, CompareSection, Method
 
 if TYPE_CHECKING:
@@ -26,8 +28,6 @@ def compare_runs(
     """The comparison of ``request``'s runs by ``method`` (module docstring), the method's own
     sections of it, and the lines about its inputs (runs passed over or counted once; also among
     the result's notes)."""
-    from inspect_stance.runs import check_settings, dedupe, parse_labels, run_names
-    from inspect_stance.stats.family import select_specs
 
     if method.comparer is None:
         raise InputError(f"compare does not read {method.label} runs yet")

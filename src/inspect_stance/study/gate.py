@@ -11,16 +11,16 @@ it is unusable input (one line).
 from __future__ import annotations
 
 from inspect_stance.errors import InputError
+from inspect_stance.logfile import task_name
+from inspect_stance.runs import RunInfo, check_settings, dedupe
 from inspect_stance.study.protocol import GateOutcome, GateRequest, Method
+from inspect_stance.study.registry import log_header_task, method_of_path, methods
 
 
 def gate_method(path: str) -> Method:
     """The method whose gate reads the run at ``path`` (an ``.npz``: the method reading
     ``.npz`` runs); InputError when no method gates it."""
     from pathlib import Path
-
-    from inspect_stance.logfile import task_name
-    from inspect_stance.study.registry import log_header_task, method_of_path, methods
 
     method = method_of_path(path)
     if method is not None and method.gate is not None:
@@ -36,7 +36,6 @@ def gate_method(path: str) -> Method:
 
 
 def _refuse_same_run(base: object, run: object) -> None:
-    from inspect_stance.runs import RunInfo, dedupe
 
     assert isinstance(base, RunInfo) and isinstance(run, RunInfo)
     if dedupe([base, run])[1]:
@@ -49,7 +48,6 @@ def _refuse_same_run(base: object, run: object) -> None:
 def gate_run(method: Method, request: GateRequest) -> tuple[GateOutcome, list[str]]:
     """The verdict of ``method``'s gate on ``request`` (module docstring) and its notes
     (settings that differ)."""
-    from inspect_stance.runs import check_settings
 
     gate = method.gate
     if gate is None:

@@ -8,6 +8,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from inspect_stance.errors import InputError
+from inspect_stance.logfile import task_name
+from inspect_stance.stats.headline import headline_from_metrics
 from inspect_stance.study.protocol import (
     Method,
     StudyTask,
@@ -66,7 +68,6 @@ def method_named(name: str) -> Method:
 
 def method_of_task(task: str) -> Method | None:
     """The method reading logs of ``task`` (``inspect_stance/press`` and ``press`` alike)."""
-    from inspect_stance.logfile import task_name
 
     short = task_name(task)
     return next((m for m in methods() if short in m.tasks), None)
@@ -103,7 +104,6 @@ def method_of_path(path: str | Path) -> Method | None:
 def task_headline(task: str) -> TaskHeadline | None:
     """The headline declared for ``task`` (``inspect_stance/press`` and ``press`` alike) by
     the method whose package declares it (``None``: no method declares one)."""
-    from inspect_stance.logfile import task_name
 
     short = task_name(task)
     return next((m.headlines[short] for m in methods() if short in m.headlines), None)
@@ -135,7 +135,6 @@ def headline_of_metrics(task: str, metrics: dict[str, float]) -> Headline | None
     """The headline of a finished run of ``task`` read from its metric values, as its scorer
     wrote it (:func:`inspect_stance.stats.headline.metric_values`); ``None`` for a task with no
     declared headline or a log without it."""
-    from inspect_stance.stats.headline import headline_from_metrics
 
     spec = task_headline(task)
     if spec is None:

@@ -13,6 +13,8 @@ from typing import Any
 
 from inspect_stance.card.names import file_stem
 from inspect_stance.errors import InputError
+from inspect_stance.inspect_adapter import model_api_names
+from inspect_stance.paths import check_out_dir
 from inspect_stance.printable import printable
 from inspect_stance.study.registry import study_tasks
 from inspect_stance.study_file.bounds import check_sizes
@@ -71,7 +73,6 @@ def check_study(spec: StudySpec, args: dict[str, dict[str, Any]]) -> None:
 def check_providers(spec: StudySpec) -> None:
     """Every target and role model's provider (``provider/`` of ``provider/name``) is one Inspect
     knows, so a misspelt provider stops the study before its first run."""
-    from inspect_stance.inspect_adapter import model_api_names
 
     known = model_api_names()
     models = [(f"targets.{t}.{m}" if len({s.model for s in ms.values()}) > 1 else f"targets.{t}",
@@ -90,7 +91,6 @@ def check_log_dir(log_dir: Path, study: str) -> None:
     """``log_dir`` a folder the study may write: not a file, no file among its parents, the
     nearest existing folder writable, and no log in it of another study (or of a run outside
     any study): a one-line ``InputError`` naming it otherwise, before any run."""
-    from inspect_stance.paths import check_out_dir
 
     check_out_dir(log_dir, "--log-dir")
     if not log_dir.is_dir():

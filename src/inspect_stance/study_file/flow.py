@@ -22,6 +22,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from inspect_stance.errors import InputError
+from inspect_stance.inspect_adapter import bind_model_roles
 from inspect_stance.study.registry import study_tasks
 from inspect_stance.study_file.spec import ModelSpec, StudySpec
 
@@ -115,8 +117,6 @@ def task_factory(name: str, roles: dict[str, Any]) -> Any:
     method = name.split("/", 1)[1]
 
     def create(**task_args: Any) -> Any:
-        from inspect_stance.inspect_adapter import bind_model_roles
-
         built = {r: [_build(m) for m in v] if isinstance(v, list) else _build(v)
                  for r, v in roles.items()}  # fmt: skip
         bind_model_roles(built)
@@ -141,7 +141,6 @@ def with_roles(spec: dict[str, Any]) -> dict[str, Any]:
 
 def write_flow(path: Path, text: str) -> None:
     """Write the spec to ``path`` (a ``.py`` file, which Flow runs for its spec)."""
-    from inspect_stance.errors import InputError
 
     if path.suffix != ".py":
         raise InputError(f"study --flow: {path}: the spec is Python; name the file "

@@ -36,6 +36,8 @@ from inspect_stance.study_file.bounds import (
     DEFAULT_MAX_RETRIES,
     DEFAULT_TIMEOUT,
 )
+from inspect_stance.study_file.loader import read_yaml
+from inspect_stance.study_file.schema import check_top
 
 
 def study_methods() -> tuple[str, ...]:
@@ -218,7 +220,6 @@ def _positive(value: Any, key: str) -> float:
 
 def parse_study(data: Any, name: str = "study") -> StudySpec:
     """The :class:`StudySpec` of a parsed YAML document (one-line errors, module docstring)."""
-    from inspect_stance.study_file.schema import check_top
 
     data = _mapping(data, "the top level", "see `inspect-stance study --example FILE`")
     unknown = sorted(set(map(str, data)) - set(TOP_KEYS))
@@ -265,7 +266,6 @@ def _price(value: Any, key: str) -> float:
 
 def read_study(path: Path) -> StudySpec:
     """Read and check the study file at ``path`` (one-line errors)."""
-    from inspect_stance.study_file.loader import read_yaml
 
     if path.is_dir():
         raise InputError(f"study: {printable(str(path))} is a folder; give the study file (YAML)")

@@ -19,6 +19,9 @@ from inspect_stance.validation.annotation import (
     UNPARSED,
     Annotation,
 )
+from inspect_stance.validation.clarity import clarity_summary, kappa_per_annotator
+from inspect_stance.validation.detection import detection_summary
+from inspect_stance.validation.realism import realism_summary
 
 LLM = "llm"
 HUMAN = "human"
@@ -71,21 +74,18 @@ def sources_present(rows: Sequence[Annotation]) -> list[str]:
 
 def realism_of(rows: Sequence[Annotation]) -> dict[str, float]:
     """:func:`inspect_stance.validation.realism.realism_summary`."""
-    from inspect_stance.validation.realism import realism_summary
 
     return realism_summary(rows)
 
 
 def clarity_of(rows: Sequence[Annotation], annotators: Sequence[str]) -> dict[str, float]:
     """:func:`inspect_stance.validation.clarity.clarity_summary` over the sources present."""
-    from inspect_stance.validation.clarity import clarity_summary
 
     return clarity_summary(rows, sources_present(rows), annotators)
 
 
 def detection_of(rows: Sequence[Annotation]) -> dict[str, float]:
     """:func:`inspect_stance.validation.detection.detection_summary` over the sources present."""
-    from inspect_stance.validation.detection import detection_summary
 
     return detection_summary(rows, sources_present(rows))
 
@@ -130,7 +130,6 @@ def annotator_table(
 ) -> list[dict[str, Any]]:
     """One row per annotator of ``group``: answers, answers not given, Cohen's kappa of intent
     and stance per source, and ``also_judge`` (:func:`also_judge`)."""
-    from inspect_stance.validation.clarity import kappa_per_annotator
 
     out = []
     names = list(dict.fromkeys(r.annotator for r in rows))

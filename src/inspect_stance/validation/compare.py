@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from inspect_stance.construction.settings import NEUTRAL
+from inspect_stance.errors import InputError
 from inspect_stance.runs import RunInfo, log_info
 from inspect_stance.stats.family import (
     CompareResult,
@@ -38,8 +39,10 @@ from inspect_stance.stats.family import (
 )
 from inspect_stance.stats.headline import Headline
 from inspect_stance.study.protocol import CompareRequest, ItemValues, LoadedRuns, items_of
+from inspect_stance.validation.analysis import rows_from_records
 from inspect_stance.validation.annotation import NO_SIDE, SOURCES, Annotation
 from inspect_stance.validation.figures import rank_headline
+from inspect_stance.validation.logs import read_validation_runs
 
 if TYPE_CHECKING:
     from inspect_stance.validation.logs import ValidationLogRun
@@ -84,7 +87,6 @@ def read_runs(paths: Sequence[str], request: CompareRequest) -> LoadedRuns:
     pooled into one run, an incomplete set with ``request.partial``:
     :func:`inspect_stance.validation.logs.read_validation_runs`), each with its model
     annotators' rows, and the lines saying what was skipped or counted once."""
-    from inspect_stance.validation.logs import read_validation_runs
 
     read, found = read_validation_runs(paths, request.partial)
     runs = [_validation_run(run) for run in read]
@@ -94,7 +96,6 @@ def read_runs(paths: Sequence[str], request: CompareRequest) -> LoadedRuns:
 def _validation_run(run: ValidationLogRun) -> ValidationRun:
     """The :class:`ValidationRun` of one run read from its logs (one log, or one study's
     shards pooled)."""
-    from inspect_stance.validation.analysis import rows_from_records
 
     info = pooled_info(log_info(run.paths[0]), len(run.paths))
     info.settings = {k: info.task_args[k] for k in SETTING_ARGS if k in info.task_args}
@@ -105,8 +106,6 @@ def load_validation(paths: Sequence[str], partial: bool = False) -> ValidationRu
     """The run of one prompt_validation log or of one study's shard logs pooled (``partial``:
     an incomplete set too): the task's
     :attr:`~inspect_stance.study.protocol.TaskHeadline.load`."""
-    from inspect_stance.errors import InputError
-    from inspect_stance.validation.logs import read_validation_runs
 
     read, _found = read_validation_runs(list(paths), partial)
     if len(read) != 1:

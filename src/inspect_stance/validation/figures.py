@@ -21,7 +21,7 @@ import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from inspect_stance.stats.headline import Headline, clustered_mean
+from inspect_stance.stats.headline import Headline, clustered_mean, metric_values
 from inspect_stance.study.protocol import Breakdown, BreakdownRow
 
 if TYPE_CHECKING:
@@ -50,7 +50,6 @@ def figures(records: Sequence[dict[str, Any]]) -> dict[str, float]:
     """Every figure of a prompt-validation run from its score records: realism
     (``mean_rank_<source>``, Kendall's W, Friedman), clarity, detection, the annotation counts,
     and the headline's keys (:func:`rank_headline`)."""
-    from inspect_stance.stats.headline import metric_values
     from inspect_stance.validation.analysis import (
         annotation_counts_of,
         annotator_order,

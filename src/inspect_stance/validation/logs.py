@@ -19,6 +19,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from inspect_stance.errors import InputError
+from inspect_stance.logfile import find_task_logs, read_task_log
+from inspect_stance.shards.layout import group_logs
 
 if TYPE_CHECKING:
     from inspect_ai.log import EvalLog
@@ -84,8 +86,6 @@ def read_validation_runs(
     folder are skipped, a repeated log counted once, as :func:`inspect_stance.logfile.
     find_task_logs` does), the shards of each study pooled (module docstring), and what was
     found. One-line ``InputError`` for shards that do not pool."""
-    from inspect_stance.logfile import find_task_logs, read_task_log
-    from inspect_stance.shards.layout import group_logs
 
     found = find_task_logs(paths, TASKS, WHAT)
     groups, suffix = group_logs(found.paths, partial)

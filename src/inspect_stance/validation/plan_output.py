@@ -9,8 +9,12 @@ from typing import TYPE_CHECKING, Any
 
 from inspect_stance.errors import InputError
 from inspect_stance.printable import printable
+from inspect_stance.stats.family import json_safe
 from inspect_stance.stats.plan_text import recommendation_lines
+from inspect_stance.study.protocol import PlanResult as Result
+from inspect_stance.validation.analysis import annotator_order, rows_from_records
 from inspect_stance.validation.annotation import Annotation
+from inspect_stance.validation.logs import read_validation_runs
 from inspect_stance.validation.planning import PlanResult, ValidationDesign, plan_validation_leaning
 
 if TYPE_CHECKING:
@@ -23,7 +27,6 @@ def plan_json(plan: PlanResult) -> dict[str, Any]:
     ``annotators``, ``calls``, ``predicted_se``, ``predicted_delta_se``,
     ``prob_meets_target``, ``predicted_se_range``, ``calls_by_variant``; ``null`` when no
     design reaches the target, with ``reason`` saying why), ``runs``, ``designs``, ``target``."""
-    from inspect_stance.stats.family import json_safe
 
     rec = None
     if plan.recommended is not None:
@@ -83,9 +86,6 @@ def load_pilot(
     annotators and its source. One-line InputError for another task's log or several runs."""
     from inspect_ai.log import read_eval_log
 
-    from inspect_stance.validation.analysis import annotator_order, rows_from_records
-    from inspect_stance.validation.logs import read_validation_runs
-
     runs, _found = read_validation_runs(paths, partial)
     if len(runs) != 1:
         raise InputError(f"plan takes one prompt_validation run; {len(runs)} given (a "
@@ -111,7 +111,6 @@ def plan_validation_log(paths: Sequence[str], partial: bool = False, **options: 
 def plan_from_request(request: PlanRequest) -> StudyPlan:
     """The ``plan`` hook of the prompt-validation method: ``max_items`` neutral settings,
     ``max_repeats`` prompts per source; JSON and text of :func:`plan_validation_log`."""
-    from inspect_stance.study.protocol import PlanResult as Result
 
     res = plan_validation_log(list(request.runs), request.partial, target_se=request.target_se,
                               detect=request.detect, assurance=request.assurance,

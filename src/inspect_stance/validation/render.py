@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from inspect_stance.report_doc import Figure, Heading, Report, Table, Text
 from inspect_stance.validation.analysis import HUMAN
+from inspect_stance.validation.plots import realism_figure, recovery_figure
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -39,7 +40,6 @@ def build(
     (``logs``, ``settings``, ``prompts``, ``llm_annotators``; ``shards``: per run of pooled
     shards, e.g. ``2 of 2`` or ``1 of 2 (partial)``), one table per section of ``summary``,
     the figures, and the ``annotators`` table; ``prompts`` only as CSV."""
-    from inspect_stance.validation.plots import realism_figure, recovery_figure
 
     doc = Report("Prompt validation", markdown_file="validation_report.md")
     doc.add(

@@ -39,6 +39,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from inspect_stance.errors import InputError
+from inspect_stance.logfile import find_task_logs
+from inspect_stance.report_doc import write_report
 from inspect_stance.validation.analysis import (
     HUMAN,
     LLM,
@@ -49,6 +51,10 @@ from inspect_stance.validation.analysis import (
     prompt_rows,
     rows_from_records,
 )
+from inspect_stance.validation.figures import rank_headline
+from inspect_stance.validation.human import load_human
+from inspect_stance.validation.logs import read_validation_runs
+from inspect_stance.validation.render import build, json_summary
 
 if TYPE_CHECKING:
     from inspect_stance.validation.logs import ValidationLogRun
@@ -66,8 +72,6 @@ FILES = (
 def judges_of_log(path: str | Path) -> list[str]:
     """The models of role ``judges`` of a ``prompt_construction`` log (header only)."""
     from inspect_ai.log import read_eval_log
-
-    from inspect_stance.logfile import find_task_logs
 
     # checks the file and its task from the header alone (a named file of another task raises)
     find_task_logs([path], ("prompt_construction",), "prompt_construction run")
@@ -87,7 +91,6 @@ def read_validation_logs(
     :func:`inspect_stance.validation.logs.read_validation_runs`; ``partial``: an incomplete
     set too), their score records, and the judges of the linked ``prompt_construction`` run
     (the logs' ``construction_judges`` and ``judges_logs``; None when none is linked)."""
-    from inspect_stance.validation.logs import read_validation_runs
 
     runs, found = read_validation_runs(logs, partial)
     for line in found.passed_over():
@@ -142,11 +145,6 @@ def build_validation_report(
     """Write the report files (module docstring) and return a JSON-able summary (``partial``:
     report an incomplete set of one study's shards as the shards given)."""
     import pandas as pd
-
-    from inspect_stance.report_doc import write_report
-    from inspect_stance.validation.figures import rank_headline
-    from inspect_stance.validation.human import load_human
-    from inspect_stance.validation.render import build, json_summary
 
     runs, records, judges = read_validation_logs(logs, judges_logs, partial)
     items = items_of(records)

@@ -13,12 +13,29 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from inspect_stance.construction.issuebench import (
+    DEFAULT_TEMPLATES_SPLIT,
+    load_issues,
+    load_templates,
+)
+from inspect_stance.construction.prompts import build_specs, load_prompts
+from inspect_stance.construction.settings import INFORMATION, OPINION, WRITING
+from inspect_stance.construction.templates import (
+    INFORMATION_TEMPLATES,
+    OPINION_TEMPLATES,
+    builtin_templates,
+    sample_templates,
+    templates_from_file,
+    templates_from_issuebench,
+)
+from inspect_stance.construction.topics import load_topics_file, select_topics
 from inspect_stance.errors import InputError
 from inspect_stance.paths import user_path
 from inspect_stance.shards import select, shard_metadata, study_fingerprint
 from inspect_stance.validation.annotation import GENERATED, REAL, TEMPLATED, item_id
 from inspect_stance.validation.defaults import PACKAGE
 from inspect_stance.validation.options import ValidationOptions
+from inspect_stance.validation.real_prompts import ISSUEBENCH, real_for_setting, split_issuebench
 
 if TYPE_CHECKING:
     from inspect_stance.construction.prompts import PromptSpec
@@ -61,8 +78,6 @@ class ValidationPlan:
 
 def load_topics(topics: object, issues: str) -> list[Topic]:
     """The run's topics: a topics file, or ids looked up in the packaged/hub/file issues."""
-    from inspect_stance.construction.issuebench import load_issues
-    from inspect_stance.construction.topics import load_topics_file, select_topics
 
     if isinstance(topics, str) and Path(topics).suffix.lower() in TABLE_SUFFIXES:
         return load_topics_file(user_path(topics))[0]
@@ -78,16 +93,6 @@ def load_intent_templates(
     seed: int,
 ) -> dict[str, list[Template]]:
     """``k`` templates per intent, drawn as the prompt_construction task draws them."""
-    from inspect_stance.construction.issuebench import DEFAULT_TEMPLATES_SPLIT, load_templates
-    from inspect_stance.construction.settings import INFORMATION, OPINION, WRITING
-    from inspect_stance.construction.templates import (
-        INFORMATION_TEMPLATES,
-        OPINION_TEMPLATES,
-        builtin_templates,
-        sample_templates,
-        templates_from_file,
-        templates_from_issuebench,
-    )
 
     pools: dict[str, list[Template]] = {}
     for intent in intents:
@@ -131,7 +136,6 @@ def _specs(
     reused: Any,
 ) -> list[PromptSpec]:
     """The templated and generated prompts' specs (templates drawn only when some are new)."""
-    from inspect_stance.construction.prompts import build_specs
 
     methods = opts.methods
     if not methods:
@@ -167,7 +171,6 @@ def _split_seeds(
 ) -> tuple[list[Topic], dict[int, list[str]]]:
     """With IssueBench's real prompts and prompts still to generate: the real prompts and the
     generator's seeds from disjoint halves of each topic's prompts (topics carry the seeds)."""
-    from inspect_stance.validation.real_prompts import ISSUEBENCH, split_issuebench
 
     if not (
         REAL in opts.sources
@@ -257,7 +260,6 @@ def _real_items(
     setting: Setting, topic: Topic, real: dict[int, list[RealPrompt]], opts: ValidationOptions
 ) -> tuple[list[dict[str, Any]], int]:
     """A setting's real items and how many it lacks (fewer real prompts than ``per_source``)."""
-    from inspect_stance.validation.real_prompts import real_for_setting
 
     if REAL not in opts.sources:
         return [], 0
@@ -274,7 +276,6 @@ def _real_items(
 
 def plan_validation(opts: ValidationOptions) -> ValidationPlan:
     """Load the run's inputs and lay out its settings (see the module docstring)."""
-    from inspect_stance.construction.prompts import load_prompts
 
     topics = load_topics(opts.topics, opts.issues)
     reused = load_prompts(opts.prompts_from) if opts.prompts_from else None

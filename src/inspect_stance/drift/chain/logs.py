@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from inspect_stance.drift.logs import _read, iter_trials
+from inspect_stance.drift.logs import _read, iter_trials, read_drift_log
 from inspect_stance.drift.run import DriftRun
 from inspect_stance.drift.transition import FloatArray
 from inspect_stance.errors import InputError
@@ -99,7 +99,6 @@ def _relay_names(log: EvalLog, k: int) -> list[str | None]:
 def read_chain_log(path: str | Path, unparsed: str = "failure") -> ChainRun:
     """A :class:`ChainRun` from a chain log (one pass over the samples); ``InputError`` when
     the log is not a chain run."""
-    from inspect_stance.drift.logs import read_drift_log
 
     path = Path(path)
     log = _read(path)

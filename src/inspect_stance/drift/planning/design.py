@@ -26,6 +26,7 @@ import numpy as np
 from scipy import stats
 
 from inspect_stance.drift.planning.variance import VarianceComponents
+from inspect_stance.drift.prompts import EXTRACTION_ONLY_VARIANTS, MULTIPLE_EXTRACTIONS, VARIANTS
 from inspect_stance.errors import InputError
 
 #: the least trials per cell a plan proposes (a cell's interval needs a few trials)
@@ -37,11 +38,6 @@ def calls_per_trial_by_variant() -> dict[str, int]:
     for ``multiple_extraction``); ``+arguments_from``: the extraction-only variants reusing an
     earlier run's arguments (no generation). Chains (``hops > 1``) record theirs in the log's
     metadata."""
-    from inspect_stance.drift.prompts import (
-        EXTRACTION_ONLY_VARIANTS,
-        MULTIPLE_EXTRACTIONS,
-        VARIANTS,
-    )
 
     def extractions(v: str) -> int:
         return MULTIPLE_EXTRACTIONS if v == "multiple_extraction" else 1

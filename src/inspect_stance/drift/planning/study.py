@@ -20,8 +20,10 @@ from typing import Any
 
 import numpy as np
 
-from inspect_stance.drift.adaptive.confseq import AdaptiveRule
+from inspect_stance.drift.adaptive.confseq import AdaptiveRule, eb_cs
 from inspect_stance.drift.adaptive.replay import replay
+from inspect_stance.drift.adaptive.rule import ADAPTIVE_ALPHA
+from inspect_stance.drift.compare import load_drift
 from inspect_stance.drift.inputs import load_run
 from inspect_stance.drift.planning.design import (
     Design,
@@ -39,6 +41,8 @@ from inspect_stance.drift.planning.estimators import as_frequency, estimator_in_
 from inspect_stance.drift.planning.variance import VarianceComponents, cell_values, decompose_run
 from inspect_stance.drift.run import DriftRun
 from inspect_stance.errors import InputError
+from inspect_stance.logfile import read_log
+from inspect_stance.runs import check_settings, dedupe, name_runs
 from inspect_stance.study.protocol import PlanRequest
 
 #: calls per trial of an ``.npz`` run unless ``--calls-per-trial`` says otherwise
@@ -63,7 +67,6 @@ def log_costs(path: Path) -> RunCosts:
     """Calls per trial (task metadata ``model_calls_per_trial``) and tokens per call (the log's
     usage over the calls it paid: trials not replayed from the trial record, less one call for
     an argument replayed)."""
-    from inspect_stance.logfile import read_log
 
     log = read_log(path)
     cpt = (log.eval.metadata or {}).get("model_calls_per_trial")
@@ -130,8 +133,6 @@ def adaptive_summary(run: DriftRun, calls_per_trial: float) -> dict[str, Any]:
     """A run with adaptive trials: trials run of the most, calls saved
     ``(P K T_max - sum n_si) c``, and the half-widths reached, ``max(U - mean, mean - L)`` of
     each cell's sequence over the trials it ran (:func:`~inspect_stance.drift.adaptive.confseq.eb_cs`, the task's level)."""
-    from inspect_stance.drift.adaptive.confseq import eb_cs
-    from inspect_stance.drift.adaptive.rule import ADAPTIVE_ALPHA
 
     held = ~run.missing_mask  # (P, T, K)
     x = cell_values(run.probs, "failure")
@@ -225,8 +226,6 @@ def check_pair(paths: list[str], allow_different: bool = False) -> None:
     """Refuse what ``compare`` refuses of a pair, in one line: the same run twice (a copy of a
     log, the same eval id; an ``.npz`` of the same content) and runs whose settings differ
     (the prompt variant, the estimator, ...) unless ``allow_different``."""
-    from inspect_stance.drift.compare import load_drift
-    from inspect_stance.runs import check_settings, dedupe, name_runs
 
     try:
         infos = [load_drift(p).info for p in paths]

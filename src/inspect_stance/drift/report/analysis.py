@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from inspect_stance.drift.chain.hops import spr_curve, stationary_distributions
+from inspect_stance.drift.chain.logs import is_chain_log, read_chain_log
 from inspect_stance.drift.metrics.confidence import share_reaching_one, upper_bounds
 from inspect_stance.drift.metrics.pass_rate import (
     AUC_THRESHOLDS,
@@ -36,6 +37,7 @@ from inspect_stance.drift.transition import (
     transition_matrices,
     unparsed_mask,
 )
+from inspect_stance.runs import RunInfo, log_info, name_runs
 from inspect_stance.stats.moments import mean_se
 
 MIN_PLOT_HOPS = 10  # the SPR-vs-hops curve always spans at least this many hops
@@ -188,7 +190,6 @@ def hop_curve(
     hop (``M_k``'s mean diagonal) and ``k > K`` the one-hop
     projection ``M_1^k`` (hop 1's matrices, as the chain report's ``SPR M_1^k``; measured rows
     carry it as ``projected_spr``, so the figure draws the projection from ``k = 0``)."""
-    from inspect_stance.drift.chain.logs import is_chain_log
 
     if not run.source.endswith((".eval", ".json")) or not is_chain_log(run.source):
         rows = spr_curve(main.matrices, max_hops)
@@ -196,7 +197,6 @@ def hop_curve(
             row["source"] = "measured" if row["k"] == 1 else "projected"
         rows[0]["projected_spr"] = rows[0]["spr"]  # T^1 is the measured matrix
         return 1, rows
-    from inspect_stance.drift.chain.logs import read_chain_log
 
     chain = read_chain_log(run.source, unparsed)
     policy = check_policy(unparsed)
@@ -234,7 +234,6 @@ def unique_names(reports: list[RunReport], labels: dict[str, str] | None = None)
     and variant; where they collide, the task arguments that differ (``model / default
     [trials=50]``); an Inspect tag names a run outright; ``labels`` (``--label RUN=NAME``)
     override; runs alike in all of these get ``#2``, ``#3``."""
-    from inspect_stance.runs import RunInfo, log_info, name_runs
 
     infos = []
     for rep in reports:

@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 from inspect_stance.drift.planning.estimators import estimator_in_use, precision_loss
+from inspect_stance.drift.planning.study import adaptive_summary
 from inspect_stance.drift.run import DriftRun
 from inspect_stance.errors import InputError
 
@@ -18,7 +19,6 @@ def adaptive_note(run: DriftRun, name: str) -> str | None:
     """``note: NAME: adaptive trials (...): X of Y trials run (S % of the calls) ...``."""
     if run.adaptive_halfwidth is None:
         return None
-    from inspect_stance.drift.planning.study import adaptive_summary
 
     summary = adaptive_summary(run, 1.0)
     held, most = summary["trials_run"], summary["trials_planned"]

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+import inspect_stance.drift.report.heatmap as heatmap
 from inspect_stance.drift.chain.hops import k_hop_matrices
 from inspect_stance.drift.metrics.pass_rate import AUC_THRESHOLDS
 from inspect_stance.drift.report.analysis import RunReport, pooled_pass_curve, trial_mean_se
@@ -18,7 +19,6 @@ from inspect_stance.stats.moments import mean_se
 def run_heatmaps(r: RunReport, base: str, alt: str) -> list[Figure]:
     """The mean (SE over propositions) transition-matrix heatmaps of one run, files named from
     ``base``: probabilities, argmax re-analysis and, with ``--hops K > 1``, ``T^K``."""
-    import inspect_stance.drift.report.heatmap as heatmap
 
     at = f" at hop {r.run_hops} (initial stance to the final reading)" if r.run_hops > 1 else ""
     mean, se = mean_se(r.main.matrices, axis=0)
@@ -41,7 +41,6 @@ def run_heatmaps(r: RunReport, base: str, alt: str) -> list[Figure]:
 def proposition_heatmaps(r: RunReport, files: list[str]) -> list[Figure]:
     """One heatmap per proposition (mean, SE over trials under the run's unparsed policy), the
     ``s``-th to ``files[s]``; not shown in the markdown."""
-    import inspect_stance.drift.report.heatmap as heatmap
 
     def draw(s: int) -> Callable[[Path], object]:
         pmean, pse = trial_mean_se(r.run.probs[s], r.unparsed)
@@ -56,7 +55,6 @@ def proposition_heatmaps(r: RunReport, files: list[str]) -> list[Figure]:
 def overview_plots(reports: list[RunReport]) -> dict[str, Figure]:
     """The plots over all runs, keyed by their markdown title: SPR against hops and the pooled
     pass rate against the threshold (Fig. S6A)."""
-    import inspect_stance.drift.report.heatmap as heatmap
 
     hops, curve = "SPR against hops", "Pass rate against threshold (Fig. S6A)"
     curves = {r.name: (AUC_THRESHOLDS, pooled_pass_curve(r.main), r.main.auc) for r in reports}

@@ -19,6 +19,7 @@ from inspect_stance.drift.report.analysis import (
     nanmean0,
     pooled_pass_curve,
 )
+from inspect_stance.drift.report.planning import planning_notes
 from inspect_stance.jsonsafe import finite_or_none
 from inspect_stance.markdown import cell, text_table
 from inspect_stance.report_doc import Block, Figure, FigureRow, Heading, Table, Text
@@ -309,7 +310,6 @@ def _unparsed_notes(rep: RunReport) -> list[str]:
 
 def terminal_summary(reports: list[RunReport]) -> str:
     """The readable terminal summary: one block per table plus the policy line."""
-    from inspect_stance.drift.report.planning import planning_notes
 
     lines = [
         f"Stance-drift report: {len(reports)} run(s); {policy_text(reports[0].unparsed)}.",
