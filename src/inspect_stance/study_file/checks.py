@@ -13,7 +13,6 @@ from typing import Any
 
 from inspect_stance.card.names import file_stem
 from inspect_stance.errors import InputError
-from inspect_stance.inspect_adapter import model_api_names
 from inspect_stance.paths import check_out_dir
 from inspect_stance.printable import printable
 from inspect_stance.study.registry import study_tasks
@@ -73,6 +72,7 @@ def check_study(spec: StudySpec, args: dict[str, dict[str, Any]]) -> None:
 def check_providers(spec: StudySpec) -> None:
     """Every target and role model's provider (``provider/`` of ``provider/name``) is one Inspect
     knows, so a misspelt provider stops the study before its first run."""
+    from inspect_stance.inspect_adapter import model_api_names  # Inspect's registry: on call
 
     known = model_api_names()
     models = [(f"targets.{t}.{m}" if len({s.model for s in ms.values()}) > 1 else f"targets.{t}",

@@ -23,7 +23,6 @@ from pathlib import Path
 from typing import Any
 
 from inspect_stance.errors import InputError
-from inspect_stance.inspect_adapter import bind_model_roles
 from inspect_stance.study.registry import study_tasks
 from inspect_stance.study_file.spec import ModelSpec, StudySpec
 
@@ -117,6 +116,8 @@ def task_factory(name: str, roles: dict[str, Any]) -> Any:
     method = name.split("/", 1)[1]
 
     def create(**task_args: Any) -> Any:
+        from inspect_stance.inspect_adapter import bind_model_roles  # Inspect: on call
+
         built = {r: [_build(m) for m in v] if isinstance(v, list) else _build(v)
                  for r, v in roles.items()}  # fmt: skip
         bind_model_roles(built)
