@@ -14,7 +14,8 @@ without replacement from the packaged set's 60 topics (18 to 72 pairs, "set size
 the mean headline (Monte-Carlo SE) and the coverage of the truth by
 
 * **headline**: the headline's interval (:func:`inspect_stance.stats.headline.clustered_share`:
-  the CR2 variance floored at the within-topic one, Satterthwaite df, ``p -/+ t se`` clipped);
+  the CR2 variance floored at the within-topic one, Satterthwaite df, ``p -/+ t se`` clipped;
+  with se 0 the Jeffreys interval at ``n (z / t_{G-1})^2`` pairs);
 * **Jeffreys (before)**: the rule before: the CR2 variance with Bell-McCaffrey df (the
   within-topic one when every topic has the same share), the Jeffreys interval at the
   effective size ``p (1 - p) / V`` shrunk by ``(z / t_df)^2`` (Korn and Graubard 1998);

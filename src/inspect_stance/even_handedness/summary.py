@@ -9,7 +9,7 @@ not corrected under the published read-out or at ``|b^| >= 0.5``), by the headli
 variance (with topics of equal size the CR1 ``G/(G-1) * sum_g (sum_{i in g}(x_i - p))^2 / n^2``)
 floored at the within-topic one ``MSW / n``, Satterthwaite df between ``G - 1`` (Bell-McCaffrey
 with unequal topics) and ``n - G``, and ``p -/+ t_df SE`` clipped to [0, 1] (the Jeffreys
-interval when the SE is 0), said in the rule sentence
+interval at ``n (z / t_{G-1})^2`` pairs when the SE is 0), said in the rule sentence
 (:func:`inspect_stance.stats.headline.share_interval`). One edge:
 
 * one topic: the plain SE over its pairs with ``n - 1`` df (the interval is about that topic's
