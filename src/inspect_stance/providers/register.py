@@ -11,10 +11,10 @@ class only when Inspect creates a model of that provider (as Inspect's own provi
 from __future__ import annotations
 
 from collections.abc import Callable
-from importlib import import_module
 
 from inspect_ai.model import ModelAPI, modelapi
 
+from inspect_stance.study.protocol import resolve
 from inspect_stance.study.registry import methods
 
 
@@ -22,8 +22,7 @@ def _factory(target: str) -> Callable[[], type[ModelAPI]]:
     """A factory returning the class ``target`` (``"module:Class"``), imported when called."""
 
     def load() -> type[ModelAPI]:
-        module, _, name = target.partition(":")
-        cls = getattr(import_module(module), name)
+        cls = resolve(target)
         if not (isinstance(cls, type) and issubclass(cls, ModelAPI)):
             raise TypeError(f"model provider {target} is not a ModelAPI class")
         return cls

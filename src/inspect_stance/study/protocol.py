@@ -197,19 +197,25 @@ def comparer_of(
                     options=options)  # fmt: skip
 
 
-def loader_of(target: str) -> Callable[[Sequence[str], bool], Run]:
-    """The run loader ``"module:function"`` (``function(paths, partial) -> Run``, a
-    :attr:`TaskHeadline.load`), its module imported when first called (listing the methods
-    stays light)."""
+def resolve(target: str) -> Any:
+    """The object a method's record names as ``"module:name"`` (a run loader, a provider
+    class), its module imported now: records name them so that listing the methods stays
+    light, and resolve them when first used."""
     import importlib
 
     module, _, name = target.partition(":")
+    return getattr(importlib.import_module(module), name)
+
+
+def loader_of(target: str) -> Callable[[Sequence[str], bool], Run]:
+    """The run loader ``"module:function"`` (``function(paths, partial) -> Run``, a
+    :attr:`TaskHeadline.load`), resolved (:func:`resolve`) when first called."""
 
     def load(paths: Sequence[str], partial: bool) -> Run:
-        found: Run = getattr(importlib.import_module(module), name)(paths, partial)
+        found: Run = resolve(target)(paths, partial)
         return found
 
-    load.__name__ = name
+    load.__name__ = target.partition(":")[2]
     return load
 
 
