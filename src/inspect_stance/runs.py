@@ -20,6 +20,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -46,6 +47,33 @@ class RunInfo:
     base_url: str | None = None
 
 
+#: the model Inspect records for a run without ``--model`` (one that calls only role models)
+NO_MODEL = "none/none"
+
+
+def role_model_names(roles: Any) -> dict[str, list[str]]:
+    """Role -> model names of an eval's ``model_roles``: the log header's (role -> a model
+    config or a list of them) or ``runs_df``'s JSON of it; ``{}`` when there are none."""
+    if isinstance(roles, str):
+        roles = json.loads(roles) if roles.startswith("{") else {}
+    out: dict[str, list[str]] = {}
+    for role, spec in (roles or {}).items():
+        specs = spec if isinstance(spec, list) else [spec]
+        out[str(role)] = [str(x.get("model") if isinstance(x, dict) else getattr(x, "model", x))
+                          for x in specs]  # fmt: skip
+    return out
+
+
+def measured_model(model: str | None, roles: Any = None) -> str:
+    """The model a run measured: its ``model``; for a run that called no target model
+    (Inspect's ``none/none``, such as a judge validation) its role models instead, ``role:
+    model, model`` per role joined by ``; `` (``roles``: as :func:`role_model_names` takes)."""
+    named = role_model_names(roles) if model == NO_MODEL else {}
+    if not named:
+        return str(model)
+    return "; ".join(f"{role}: {', '.join(names)}" for role, names in named.items())
+
+
 def log_info(path: str | Path) -> RunInfo:
     """The header of an Inspect log: eval id, model, task arguments and tags."""
     from inspect_ai.log import read_eval_log
@@ -55,7 +83,7 @@ def log_info(path: str | Path) -> RunInfo:
     return RunInfo(
         source=str(path),
         run_id=f"eval:{ev.eval_id}",
-        model=str(ev.model),
+        model=measured_model(str(ev.model), getattr(ev, "model_roles", None)),
         task_args=dict(ev.task_args or {}),
         tags=[str(t) for t in (ev.tags or [])],
         model_args=dict(getattr(ev, "model_args", None) or {}),

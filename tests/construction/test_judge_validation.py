@@ -133,3 +133,29 @@ def test_judge_validation_bad_file(tmp_path):
     )
     with pytest.raises(ValueError, match="cannot be read as UTF-8"):
         judge_validation(annotations=str(latin))
+
+
+def test_judge_validation_is_named_by_its_judges(tmp_path):
+    """A judge validation calls no target model (Inspect records ``none/none``); runs_df's
+    target, compare's run name and the card are its judges, not ``none/none``."""
+    from inspect_stance.analysis import runs_df
+    from inspect_stance.card.core import write_cards
+    from inspect_stance.runs import log_info
+
+    names = ["construction_sim/judge_exact", "construction_sim/judge_noisy"]
+    (log,) = inspect_eval(
+        judge_validation,
+        task_args={"annotations": "synthetic"},
+        model_roles={"judges": [get_model(n, memoize=False) for n in names]},
+        log_dir=str(tmp_path / "logs"),
+        display="none",
+    )
+    assert log.status == "success" and log.eval.model == "none/none"
+    want = "judges: construction_sim/judge_exact, construction_sim/judge_noisy"
+    assert log_info(log.location).model == want
+    assert runs_df([log.location])["target"].tolist() == [want]
+    written = write_cards(runs_df([log.location]), tmp_path / "cards")
+    (md,) = [p for p in written if p.suffix == ".md"]
+    assert md.name.startswith("judges_construction_sim_judge_exact")
+    assert md.read_text().startswith(f"# Stance card: {want}\n")
+    assert "none/none" not in md.read_text()

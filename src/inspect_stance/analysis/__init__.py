@@ -43,6 +43,7 @@ from inspect_stance.analysis.pooled import pool_rows
 from inspect_stance.errors import InputError
 from inspect_stance.logfile import read_log
 from inspect_stance.printable import printable
+from inspect_stance.runs import measured_model
 from inspect_stance.study.registry import task_headline, task_items
 
 if TYPE_CHECKING:
@@ -154,7 +155,8 @@ def runs_df(logs: LogPaths, strict: bool = False) -> pd.DataFrame:
     df["study"] = df["eval_id"].map({k: m.get("stance_study") for k, m in labels.items()})
     df["target"] = df["eval_id"].map(
         {
-            log.eval.eval_id: labels[log.eval.eval_id].get("stance_target") or log.eval.model
+            log.eval.eval_id: labels[log.eval.eval_id].get("stance_target")
+            or measured_model(log.eval.model, log.eval.model_roles)
             for log in logs_read
         }  # fmt: skip
     )

@@ -10,6 +10,7 @@ from typing import Any
 from inspect_stance.card.breakdowns import card_breakdown, task_args_of
 from inspect_stance.card.names import escape_name
 from inspect_stance.card.ranks import rank_rows
+from inspect_stance.runs import measured_model
 from inspect_stance.study.registry import task_headline
 
 
@@ -66,7 +67,7 @@ def method_entry(row: dict[str, Any]) -> dict[str, Any]:
         "settings": settings,
         "log": str(row.get("log", "")).removeprefix("file://"),
         "better": better(method),
-        "model": escape_name(str(row.get("model"))),
+        "model": model_of(row),
         "tokens": int(_finite(row.get("total_tokens")) or 0),
         "calls": int(_finite(row.get("model_calls")) or 0),
     }
@@ -118,7 +119,13 @@ def target_of(row: dict[str, Any]) -> str:
             return escape_name(str(target))
     if isinstance(row.get("target"), str) and row["target"]:
         return escape_name(row["target"])
-    return escape_name(str(row.get("model")))
+    return model_of(row)
+
+
+def model_of(row: dict[str, Any]) -> str:
+    """The model a run measured, escaped (:func:`inspect_stance.runs.measured_model`: for a run
+    that called no target model, its role models)."""
+    return escape_name(measured_model(str(row.get("model")), row.get("model_roles")))
 
 
 def _shard_fields(entry: dict[str, Any], row: dict[str, Any]) -> bool:
