@@ -97,7 +97,9 @@ class MeanVariance:
 
     ``var``: the variance of the mean; ``df``: the Student-t degrees of freedom to refer it to;
     ``n_items`` / ``n_clusters``: ``n`` and ``G``; ``within``: ``True`` when every cluster had the
-    same mean and ``var`` is the within-cluster variance (the degenerate case).
+    same mean and ``var`` is the within-cluster variance (the degenerate case);
+    ``within_var``: the within-cluster variance of the mean ``MSW / n`` on ``n - G`` df (NaN
+    with one item per cluster).
     """
 
     var: float
@@ -105,6 +107,7 @@ class MeanVariance:
     n_items: int
     n_clusters: int
     within: bool = False
+    within_var: float = math.nan
 
 
 def cr2_weights(sizes: Sequence[int]) -> list[float]:
@@ -177,12 +180,32 @@ def mean_variance(values: Sequence[float], clusters: Sequence[Hashable]) -> Mean
         sizes[k] += 1
     w = cr2_weights(sizes)
     var = sum(wg * u * u for wg, u in zip(w, sums, strict=True)) / (n * n)
+    within = math.nan
     if n > g:
         cm = [r / m for r, m in zip(raw, sizes, strict=True)]
         within = sum((y - cm[k]) ** 2 for y, k in zip(values, idx, strict=True)) / (n - g) / n
         if var <= 1e-24 * max(1.0, mean * mean) and within > var:
-            return MeanVariance(within, float(n - g), n, g, True)
-    return MeanVariance(var, bm_df(sizes), n, g)
+            return MeanVariance(within, float(n - g), n, g, True, within)
+    return MeanVariance(var, bm_df(sizes), n, g, False, within)
+
+
+def _finite(values: Sequence[float],
+            clusters: Sequence[Hashable] | None) -> list[tuple[float, Hashable]]:  # fmt: skip
+    """(value, cluster) of the finite values (``clusters=None``: each item its own cluster)."""
+    keys: list[Hashable] = list(range(len(values))) if clusters is None else list(clusters)
+    if len(keys) != len(values):
+        raise ValueError(f"{len(values)} values but {len(keys)} cluster labels")
+    return [(float(y), k) for y, k in zip(values, keys, strict=True) if math.isfinite(float(y))]
+
+
+def _own_rule(n: int, item: str) -> str:
+    return f"mean over {n} {item}s; SE sd/sqrt(n); t with {n - 1} df"
+
+
+def _tied_rule(n: int, g: int, dft: str, item: str, cluster: str) -> str:
+    return (f"mean over {n} {item}s in {g} {cluster}s; every {cluster} has the same mean, so "
+            f"the clustered SE is 0 (degenerate, not precise): SE the within-{cluster} one; "
+            f"t with {dft} df")  # fmt: skip
 
 
 def clustered_mean(metric: str, values: Sequence[float],
@@ -198,10 +221,7 @@ def clustered_mean(metric: str, values: Sequence[float],
     Non-finite values are left out (the count of what was used is ``n_items``). Fewer than two
     clusters: ``se`` and the interval are NaN.
     """
-    keys: list[Hashable] = list(range(len(values))) if clusters is None else list(clusters)
-    if len(keys) != len(values):
-        raise ValueError(f"{len(values)} values but {len(keys)} cluster labels")
-    pairs = [(float(y), k) for y, k in zip(values, keys, strict=True) if math.isfinite(float(y))]
+    pairs = _finite(values, clusters)
     n = len(pairs)
     if n == 0:
         return Headline(metric, math.nan, math.nan, (math.nan, math.nan),
@@ -209,16 +229,13 @@ def clustered_mean(metric: str, values: Sequence[float],
     mean = sum(y for y, _ in pairs) / n
     mv = mean_variance([y for y, _ in pairs], [k for _, k in pairs])
     g = mv.n_clusters
-    own = clusters is None or g == n
     se = math.sqrt(mv.var) if g >= 2 else math.nan
     df = mv.df if g >= 2 else None
     dft = f"{df:.3g}" if df is not None else "no"
-    if own:
-        rule = f"mean over {n} {item}s; SE sd/sqrt(n); t with {n - 1} df"
+    if clusters is None or g == n:
+        rule = _own_rule(n, item)
     elif mv.within:
-        rule = (f"mean over {n} {item}s in {g} {cluster}s; every {cluster} has the same mean, so "
-                f"the clustered SE is 0 (degenerate, not precise): SE the within-{cluster} one; "
-                f"t with {dft} df")  # fmt: skip
+        rule = _tied_rule(n, g, dft, item, cluster)
     else:
         rule = (f"mean over {n} {item}s; SE clustered by {cluster} (CR2, {g} {cluster}s); "
                 f"t with {dft} df")  # fmt: skip
@@ -250,23 +267,20 @@ def share_variance(values: Sequence[float], clusters: Sequence[Hashable]) -> Mea
     Satterthwaite, F. E. (1946). An approximate distribution of estimates of variance
     components. Biometrics Bulletin 2(6), 110-114.
     """
-    mv = mean_variance(values, clusters)
+    return _floored(mean_variance(values, clusters))
+
+
+def _floored(mv: MeanVariance) -> MeanVariance:
+    """:func:`share_variance` from the :func:`mean_variance` of the same items."""
     n, g = mv.n_items, mv.n_clusters
     if g < 2 or n == g or mv.within:
         return mv
-    keys = list(clusters)
-    sums: dict[Hashable, float] = {}
-    sizes: dict[Hashable, int] = {}
-    for y, k in zip(values, keys, strict=True):
-        sums[k] = sums.get(k, 0.0) + y
-        sizes[k] = sizes.get(k, 0) + 1
-    ss = sum((y - sums[k] / sizes[k]) ** 2 for y, k in zip(values, keys, strict=True))
-    v_w = ss / (n - g) / n
+    v_w = mv.within_var
     v = max(mv.var, v_w)
     if v <= 0:
         return mv
     df = max(1.0, v * v / (mv.var**2 / mv.df + v_w**2 / (n - g)))
-    return MeanVariance(v, df, n, g, mv.var < v_w)
+    return MeanVariance(v, df, n, g, mv.var < v_w, v_w)
 
 
 def share_interval(value: float, var: float, n_items: int, df: float | None,
@@ -305,26 +319,28 @@ def clustered_share(metric: str, values: Sequence[float],
     :func:`share_interval` (``p -/+ t_df se`` clipped to [0, 1]; Jeffreys when ``se = 0``).
     The rule sentence says which. Coverage at 2 to 30 topics, fair and position-biased
     grader: ``benchmarks/even_handedness_coverage.py``."""
-    h = clustered_mean(metric, values, clusters, (0.0, 1.0), confidence, item, cluster)
-    if not math.isfinite(h.se):
-        return h
-    keys: list[Hashable] = list(range(len(values))) if clusters is None else list(clusters)
-    kept = [(float(y), k) for y, k in zip(values, keys, strict=True) if math.isfinite(float(y))]
-    sv = share_variance([y for y, _ in kept], [k for _, k in kept])
-    g = sv.n_clusters
-    rule = h.rule.replace("; clipped to [0, 1]", "")
-    if g < sv.n_items and "has the same mean" not in rule:
-        rule = (f"mean over {h.n_items} {item}s in {g} {cluster}s; SE the larger of the "
-                f"clustered (CR2) and the within-{cluster} one; t with {sv.df:.3g} df "
-                f"(Satterthwaite, between and within {cluster})")  # fmt: skip
+    pairs = _finite(values, clusters)
+    mv = mean_variance([y for y, _ in pairs], [k for _, k in pairs]) if pairs else None
+    if mv is None or mv.n_clusters < 2:  # no value, or one cluster: no SE
+        return clustered_mean(metric, values, clusters, (0.0, 1.0), confidence, item, cluster)
+    n, g = mv.n_items, mv.n_clusters
+    value = sum(y for y, _ in pairs) / n
+    sv = _floored(mv)
+    if clusters is None or g == n:
+        rule = _own_rule(n, item)
+    elif mv.within:
+        rule = _tied_rule(n, g, f"{sv.df:.3g}", item, cluster)
+    else:
+        rule = (f"mean over {n} {item}s in {g} {cluster}s; SE the larger of the clustered "
+                f"(CR2) and the within-{cluster} one; t with {sv.df:.3g} df (Satterthwaite, "
+                f"between and within {cluster})")  # fmt: skip
     rule += "; clipped to [0, 1]" + (
         f"; se 0: Jeffreys interval at n (z/t)^2, t with {g - 1} df" if sv.var == 0 else ""
     )
     # se 0 (every item alike): Jeffreys at n (z / t_{G-1})^2, as few clusters warrant
-    iv = share_interval(h.value, sv.var, h.n_items, sv.df if sv.var > 0 else g - 1.0,
-                        confidence)  # fmt: skip
-    return Headline(metric, h.value, math.sqrt(sv.var), iv, rule, h.n_items, g, (0.0, 1.0),
-                    sv.df, confidence)  # fmt: skip
+    iv = share_interval(value, sv.var, n, sv.df if sv.var > 0 else g - 1.0, confidence)
+    return Headline(metric, value, math.sqrt(sv.var), iv, rule, n, g, (0.0, 1.0), sv.df,
+                    confidence)  # fmt: skip
 
 
 def metric_values(h: Headline) -> dict[str, float]:
