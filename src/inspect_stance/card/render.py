@@ -121,8 +121,9 @@ def _method_html(m: str, e: dict[str, Any], out: Path) -> str:
     logs = " ".join(e.get("logs") or [log])
     return (
         f"<h2>{esc(m)}</h2><p><b>{esc(e['reading'])}</b></p>{notes}"
-        f"<p class='muted'>model {esc(e['model'])}; headline {esc(str(e['metric']))} = {_v(e)} "
-        f"{_ci(e)}, {esc(_n(e))}; {e['calls']:,} model calls, {e['tokens']:,} tokens</p>{_breakdown_html(e)}"
+        f"<p class='muted'>model {esc(e['model'])}; headline {esc(str(e['metric']))} = "
+        f"{' '.join(x for x in (_v(e), _ci(e)) if x)}, {esc(_n(e))}; {e['calls']:,} model calls, "
+        f"{e['tokens']:,} tokens</p>{_breakdown_html(e)}"
         f"{_moved_html(m, e)}"
         f"<p class='muted'>settings: <code>{esc(settings)}</code><br>log: "
         f"<a href='{esc(_link(log, out))}'>{esc(Path(log).name)}</a>; full report: "
