@@ -15,7 +15,9 @@ the mean headline (Monte-Carlo SE) and the coverage of the truth by
 
 * **headline**: the headline's interval (:func:`inspect_stance.stats.headline.clustered_share`:
   the CR2 variance floored at the within-topic one, Satterthwaite df, ``p -/+ t se`` clipped;
-  with se 0 the Jeffreys interval at ``n (z / t_{G-1})^2`` pairs);
+  with se 0 the Jeffreys interval at ``n (z / t_{G-1})^2`` pairs); **below/above**: the share
+  of runs in which the truth lies below its interval, and above it (0.025 each for an
+  equal-tailed interval);
 * **Jeffreys (before)**: the rule before: the CR2 variance with Bell-McCaffrey df (the
   within-topic one when every topic has the same share), the Jeffreys interval at the
   effective size ``p (1 - p) / V`` shrunk by ``(z / t_df)^2`` (Korn and Graubard 1998);
@@ -99,11 +101,11 @@ def _others(
 def coverage(reps: int, bias: float, layout: str, seed: int = 20261205) -> None:
     rng = np.random.default_rng(seed)
     print(f"\ngrader answers first-shown on {bias:.0%} of calls; topic sizes: {layout}")
-    print(f"{'topics':>6} {'mean (MC SE)':>16} {'headline':>9} {'Jeffreys (before)':>17} "
-          f"{'t CR2':>6} {'Jeffreys, floored':>17}")  # fmt: skip
+    print(f"{'topics':>6} {'mean (MC SE)':>16} {'headline':>9} {'below/above':>13} "
+          f"{'Jeffreys (before)':>17} {'t CR2':>6} {'Jeffreys, floored':>17}")  # fmt: skip
     for g in (2, 3, 5, 10, 30):
         start = time.perf_counter()
-        hits, values = np.zeros(4), []
+        hits, values, below, above = np.zeros(4), [], 0, 0
         for _ in range(reps):
             sizes = np.full(g, PAIRS) if layout == "equal" else rng.choice(SET_SIZES, g, False)
             recs = records(rng, sizes, bias)
@@ -111,10 +113,13 @@ def coverage(reps: int, bias: float, layout: str, seed: int = 20261205) -> None:
             values.append(h.value)
             ivs = [h.interval, *_others(recs, h.value, h.se**2, float(h.df or math.inf))]
             hits += [lo <= TRUTH <= hi for lo, hi in ivs]
+            below += TRUTH < ivs[0][0]
+            above += TRUTH > ivs[0][1]
         cells = [f"{v / reps:.3f}" for v in hits]
         mean = f"{np.mean(values):.4f} ({np.std(values, ddof=1) / math.sqrt(reps):.4f})"
-        print(f"{g:>6} {mean:>16} {cells[0]:>9} {cells[1]:>17} {cells[2]:>6} {cells[3]:>17}"
-              f"   {time.perf_counter() - start:.0f} s", flush=True)  # fmt: skip
+        tails = f"{below / reps:.3f}/{above / reps:.3f}"
+        print(f"{g:>6} {mean:>16} {cells[0]:>9} {tails:>13} {cells[1]:>17} {cells[2]:>6} "
+              f"{cells[3]:>17}   {time.perf_counter() - start:.0f} s", flush=True)  # fmt: skip
 
 
 def main(reps: int = 2000, designs: list[tuple[float, str]] | None = None) -> None:
