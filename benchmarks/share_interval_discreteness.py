@@ -17,6 +17,8 @@ clustered variance is then 0), and the coverage of the truth by
 * **headline**: the share headline's rule
   (:func:`inspect_stance.stats.headline.clustered_share`: the CR2 variance floored at the
   within-topic one, Satterthwaite df);
+* **Wilson CR2** (0/1 only): the Wilson score interval on the CR2 variance (``--tails``
+  below);
 * **bootstrap-t** (0/1 only): a parametric bootstrap of the studentized headline
   (``(p* - p) / se*``, 999 draws) from a beta-binomial fitted by moments
   (``sigma_b^2 = max(0, (MSB - MSW) / n0)``), the model-based interval the issue suggested.
@@ -91,12 +93,13 @@ def bootstrap_t(k: np.ndarray, sizes: np.ndarray, rng: np.random.Generator,
     return p - q_hi * se, p - q_lo * se
 
 
-def _covers(x: np.ndarray, topics: np.ndarray) -> tuple[bool, bool]:
-    """(CR2-t covers, headline covers) for one run's values."""
+def _covers(x: np.ndarray, topics: np.ndarray) -> tuple[bool, bool, bool]:
+    """(CR2-t, headline, Wilson CR2 cover) for one run's values."""
     mv = mean_variance(list(x), list(topics))
-    lo, hi = share_interval(float(x.mean()), mv.var, mv.n_items, mv.df)
-    lo2, hi2 = clustered_share("m", list(x), list(topics)).interval
-    return lo <= TRUTH <= hi, lo2 <= TRUTH <= hi2
+    ivs = [share_interval(float(x.mean()), mv.var, mv.n_items, mv.df),
+           clustered_share("m", list(x), list(topics)).interval,
+           wilson_cr2(float(x.mean()), mv.var, mv.df)]  # fmt: skip
+    return tuple(lo <= TRUTH <= hi for lo, hi in ivs)  # type: ignore[return-value]
 
 
 def main(reps: int = 2000, seed: int = 20261205) -> None:
@@ -104,13 +107,14 @@ def main(reps: int = 2000, seed: int = 20261205) -> None:
     print(f"truth {TRUTH}, logit spread {SPREAD}, {reps} replications per design; "
           f"binomial SE of a coverage {math.sqrt(0.95 * 0.05 / reps):.3f}")  # fmt: skip
     print(f"{'topics':>6} {'pairs':>5} {'0/1 runs tied':>13} | continuous: {'CR2-t':>6} "
-          f"{'headline':>8} | 0/1: {'CR2-t':>6} {'headline':>8} {'bootstrap-t':>11}")  # fmt: skip
+          f"{'headline':>8} | 0/1: {'CR2-t':>6} {'headline':>8} {'Wilson CR2':>10} "
+          f"{'bootstrap-t':>11}")  # fmt: skip
     for g in (2, 3, 5, 10):
         for m in (10, 27):
             start = time.perf_counter()
             sizes = np.full(g, m)
             topics = np.repeat(np.arange(g), m)
-            hits = np.zeros(5)
+            hits = np.zeros(7)
             tied = 0
             for _ in range(reps):
                 pi = expit(MU + SPREAD * rng.standard_normal(g))
@@ -122,7 +126,7 @@ def main(reps: int = 2000, seed: int = 20261205) -> None:
                 hits += [*_covers(xc, topics), *_covers(xb, topics), lo <= TRUTH <= hi]
             c = [f"{h / reps:.3f}" for h in hits]
             print(f"{g:>6} {m:>5} {tied / reps:>13.3f} | {'':>11} {c[0]:>6} {c[1]:>8} | "
-                  f"{'':>3} {c[2]:>6} {c[3]:>8} {c[4]:>11}   "
+                  f"{'':>3} {c[3]:>6} {c[4]:>8} {c[5]:>10} {c[6]:>11}   "
                   f"{time.perf_counter() - start:.0f} s", flush=True)  # fmt: skip
 
 
