@@ -64,18 +64,19 @@ def role_model_names(roles: Any) -> dict[str, list[str]]:
     return out
 
 
-def measured_model(model: str | None, roles: Any = None) -> str:
+def measured_model(model: str | None, roles: Any = None, role: str | None = None) -> str:
     """The model a run measured: its ``model``; for a run that called no target model
-    (Inspect's ``none/none``, such as a judge validation) its role models instead, ``role:
-    model, model`` per role joined by ``; `` (``roles``: as :func:`role_model_names` takes)."""
-    named = role_model_names(roles) if model == NO_MODEL else {}
-    if not named:
-        return str(model)
-    return "; ".join(f"{role}: {', '.join(names)}" for role, names in named.items())
+    (Inspect's ``none/none``) whose task declares the ``role`` it measures
+    (:attr:`~inspect_stance.study.protocol.TaskHeadline.subject_role`, such as a judge
+    validation's judges) that role's models instead, ``role: model, model`` (``roles``: as
+    :func:`role_model_names` takes)."""
+    names = role_model_names(roles).get(role or "") if model == NO_MODEL and role else None
+    return f"{role}: {', '.join(names)}" if names else str(model)
 
 
-def log_info(path: str | Path) -> RunInfo:
-    """The header of an Inspect log: eval id, model, task arguments and tags."""
+def log_info(path: str | Path, role: str | None = None) -> RunInfo:
+    """The header of an Inspect log: eval id, model, task arguments and tags; ``role``: the
+    role the run measures when it calls no target model (:func:`measured_model`)."""
     from inspect_ai.log import read_eval_log
 
     header = read_eval_log(str(path), header_only=True)
@@ -83,7 +84,7 @@ def log_info(path: str | Path) -> RunInfo:
     return RunInfo(
         source=str(path),
         run_id=f"eval:{ev.eval_id}",
-        model=measured_model(str(ev.model), getattr(ev, "model_roles", None)),
+        model=measured_model(str(ev.model), getattr(ev, "model_roles", None), role),
         task_args=dict(ev.task_args or {}),
         tags=[str(t) for t in (ev.tags or [])],
         model_args=dict(getattr(ev, "model_args", None) or {}),

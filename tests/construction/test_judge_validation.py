@@ -140,7 +140,7 @@ def test_judge_validation_is_named_by_its_judges(tmp_path):
     target, compare's run name and the card are its judges, not ``none/none``."""
     from inspect_stance.analysis import runs_df
     from inspect_stance.card.core import write_cards
-    from inspect_stance.runs import log_info
+    from inspect_stance.construction.compare import load_construction
 
     names = ["construction_sim/judge_exact", "construction_sim/judge_noisy"]
     (log,) = inspect_eval(
@@ -152,7 +152,7 @@ def test_judge_validation_is_named_by_its_judges(tmp_path):
     )
     assert log.status == "success" and log.eval.model == "none/none"
     want = "judges: construction_sim/judge_exact, construction_sim/judge_noisy"
-    assert log_info(log.location).model == want
+    assert load_construction([log.location]).info.model == want
     assert runs_df([log.location])["target"].tolist() == [want]
     written = write_cards(runs_df([log.location]), tmp_path / "cards")
     (md,) = [p for p in written if p.suffix == ".md"]

@@ -44,7 +44,7 @@ from inspect_stance.errors import InputError
 from inspect_stance.logfile import read_log
 from inspect_stance.printable import printable
 from inspect_stance.runs import measured_model
-from inspect_stance.study.registry import task_headline, task_items
+from inspect_stance.study.registry import subject_role, task_headline, task_items
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -156,7 +156,7 @@ def runs_df(logs: LogPaths, strict: bool = False) -> pd.DataFrame:
     df["target"] = df["eval_id"].map(
         {
             log.eval.eval_id: labels[log.eval.eval_id].get("stance_target")
-            or measured_model(log.eval.model, log.eval.model_roles)
+            or measured_model(log.eval.model, log.eval.model_roles, subject_role(log.eval.task))
             for log in logs_read
         }  # fmt: skip
     )

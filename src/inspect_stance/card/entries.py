@@ -11,7 +11,7 @@ from inspect_stance.card.breakdowns import card_breakdown, task_args_of
 from inspect_stance.card.names import escape_name
 from inspect_stance.card.ranks import rank_rows
 from inspect_stance.runs import measured_model
-from inspect_stance.study.registry import task_headline
+from inspect_stance.study.registry import subject_role, task_headline
 
 
 def _finite(x: Any) -> float | None:
@@ -124,8 +124,9 @@ def target_of(row: dict[str, Any]) -> str:
 
 def model_of(row: dict[str, Any]) -> str:
     """The model a run measured, escaped (:func:`inspect_stance.runs.measured_model`: for a run
-    that called no target model, its role models)."""
-    return escape_name(measured_model(str(row.get("model")), row.get("model_roles")))
+    that called no target model, the models of the role its task declares it measures)."""
+    role = subject_role(str(row.get("method")))
+    return escape_name(measured_model(str(row.get("model")), row.get("model_roles"), role))
 
 
 def _shard_fields(entry: dict[str, Any], row: dict[str, Any]) -> bool:

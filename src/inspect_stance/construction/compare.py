@@ -40,6 +40,7 @@ from scipy import stats
 
 from inspect_stance.construction.compare_options import PER_SETTING
 from inspect_stance.construction.figures import HEADLINE, group_headline, group_items
+from inspect_stance.construction.keys import JUDGES_ROLE
 from inspect_stance.construction.labels import NEUTRAL, label_score
 from inspect_stance.construction.lean import summarize
 from inspect_stance.construction.records import Record
@@ -284,7 +285,7 @@ def load_construction(paths: Sequence[str | Path], partial: bool = False) -> Con
     incomplete set too) with its settings (:data:`SETTING_ARGS` and the judges): ``compare``'s
     run, and the :attr:`~inspect_stance.study.protocol.TaskHeadline.load` of
     ``prompt_construction`` and ``judge_validation``."""
-    info = _pooled_info(log_info(paths[0]), len(paths))
+    info = _pooled_info(log_info(paths[0], JUDGES_ROLE), len(paths))
     recs = read_records(list(paths), partial)[0]
     info.settings = {k: info.task_args[k] for k in SETTING_ARGS if k in info.task_args}
     info.settings["judges"] = ", ".join(sorted({j for r in recs for j in r.judges}))
@@ -297,7 +298,7 @@ def read_runs(paths: Sequence[str], request: CompareRequest) -> LoadedRuns:
     (:data:`SETTING_ARGS` and the judges), and the lines saying what was skipped or counted
     once."""
     found = find_task_logs(paths, ("prompt_construction",), "prompt_construction run")
-    keep, dropped = dedupe([log_info(p) for p in found.paths])  # a repeated log counted once
+    keep, dropped = dedupe([log_info(p, JUDGES_ROLE) for p in found.paths])  # a repeat once
     # the shards of one study (-T shard=K/N, Inspect's shard layout) are one run
     groups, _suffix = group_logs([found.paths[k] for k in keep], request.partial)
     runs = [load_construction(group, request.partial) for group in groups]

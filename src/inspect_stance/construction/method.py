@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from inspect_stance.construction import label_sample_command
 from inspect_stance.construction.compare_options import COMPARE_OPTIONS
 from inspect_stance.construction.judge_validation_options import JudgeValidationOptions
+from inspect_stance.construction.keys import JUDGES_ROLE
 from inspect_stance.construction.options import ConstructionOptions
 from inspect_stance.construction.page import PAGE
 from inspect_stance.construction.report_command import COMMAND as REPORT_COMMAND
@@ -148,6 +149,7 @@ CONSTRUCTION = register_method(
                 load=loader_of("inspect_stance.construction.compare:load_construction"),
                 breakdown=_figures("agreement_breakdown"),
                 item_level=False,
+                subject_role=JUDGES_ROLE,
             ),
         },
     )

@@ -433,7 +433,10 @@ class TaskHeadline:
     with the run class's ``merge``): every surface reads its headline as ``load(paths,
     partial).headline()`` (the scorer's rule) and its item-level values as
     ``load(paths, partial).items(metric)``; ``item_level``: whether those items are the
-    values the headline averages (``False``: the card ranks by value only).
+    values the headline averages (``False``: the card ranks by value only); ``subject_role``:
+    the role whose models a run measures when it calls no target model (``--model`` left
+    out: Inspect records ``none/none``), which then names the run on cards, in ``runs_df``
+    and in ``compare`` (``None``: such a run keeps ``none/none``, or its log's file name).
     """
 
     metric: str
@@ -448,6 +451,7 @@ class TaskHeadline:
     #: the card's breakdown of one run (log paths: one log, or one study's shards)
     breakdown: Callable[[Sequence[str]], Breakdown] | None = None
     item_level: bool = True
+    subject_role: str | None = None
 
 
 #: a study task's planned calls: ``(task args, the target's model, role -> its models)`` ->

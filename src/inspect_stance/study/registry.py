@@ -109,6 +109,14 @@ def task_headline(task: str) -> TaskHeadline | None:
     return next((m.headlines[short] for m in methods() if short in m.headlines), None)
 
 
+def subject_role(task: str) -> str | None:
+    """The role a run of ``task`` measures when it calls no target model (its declared
+    headline's :attr:`~inspect_stance.study.protocol.TaskHeadline.subject_role`; ``None``
+    when it declares none)."""
+    spec = task_headline(task)
+    return spec.subject_role if spec is not None else None
+
+
 def task_run(task: str, paths: Sequence[str | Path], partial: bool = True) -> Run | None:
     """The run of ``task`` in ``paths`` (one log, or one study's shard logs pooled by the run
     class's ``merge``; ``partial``: an incomplete set too) as its method's run class reads it
