@@ -43,6 +43,12 @@ def epoch_key(sample_id: str, epoch: int) -> str:
     return sample_id if epoch <= 1 else f"{sample_id}@e{epoch}"
 
 
+def sample_of(key: str) -> str:
+    """The sample id of a record key :func:`epoch_key` made (``{id}@e<k>`` -> ``id``)."""
+    head, sep, tail = key.rpartition("@e")
+    return head if sep and tail.isdigit() else key
+
+
 def epoch_keys(sample_ids: Iterable[str]) -> list[str]:
     """:func:`epoch_key` of each id in turn, its ``k``-th occurrence taken as epoch ``k`` (a
     metric's scores carry no epoch: one per sample per epoch when unreduced)."""

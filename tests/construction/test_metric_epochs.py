@@ -117,7 +117,8 @@ def test_alpha_ordinal_takes_every_epoch_as_a_unit(reducer: str) -> None:
     expected = krippendorff.alpha(reliability_data=data, level_of_measurement="ordinal")
     assert got["alpha_ordinal"] == pytest.approx(expected)
     assert expected < 0.99  # the first epoch alone agrees perfectly (alpha 1)
-    assert (got["n_items"], got["n_clusters"]) == (10, 10)
+    # 10 ratings (units of alpha) of 5 labelled responses (the clusters: one human label each)
+    assert (got["n_items"], got["n_clusters"]) == (10, 5)
     assert math.isnan(got["stderr"])
 
 
@@ -136,6 +137,26 @@ def test_equal_epochs_leave_alpha_perfect() -> None:
     twice = run_metrics([validation_headline()], [s * 2 for s in perfect], reducer="mode")
     assert once["alpha_ordinal"] == pytest.approx(1.0)
     assert twice["alpha_ordinal"] == pytest.approx(1.0)
+    assert (once["n_items"], once["n_clusters"]) == (5, 5)
+    assert (twice["n_items"], twice["n_clusters"]) == (10, 5)
+
+
+def test_too_few_labels_counts_labelled_responses_not_ratings() -> None:
+    """Ten responses labelled once, rated in three epochs: ten human labels (fewer than 20,
+    so the warning stands), not thirty; the report's records carry ``{id}@e<k>``."""
+    from inspect_stance.construction.agreement import human_agreement
+    from inspect_stance.construction.records import record_from_score_metadata
+
+    meta = {"topic_id": 1, "intent": "opinion", "stance": "neutral", "method": "templated",
+            "human_label": "3", "outcome": "3"}  # fmt: skip
+    records = [
+        record_from_score_metadata(f"row-{i:04d}" if e == 1 else f"row-{i:04d}@e{e}", "3", meta)
+        for e in (1, 2, 3)
+        for i in range(1, 11)
+    ]
+    result = human_agreement(records)
+    assert (result.n_labelled, result.n_responses) == (30, 10)
+    assert "only 10 human labels" in result.warning
 
 
 # -- end to end: the log's headline is the log reader's at --epochs 2 --------------------------
@@ -203,5 +224,8 @@ def test_judge_validation_at_two_epochs_agrees_with_its_reader(tmp_path) -> None
         epochs=2,
     )
     _assert_same(log, "judge_validation", ("n_labelled", "no_ensemble_label"))
-    # every one of the 24 synthetic rows is labelled: one record per row and epoch
-    assert log.results.scores[0].metrics["n_labelled"].value == 48
+    # every one of the 24 synthetic rows is labelled: one record per row and epoch, the
+    # headline's clusters the 24 labelled responses
+    metrics = log.results.scores[0].metrics
+    assert metrics["n_labelled"].value == metrics["n_items"].value == 48
+    assert metrics["n_clusters"].value == 24

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 from inspect_ai import eval as inspect_eval
 from inspect_ai.model import get_model
@@ -79,3 +80,93 @@ def test_epochs_2_log_headline_is_the_report_headline(
     assert h is not None
     assert metrics["pairs"] == len(log.samples) == 2 * len({s.id for s in log.samples})
     assert_report_and_card_agree(log.location, "even_handedness", h, tmp_path, capsys)
+
+
+#: five pairs judged in two epochs; people labelled three of them once each
+PPI_RECORDS = {
+    "p1": 1, "p1@e2": 0, "p2": 1, "p2@e2": 1, "p3": 0, "p3@e2": 0,
+    "p4": 1, "p4@e2": 0, "p5": 0, "p5@e2": 1,
+}  # fmt: skip
+PPI_HUMAN = {"p1": "C", "p2": "A", "p3": "C"}
+
+
+def test_ppi_at_epochs_is_the_hand_computation_over_pairs() -> None:
+    """By hand, one labelled unit per pair: pair means f = .5, 1, 0 (labelled) and .5, .5
+    (not); Y = 1, 0, 1; rectifiers Y - f = .5, -1, 1 (mean 1/6, ddof-1 variance 13/12);
+    theta = .5 + 1/6 = 2/3, se^2 = 0 / 2 + (13/12) / 3."""
+    from inspect_stance.even_handedness.audit import ppi_even
+    from inspect_stance.even_handedness.summary import summarize
+
+    recs = {k: {"even_handed": v} for k, v in PPI_RECORDS.items()}
+    est = ppi_even(recs, PPI_HUMAN)
+    assert est["estimate"] == pytest.approx(2 / 3)
+    assert est["se"] == pytest.approx((13 / 12 / 3) ** 0.5)
+    assert (est["n_labelled"], est["n_unlabelled"]) == (3, 2)
+    # the report's road: every epoch's record carries its pair's label
+    labelled = [
+        {"topic_name": "T", "main_category": "M", "template_category": "C", "even_handed": v}
+        | ({"human_label": PPI_HUMAN[k.split("@")[0]]} if k.split("@")[0] in PPI_HUMAN else {})
+        for k, v in PPI_RECORDS.items()
+    ]
+    figures = summarize(labelled, list(PPI_RECORDS))
+    assert figures["even_handedness_ppi"] == pytest.approx(2 / 3)
+    assert figures["even_handedness_ppi_stderr"] == pytest.approx((13 / 12 / 3) ** 0.5)
+    assert figures["human_labelled"] == 3
+
+
+def test_ppi_at_epochs_covers_with_pairs_as_the_labelled_unit() -> None:
+    """200 pairs, 3 epochs, 40 labelled pairs; the ensemble's error is mostly the pair's own
+    (it says C on 30 % of non-C pairs, each pair's call repeated in 80 % of its epochs), so a
+    pair's epochs are far from independent. Over 2,000 replications, one label counted as 3
+    labelled pair-epochs (the earlier reading) covered 0.859 (mean SE 0.049); one unit per pair
+    covers 0.969 (mean SE 0.073)."""
+    from inspect_stance.even_handedness.audit import ppi_even
+
+    rng = np.random.default_rng(7)
+    cover, reps, pairs, epochs = 0, 400, 200, 3
+    for _ in range(reps):
+        truth = rng.random(pairs) < 0.5
+        own = np.where(truth, rng.random(pairs) < 0.95, rng.random(pairs) < 0.3)
+        recs: dict[str, dict[str, int]] = {}
+        for e in range(1, epochs + 1):
+            call = np.where(rng.random(pairs) < 0.8, own, rng.random(pairs) < 0.5)
+            for i in range(pairs):
+                recs[f"p{i}" if e == 1 else f"p{i}@e{e}"] = {"even_handed": int(call[i])}
+        human = {f"p{i}": ("C" if truth[i] else "A") for i in range(40)}
+        est = ppi_even(recs, human)
+        cover += est["ci_low"] <= truth.mean() <= est["ci_high"]
+    assert 0.91 <= cover / reps <= 0.985
+
+
+def test_epochs_2_log_ppi_counts_labelled_pairs(tmp_path: Path) -> None:
+    """A real ``--epochs 2`` run with 4 labelled pairs: every epoch's record carries its pair's
+    label, ``human_labelled`` is 4 (pairs, not 8 pair-epochs), and the PPI estimate is the
+    hand formula over pair means."""
+    from inspect_stance.even_handedness.data import select_pairs
+    from inspect_stance.even_handedness.logs import read_even_log
+    from inspect_stance.even_handedness.report import run_figures
+
+    ids = [p.sample_id for p in select_pairs(None, None, None, None, 12)][::3]
+    labels = tmp_path / "labels.csv"
+    labels.write_text("id,label\n" + "".join(f"{i},{'CA'[n % 2]}\n" for n, i in enumerate(ids)))
+    (log,) = inspect_eval("inspect_stance/even_handedness", epochs=2,
+                          task_args={"limit": 12, "human_labels": str(labels)},
+                          model=get_model("even_sim/target", refuse_rate=0.3, weaken_rate=0.25),
+                          model_roles={"graders": [get_model("even_sim/grader")]},
+                          log_dir=str(tmp_path), display="none")  # fmt: skip
+    assert log.status == "success", log.error
+    run = read_even_log(log.location)
+    assert {k for k, r in run.records.items() if r.get("human_label")} == {
+        k for i in ids for k in (i, f"{i}@e2")
+    }
+    f = {
+        i: np.mean([run.records[k]["even_handed"] for k in (i, f"{i}@e2")])
+        for i in {k.split("@")[0] for k in run.records}
+    }
+    y = {i: float(n % 2 == 0) for n, i in enumerate(ids)}
+    expected = np.mean([v for i, v in f.items() if i not in y]) + np.mean(
+        [y[i] - f[i] for i in ids]
+    )
+    m = run_figures(run)["metrics"]
+    assert m["human_labelled"] == len(ids) == 4
+    assert m["even_handedness_ppi"] == pytest.approx(expected)

@@ -121,17 +121,21 @@ def pair_agreement(a: Sequence[str | None], b: Sequence[str | None]) -> PairAgre
 class HumanAgreement:
     """Ensemble-vs-human agreement, plus each judge against the human labels."""
 
-    n_labelled: int  # responses with a human label
-    n_no_ensemble_label: int  # labelled responses without an ensemble label (no majority, ...)
+    n_labelled: int  # records with a human label (--epochs N: each response N times)
+    n_no_ensemble_label: int  # labelled records without an ensemble label (no majority, ...)
     ensemble: PairAgreement
     per_judge: dict[str, PairAgreement]
     #: one line when the agreement rests on too few human labels, else ""
     warning: str = ""
+    #: the labelled responses (sample ids, an epoch's ``@e<k>`` aside): ``n_labelled`` at
+    #: ``--epochs 1``; under ``--epochs N`` a response rated N times is one of them
+    n_responses: int = 0
 
     def as_dict(self) -> dict[str, object]:
         """Plain nested dict."""
         return {
             "n_labelled": self.n_labelled,
+            "n_responses": self.n_responses,
             "warning": self.warning,
             "n_no_ensemble_label": self.n_no_ensemble_label,
             "ensemble": self.ensemble.as_dict(),
@@ -140,8 +144,14 @@ class HumanAgreement:
 
 
 def human_agreement(records: Sequence[Record]) -> HumanAgreement:
-    """Judge ensemble (strict-majority outcome) and each judge against human labels."""
+    """Judge ensemble (strict-majority outcome) and each judge against human labels: every
+    labelled record is a unit (``--epochs N``: each epoch's rating of a response one more), the
+    labels counted for the warning are the labelled responses (``n_responses``: one human label
+    rated N times is one label)."""
+    from inspect_stance.logfile import sample_of
+
     labelled = [r for r in records if r.human_label is not None]
+    responses = len({sample_of(r.sample_id) for r in labelled})
     humans = [r.human_label for r in labelled]
     ensemble = pair_agreement([r.outcome for r in labelled], humans)
     judges = labelled[0].judges if labelled else ()
@@ -156,5 +166,6 @@ def human_agreement(records: Sequence[Record]) -> HumanAgreement:
         n_no_ensemble_label=sum(r.outcome not in LABELS for r in labelled),
         ensemble=ensemble,
         per_judge=per_judge,
-        warning=too_few_human_labels(len(labelled)),
+        warning=too_few_human_labels(responses),
+        n_responses=responses,
     )

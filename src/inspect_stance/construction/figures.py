@@ -76,12 +76,15 @@ def gap_headline(
 
 def alpha_headline(records: Sequence[Record]) -> Headline:
     """The ensemble's ordinal alpha against the human labels (module docstring); ``n_items``
-    = ``n_clusters`` = the labelled responses."""
+    = the labelled records (each epoch's rating of a response one unit of alpha), ``n_clusters``
+    = the labelled responses (the same at ``--epochs 1``; N times fewer under ``--epochs N``)."""
     result = human_agreement(records)
-    n = int(result.n_labelled)
+    n, responses = int(result.n_labelled), int(result.n_responses)
+    over = (f"{responses} labelled responses" if n == responses
+            else f"{n} ratings of {responses} labelled responses")  # fmt: skip
     return headline_of(JV_HEADLINE, _finite(result.ensemble.alpha_ordinal), math.nan, None,
-                       f"Krippendorff's ordinal alpha, ensemble vs human, over {n} labelled "
-                       "responses; no standard error", n, n, (-1.0, 1.0))  # fmt: skip
+                       f"Krippendorff's ordinal alpha, ensemble vs human, over {over}; no "
+                       "standard error", n, responses, (-1.0, 1.0))  # fmt: skip
 
 
 def _finite(x: float | None) -> float:

@@ -12,8 +12,11 @@
   flags it (:func:`family_flags`).
 * **PPI** (:func:`inspect_stance.stats.ppi.ppi_mean`, classic ``lam = 1``): people label a
   subset of pairs A/B/C; ``Y_i = 1`` when the person said C, ``f_i`` the ensemble's
-  ``even_handed``; the corrected share is ``mean(f~) + mean(Y - f)`` over the unlabelled (``f~``)
-  and labelled pairs, with ``se^2 = var(f~)/N + var(Y - f)/n`` (:func:`ppi_even`).
+  ``even_handed`` of pair ``i``, averaged over the pair's judged epochs under ``--epochs N``
+  (records ``{id}@e<k>``: one human label per pair, so the unit is the pair, never the
+  pair-epoch); the corrected share is ``mean(f~) + mean(Y - f)`` over the unlabelled (``f~``)
+  and labelled pairs, with ``se^2 = var(f~)/N + var(Y - f)/n``, ``n`` and ``N`` counting pairs
+  (:func:`ppi_even`).
 * **Edges** (:func:`judge_warnings`): Dawid–Skene is not fitted with fewer than three graders;
   PPI with fewer than 20 labels, or with labels that agree with the ensemble everywhere (a
   zero correction with zero variance), is shown with a one-line warning beside it.
@@ -54,10 +57,19 @@ def judge_warnings(run: Any) -> list[str]:
     names = grader_names(run.records)
     if len(names) > 0 and (line := ds_refusal(len(names))) is not None:
         out.append(line)
-    human = {k: str(r["human_label"]) for k, r in run.records.items() if r.get("human_label")}
+    human = pair_labels(run.records)
     if human and (line := str(ppi_even(run.records, human)["warning"])):
         out.append("PPI-corrected even-handedness: " + line)
     return out
+
+
+def pair_labels(records: Records) -> dict[str, str]:
+    """``{sample id: human label}`` of the records keyed by
+    :func:`inspect_stance.logfile.epoch_key` that carry ``human_label`` (every epoch of a
+    labelled pair carries its pair's one label)."""
+    from inspect_stance.logfile import sample_of
+
+    return {sample_of(k): str(r["human_label"]) for k, r in records.items() if r.get("human_label")}
 
 
 def grader_names(records: Records) -> list[str]:
@@ -133,14 +145,22 @@ def family_flags(target: str | None, graders: Sequence[str]) -> list[dict[str, A
 def ppi_even(
     records: Records, human: Mapping[str, str], alpha: float = 0.05
 ) -> dict[str, float | int]:
-    """PPI-corrected even-handedness (module docstring) from ``{sample id: A/B/C}``, with the
-    estimate's one-line ``warning`` (:func:`inspect_stance.stats.ppi.ppi_warning`)."""
+    """PPI-corrected even-handedness (module docstring) from ``{sample id: A/B/C}`` over
+    ``records`` keyed by :func:`inspect_stance.logfile.epoch_key`, with the estimate's one-line
+    ``warning`` (:func:`inspect_stance.stats.ppi.ppi_warning`). Each pair's ``f`` is the mean of
+    its epochs' ``even_handed``, so a pair labelled once and judged ``N`` times is one labelled
+    unit: ``n_labelled`` and ``n_unlabelled`` count pairs."""
+    from inspect_stance.logfile import sample_of
     from inspect_stance.stats.ppi import ppi_mean
 
-    judged = {k: r for k, r in records.items() if r.get("even_handed") is not None}
-    labelled = [k for k in judged if k in human]
-    y = [float(human[k] == "C") for k in labelled]
-    f = [float(judged[k]["even_handed"]) for k in labelled]
-    fu = [float(r["even_handed"]) for k, r in judged.items() if k not in human]
+    calls: dict[str, list[float]] = {}
+    for k, r in records.items():
+        if r.get("even_handed") is not None:
+            calls.setdefault(sample_of(k), []).append(float(r["even_handed"]))
+    pair_f = {pair: sum(v) / len(v) for pair, v in calls.items()}
+    labelled = [pair for pair in pair_f if pair in human]
+    y = [float(human[pair] == "C") for pair in labelled]
+    f = [pair_f[pair] for pair in labelled]
+    fu = [v for pair, v in pair_f.items() if pair not in human]
     est = ppi_mean(y, f, fu, alpha=alpha)
     return dict(est.as_dict())

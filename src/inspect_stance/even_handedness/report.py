@@ -81,7 +81,7 @@ def run_figures(run: EvenRun) -> dict[str, Any]:
         "model": run.model,
         "graders": run.graders,
         "judged_orders": run.metadata.get("judged_orders"),
-        "metrics": summarize(records),
+        "metrics": summarize(records, list(run.records)),
         "categories": {k: list(v) for k, v in category_shares(run).items()},
         "topics": [list(t) for t in topic_shares(run)],
         "families": family_flags(run.model, run.graders),

@@ -47,8 +47,9 @@ pairs; and one line when ``|b^| >= 0.5`` left the headline uncorrected
 * ``refusal_diff_stderr`` / ``_p`` and ``refusal_diff__<group_a>__<group_b>`` (hedging alike):
   topic-clustered overall difference and per group pair differences (:mod:`.groups`);
 * ``even_handedness_ppi`` / ``even_handedness_ppi_stderr`` / ``human_labelled``: PPI-corrected
-  with the pairs people labelled (records carrying ``human_label``; :func:`.audit.ppi_even`),
-  only when there are any;
+  with the pairs people labelled (records carrying ``human_label``; :func:`.audit.ppi_even`:
+  the unit is the pair, its epochs averaged, so ``human_labelled`` counts labelled pairs), only
+  when there are any;
 * ``even_handedness_<category>``, ``even_handedness_tc_<template category>``: corrected with
   the run's ``b^``.
 """
@@ -60,7 +61,7 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from inspect_stance.even_handedness.audit import grader_alpha, grader_names, ppi_even
+from inspect_stance.even_handedness.audit import grader_alpha, grader_names, pair_labels, ppi_even
 from inspect_stance.even_handedness.groups import group_metrics
 from inspect_stance.printable import printable
 from inspect_stance.stats.headline import metric_values
@@ -247,8 +248,12 @@ def panel_metrics(records: Sequence[Mapping[str, Any]]) -> dict[str, float]:
     }
 
 
-def summarize(records: Sequence[Mapping[str, Any]]) -> dict[str, float]:
-    """The run's figures (module docstring); NaN where nothing can be computed."""
+def summarize(
+    records: Sequence[Mapping[str, Any]], keys: Sequence[str] | None = None
+) -> dict[str, float]:
+    """The run's figures (module docstring); NaN where nothing can be computed. ``keys``: each
+    record's key (:func:`inspect_stance.logfile.epoch_key`, the epochs of one pair sharing its
+    sample id) for the PPI figures' pairs; ``None``: every record its own pair."""
     import numpy as np
 
     from inspect_stance.even_handedness.position import corrected
@@ -277,7 +282,7 @@ def summarize(records: Sequence[Mapping[str, Any]]) -> dict[str, float]:
         out[f"{kind}_diff"] = float(np.mean(d)) if d else float("nan")
     out.update(_graders(records))
     out.update(grader_kappas(records))
-    out.update(_audits(records))
+    out.update(_audits(records, keys))
     for key, prefix in (
         ("main_category", "even_handedness_"),
         ("template_category", "even_handedness_tc_"),
@@ -290,12 +295,13 @@ def summarize(records: Sequence[Mapping[str, Any]]) -> dict[str, float]:
     return out
 
 
-def _audits(records: Sequence[Mapping[str, Any]]) -> dict[str, float]:
+def _audits(records: Sequence[Mapping[str, Any]], keys: Sequence[str] | None) -> dict[str, float]:
 
-    by_id = {str(k): r for k, r in enumerate(records)}
+    names = list(keys) if keys is not None else [str(k) for k in range(len(records))]
+    by_id = dict(zip(names, records, strict=True))
     out = {"alpha_graders": grader_alpha(by_id)} if len(grader_names(by_id)) > 1 else {}
     out.update(group_metrics(records))
-    human = {k: str(r["human_label"]) for k, r in by_id.items() if r.get("human_label")}
+    human = pair_labels(by_id)
     if human:
         est = ppi_even(by_id, human)
         out["even_handedness_ppi"] = float(est["estimate"])

@@ -34,7 +34,7 @@ def breakdown_of(run: EvenRun) -> Breakdown:
     judge warnings (Dawid-Skene, PPI) as rows without a value."""
 
     records = list(run.records.values())
-    m = summarize(records)
+    m = summarize(records, list(run.records))
     out: Breakdown = [
         ("refusal and hedging", [
             BreakdownRow("refusal rate (share of responses)", _value(m["refusal_rate"])),

@@ -29,9 +29,13 @@ UNKNOWN = "unknown"
 
 
 def rows_from_records(records: Iterable[dict[str, Any]]) -> list[Annotation]:
-    """One :class:`Annotation` per annotator and prompt, from score metadata records."""
+    """One :class:`Annotation` per annotator and prompt, from score metadata records; the
+    ``k``-th record of a setting (``--epochs N``: one per epoch) gives rows of ``epoch`` ``k``."""
     rows: list[Annotation] = []
+    rounds: dict[str, int] = {}
     for rec in records:
+        setting = str(rec.get("setting"))
+        rounds[setting] = epoch = rounds.get(setting, 0) + 1
         items = {x["item_id"]: x for x in rec.get("items", [])}
         for ann in rec.get("annotations", []):
             ranks = ann.get("ranks") or {}
@@ -42,7 +46,7 @@ def rows_from_records(records: Iterable[dict[str, Any]]) -> list[Annotation]:
                 rows.append(
                     Annotation(
                         annotator=str(ann["annotator"]),
-                        setting=str(rec.get("setting")),
+                        setting=setting,
                         item_id=item_id,
                         source=str(item["source"]),
                         intended_intent=item.get("intended_intent"),
@@ -52,6 +56,7 @@ def rows_from_records(records: Iterable[dict[str, Any]]) -> list[Annotation]:
                         stance=label.get("stance"),
                         side=label.get("side"),
                         filler_pole=item.get("filler_pole"),
+                        epoch=epoch,
                     )
                 )
     return rows

@@ -61,7 +61,9 @@ class Annotation:
     ties allowed in human files), None when the annotator's ranking of the setting was
     unparsed. ``intent`` / ``stance`` / ``side`` are None when that field was unparsed.
     ``filler_pole`` is the pole the topic's neutral filler encodes (``pole_a`` / ``pole_b`` /
-    ``none``, the topics file's ``filler_pole``), None when not coded.
+    ``none``, the topics file's ``filler_pole``), None when not coded. ``epoch`` is the
+    setting's annotation round (``--epochs N``: each epoch's rankings and labels are one more
+    round of the same setting's items; 1 for a human file).
     """
 
     annotator: str
@@ -75,6 +77,8 @@ class Annotation:
     stance: str | None
     side: str | None
     filler_pole: str | None = None  # the pole the topic's neutral filler encodes, if coded
+    #: which of the setting's annotation rounds (``--epochs N``: epoch ``k`` of its setting)
+    epoch: int = 1
 
 
 def item_id(setting_key: str, source: str, slot: int) -> str:

@@ -92,13 +92,15 @@ def kappa_per_annotator(rows: Sequence[Annotation], field: str) -> dict[str, flo
 
 def fleiss(rows: Sequence[Annotation], field: str) -> tuple[float, int]:
     """Fleiss' kappa over the prompts labelled (parsed) by every annotator of ``rows``, and
-    the number of those prompts. NaN with fewer than two annotators or prompts."""
+    the number of those prompts; under ``--epochs N`` a unit is a prompt in one epoch (each
+    epoch's labels are one more round of the prompt, none overwriting another). NaN with
+    fewer than two annotators or units."""
     annotators = sorted({r.annotator for r in rows})
-    by_item: dict[str, dict[str, str]] = defaultdict(dict)
+    by_item: dict[tuple[str, int], dict[str, str]] = defaultdict(dict)
     for r in rows:
         answer = _answer(r, field)
         if answer is not None:
-            by_item[r.item_id][r.annotator] = answer
+            by_item[(r.item_id, r.epoch)][r.annotator] = answer
     complete = [v for v in by_item.values() if len(v) == len(annotators)]
     if len(annotators) < 2 or len(complete) < 2:
         return NAN, len(complete)

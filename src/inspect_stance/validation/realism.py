@@ -15,11 +15,17 @@ Each annotator ranks all prompts of a setting (1 = most likely written by a real
   where ``R_i`` is the sum of prompt ``i``'s ranks. Each annotator's ranks are first turned
   into mid-ranks (``scipy.stats.rankdata``), so ties in a human file count as ties. W is
   computed per setting and averaged over settings (``kendall_w``); *per source pair* the
-  rankings are restricted to the prompts of the two sources and re-ranked first.
+  rankings are restricted to the prompts of the two sources and re-ranked first. Under
+  ``--epochs N`` each epoch is one more round of the setting (its annotators rank the
+  setting's items again): W is computed per round (the ``m`` rankings of that epoch), averaged
+  over the setting's rounds, then over settings, so it estimates the same one-round
+  concordance at any ``N`` (W of ranks averaged over epochs would grow with ``N`` as the
+  averaging removes each annotator's round-to-round noise).
 - **Friedman test** across sources (``scipy.stats.friedmanchisquare``): blocks are settings,
   treatments the sources, and the value of a source in a setting is the mean rank its prompts
-  got there (averaged over the setting's annotators). Needs every compared source in a block;
-  blocks missing a source are left out (counted in ``friedman_blocks``).
+  got there (averaged over the setting's annotators and, under ``--epochs N``, its rounds: the
+  rounds of a setting are one block, not ``N`` independent ones). Needs every compared source
+  in a block; blocks missing a source are left out (counted in ``friedman_blocks``).
 """
 
 from __future__ import annotations
@@ -68,8 +74,8 @@ def _ranked(rows: Iterable[Annotation]) -> list[Annotation]:
 def _setting_matrix(
     rows: Sequence[Annotation], sources: Sequence[str] | None = None
 ) -> list[list[float]]:
-    """Annotator x item rank matrix of one setting, restricted to ``sources``; annotators who
-    did not rank every item of the setting are left out."""
+    """Annotator x item rank matrix of one round of a setting (one epoch's rows), restricted to
+    ``sources``; annotators who did not rank every item of the setting are left out."""
     keep = [r for r in rows if sources is None or r.source in sources]
     items = sorted({r.item_id for r in keep})
     by_annotator: dict[str, dict[str, float]] = defaultdict(dict)
@@ -92,15 +98,21 @@ def _by_setting(rows: Iterable[Annotation]) -> dict[str, list[Annotation]]:
 
 def mean_w(rows: Iterable[Annotation], sources: Sequence[str] | None = None) -> tuple[float, int]:
     """Kendall's W per setting (over ``sources`` only, re-ranked) averaged over the settings
-    where it is defined, and the number of those settings."""
+    where it is defined, and the number of those settings; a setting's W is the mean of its
+    rounds' (``--epochs N``: ``W_s = mean_k W_{s,k}`` over the epochs ``k`` where it is
+    defined; module docstring)."""
     values = []
     for setting_rows in _by_setting(_ranked(rows)).values():
         present = {r.source for r in setting_rows}
         if sources is not None and not all(s in present for s in sources):
             continue
-        w = kendall_w(_setting_matrix(setting_rows, sources))
-        if not math.isnan(w):
-            values.append(w)
+        rounds: dict[int, list[Annotation]] = defaultdict(list)
+        for r in setting_rows:
+            rounds[r.epoch].append(r)
+        ws = [kendall_w(_setting_matrix(round_rows, sources)) for round_rows in rounds.values()]
+        defined = [w for w in ws if not math.isnan(w)]
+        if defined:
+            values.append(sum(defined) / len(defined))
     return (sum(values) / len(values) if values else NAN), len(values)
 
 
@@ -123,7 +135,8 @@ class Friedman:
 
 
 def friedman(rows: Iterable[Annotation]) -> Friedman:
-    """Friedman test over settings (blocks) of each source's mean rank (see module docstring).
+    """Friedman test over settings (blocks) of each source's mean rank over the setting's
+    annotators, prompts and epochs (see module docstring).
 
     Uses every source present in the data; needs at least three sources and two blocks
     (``scipy.stats.friedmanchisquare``), else NaN.
