@@ -44,7 +44,13 @@ from inspect_stance.press.compare import (
     transitions,
 )
 from inspect_stance.press.labels import is_labelled, is_stable
-from inspect_stance.press.logs import PressRun, find_press_logs, persona_labels, press_items
+from inspect_stance.press.logs import (
+    PressRun,
+    find_press_logs,
+    keyed_labels,
+    persona_labels,
+    press_items,
+)
 from inspect_stance.press.prompts import PERSONAS
 from inspect_stance.runs import RunInfo, log_info
 from inspect_stance.stats.family import (
@@ -83,9 +89,12 @@ def press_info(run: PressRun) -> RunInfo:
 def mcnemar_comparison(
     a: PressRun, b: PressRun, names: tuple[str, str], persona: str, confidence: float
 ) -> Comparison | None:
-    """The stable-label row: discordant instances, clustered by statement (module docstring)."""
+    """The stable-label row: discordant instances, clustered by statement (module docstring;
+    under ``--epochs N`` epoch k of one run is paired with epoch k of the other, as the items
+    are, and every epoch of a statement is in the statement's cluster)."""
     la, lb = persona_labels(a, persona), persona_labels(b, persona)
-    pairs = [(s, float(is_stable(x)), float(is_stable(y))) for s in la if s in lb
+    statement = {key: st for key, st, _ in keyed_labels(a, persona)}
+    pairs = [(statement[s], float(is_stable(x)), float(is_stable(y))) for s in la if s in lb
              for x, y in zip(la[s], lb[s], strict=False)]  # fmt: skip
     if not pairs:
         return None
