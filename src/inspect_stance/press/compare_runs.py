@@ -72,6 +72,11 @@ METRICS: tuple[MetricSpec, ...] = (
 )
 
 STABLE_ROW = "stable_label (by statement)"
+EPOCHS_NOTE = (
+    "Runs with --epochs: each statement x set instance counts once, its weight shared equally "
+    "among the pairs of its epochs' labels (before x after), so cells and counts are expected "
+    "numbers of instances."
+)
 STABLE_TEST = "stable label over statement x set instances, clustered by statement"
 
 
@@ -203,6 +208,11 @@ def compare_sections(runs: Sequence[PressRun], names: Sequence[str],
         tr = transitions(ra.records, rb.records, persona)
         frame = transition_frame(tr)
         text = md_table(frame) + "\n\n" + "\n".join(f"- {k}: {v}" for k, v in tr["summary"].items())
+        if tr["table"].dtypes.eq(float).any():  # --epochs: cells are expected counts
+            shown = frame.map(lambda v: f"{v:.2f}" if isinstance(v, float) else v)
+            text = (md_table(shown) + "\n\n" + EPOCHS_NOTE + "\n\n"
+                    + "\n".join(f"- {k}: {v:g}" if isinstance(v, float) else f"- {k}: {v}"
+                                 for k, v in tr["summary"].items()))  # fmt: skip
         grid = {str(i): {str(c): int(tr["table"].loc[i, c]) for c in tr["table"].columns}
                 for i in tr["table"].index}  # fmt: skip
         out.append(CompareSection(
