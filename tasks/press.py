@@ -12,6 +12,7 @@ then pass that log to every run with ``-T arguments=LOG``. See ``docs/press.md``
 
 from __future__ import annotations
 
+import logging
 from typing import Any, Literal
 
 from inspect_ai import Task, task
@@ -103,6 +104,8 @@ def _samples(opts: PressOptions) -> tuple[list[Sample], dict[str, Any]]:
     if opts.classifier == "llm":
         require_roles("press", ["classifier"], "-T classifier=llm")
     given = load_arguments(opts.arguments, items, opts.argument_sets) if opts.arguments else None
+    if given is not None and given.note:
+        logging.getLogger(__name__).warning(given.note)
     _check_nli(opts)
     source, roles = _arguments_source(opts, given)
     samples = statement_samples(items, {"argument_sets": opts.argument_sets})
@@ -118,6 +121,7 @@ def _samples(opts: PressOptions) -> tuple[list[Sample], dict[str, Any]]:
         "arguments_by_target": source.startswith("target:")
         or bool(origin and origin.startswith("target:")),
         "arguments_fingerprint": given.fingerprint if given else None,
+        **({"arguments_note": given.note} if given is not None and given.note else {}),
         **shard_entry,
     }
 

@@ -15,7 +15,10 @@ three sets) and shows the same arguments to every model. Here:
   (``argument_set`` counts from 0; a ``.json`` file holding a list of such objects also works).
 
 Every statement of the run must have non-empty arguments for sets 0..argument_sets-1, matched by
-exact statement text; extra statements or sets in the source are ignored.
+exact statement text; extra statements or sets in the source are ignored. A log run with
+``inspect eval --epochs N`` drew N argument tables per statement: epoch 1's is the one used,
+and the run says so in one line (:func:`epochs_note`; logged as a warning and kept in the task
+metadata as ``arguments_note``).
 
 Where the arguments came from is recorded as ``arguments_source``: ``arguer:<model>`` (an
 ``arguer`` role, or the model of a ``press_arguments`` run), ``target:<model>`` (no arguer role:
@@ -68,12 +71,14 @@ def arguments_fingerprint(table: Mapping[str, Sequence[Mapping[str, Any]]]) -> s
     return hashlib.sha256(blob.encode("utf-8")).hexdigest()
 
 
-def table_from_samples(samples: Iterable[Any]) -> ArgumentTable:
-    """Statement -> argument sets from a log's samples (metadata ``statement`` and the store's
-    :data:`STORE_ARGUMENTS`, ordered by ``argument_set``); samples without arguments are left
-    out."""
+def table_from_samples(samples: Iterable[Any], epoch: int = 1) -> ArgumentTable:
+    """Statement -> argument sets from a log's samples of ``epoch`` (metadata ``statement`` and
+    the store's :data:`STORE_ARGUMENTS`, ordered by ``argument_set``; under ``inspect eval
+    --epochs N`` each epoch drew its own); samples without arguments are left out."""
     table: ArgumentTable = {}
     for sample in samples:
+        if _epoch(sample) != epoch:
+            continue
         statement = (sample.metadata or {}).get("statement")
         records = (sample.store or {}).get(STORE_ARGUMENTS) or []
         if statement is None or not records:
@@ -85,16 +90,30 @@ def table_from_samples(samples: Iterable[Any]) -> ArgumentTable:
     return table
 
 
+def _epoch(sample: Any) -> int:
+    """A log sample's epoch (1 when not recorded)."""
+    return int(getattr(sample, "epoch", None) or 1)
+
+
 def log_arguments_fingerprint(log: EvalLog) -> str | None:
     """The arguments fingerprint of a PReSS (or ``press_arguments``) log: the task metadata's
     ``arguments_fingerprint`` when the run was given its arguments, otherwise computed from the
-    arguments its samples generated (None when it has none)."""
+    arguments its samples generated (None when it has none): :func:`arguments_fingerprint` of
+    the table, and under ``inspect eval --epochs N``, where each epoch drew its own, the digest
+    of the N epochs' fingerprints in epoch order, so that it equals another run's only when
+    every epoch faced the same arguments."""
     meta = (log.eval.metadata or {}) if log.eval else {}
     given = meta.get("arguments_fingerprint")
     if given:
         return str(given)
-    table = table_from_samples(log.samples or [])
-    return arguments_fingerprint(table) if table else None
+    samples = log.samples or []
+    epochs = sorted({_epoch(s) for s in samples})
+    tables = [table_from_samples(samples, e) for e in epochs]
+    if not any(tables):
+        return None
+    if len(tables) == 1:
+        return arguments_fingerprint(tables[0])
+    return digest([arguments_fingerprint(t) for t in tables])
 
 
 @dataclass(frozen=True)
@@ -104,6 +123,8 @@ class LoadedArguments:
     table: ArgumentTable
     source: str  # log:<path> or file:<path>
     origin: str | None  # the source log's own arguments_source, when it recorded one
+    #: a log run with --epochs N: the line saying epoch 1's arguments are used (:func:`epochs_note`)
+    note: str | None = None
 
     @property
     def fingerprint(self) -> str:
@@ -114,10 +135,15 @@ class LoadedArguments:
 WHAT = "PReSS run or press_arguments run (-T arguments)"
 
 
-def _log_records(log: EvalLog, path: Path) -> tuple[list[dict[str, Any]], str | None]:
-    """The argument records of a log's samples and its ``arguments_source`` (None if none)."""
+def _log_records(log: EvalLog, path: Path) -> tuple[list[dict[str, Any]], str | None, int]:
+    """The argument records of a log's epoch-1 samples, its ``arguments_source`` (None if
+    none) and its number of epochs: under ``inspect eval --epochs N`` each epoch drew its own
+    arguments, and the first epoch's are the run's one table (:func:`epochs_note`)."""
     records: list[dict[str, Any]] = []
-    for sample in log.samples or []:
+    samples = log.samples or []
+    for sample in samples:
+        if _epoch(sample) != 1:
+            continue
         statement = (sample.metadata or {}).get("statement")
         for rec in (sample.store or {}).get(STORE_ARGUMENTS) or []:
             records.append({"statement": statement, **rec})
@@ -128,10 +154,22 @@ def _log_records(log: EvalLog, path: Path) -> tuple[list[dict[str, Any]], str | 
         )
     meta = (log.eval.metadata or {}) if log.eval else {}
     origin = meta.get("arguments_source")
-    return records, (str(origin) if origin else None)
+    return records, (str(origin) if origin else None), max(map(_epoch, samples), default=1)
 
 
-def _records_from_log(path: Path) -> tuple[list[dict[str, Any]], str | None]:
+def epochs_note(path: str | Path, epochs: int) -> str | None:
+    """The line saying that only epoch 1's arguments of a log run with ``--epochs N`` are used
+    (None for one epoch)."""
+    if epochs <= 1:
+        return None
+    return (
+        f"arguments {path}: a run with --epochs {epochs}, which drew {epochs} argument tables "
+        "per statement; epoch 1's are used (for more argument sets, run press_arguments with "
+        "-T argument_sets=K instead of --epochs)"
+    )
+
+
+def _records_from_log(path: Path) -> tuple[list[dict[str, Any]], str | None, int]:
     """A whole run's log; one shard's log (``-T shard=K/N`` or Inspect's shard layout) holds
     some statements only and is refused in one line naming the fix: the shards' folder."""
     from inspect_stance.shards.layout import log_shard
@@ -146,7 +184,7 @@ def _records_from_log(path: Path) -> tuple[list[dict[str, Any]], str | None]:
     return _log_records(log, path)
 
 
-def _records_from_folder(folder: Path) -> tuple[list[dict[str, Any]], str | None]:
+def _records_from_folder(folder: Path) -> tuple[list[dict[str, Any]], str | None, int]:
     """The records of the one run a folder holds: one log, or the shards of one study pooled
     (:func:`inspect_stance.shards.layout.group_logs`: a shard's superseded attempts left out);
     one-line ``InputError`` for several runs, shards that do not pool or an incomplete set."""
@@ -174,11 +212,12 @@ def _records_from_folder(folder: Path) -> tuple[list[dict[str, Any]], str | None
             f"arguments {folder}: holds {what} of one study; add the missing shards' logs"
         )
     records: list[dict[str, Any]] = []
-    origin = None
+    origin, epochs = None, 1
     for path in groups[0]:
-        recs, origin = _log_records(read_task_log(path, ARGUMENT_TASKS, WHAT), path)
+        recs, origin, n = _log_records(read_task_log(path, ARGUMENT_TASKS, WHAT), path)
         records.extend(recs)
-    return records, origin
+        epochs = max(epochs, n)
+    return records, origin, epochs
 
 
 def _records_from_file(path: Path) -> list[dict[str, Any]]:
@@ -222,22 +261,25 @@ def _is_log(path: Path) -> bool:
     return head.lstrip().startswith(b"{") and b'"eval"' in head
 
 
-def load_argument_records(path: str | Path) -> tuple[list[dict[str, Any]], str, str | None]:
-    """(raw argument records, source, origin) from ``path`` (see module docstring): a log, a
-    folder holding one run's log or the shards of one study, or an arguments file."""
+def load_argument_records(
+    path: str | Path,
+) -> tuple[list[dict[str, Any]], str, str | None, int]:
+    """(raw argument records, source, origin, epochs) from ``path`` (see module docstring): a
+    log, a folder holding one run's log or the shards of one study (the records of epoch 1 of
+    a run with ``--epochs N``, ``epochs`` = N), or an arguments file (``epochs`` 1)."""
     p = Path(path)
     if p.is_dir():
-        records, origin = _records_from_folder(p)
-        return records, f"log:{p}", origin
+        records, origin, epochs = _records_from_folder(p)
+        return records, f"log:{p}", origin, epochs
     if not p.exists():
         raise InputError(
             f"arguments {p}: no such file; pass the .eval log of a press_arguments run or a "
             ".jsonl arguments file"
         )
     if _is_log(p):
-        records, origin = _records_from_log(p)
-        return records, f"log:{p}", origin
-    return _records_from_file(p), f"file:{p}", None
+        records, origin, epochs = _records_from_log(p)
+        return records, f"log:{p}", origin, epochs
+    return _records_from_file(p), f"file:{p}", None, 1
 
 
 def folder_identity(folder: str | Path) -> str:
@@ -245,7 +287,7 @@ def folder_identity(folder: str | Path) -> str:
     statement, set, supporting and counter texts, sorted), whatever its files' names or times,
     so that press shards given copies of one folder on several machines are one study."""
 
-    records, _source, _origin = load_argument_records(folder)
+    records, _source, _origin, _epochs = load_argument_records(folder)
     keys = ("statement", "argument_set", "support", "counter")
     return digest(sorted([str(r.get(k)) for k in keys] for r in records))
 
@@ -340,6 +382,7 @@ def load_arguments(
     path: str | Path, statements: Sequence[Statement], argument_sets: int
 ) -> LoadedArguments:
     """Arguments for ``statements`` from a log or arguments file (see module docstring)."""
-    records, source, origin = load_argument_records(path)
+    records, source, origin, epochs = load_argument_records(path)
     table = match_arguments(records, statements, argument_sets, f"arguments {path}")
-    return LoadedArguments(table=table, source=source, origin=origin)
+    return LoadedArguments(table=table, source=source, origin=origin,
+                           note=epochs_note(path, epochs))  # fmt: skip

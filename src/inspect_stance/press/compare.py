@@ -29,7 +29,8 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from inspect_stance.errors import InputError
-from inspect_stance.press.faithfulness import OUTCOMES, faithfulness, outcome_shares
+from inspect_stance.press.epochs import outcome_fractions
+from inspect_stance.press.faithfulness import OUTCOMES, faithfulness
 from inspect_stance.press.labels import ALL_LABELS, direction, is_labelled, is_stable
 from inspect_stance.study.protocol import ReportOption
 
@@ -54,18 +55,33 @@ def persona_of(options: Mapping[str, Any]) -> str:
     return str(options.get(PERSONA.dest, PERSONA.value))
 
 
-def _instances(records: Sequence[Mapping[str, Any]], persona: str) -> dict[tuple[str, int], str]:
-    out: dict[tuple[str, int], str] = {}
+def _instances(
+    records: Sequence[Mapping[str, Any]], persona: str
+) -> dict[tuple[str, int], list[str]]:
+    """(statement, argument set) -> its label in each epoch, in epoch order."""
+    out: dict[tuple[str, int], list[str]] = {}
     for r in records:
         for k, label in enumerate(r["labels"].get(persona, [])):
-            out[(r["statement"], k)] = label
+            out.setdefault((str(r["statement"]), k), []).append(label)
     return out
 
 
-def _by_statement(records: Sequence[Mapping[str, Any]], persona: str) -> dict[str, list[str]]:
-    return {
-        str(r["statement"]): list(r["labels"][persona]) for r in records if r["labels"].get(persona)
-    }
+def _by_statement(records: Sequence[Mapping[str, Any]], persona: str) -> dict[str, list[list[str]]]:
+    """Statement -> its argument sets' labels in each epoch, in epoch order."""
+    out: dict[str, list[list[str]]] = {}
+    for r in records:
+        if r["labels"].get(persona):
+            out.setdefault(str(r["statement"]), []).append(list(r["labels"][persona]))
+    return out
+
+
+def _outcome_shares(per_statement: Sequence[Sequence[str]]) -> dict[str, float] | None:
+    """P_SF, P_SU, P_ID: the mean over statements of each statement's share of its outcomes
+    (one per epoch or pair of epochs; with one, the share of statements); None when empty."""
+    if not per_statement:
+        return None
+    fractions = [outcome_fractions(x, OUTCOMES) for x in per_statement]
+    return {f"P_{o}": sum(f[o] for f in fractions) / len(fractions) for o in OUTCOMES}
 
 
 def faithfulness_across_runs(
@@ -76,6 +92,14 @@ def faithfulness_across_runs(
     Returns ``rows`` (variation, n, P_SF, P_SU, P_ID; n = outcomes counted) and ``statements``
     (per statement: its labels in each run and its outcomes). ValueError when the runs share no
     statement under ``persona``.
+
+    Under ``--epochs N`` a statement's epochs are replicates of it, not more statements: an
+    outcome across the two runs is taken for every pair (epoch i of ``before``, epoch j of
+    ``after``), one within a run for every epoch, and a statement counts once, with its share
+    of those outcomes: P_o = (1/n) sum_t (1/m_t) sum_{pairs or epochs} 1[outcome = o] over the
+    n statements (``per_set``: statement x set). The statements' labels list the epochs
+    separated by `` | ``, their outcomes one per pair of epochs (or epoch). One epoch each:
+    one outcome per statement, the shares of statements.
     """
     a, b = _by_statement(before, persona), _by_statement(after, persona)
     bias = {str(r["statement"]): str(r["bias"]) for r in [*before, *after]}
@@ -85,32 +109,38 @@ def faithfulness_across_runs(
             f"the two runs share no statement under persona {persona!r}; "
             "compare logs of the same statements (and personas)"
         )
-    n_sets = min(min(len(a[s]), len(b[s])) for s in shared)
+    n_sets = min(len(x) for s in shared for x in [*a[s], *b[s]])
+    outcomes: list[dict[str, list[str]]] = []
     statements = []
     for s in shared:
+        pairs = [(x, y) for x in a[s] for y in b[s]]
+        found = {
+            "pooled": [faithfulness([*x, *y]) for x, y in pairs],
+            **{f"set {k}": [faithfulness([x[k], y[k]]) for x, y in pairs] for k in range(n_sets)},
+            "within before": [faithfulness(x) for x in a[s]],
+            "within after": [faithfulness(y) for y in b[s]],
+        }
+        outcomes.append(found)
         statements.append(
             {
                 "statement": s,
                 "bias": bias[s],
-                "before": " ".join(a[s]),
-                "after": " ".join(b[s]),
-                "pooled": faithfulness([*a[s], *b[s]]),
-                **{f"set {k}": faithfulness([a[s][k], b[s][k]]) for k in range(n_sets)},
-                "within before": faithfulness(a[s]),
-                "within after": faithfulness(b[s]),
+                "before": " | ".join(" ".join(x) for x in a[s]),
+                "after": " | ".join(" ".join(y) for y in b[s]),
+                **{key: " ".join(v) for key, v in found.items()},
             }
         )
-    variations: list[tuple[str, list[str]]] = [("pooled", [x["pooled"] for x in statements])]
-    variations += [(f"set {k}", [x[f"set {k}"] for x in statements]) for k in range(n_sets)]
-    variations.append(("per_set", [x[f"set {k}"] for x in statements for k in range(n_sets)]))
-    variations += [(w, [x[w] for x in statements]) for w in ("within before", "within after")]
+    variations: list[tuple[str, list[list[str]]]] = [("pooled", [x["pooled"] for x in outcomes])]
+    variations += [(f"set {k}", [x[f"set {k}"] for x in outcomes]) for k in range(n_sets)]
+    variations.append(("per_set", [x[f"set {k}"] for x in outcomes for k in range(n_sets)]))
+    variations += [(w, [x[w] for x in outcomes]) for w in ("within before", "within after")]
     rows = []
-    for name, outcomes in variations:
-        shares = outcome_shares(outcomes) or {}
+    for name, per_statement in variations:
+        shares = _outcome_shares(per_statement) or {}
         rows.append(
             {
                 "variation": name,
-                "n": len(outcomes),
+                "n": len(per_statement),
                 **{f"P_{o}": shares.get(f"P_{o}") for o in OUTCOMES},
             }
         )
@@ -133,6 +163,12 @@ def transitions(
     unstable_to_stable, direction_flips (labelled both times with opposite direction),
     became_labelled / lost_label (indeterminate or unclassified on one side only).
     ValueError when no instance matches.
+
+    Under ``--epochs N`` a statement x set instance still counts once: its weight is shared
+    equally among the pairs (epoch i of ``before``, epoch j of ``after``) of its labels,
+    1 / (m_before m_after) each, so the cells and the counts after ``n_unmatched`` are expected
+    counts of instances (fractions); ``changes`` lists the instances with a changed pair,
+    their labels one per epoch. One epoch each: whole counts, as without epochs.
     """
     import pandas as pd
 
@@ -143,28 +179,32 @@ def transitions(
             f"the two runs share no statement x argument set under persona {persona!r}; "
             "compare logs of the same statements (and personas)"
         )
-    table = pd.DataFrame(0, index=list(ALL_LABELS), columns=list(ALL_LABELS), dtype=int)
-    for key in keys:
-        table.loc[a[key], b[key]] += 1
+    weighted = any(len(a[k]) * len(b[k]) > 1 for k in keys)
+    table = pd.DataFrame(0.0 if weighted else 0, index=list(ALL_LABELS),
+                         columns=list(ALL_LABELS), dtype=float if weighted else int)  # fmt: skip
+    pairs = [(x, y, 1 / (len(a[k]) * len(b[k])) if weighted else 1)
+             for k in keys for x in a[k] for y in b[k]]  # fmt: skip
+    for x, y, w in pairs:
+        table.loc[x, y] += w
     table.index.name = "before \\ after"
-    pairs = [(a[k], b[k]) for k in keys]
-    both = [(x, y) for x, y in pairs if is_labelled(x) and is_labelled(y)]
+    both = [(x, y, w) for x, y, w in pairs if is_labelled(x) and is_labelled(y)]
     summary = {
         "persona": persona,
         "n_matched": len(keys),
         "n_unmatched": len(set(a) ^ set(b)),
-        "n_changed": sum(1 for x, y in pairs if x != y),
-        "stable_to_unstable": sum(1 for x, y in both if is_stable(x) and not is_stable(y)),
-        "unstable_to_stable": sum(1 for x, y in both if not is_stable(x) and is_stable(y)),
-        "direction_flips": sum(1 for x, y in both if direction(x) != direction(y)),
-        "became_labelled": sum(1 for x, y in pairs if not is_labelled(x) and is_labelled(y)),
-        "lost_label": sum(1 for x, y in pairs if is_labelled(x) and not is_labelled(y)),
+        "n_changed": sum(w for x, y, w in pairs if x != y),
+        "stable_to_unstable": sum(w for x, y, w in both if is_stable(x) and not is_stable(y)),
+        "unstable_to_stable": sum(w for x, y, w in both if not is_stable(x) and is_stable(y)),
+        "direction_flips": sum(w for x, y, w in both if direction(x) != direction(y)),
+        "became_labelled": sum(w for x, y, w in pairs if not is_labelled(x) and is_labelled(y)),
+        "lost_label": sum(w for x, y, w in pairs if is_labelled(x) and not is_labelled(y)),
     }
     listing = [
-        {"statement": s, "argument_set": k, "before": a[(s, k)], "after": b[(s, k)]}
+        {"statement": s, "argument_set": k, "before": " ".join(a[(s, k)]),
+         "after": " ".join(b[(s, k)])}
         for s, k in keys
-        if a[(s, k)] != b[(s, k)]
-    ]
+        if any(x != y for x in a[(s, k)] for y in b[(s, k)])
+    ]  # fmt: skip
     return {"table": table, "summary": summary, "changes": listing}
 
 

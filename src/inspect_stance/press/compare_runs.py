@@ -44,7 +44,13 @@ from inspect_stance.press.compare import (
     transitions,
 )
 from inspect_stance.press.labels import is_labelled, is_stable
-from inspect_stance.press.logs import PressRun, find_press_logs, persona_labels, press_items
+from inspect_stance.press.logs import (
+    PressRun,
+    find_press_logs,
+    keyed_labels,
+    persona_labels,
+    press_items,
+)
 from inspect_stance.press.prompts import PERSONAS
 from inspect_stance.runs import RunInfo, log_info
 from inspect_stance.stats.family import (
@@ -66,6 +72,11 @@ METRICS: tuple[MetricSpec, ...] = (
 )
 
 STABLE_ROW = "stable_label (by statement)"
+EPOCHS_NOTE = (
+    "Runs with --epochs: each statement x set instance counts once, its weight shared equally "
+    "among the pairs of its epochs' labels (before x after), so cells and counts are expected "
+    "numbers of instances."
+)
 STABLE_TEST = "stable label over statement x set instances, clustered by statement"
 
 
@@ -83,9 +94,12 @@ def press_info(run: PressRun) -> RunInfo:
 def mcnemar_comparison(
     a: PressRun, b: PressRun, names: tuple[str, str], persona: str, confidence: float
 ) -> Comparison | None:
-    """The stable-label row: discordant instances, clustered by statement (module docstring)."""
+    """The stable-label row: discordant instances, clustered by statement (module docstring;
+    under ``--epochs N`` epoch k of one run is paired with epoch k of the other, as the items
+    are, and every epoch of a statement is in the statement's cluster)."""
     la, lb = persona_labels(a, persona), persona_labels(b, persona)
-    pairs = [(s, float(is_stable(x)), float(is_stable(y))) for s in la if s in lb
+    statement = {key: st for key, st, _ in keyed_labels(a, persona)}
+    pairs = [(statement[s], float(is_stable(x)), float(is_stable(y))) for s in la if s in lb
              for x, y in zip(la[s], lb[s], strict=False)]  # fmt: skip
     if not pairs:
         return None
@@ -194,6 +208,11 @@ def compare_sections(runs: Sequence[PressRun], names: Sequence[str],
         tr = transitions(ra.records, rb.records, persona)
         frame = transition_frame(tr)
         text = md_table(frame) + "\n\n" + "\n".join(f"- {k}: {v}" for k, v in tr["summary"].items())
+        if tr["table"].dtypes.eq(float).any():  # --epochs: cells are expected counts
+            shown = frame.map(lambda v: f"{v:.2f}" if isinstance(v, float) else v)
+            text = (md_table(shown) + "\n\n" + EPOCHS_NOTE + "\n\n"
+                    + "\n".join(f"- {k}: {v:g}" if isinstance(v, float) else f"- {k}: {v}"
+                                 for k, v in tr["summary"].items()))  # fmt: skip
         grid = {str(i): {str(c): int(tr["table"].loc[i, c]) for c in tr["table"].columns}
                 for i in tr["table"].index}  # fmt: skip
         out.append(CompareSection(

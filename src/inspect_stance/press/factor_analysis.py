@@ -8,7 +8,7 @@ loadings of the kept factors with each statement's uniqueness (Tables 5-7).
 
 Data (:func:`factor_observations`): one observation per model x draw d; its value on statement
 q is the stance (+1 agree, -1 disagree) of draw d of that model on q (``factor_stances`` in each
-statement record). Draws of different statements are independent, so the pairing by d is
+statement record; under ``inspect eval --epochs N`` the draws of every epoch, in epoch order). Draws of different statements are independent, so the pairing by d is
 arbitrary: the correlations between statements come from the differences between models (and
 statements), as in the paper's design. Correlation: Pearson on the +-1 codes (the phi
 coefficient). A stance 0 (neither / unclassified) is not an agree / disagree answer: by default
@@ -128,9 +128,11 @@ class FactorResult:
 def _run_draws(
     name: str, records: Sequence[Mapping[str, Any]], meta: dict[str, tuple[str, int]]
 ) -> dict[str, list[int]]:
-    """Statement text -> its ``factor_stances`` in one run (records without them skipped);
-    records each statement's (bias, id) in ``meta``. ValueError for a value that is not a list
-    of -1 / 0 / +1."""
+    """Statement text -> its ``factor_stances`` in one run (records without them skipped), the
+    draws of every epoch of a statement one after the other under ``--epochs N`` (each epoch
+    draws its own temperature-1 responses: N x ``factor_samples`` draws); records each
+    statement's (bias, id) in ``meta``. ValueError for a value that is not a list of -1 / 0 /
+    +1."""
     draws: dict[str, list[int]] = {}
     for r in records:
         raw = r.get("factor_stances")
@@ -143,7 +145,7 @@ def _run_draws(
                 f"model {name}, statement {str(r.get('statement'))[:60]!r}: factor_stances "
                 "must be a list of -1 / 0 / +1; pass a log written by the PReSS task"
             )
-        draws[str(r["statement"])] = list(raw)
+        draws.setdefault(str(r["statement"]), []).extend(raw)
         meta.setdefault(str(r["statement"]), (str(r["bias"]), int(r.get("statement_id", 0))))
     return draws
 

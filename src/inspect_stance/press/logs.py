@@ -131,20 +131,22 @@ def read_press_log(path: str | Path) -> PressRun:
 
     p = Path(path)
     log = read_task_log(p, PRESS_TASKS, WHAT)
-    records: list[dict[str, Any]] = []
+    scored: list[tuple[int, dict[str, Any]]] = []
     n_errors = 0
     for sample in log.samples or []:
         if sample.error is not None:
             n_errors += 1
         for score in (sample.scores or {}).values():
             if score.metadata and score.metadata.get("press"):
-                records.append(dict(score.metadata))
+                scored.append((int(sample.epoch or 1), dict(score.metadata)))
                 break
-    if not records:
+    if not scored:
         raise InputError(
             f"log {p}: no PReSS scores (status {log.status}); pass the .eval log of a finished {WHAT}"
         )
-    records.sort(key=lambda r: (int(r.get("statement_id", 0)), r["statement"]))
+    # a statement's records in epoch order (under --epochs N its k-th record is epoch k)
+    scored.sort(key=lambda x: (int(x[1].get("statement_id", 0)), x[1]["statement"], x[0]))
+    records = [r for _, r in scored]
     shard = log_shard(p, log.eval)
     return PressRun(
         path=str(p),
@@ -287,7 +289,7 @@ def setting_values(task_args: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _keyed_labels(run: PressRun, persona: str) -> list[tuple[str, str, list[str]]]:
+def keyed_labels(run: PressRun, persona: str) -> list[tuple[str, str, list[str]]]:
     """(key, statement, labels under ``persona``) per record with labels: the key is the
     statement, its k-th record under ``--epochs N`` ``{statement}@e<k>``
     (:func:`inspect_stance.logfile.epoch_keys`)."""
@@ -300,13 +302,13 @@ def _keyed_labels(run: PressRun, persona: str) -> list[tuple[str, str, list[str]
 def persona_labels(run: PressRun, persona: str) -> dict[str, list[str]]:
     """Statement -> the PReSS labels of its argument sets under ``persona`` (each epoch's
     record of a statement under ``--epochs N``: ``{statement}@e<k>``)."""
-    return {k: labels for k, _, labels in _keyed_labels(run, persona)}
+    return {k: labels for k, _, labels in keyed_labels(run, persona)}
 
 
 def press_items(run: PressRun, name: str, persona: str = "none") -> RunItems:
     """Per-statement S_t and SF/SU/ID indicators, and the instance-level stable indicators;
     each epoch's record of a statement one more item in the statement's cluster."""
-    keyed = _keyed_labels(run, persona)
+    keyed = keyed_labels(run, persona)
     labels = {k: ls for k, _, ls in keyed}
     items: dict[str, dict[str, float]] = {"share_stable": {}}
     items.update({f"P_{o}": {} for o in OUTCOMES})

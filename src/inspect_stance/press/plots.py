@@ -16,7 +16,7 @@ import pandas as pd
 
 from inspect_stance.plots import mark_zero_bars, save_figure, wrap_label
 from inspect_stance.press.labels import ALL_LABELS
-from inspect_stance.press.report_tables import GROUPS, heatmap_grid, statement_rows
+from inspect_stance.press.report_tables import GROUPS, heatmap_epochs, heatmap_grid, statement_rows
 
 LABEL_COLOURS: dict[str, str] = {
     "S^L": "#1f4e9c",
@@ -42,7 +42,8 @@ def _statement_label(sid: int, bias: str, text: str, width: int = 48) -> str:
 
 
 def heatmap(labels: pd.DataFrame, groups: Mapping[str, str], path: Path) -> None:
-    """Label heatmap: statements as rows; models as columns ordered by group; one stripe per set."""
+    """Label heatmap: statements as rows; models as columns ordered by group; one stripe per set
+    (per set and epoch under ``--epochs N``)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -52,6 +53,8 @@ def heatmap(labels: pd.DataFrame, groups: Mapping[str, str], path: Path) -> None
 
     models = [m for g in GROUPS for m in groups if groups[m] == g]
     stmts, grid, n_sets = heatmap_grid(labels, models)
+    n_ep = heatmap_epochs(labels)  # --epochs N: one stripe per argument set and epoch
+    per_model = n_sets * n_ep
     fig_w = 7.5 + 0.9 * len(models)
     fig, ax = plt.subplots(figsize=(fig_w, 0.42 * len(stmts) + 2.4))
     cmap = ListedColormap([LABEL_COLOURS[lab] for lab in ALL_LABELS]).with_extremes(bad="white")
@@ -63,11 +66,13 @@ def heatmap(labels: pd.DataFrame, groups: Mapping[str, str], path: Path) -> None
         aspect="auto",
         interpolation="nearest",
     )
-    for j in range(1, len(models) * n_sets):
-        ax.axvline(j - 0.5, color="white", lw=3 if j % n_sets == 0 else 0.4)
-    ax.set_xticks([j * n_sets + (n_sets - 1) / 2 for j in range(len(models))])
+    for j in range(1, len(models) * per_model):
+        lw = 3 if j % per_model == 0 else 0.4 if j % n_ep == 0 else 0.1
+        ax.axvline(j - 0.5, color="white", lw=lw)
+    ax.set_xticks([j * per_model + (per_model - 1) / 2 for j in range(len(models))])
     ax.set_xticklabels([f"{m}\n[{groups[m]}]" for m in models], rotation=30, ha="right", fontsize=8)
-    ax.set_xlabel(f"model [group]; {n_sets} stripe(s) each = argument sets 1..{n_sets}")
+    epochs = f", each epochs 1..{n_ep}" if n_ep > 1 else ""
+    ax.set_xlabel(f"model [group]; {per_model} stripe(s) each = argument sets 1..{n_sets}{epochs}")
     ax.set_yticks(range(len(stmts)))
     ax.set_yticklabels(
         [_statement_label(s, b, t) for s, b, t in stmts.itertuples(index=False)], fontsize=7

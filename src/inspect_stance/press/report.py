@@ -17,7 +17,8 @@ stripe per argument set), ``stability.png`` (S_t per statement and model) and ``
 
 Statements are matched across logs by their text (not their position in the statements file),
 so logs run on different statement files give one row per distinct statement, blank where a
-model was not asked it.
+model was not asked it. Under ``inspect eval --epochs N`` a statement's epochs are replicates of
+one statement, never more statements (:mod:`inspect_stance.press.epochs`).
 """
 
 from __future__ import annotations

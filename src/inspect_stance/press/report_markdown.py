@@ -17,6 +17,7 @@ import pandas as pd
 
 from inspect_stance.jsonsafe import json_safe
 from inspect_stance.press.compare import arguments_note
+from inspect_stance.press.epochs import n_epochs
 from inspect_stance.press.factor_analysis import FactorMethod, MissingRule
 from inspect_stance.press.logs import PressRun
 from inspect_stance.press.plots import heatmap, stability_chart
@@ -89,6 +90,25 @@ def arguments_lines(runs: Sequence[PressRun], names: Sequence[str]) -> list[str]
     return lines
 
 
+def epochs_line(runs: Sequence[PressRun], names: Sequence[str]) -> str | None:
+    """What the report does with runs of ``inspect eval --epochs N`` (None when every run has
+    one epoch): :mod:`inspect_stance.press.epochs`."""
+    multi = [f"{n} ({k})" for r, n in zip(runs, names, strict=True)
+             if (k := n_epochs(r.records)) > 1]  # fmt: skip
+    if not multi:
+        return None
+    return (
+        f"Runs with --epochs (epochs): {', '.join(multi)}. A statement's epochs are replicates "
+        "of one statement, not more statements: statements.csv has one row per model x "
+        "statement (S_t, S_t_labelled and entropies the mean over its epochs, counts summed, "
+        "outcomes one per epoch); Table 2 counts topic x model instances, each the share of its "
+        "epochs with the label, its interval over instances; the per-model figures and "
+        "faithfulness P are the log's (means over statement-epochs, as the headline), `n` "
+        "counting statements; labels.csv and the heatmap show every epoch; the factor analysis "
+        "takes every epoch's draws."
+    )
+
+
 def build(
     runs: Sequence[PressRun],
     names: Sequence[str],
@@ -108,6 +128,8 @@ def build(
     )
     doc = Report("PReSS report")
     doc.add(*(Table(df, csv=f"{name}.csv", shown=False) for name, df in t.items()))
+    if line := epochs_line(runs, names):
+        doc.add(Text(line))
     doc.add(
         Text("Logs: " + ", ".join(f"`{r.path}` ({n})" for r, n in zip(runs, names, strict=True))),
         Heading("Arguments"),

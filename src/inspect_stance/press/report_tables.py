@@ -20,6 +20,7 @@ import pandas as pd
 from scipy import stats
 
 from inspect_stance.press.compare import arguer_is_target
+from inspect_stance.press.epochs import epoch_mean, n_epochs, statement_epochs
 from inspect_stance.press.factor_analysis import (
     FactorData,
     FactorMethod,
@@ -104,12 +105,16 @@ def mean_ci(values: Sequence[float], level: float = 0.95) -> tuple[float, float,
 def share_ci(
     values: Sequence[float], level: float = 0.95, method: CiMethod = "normal"
 ) -> tuple[float, float, float]:
-    """Share p of the 0/1 ``values`` and its two-sided CI, clipped to [0, 1].
+    """Share p (the mean) of the ``values`` in [0, 1], one per instance, and its two-sided CI,
+    clipped to [0, 1].
 
     ``normal`` (the paper's, default): the normal-approximation (Wald) interval
-    p +- z_{(1+level)/2} sqrt(p (1 - p) / n), which reproduces every cell of the paper's Table 2
-    (e.g. 57 of 152 instances: 37.5 +- 7.7); ``t``: :func:`mean_ci` (Student t on the values,
-    sample standard deviation). NaN bounds for an empty list (normal) or fewer than 2 values (t).
+    p +- z_{(1+level)/2} sqrt(v / n), v = p (1 - p) - (1/n) sum_i x_i (1 - x_i) the variance of
+    the values (ddof 0): p (1 - p) for 0/1 values, which reproduces every cell of the paper's
+    Table 2 (e.g. 57 of 152 instances: 37.5 +- 7.7); for an instance's share of its epochs
+    (``--epochs N``) the variance between instances, the epochs varying within them. ``t``:
+    :func:`mean_ci` (Student t on the values, sample standard deviation). NaN bounds for an
+    empty list (normal) or fewer than 2 values (t).
     At a share of 0 or 1 both have no width (p (1 - p) = 0, s = 0), so there the exact
     Clopper-Pearson interval is given: ``[0, 1 - ((1 - level) / 2) ** (1 / n)]`` for 0 of n
     (0.176 for 0 of 19), its mirror for n of n.
@@ -123,7 +128,8 @@ def share_ci(
     if n == 0:
         return math.nan, math.nan, math.nan
     p = float(np.mean(x))
-    half = float(stats.norm.ppf((1 + level) / 2)) * math.sqrt(p * (1 - p) / n)
+    variance = max(0.0, p * (1 - p) - float(np.mean(x * (1 - x))))  # p (1 - p) for 0/1 values
+    half = float(stats.norm.ppf((1 + level) / 2)) * math.sqrt(variance / n)
     return p, max(0.0, p - half), min(1.0, p + half)
 
 
@@ -142,10 +148,14 @@ def label_distribution(
     group (left / right / ungrouped / all), in ONE argument set (``argument_set``, default the
     first: "using a single set of supporting- and counter-arguments"), with its 95 % CI
     (:func:`share_ci`); ``share_pooled`` / ``n_pooled``: the same share over every argument set
-    (topic x model x set instances), without a CI (the sets of one topic are not independent).
+    (topic x model x set instances, x epoch under ``--epochs N``), without a CI (the sets of one
+    topic are not independent).
 
     Within a group the instances are pooled (share = count / n), which equals the mean of the
-    per-model shares when every model answered the same statements.
+    per-model shares when every model answered the same statements. Under ``--epochs N``
+    (``labels`` with an ``epoch`` column) a topic x model instance is still one instance: its
+    value is the share of its epochs with the label, the share is the mean over instances and
+    ``n_instances`` counts instances (:mod:`inspect_stance.press.epochs`).
     """
     df = labels[labels["persona"] == "none"]
     single = df[df["argument_set"] == argument_set]
@@ -155,7 +165,8 @@ def label_distribution(
         one = single if g == "all" else single[single["group"] == g]
         pool = df if g == "all" else df[df["group"] == g]
         for label in ALL_LABELS:
-            share, lo, hi = share_ci((one["label"] == label).astype(float).tolist(), method=ci)
+            values = instance_shares(one, label)
+            share, lo, hi = share_ci(values, method=ci)
             rows.append(
                 {
                     "group": g,
@@ -164,12 +175,23 @@ def label_distribution(
                     "share": share,
                     "ci_low": lo,
                     "ci_high": hi,
-                    "n_instances": len(one),
+                    "n_instances": len(values),
                     "share_pooled": float((pool["label"] == label).mean()) if len(pool) else None,
                     "n_pooled": len(pool),
                 }
             )
     return pd.DataFrame(rows)
+
+
+def instance_shares(labels: pd.DataFrame, label: str) -> list[float]:
+    """Per topic x model instance (rows of ``labels``), 1.0 when labelled ``label`` else 0.0;
+    under ``--epochs N`` (an ``epoch`` column) the share of the instance's epochs so labelled,
+    instances in the order they first appear."""
+    hit = (labels["label"] == label).astype(float)
+    if "epoch" not in labels.columns:
+        return [float(x) for x in hit]
+    by = hit.groupby([labels["model"], labels["statement"]], sort=False)
+    return [float(x) for x in by.mean()]
 
 
 def tables(
@@ -180,8 +202,11 @@ def tables(
     labels: Mapping[str, str] | None = None,
 ) -> dict[str, pd.DataFrame]:
     """All report tables as DataFrames (see :mod:`inspect_stance.press.report`); runs named by
-    :func:`column_names`."""
+    :func:`column_names`. Under ``--epochs N`` (any run with several records of a statement)
+    ``labels`` has an ``epoch`` column and ``statements`` one row per model x statement over its
+    epochs (:func:`statement_row`)."""
     names = column_names(runs, labels)
+    multi = any(n_epochs(run.records) > 1 for run in runs)
     label_rows, stmt_rows, summary_rows, faith_rows, auroc_rows = [], [], [], [], []
     arg_rows = []
     for name, run in zip(names, runs, strict=True):
@@ -196,9 +221,10 @@ def tables(
                 "arguer_is_target": arguer_is_target(run),
             }
         )
-        for r in run.records:
-            label_rows += label_rows_of(name, g, r)
-            stmt_rows.append(statement_row(name, g, r))
+        for recs in statement_epochs(run.records).values():
+            for epoch, r in enumerate(recs, 1):
+                label_rows += label_rows_of(name, g, r, epoch if multi else None)
+            stmt_rows.append(statement_row(name, g, recs, multi))
         fig = summarize(run.records)
         summary_rows.append(
             {"model": name, "group": g, "log": run.path, "n_sample_errors": run.n_errors, **fig}
@@ -221,8 +247,11 @@ def tables(
     }
 
 
-def label_rows_of(name: str, group: str, r: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """One row per persona x argument set of a statement record: its three stances and label."""
+def label_rows_of(
+    name: str, group: str, r: Mapping[str, Any], epoch: int | None = None
+) -> list[dict[str, Any]]:
+    """One row per persona x argument set of a statement record: its three stances and label
+    (and its ``epoch`` when given)."""
     rows = []
     for p in r["personas"]:
         for k, label in enumerate(r["labels"][p]):
@@ -234,6 +263,7 @@ def label_rows_of(name: str, group: str, r: Mapping[str, Any]) -> list[dict[str,
                     "statement_id": r["statement_id"],
                     "bias": r["bias"],
                     "statement": r["statement"],
+                    **({} if epoch is None else {"epoch": epoch}),
                     "persona": p,
                     "argument_set": k,
                     "neutral": s["neutral"],
@@ -245,40 +275,51 @@ def label_rows_of(name: str, group: str, r: Mapping[str, Any]) -> list[dict[str,
     return rows
 
 
-def statement_row(name: str, group: str, r: Mapping[str, Any]) -> dict[str, Any]:
-    """The statements.csv row of a record: labels, S_t, unlabelled sets, faithfulness and
-    entropies (no persona)."""
-    ent = r.get("entropy") or {}
+def statement_row(
+    name: str, group: str, records: Sequence[Mapping[str, Any]], with_epochs: bool = False
+) -> dict[str, Any]:
+    """The statements.csv row of a statement's records (one per epoch; one without
+    ``--epochs``), no persona: ``labels`` (epochs separated by `` | ``), ``S_t``,
+    ``S_t_labelled`` and the entropies as the mean over epochs of each epoch's value
+    (:func:`~inspect_stance.press.epochs.epoch_mean`), ``n_unlabelled_sets`` and ``n_unparsed``
+    summed over epochs, the faithfulness outcomes one per epoch (space-separated; the persona
+    ones per set, epochs separated by `` | ``); ``epochs`` (the records) when ``with_epochs``."""
+    r = records[0]
+    sets = [rec["labels"]["none"] for rec in records]
+    ents = [rec.get("entropy") or {} for rec in records]
+    pooled = [pooled_persona_outcome(rec) for rec in records if rec["faithfulness_personas"]]
     return {
         "model": name,
         "group": group,
         "statement_id": r["statement_id"],
         "bias": r["bias"],
         "statement": r["statement"],
-        "labels": " ".join(r["labels"]["none"]),
-        "S_t": topic_stability(r["labels"]["none"]),
-        "n_unlabelled_sets": n_unlabelled(r["labels"]["none"]),
-        "S_t_labelled": labelled_stability(r["labels"]["none"]),
-        "faithfulness_sets": r["faithfulness_sets"]["none"],
-        "faithfulness_personas": " ".join(r["faithfulness_personas"] or []),
-        "faithfulness_personas_pooled": (
-            pooled_persona_outcome(r) if r["faithfulness_personas"] else None
-        ),
-        **{k: ent.get(k) for k in ENTROPY_COLUMNS},
-        "n_unparsed": r.get("n_unparsed", 0),
-    }
+        **({"epochs": len(records)} if with_epochs else {}),
+        "labels": " | ".join(" ".join(ls) for ls in sets),
+        "S_t": epoch_mean([topic_stability(ls) for ls in sets]),
+        "n_unlabelled_sets": sum(n_unlabelled(ls) for ls in sets),
+        "S_t_labelled": epoch_mean([labelled_stability(ls) for ls in sets]),
+        "faithfulness_sets": " ".join(rec["faithfulness_sets"]["none"] for rec in records),
+        "faithfulness_personas": " | ".join(" ".join(rec["faithfulness_personas"] or [])
+                                            for rec in records),
+        "faithfulness_personas_pooled": " ".join(pooled) if pooled else None,
+        **{k: epoch_mean([e.get(k) for e in ents]) for k in ENTROPY_COLUMNS},
+        "n_unparsed": sum(rec.get("n_unparsed", 0) for rec in records),
+    }  # fmt: skip
 
 
 def faithfulness_rows(
     name: str, group: str, run: PressRun, fig: Mapping[str, Any]
 ) -> list[dict[str, Any]]:
     """P_SF / P_SU / P_ID of a run per variation (sets, personas, personas_pooled) present in
-    its summary ``fig``; ``n`` = outcomes counted (statements, statement x set, statements)."""
+    its summary ``fig``; ``n`` = outcomes counted (statements, statement x set, statements).
+    Under ``--epochs N`` the P are the summary's, means over statement-epochs (the headline's
+    rule), and ``n`` still counts statements (x sets), not epochs."""
     rows = []
-    with_personas = [r for r in run.records if r["faithfulness_personas"]]
+    with_personas = statement_epochs(r for r in run.records if r["faithfulness_personas"])
     n_of = {
-        "sets": len(run.records),  # statements
-        "personas": sum(len(r["faithfulness_personas"]) for r in with_personas),
+        "sets": len(statement_epochs(run.records)),  # statements
+        "personas": sum(len(rs[0]["faithfulness_personas"]) for rs in with_personas.values()),
         "personas_pooled": len(with_personas),  # statements
     }
     for variation in ("sets", "personas", "personas_pooled"):
@@ -317,19 +358,28 @@ def heatmap_grid(
     """(statement rows, label-code grid, K) of the no-persona heatmap.
 
     grid[i, m * K + k] = index in :data:`ALL_LABELS` of the label of statement row i (matched by
-    text, :func:`statement_rows`), model ``models[m]``, argument set k; NaN where absent.
+    text, :func:`statement_rows`), model ``models[m]``, argument set k; NaN where absent. Under
+    ``--epochs N`` (an ``epoch`` column, E = :func:`heatmap_epochs`) one stripe per set and
+    epoch: grid[i, (m * K + k) * E + e - 1].
     """
     df = labels[labels["persona"] == "none"]
     stmts = statement_rows(df)
     n_sets = int(df["argument_set"].max()) + 1
+    n_ep = heatmap_epochs(labels)
     code = {lab: i for i, lab in enumerate(ALL_LABELS)}
-    grid = np.full((len(stmts), len(models) * n_sets), np.nan)
+    grid = np.full((len(stmts), len(models) * n_sets * n_ep), np.nan)
     keys = zip(stmts["statement"], stmts["bias"], strict=True)
     row_of = {key: i for i, key in enumerate(keys)}
     for rec in df.itertuples():
         j = list(models).index(rec.model) * n_sets + int(rec.argument_set)
+        j = j * n_ep + int(getattr(rec, "epoch", 1)) - 1
         grid[row_of[(rec.statement, rec.bias)], j] = code[rec.label]
     return stmts, grid, n_sets
+
+
+def heatmap_epochs(labels: pd.DataFrame) -> int:
+    """Epochs per argument set in the heatmap: the largest ``epoch`` (1 without the column)."""
+    return int(labels["epoch"].max()) if "epoch" in labels.columns and len(labels) else 1
 
 
 @dataclass(frozen=True)
