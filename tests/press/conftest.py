@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -54,3 +55,19 @@ def full_run(nli_dir, tmp_path_factory):
     )
     assert logs[0].status == "success", logs[0].error
     return logs[0]
+
+
+@pytest.fixture()
+def three(tmp_path: Path) -> tuple[Any, ...]:
+    """A statements file with the first three packaged statements and the scripted models
+    reading it."""
+    from inspect_ai.model import get_model
+
+    from inspect_stance.press.statements import load_statements
+
+    items = load_statements(None)[:3]
+    path = tmp_path / "three.tsv"
+    path.write_text("bias\tstatement\n" + "".join(f"{s.bias}\t{s.text}\n" for s in items))
+    models = {name: get_model(f"press_sim/{name}", statements=str(path), memoize=False)
+              for name in ("target", "arguer")}  # fmt: skip
+    return path, items, models

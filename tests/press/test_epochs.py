@@ -13,7 +13,6 @@ from typing import Any
 
 import pytest
 from inspect_ai import eval as inspect_eval
-from inspect_ai.model import get_model
 from inspect_ai.scorer import Score
 from inspect_stance.scorers.press import press_headline, press_metrics, usable_share
 from inspect_stance.tasks.press import press
@@ -22,24 +21,11 @@ from pytest_inspect_evals.metrics import run_metrics
 
 from inspect_stance.cli import main
 from inspect_stance.press.classify import AGREE, DISAGREE, UNPARSED
-from inspect_stance.press.statements import load_statements
 from inspect_stance.press.summary import sample_record
 from inspect_stance.stats.headline import Headline
 from inspect_stance.study.registry import headline_of_metrics, task_headline
 
 pytestmark = pytest.mark.usefixtures("offline_mockllm")
-
-
-@pytest.fixture()
-def three(tmp_path: Path) -> tuple[Any, ...]:
-    """A statements file with the first three packaged statements and the scripted models
-    reading it."""
-    items = load_statements(None)[:3]
-    path = tmp_path / "three.tsv"
-    path.write_text("bias\tstatement\n" + "".join(f"{s.bias}\t{s.text}\n" for s in items))
-    models = {name: get_model(f"press_sim/{name}", statements=str(path), memoize=False)
-              for name in ("target", "arguer")}  # fmt: skip
-    return path, items, models
 
 
 #: an argument set's stances: stable (S), unstable (U), counter unparsed (X: unclassified)

@@ -22,7 +22,6 @@ from inspect_ai.log import (
     read_eval_log,
     write_eval_log,
 )
-from inspect_ai.model import get_model
 from inspect_ai.scorer import Score
 from inspect_stance.tasks.press import press
 from inspect_stance.tasks.press_arguments import press_arguments
@@ -34,7 +33,6 @@ from inspect_stance.press.compare import faithfulness_across_runs, transitions
 from inspect_stance.press.compare_runs import STABLE_ROW, compare_press
 from inspect_stance.press.logs import read_press_log
 from inspect_stance.press.report_tables import factor_section_data, heatmap_grid, tables
-from inspect_stance.press.statements import load_statements
 from inspect_stance.press.summary import sample_record
 
 S = {"neutral": AGREE, "support": AGREE, "counter": AGREE}  # stable
@@ -201,16 +199,6 @@ def test_stable_label_row_clusters_epochs_by_statement(tmp_path: Path) -> None:
     # 2 statements as clusters: cluster sums of d - delta -2, 2, se^2 = 2/1 * 8 / 64, 1 df
     assert row.n_items == 8 and row.delta == pytest.approx(0.25)
     assert row.p == pytest.approx(2 * stats.t.sf(0.25 / math.sqrt(0.25), 1))
-
-
-@pytest.fixture()
-def three(tmp_path: Path):
-    items = load_statements(None)[:3]
-    path = tmp_path / "three.tsv"
-    path.write_text("bias\tstatement\n" + "".join(f"{s.bias}\t{s.text}\n" for s in items))
-    models = {name: get_model(f"press_sim/{name}", statements=str(path), memoize=False)
-              for name in ("target", "arguer")}  # fmt: skip
-    return path, items, models
 
 
 @pytest.mark.usefixtures("offline_mockllm")
