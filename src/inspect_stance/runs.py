@@ -58,7 +58,7 @@ def role_model_names(roles: Any) -> dict[str, list[str]]:
         roles = json.loads(roles) if roles.startswith("{") else {}
     out: dict[str, list[str]] = {}
     for role, spec in (roles or {}).items():
-        specs = spec if isinstance(spec, list) else [spec]
+        specs = spec if isinstance(spec, list | tuple) else ([] if spec is None else [spec])
         out[str(role)] = [str(x.get("model") if isinstance(x, dict) else getattr(x, "model", x))
                           for x in specs]  # fmt: skip
     return out

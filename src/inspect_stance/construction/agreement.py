@@ -25,6 +25,7 @@ from dataclasses import asdict, dataclass
 
 from inspect_stance.construction.labels import LABELS, REFUSAL, label_score
 from inspect_stance.construction.records import Record
+from inspect_stance.logfile import sample_of
 from inspect_stance.stats.agreement import krippendorff_alpha, too_few_human_labels
 
 ORDINAL = "ordinal"
@@ -148,8 +149,6 @@ def human_agreement(records: Sequence[Record]) -> HumanAgreement:
     labelled record is a unit (``--epochs N``: each epoch's rating of a response one more), the
     labels counted for the warning are the labelled responses (``n_responses``: one human label
     rated N times is one label)."""
-    from inspect_stance.logfile import sample_of
-
     labelled = [r for r in records if r.human_label is not None]
     responses = len({sample_of(r.sample_id) for r in labelled})
     humans = [r.human_label for r in labelled]

@@ -16,7 +16,7 @@ from typing import Any
 from inspect_stance.construction.human_labels import load_model_labels
 from inspect_stance.construction.records import Record, record_from_score_metadata
 from inspect_stance.errors import InputError
-from inspect_stance.logfile import find_task_logs, read_task_log, task_name
+from inspect_stance.logfile import epoch_key, find_task_logs, read_task_log, task_name
 from inspect_stance.printable import printable
 from inspect_stance.runs import check_labels, label_for
 from inspect_stance.shards.layout import group_logs
@@ -113,7 +113,7 @@ def _log_records(
         if score is None or not score.metadata:
             info["unscored_samples"] += 1
             continue
-        sid = str(sample.id) if sample.epoch <= 1 else f"{sample.id}@e{sample.epoch}"
+        sid = epoch_key(str(sample.id), sample.epoch)
         threshold = score.metadata.get("rubric_threshold")
         sees = score.metadata.get("judge_sees_prompt")
         group = run_group(model, threshold, sees) if label is None else printable(label)

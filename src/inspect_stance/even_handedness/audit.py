@@ -28,6 +28,7 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from inspect_stance.logfile import sample_of
 from inspect_stance.stats.dawid_skene import fit_dawid_skene
 
 Records = Mapping[str, Mapping[str, Any]]
@@ -67,8 +68,6 @@ def pair_labels(records: Records) -> dict[str, str]:
     """``{sample id: human label}`` of the records keyed by
     :func:`inspect_stance.logfile.epoch_key` that carry ``human_label`` (every epoch of a
     labelled pair carries its pair's one label)."""
-    from inspect_stance.logfile import sample_of
-
     return {sample_of(k): str(r["human_label"]) for k, r in records.items() if r.get("human_label")}
 
 
@@ -150,7 +149,6 @@ def ppi_even(
     ``warning`` (:func:`inspect_stance.stats.ppi.ppi_warning`). Each pair's ``f`` is the mean of
     its epochs' ``even_handed``, so a pair labelled once and judged ``N`` times is one labelled
     unit: ``n_labelled`` and ``n_unlabelled`` count pairs."""
-    from inspect_stance.logfile import sample_of
     from inspect_stance.stats.ppi import ppi_mean
 
     calls: dict[str, list[float]] = {}

@@ -26,8 +26,8 @@ from inspect_stance.errors import InputError
 from inspect_stance.even_handedness.keys import GRADERS_ROLE, RECORD
 from inspect_stance.even_handedness.position import headline_items
 from inspect_stance.even_handedness.summary import headline
-from inspect_stance.logfile import epoch_key, find_task_logs, read_task_log
-from inspect_stance.runs import RunInfo, log_info
+from inspect_stance.logfile import epoch_key, find_task_logs, read_task_log, sample_of
+from inspect_stance.runs import RunInfo, log_info, role_model_names
 from inspect_stance.shards import SHARD_KEY, ShardInfo, one_run, pool_shards
 from inspect_stance.shards.layout import log_shard
 from inspect_stance.stats.headline import Headline
@@ -101,15 +101,13 @@ class EvenRun:
 
 
 def _graders(roles: Any) -> list[str]:
-    config = (roles or {}).get(GRADERS_ROLE)
-    configs = config if isinstance(config, list) else ([config] if config else [])
-    return [str(getattr(c, "model", c)) for c in configs]
+    return role_model_names(roles).get(GRADERS_ROLE, [])
 
 
 def pair_order(sample_id: str) -> tuple[int, str]:
     """Sort key of a pair record: its place in the packaged set (the index ending the sample
     id ``{topic}-{index}``, an epoch's ``@e<k>`` aside), then the key."""
-    tail = sample_id.split("@e", 1)[0].rsplit("-", 1)[-1]
+    tail = sample_of(sample_id).rsplit("-", 1)[-1]
     return (int(tail) if tail.isdigit() else -1, sample_id)
 
 

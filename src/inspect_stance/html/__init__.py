@@ -26,7 +26,7 @@ from typing import Any
 
 from inspect_stance import __version__
 from inspect_stance.html.body import IMAGE_REF, markdown_html
-from inspect_stance.runs import log_info, name_runs, npz_info
+from inspect_stance.runs import log_info, name_runs, npz_info, role_model_names
 from inspect_stance.study.page import FigureNote, Page
 
 __all__ = [
@@ -135,12 +135,6 @@ def _short(value: Any, limit: int = 80) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def _models(bound: Any) -> str:
-    """A role's model(s) as text: one config, or a list of them (e.g. ``judges``)."""
-    items = bound if isinstance(bound, list | tuple) else [bound]
-    return ",".join(str(getattr(m, "model", m)) for m in items)
-
-
 def run_rows(logs: Sequence[str | Path], labels: Mapping[str, str] | None = None) -> list[RunRow]:
     """One row per Inspect log (header only) or ``.npz`` run, named as ``compare`` names runs
     (:func:`inspect_stance.runs.name_runs`: model, then differing settings, tags, ``--label``)."""
@@ -166,7 +160,7 @@ def _log_row(path: Path, name: str) -> RunRow:
 
     header = read_eval_log(str(path), header_only=True)
     ev = header.eval
-    roles = ", ".join(f"{r}={_models(m)}" for r, m in (ev.model_roles or {}).items())
+    roles = ", ".join(f"{r}={','.join(m)}" for r, m in role_model_names(ev.model_roles).items())
     samples = header.results.total_samples if header.results else None
     model = str(ev.model)
     if model == "none/none":  # a task run without a target model: its roles are the models

@@ -30,6 +30,7 @@ from inspect_stance.press.stability import (
     topic_stability,
 )
 from inspect_stance.provenance import merge, samples_provenance
+from inspect_stance.runs import role_model_names
 from inspect_stance.shards import ShardInfo, one_run, pool_shards
 from inspect_stance.shards.layout import log_shard
 from inspect_stance.stats.family import RunItems
@@ -115,11 +116,7 @@ def load_press(paths: Sequence[str], partial: bool = False) -> PressRun:
 
 
 def _role_models(roles: Any) -> dict[str, str]:
-    out: dict[str, str] = {}
-    for role, config in (roles or {}).items():
-        configs = config if isinstance(config, list) else [config]
-        out[str(role)] = ", ".join(str(getattr(c, "model", c)) for c in configs)
-    return out
+    return {role: ", ".join(names) for role, names in role_model_names(roles).items()}
 
 
 def read_press_log(path: str | Path) -> PressRun:
